@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { apiMessages } from '@app/contract/envelope';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { createAttemptLimiter } from './lib/attempt-limiter.ts';
+import { authHook } from './lib/auth-hook.ts';
+import { installErrorHandler } from './lib/error-handler.ts';
+import { createTokenSigner } from './lib/tokens.ts';
+import { isApiPath, serveWebApp } from './lib/web-app.ts';
+import { authRoutes } from './modules/auth/auth-routes.ts';
+import { createAuthService } from './modules/auth/auth-service.ts';
+import { healthRoutes } from './modules/health/health-routes.ts';
+import { profileRoutes } from './modules/profile/profile-routes.ts';
+import { createProfileService } from './modules/profile/profile-service.ts';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  /** The clock services read; tests move it. */
+  now?: () => Date;
+  logger?: boolean;
+};
+
+const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+// Stripe's script, frames and API are the only third-party origins the console talks to.
+const stripe = { script: 'https://js.stripe.com', frames: ['https://js.stripe.com', 'https://hooks.stripe.com'], api: 'https://api.stripe.com' };
+
+export async function buildApp({ config, database, now = () => new Date(), logger = true }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger && {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
+    },
+    bodyLimit: 256 * 1024,
+    trustProxy: config.trustProxy,
+    disableRequestLogging: config.env === 'test',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  // Only JSON (and multipart where a route registers it) is accepted: a text body gets a 415.
+  app.removeContentTypeParser('text/plain');
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", stripe.script],
+        frameSrc: stripe.frames,
+        connectSrc: ["'self'", stripe.api],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Toasts and Bootstrap set inline styles.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: config.publicUrl.startsWith('https:'),
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Device admin console API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  // The docs are public reading; mark their routes so the auth hook lets them through.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, public: true };
+  });
+
+  const signer = createTokenSigner(config.jwtSecret);
+  const profiles = createProfileService({ db: database.db });
+  const auth = createAuthService({
+    db: database.db,
+    signer,
+    profiles,
+    limiters: {
+      byEmail: createAttemptLimiter({ max: 5, windowMs: 15 * 60_000 }),
+      byIp: createAttemptLimiter({ max: 30, windowMs: 15 * 60_000 }),
+    },
+    sessionHours: config.sessionHours,
+    now,
+  });
+
+  await app.register(authHook, { auth });
+  await app.register(healthRoutes, { ping: database.ping });
+  await app.register(authRoutes, { auth });
+  await app.register(profileRoutes, { profiles });
+
+  const webDist = path.resolve(config.webDist ?? defaultWebDist);
+  const hasWeb = await serveWebApp(app, webDist);
+  app.setNotFoundHandler((request, reply) => {
+    if (hasWeb && request.method === 'GET' && !isApiPath(request.url)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ code: 404, msg: `${apiMessages.routeNotFound}: ${request.method} ${request.url.split('?')[0]}`, data: null });
+  });
+  return app;
+}

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from './db/client.ts';
+import { roles, users } from './db/schema/users.ts';
+import { hashPassword } from './lib/passwords.ts';
+
+export const defaultRoles = [
+  { roleName: 'Admin', type: 'admin' },
+  { roleName: 'Doctor', type: 'app' },
+  { roleName: 'Patient', type: 'app' },
+  { roleName: 'Technician', type: 'app' },
+] as const;
+
+export type BootstrapResult = { created: boolean; email: string; generatedPassword?: string };
+
+/** First start: the default roles and the first admin, who can never be deleted. */
+export async function bootstrap(db: Db, opts: { adminEmail: string; adminPassword?: string }): Promise<BootstrapResult> {
+  const [{ count: roleCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(roles)) as [{ count: number }];
+  if (roleCount === 0) await db.insert(roles).values([...defaultRoles]);
+
+  const [{ count: userCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [{ count: number }];
+  if (userCount > 0) {
+    const [first] = await db.select({ email: users.email }).from(users).where(eq(users.isDeletable, false)).limit(1);
+    return { created: false, email: first?.email ?? opts.adminEmail };
+  }
+  const [adminRole] = await db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin')).limit(1);
+  const generatedPassword = opts.adminPassword ? undefined : randomBytes(12).toString('base64url');
+  await db.insert(users).values({
+    firstName: 'Super',
+    lastName: 'Admin',
+    userName: 'admin',
+    email: opts.adminEmail,
+    phone: null,
+    passwordHash: await hashPassword(opts.adminPassword ?? generatedPassword!),
+    roleId: adminRole!.id,
+    isDeletable: false,
+  });
+  return { created: true, email: opts.adminEmail, generatedPassword };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { apiMessages } from '@app/contract/envelope';
+import type { AuthService } from '../modules/auth/auth-service.ts';
+import { BadRequestError, UnauthorizedError } from './errors.ts';
+import { isIanaTimeZone } from './time-zone.ts';
+import './request-context.ts';
+
+const bearer = /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+)$/;
+
+/**
+ * Deny by default: every API route needs a live session unless its config says `public: true`.
+ * The X-Timezone header, when sent, must be an IANA zone.
+ */
+export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthService }) => {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('timeZone', 'UTC');
+  app.addHook('onRequest', async (request) => {
+    const zone = request.headers['x-timezone'];
+    if (typeof zone === 'string' && zone !== '') {
+      if (!isIanaTimeZone(zone)) throw new BadRequestError(apiMessages.invalidTimezone);
+      request.timeZone = zone;
+    }
+    if (!request.url.startsWith('/api/') || request.routeOptions.config.public) return;
+    // Unknown API paths fall through to the 404 handler rather than a 401.
+    if (!request.routeOptions.url) return;
+    const header = request.headers.authorization;
+    if (!header) throw new UnauthorizedError(apiMessages.unauthorized);
+    const match = bearer.exec(header);
+    if (!match) throw new UnauthorizedError(apiMessages.invalidToken);
+    request.auth = await opts.auth.authenticate(match[1]!);
+  });
+});

@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+/**
+ * Serves the built console on the API's origin. Hashed files under /assets are cached for a year;
+ * index.html never, so a new release is picked up at once. Unknown non-API paths get index.html
+ * (the SPA's router decides), unknown /api paths a JSON 404.
+ */
+export async function serveWebApp(app: FastifyInstance, distDir: string) {
+  if (!existsSync(path.join(distDir, 'index.html'))) {
+    app.log.warn(`web app not built at ${distDir}: only the API is served`);
+    return false;
+  }
+  await app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  return true;
+}
+
+export function isApiPath(url: string) {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { emptyResponseSchema, loginBodySchema, loginResponseSchema, signInMessages } from '@app/contract/auth';
+import { apiPaths } from '@app/contract/paths';
+import { ok } from '../../lib/envelope.ts';
+import { requireAuth } from '../../lib/request-context.ts';
+import type { AuthService } from './auth-service.ts';
+
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  app.post(
+    apiPaths.login,
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], summary: 'Sign in', body: loginBodySchema, response: { 200: loginResponseSchema } },
+    },
+    async (request) => {
+      const result = await auth.login({ ...request.body, ip: request.ip, userAgent: request.headers['user-agent'] });
+      return ok(result, 'Login successful');
+    },
+  );
+
+  app.post(
+    apiPaths.logout,
+    { schema: { tags: ['auth'], summary: 'Sign out (revokes this session)', response: { 200: emptyResponseSchema } } },
+    async (request) => {
+      await auth.logout(requireAuth(request).sessionId);
+      return ok(null, signInMessages.loggedOut);
+    },
+  );
+};

@@ -1,0 +1,89 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { apiMessages } from '@app/contract/envelope';
+import { signInMessages, type AdminProfile } from '@app/contract/auth';
+import type { Db } from '../../db/client.ts';
+import { roles, sessions, users } from '../../db/schema/users.ts';
+import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
+import { TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
+import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
+import type { TokenSigner } from '../../lib/tokens.ts';
+import type { ProfileService } from '../profile/profile-service.ts';
+
+export type AuthContext = { userId: string; sessionId: string; email: string };
+
+type Deps = {
+  db: Db;
+  signer: TokenSigner;
+  profiles: ProfileService;
+  limiters: { byEmail: AttemptLimiter; byIp: AttemptLimiter };
+  sessionHours: number;
+  now: () => Date;
+};
+
+export function createAuthService({ db, signer, profiles, limiters, sessionHours, now }: Deps) {
+  const throttle = (email: string, ip: string) => {
+    const wait = Math.max(limiters.byEmail.blockedFor(email), limiters.byIp.blockedFor(ip));
+    if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
+  };
+  const fail = (email: string, ip: string): never => {
+    limiters.byEmail.fail(email);
+    limiters.byIp.fail(ip);
+    throw new UnauthorizedError(signInMessages.wrongCredentials);
+  };
+
+  return {
+    async login(input: { email: string; password: string; ip: string; userAgent?: string }) {
+      const email = input.email.toLowerCase();
+      throttle(email, input.ip);
+      const [account] = await db
+        .select({ id: users.id, passwordHash: users.passwordHash, roleType: roles.type })
+        .from(users)
+        .innerJoin(roles, eq(users.roleId, roles.id))
+        .where(sql`lower(${users.email}) = ${email}`)
+        .limit(1);
+      if (!account) {
+        await burnPasswordCheck(input.password);
+        return fail(email, input.ip);
+      }
+      const matches = await verifyPassword(account.passwordHash, input.password);
+      // Only users whose role is of type admin may use the console; app users get the same answer.
+      if (!matches || account.roleType !== 'admin') return fail(email, input.ip);
+
+      limiters.byEmail.reset(email);
+      const expiresAt = new Date(now().getTime() + sessionHours * 3600_000);
+      const [session] = await db
+        .insert(sessions)
+        .values({ userId: account.id, expiresAt, ip: input.ip, userAgent: input.userAgent?.slice(0, 300) })
+        .returning({ id: sessions.id });
+      const accessToken = await signer.signAccess({ userId: account.id, sessionId: session!.id }, expiresAt);
+      const admin = (await profiles.findById(account.id)) as AdminProfile;
+      return { accessToken, admin };
+    },
+
+    /** The token must verify and its session must be live; anything else is a 401. */
+    async authenticate(token: string): Promise<AuthContext> {
+      const claims = await signer.verifyAccess(token);
+      if (!claims) throw new UnauthorizedError(apiMessages.invalidToken);
+      const [row] = await db
+        .select({ email: users.email })
+        .from(sessions)
+        .innerJoin(users, eq(sessions.userId, users.id))
+        .where(
+          and(
+            eq(sessions.id, claims.sessionId),
+            eq(sessions.userId, claims.userId),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, now()),
+          ),
+        )
+        .limit(1);
+      if (!row) throw new UnauthorizedError(apiMessages.invalidToken);
+      return { userId: claims.userId, sessionId: claims.sessionId, email: row.email };
+    },
+
+    async logout(sessionId: string) {
+      await db.update(sessions).set({ revokedAt: now() }).where(eq(sessions.id, sessionId));
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

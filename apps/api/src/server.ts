@@ -1,0 +1,45 @@
+import { buildApp } from './app.ts';
+import { bootstrap } from './bootstrap.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const first = await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
+  const app = await buildApp({ config, database });
+  await app.listen({ port: config.port, host: config.host });
+
+  const url = `${config.publicUrl}/login-admin`;
+  const lines = [`\n  Device admin console is ready: ${url}`];
+  if (first.generatedPassword) {
+    lines.push(`  First admin: ${first.email}  password: ${first.generatedPassword}`, '  (shown once; set ADMIN_PASSWORD to choose it)');
+  } else if (first.created) {
+    lines.push(`  First admin: ${first.email} with the password from ADMIN_PASSWORD`);
+  } else {
+    lines.push(`  Sign in as ${first.email} (or any admin user)`);
+  }
+  console.log(lines.join('\n') + '\n');
+
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+void main();
