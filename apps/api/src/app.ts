@@ -19,6 +19,15 @@ import { healthRoutes } from './modules/health/health-routes.ts';
 import { profileRoutes } from './modules/profile/profile-routes.ts';
 import { createProfileService } from './modules/profile/profile-service.ts';
 
+export type RegisteredRoute = { method: string; url: string; public: boolean };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with whether it is public: the deny-by-default test walks this list. */
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
 export type AppDeps = {
   config: Config;
   database: Database;
@@ -47,6 +56,17 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   installErrorHandler(app);
   // Only JSON (and multipart where a route registers it) is accepted: a text body gets a 415.
   app.removeContentTypeParser('text/plain');
+
+  // The docs are public reading; mark their routes so the auth hook lets them through.
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, public: true };
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -78,12 +98,8 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
-  // The docs are public reading; mark their routes so the auth hook lets them through.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, public: true };
-  });
 
-  const signer = createTokenSigner(config.jwtSecret);
+  const signer = createTokenSigner(config.jwtSecret, now);
   const profiles = createProfileService({ db: database.db });
   const auth = createAuthService({
     db: database.db,

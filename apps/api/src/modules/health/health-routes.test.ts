@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('health, docs and unknown routes', () => {
+  it('reports ready when the database answers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ code: 200, msg: 'ok', data: { status: 'ready', database: 'up' } });
+  });
+
+  it('answers an unknown API route with a JSON 404 envelope', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/admin/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.json()).toEqual({ code: 404, msg: 'Route not found: GET /api/v1/admin/nothing-here', data: null });
+  });
+
+  it('serves the OpenAPI document generated from the route schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/admin/login', '/api/v1/admin/profile', '/api/health']));
+    expect(doc.paths['/api/v1/admin/login'].post.requestBody).toBeDefined();
+  });
+
+  it('sets security headers with a CSP that allows only our origin and Stripe', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain('script-src \'self\' https://js.stripe.com');
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});

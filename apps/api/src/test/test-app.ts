@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.ts';
+import { bootstrap } from '../bootstrap.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+
+export const testAdmin = { email: 'admin@example.com', password: 'Admin-Passw0rd!' } as const;
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default; when DATABASE_URL is
+ * set, a new database on that PostgreSQL server, dropped again at the end.
+ */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({ dataDir: null });
+    return { database, drop: () => database.close() };
+  }
+  const { Client } = await import('pg');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const c = new Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  clock: { now: Date; advance: (ms: number) => void };
+  /** Signs in through the real login route and returns the bearer token. */
+  login: (email?: string, password?: string) => Promise<string>;
+  /** inject() with the token as a bearer header. */
+  injectAs: (token: string, options: InjectOptions) => Promise<LightMyRequestResponse>;
+  close: () => Promise<void>;
+};
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'api-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ADMIN_EMAIL: testAdmin.email,
+    ADMIN_PASSWORD: testAdmin.password,
+    LOG_LEVEL: 'silent',
+    DEMO_DATA: '0',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...env,
+  });
+  const { database, drop } = await freshDatabase();
+  await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
+  const clock = {
+    now: new Date(),
+    advance(ms: number) {
+      clock.now = new Date(clock.now.getTime() + ms);
+    },
+  };
+  const app = await buildApp({ config, database, now: () => clock.now, logger: false });
+  await app.ready();
+
+  const login = async (email: string = testAdmin.email, password: string = testAdmin.password) => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email, password } });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+    return res.json().data.accessToken as string;
+  };
+  const injectAs = (token: string, options: InjectOptions) =>
+    app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
+
+  return {
+    app,
+    database,
+    config,
+    clock,
+    login,
+    injectAs,
+    close: async () => {
+      await app.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

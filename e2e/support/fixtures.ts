@@ -1,0 +1,38 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { e2eAdmin } from '../playwright.config.ts';
+
+const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+/** Runs axe-core's WCAG 2.2 A/AA rules on the page as it is now and fails on any violation. */
+export async function expectAccessible(page: Page) {
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+  const summary = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
+  expect(summary, `accessibility violations on ${page.url()}`).toEqual([]);
+}
+
+/** Signs in through the real form, as a person would. */
+export async function signIn(page: Page, creds: { email: string; password: string } = e2eAdmin) {
+  await page.goto('/login-admin');
+  await page.getByLabel('Email').fill(creds.email);
+  await page.getByLabel('Password', { exact: true }).fill(creds.password);
+  await page.getByRole('button', { name: /sign in/i }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+}
+
+/**
+ * Every test ends with an axe check of the page it ended on, so each screen a spec visits is checked
+ * at least once without anyone having to remember to.
+ */
+export const test = base.extend<{ a11yAfter: void }>({
+  a11yAfter: [
+    async ({ page }, use, testInfo) => {
+      await use();
+      if (testInfo.status === testInfo.expectedStatus && page.url().startsWith('http')) await expectAccessible(page);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect, e2eAdmin };

@@ -1,0 +1,72 @@
+// `npm test`: every suite (unit, component, API on PGlite, API on PostgreSQL when one answers, end-to-end),
+// then one closing line `N passed, M failed` summing them all. Exits non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildWebIfStale } from './web-build.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, '.test-output');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const results = [];
+const run = (name, command, args, env, readCounts) => {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const res = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  let counts;
+  try {
+    counts = readCounts();
+  } catch {
+    counts = { passed: 0, failed: 0 };
+  }
+  // A suite that crashed before reporting counts as one failure, never as silence.
+  if (res.status !== 0 && counts.failed === 0) counts.failed = 1;
+  results.push({ name, ...counts, seconds: Math.round((Date.now() - started) / 1000) });
+};
+
+const vitestCounts = (file) => () => {
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: json.numPassedTests, failed: json.numFailedTests };
+};
+const vitest = (name, extraArgs, env = {}) => {
+  const file = path.join(out, `${name}.json`);
+  run(name, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`, ...extraArgs], env, vitestCounts(file));
+};
+
+const postgresAnswers = () =>
+  new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port: 5432, timeout: 1000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+
+vitest('unit-and-api', []);
+
+const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+if (process.env.TEST_POSTGRES !== '0' && (process.env.TEST_DATABASE_URL || (await postgresAnswers()))) {
+  vitest('api-on-postgres', ['--project', 'api'], { DATABASE_URL: pgUrl });
+} else {
+  console.log('\n(no PostgreSQL on 127.0.0.1:5432: API tests ran on the embedded database only)');
+}
+
+if (process.env.TEST_E2E !== '0') {
+  buildWebIfStale();
+  const file = path.join(out, 'e2e.json');
+  run('end-to-end', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file }, () => {
+    if (!existsSync(file)) throw new Error('no report');
+    const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+    return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+  });
+}
+
+console.log('\nSuite                 passed  failed  seconds');
+for (const r of results) console.log(`${r.name.padEnd(22)}${String(r.passed).padStart(6)}${String(r.failed).padStart(8)}${String(r.seconds).padStart(9)}`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
