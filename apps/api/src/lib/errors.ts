@@ -34,6 +34,16 @@ export class ConflictError extends AppError {
     super(409, message);
   }
 }
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
 export class TooManyRequestsError extends AppError {
   constructor(
     message: string,
