@@ -1,0 +1,136 @@
+import { and, asc, eq, lte, lt } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { mailOutbox } from '../db/schema/mail.ts';
+
+export type MailMessage = { to: string; subject: string; text: string; html?: string };
+
+/** 'sent': the SMTP server took it; 'queued': SMTP failed, kept for retry; 'logged': no SMTP, outbox + log. */
+export type MailResult = { id: string; status: 'sent' | 'queued' | 'logged' };
+
+type MailLog = {
+  info: (obj: object, msg?: string) => void;
+  warn: (obj: object, msg?: string) => void;
+  error: (obj: object, msg?: string) => void;
+};
+
+export type MailerDeps = {
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
+  db: Db;
+  log: MailLog;
+  now?: () => Date;
+};
+
+const maxAttempts = 8;
+const retryEveryMs = 60_000;
+// Back off 1, 2, 4 … minutes between tries, capped at an hour.
+const backoffMs = (attempts: number) => Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 1));
+
+/** Never echo the SMTP password from a connection error into the log or the table. */
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\/\/[^@\s]*@/g, '//***@').slice(0, 500);
+
+/**
+ * Sends mail. With SMTP_URL, through nodemailer; a failed send stays in the outbox as 'failed' and
+ * the retry loop tries again. Without SMTP_URL (the embedded default), the message is stored in the
+ * outbox and its text written to the server log, so whoever runs the server can still read an OTP.
+ * `send` never throws for a delivery problem: callers (OTP, payment links) must not fail with it.
+ */
+export function createMailer({ config, db, log, now = () => new Date() }: MailerDeps) {
+  const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
+  const inFlight = new Set<Promise<unknown>>();
+
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  };
+
+  async function deliver(id: string, message: MailMessage, previousAttempts: number): Promise<boolean> {
+    if (!transport) return false;
+    const attempts = previousAttempts + 1;
+    try {
+      await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: now(), lastError: null, nextAttemptAt: null }).where(eq(mailOutbox.id, id));
+      return true;
+    } catch (error) {
+      const lastError = describe(error);
+      const giveUp = attempts >= maxAttempts;
+      await db
+        .update(mailOutbox)
+        .set({ status: 'failed', attempts, lastError, nextAttemptAt: giveUp ? null : new Date(now().getTime() + backoffMs(attempts)) })
+        .where(eq(mailOutbox.id, id));
+      log.warn({ mailId: id, to: message.to, attempts, err: lastError }, giveUp ? 'mail failed; giving up' : 'mail failed; will retry');
+      return false;
+    }
+  }
+
+  async function send(message: MailMessage): Promise<MailResult> {
+    return track(
+      (async (): Promise<MailResult> => {
+        const [row] = await db
+          .insert(mailOutbox)
+          .values({ ...message, html: message.html ?? null, status: transport ? 'pending' : 'logged', createdAt: now() })
+          .returning({ id: mailOutbox.id });
+        const id = row!.id;
+        if (!transport) {
+          log.info({ mailId: id, to: message.to, subject: message.subject }, `mail (no SMTP_URL, kept in the outbox)\n--- to: ${message.to}\n--- subject: ${message.subject}\n${message.text}\n---`);
+          return { id, status: 'logged' };
+        }
+        return { id, status: (await deliver(id, message, 0)) ? 'sent' : 'queued' };
+      })(),
+    );
+  }
+
+  /** Tries every failed message whose time has come once more. Returns how many went through. */
+  async function retryDue(): Promise<number> {
+    if (!transport) return 0;
+    const due = await db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.status, 'failed'), lte(mailOutbox.nextAttemptAt, now()), lt(mailOutbox.attempts, maxAttempts)))
+      .orderBy(asc(mailOutbox.nextAttemptAt))
+      .limit(50);
+    let sent = 0;
+    for (const row of due) {
+      const ok = await track(deliver(row.id, { to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined }, row.attempts));
+      if (ok) sent += 1;
+    }
+    return sent;
+  }
+
+  /** Retries failed mail every minute until stopped; the timer never keeps the process alive. */
+  function startRetryLoop(): () => void {
+    if (!transport) return () => {};
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      retryDue()
+        .catch((error: unknown) => log.error({ err: describe(error) }, 'mail retry failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, retryEveryMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Resolves when every send started so far has finished (tests, graceful shutdown). */
+  async function idle(): Promise<void> {
+    while (inFlight.size) await Promise.allSettled([...inFlight]);
+  }
+
+  return {
+    send,
+    retryDue,
+    startRetryLoop,
+    idle,
+    close: () => transport?.close(),
+  };
+}
+export type Mailer = ReturnType<typeof createMailer>;
+
+/** Escapes text for the simple HTML part of a message. */
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
