@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -12,6 +13,8 @@ import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { authHook } from './lib/auth-hook.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import { createStorage } from './lib/storage/create-storage.ts';
+import type { Storage } from './lib/storage/storage.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
@@ -37,6 +40,8 @@ export type AppDeps = {
   /** The clock services read; tests move it. */
   now?: () => Date;
   logger?: boolean;
+  /** File storage (disk under DATA_DIR/files by default); modules that keep files receive it from here. */
+  storage?: Storage;
 };
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -44,7 +49,7 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 // Stripe's script, frames and API are the only third-party origins the console talks to.
 const stripe = { script: 'https://js.stripe.com', frames: ['https://js.stripe.com', 'https://hooks.stripe.com'], api: 'https://api.stripe.com' };
 
-export async function buildApp({ config, database, now = () => new Date(), logger = true }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, now = () => new Date(), logger = true, storage = createStorage(config) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger && {
       level: config.logLevel,
@@ -100,6 +105,13 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     },
     transform: jsonSchemaTransform,
   });
+  // Multipart is registered ONCE, here, with tight global limits. A route that takes a bigger file
+  // overrides per call: `request.file({ limits: { fileSize } })` / `request.parts({ limits })`.
+  // Files stream (never buffered whole): hand `part.file` to `storage.put(key, part.file, { maxBytes })`.
+  await app.register(multipart, {
+    limits: { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 30, fileSize: 5 * 1024 * 1024, files: 1, parts: 40, headerPairs: 100 },
+  });
+
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const signer = createTokenSigner(config.jwtSecret, now);
