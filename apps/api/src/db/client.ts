@@ -43,7 +43,8 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     dir = path.join(opts.dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  // One options object: with a positional undefined dataDir, PGlite ignores the options (and the extension).
+  const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
   const db = drizzle(client);
   await migrate(db, { migrationsFolder });
   return {
