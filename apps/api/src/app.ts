@@ -18,10 +18,16 @@ import type { Storage } from './lib/storage/storage.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
+import { deviceUsersRoutes } from './modules/device-users/device-users-routes.ts';
+import { createDeviceUsersService } from './modules/device-users/device-users-service.ts';
+import { devicesRoutes } from './modules/devices/devices-routes.ts';
+import { createDevicesService } from './modules/devices/devices-service.ts';
 import { createAuthService } from './modules/auth/auth-service.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { profileRoutes } from './modules/profile/profile-routes.ts';
 import { createProfileService } from './modules/profile/profile-service.ts';
+import { treatmentsRoutes } from './modules/treatments/treatments-routes.ts';
+import { createTreatmentsService } from './modules/treatments/treatments-service.ts';
 
 export type RegisteredRoute = { method: string; url: string; public: boolean };
 
@@ -140,6 +146,9 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth });
   await app.register(profileRoutes, { profiles });
+  await app.register(devicesRoutes, { devices: createDevicesService({ db: database.db, now }) });
+  await app.register(deviceUsersRoutes, { deviceUsers: createDeviceUsersService({ db: database.db }) });
+  await app.register(treatmentsRoutes, { treatments: createTreatmentsService({ db: database.db }) });
 
   const webDist = path.resolve(config.webDist ?? defaultWebDist);
   const hasWeb = await serveWebApp(app, webDist);

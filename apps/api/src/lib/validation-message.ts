@@ -18,7 +18,7 @@ export function validationMessage(issues: Issue[]): string {
     if (seen.has(path)) continue;
     seen.add(path);
     const lower = message.toLowerCase();
-    const named = !path || words(path).some((w) => lower.includes(w));
+    const named = !path || lower.includes(path.toLowerCase()) || words(path).some((w) => lower.includes(w));
     parts.push(named ? message : `${path}: ${message}`);
   }
   return parts.join('; ') || 'Invalid request';

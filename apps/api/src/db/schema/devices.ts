@@ -1,0 +1,170 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  doublePrecision,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * The machines. Every sortable column has a btree index ending in id (the tie-breaker), so a page in
+ * any order is an index range; search goes through one trigram index over the searchable columns.
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    machineNumber: text('machine_number').notNull(),
+    serialNumber: text('serial_number').notNull(),
+    location: text('location').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    city: text('city').notNull(),
+    country: text('country').notNull(),
+    address: text('address').notNull(),
+    status: smallint('status').notNull().default(2),
+    /**
+     * The status of the device's latest subscription, kept here (not joined per request) so the list
+     * can sort and page by it through an index at any size.
+     */
+    subscriptionStatus: smallint('subscription_status'),
+    // Lower-cased search text: one trigram index serves a substring search over all five columns.
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        (): SQL =>
+          sql`lower(${devices.machineNumber} || ' ' || ${devices.serialNumber} || ' ' || ${devices.location} || ' ' || ${devices.city} || ' ' || ${devices.country})`,
+      ),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('devices_machine_number_lower_idx').on(sql`lower(${t.machineNumber})`),
+    uniqueIndex('devices_serial_number_lower_idx').on(sql`lower(${t.serialNumber})`),
+    index('devices_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('devices_created_at_id_idx').on(t.createdAt, t.id),
+    index('devices_machine_number_id_idx').on(t.machineNumber, t.id),
+    index('devices_serial_number_id_idx').on(t.serialNumber, t.id),
+    index('devices_location_id_idx').on(t.location, t.id),
+    index('devices_city_id_idx').on(t.city, t.id),
+    index('devices_country_id_idx').on(t.country, t.id),
+    index('devices_status_id_idx').on(t.status, t.id),
+    index('devices_subscription_status_id_idx').on(t.subscriptionStatus, t.id),
+  ],
+);
+
+/**
+ * Doctors, patients and technicians are users of the devices' mobile app. Their numeric userId (the
+ * "Doctor ID" on screen, and the userId their logs carry) comes from one sequence, so it names one
+ * person whatever the kind.
+ */
+export const appUserIdSeq = pgSequence('app_user_id_seq', { startWith: 1001 });
+const appUserId = () =>
+  integer('user_id')
+    .notNull()
+    .unique()
+    .default(sql`nextval('app_user_id_seq')`);
+
+export const doctors = pgTable(
+  'doctors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: appUserId(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    userName: text('user_name').notNull(),
+    email: text('email').notNull(),
+    phonenumber: text('phonenumber'),
+    address: text('address'),
+    status: smallint('status').notNull().default(2),
+    createTime: timestamp('create_time', { withTimezone: true }).defaultNow(),
+  },
+  (t) => [index('doctors_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id)],
+);
+
+export const technicians = pgTable(
+  'technicians',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: appUserId(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    userName: text('user_name').notNull(),
+    email: text('email').notNull(),
+    phonenumber: text('phonenumber'),
+    status: smallint('status').notNull().default(2),
+    createTime: timestamp('create_time', { withTimezone: true }).defaultNow(),
+  },
+  (t) => [index('technicians_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id)],
+);
+
+export const patients = pgTable(
+  'patients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: appUserId(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    doctorId: uuid('doctor_id').references(() => doctors.id, { onDelete: 'set null' }),
+    patientname: text('patientname').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    createTime: timestamp('create_time', { withTimezone: true }).defaultNow(),
+  },
+  (t) => [
+    index('patients_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
+    index('patients_doctor_id_create_time_idx').on(t.doctorId, t.createTime, t.id),
+  ],
+);
+
+export const treatmentRecords = pgTable(
+  'treatment_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    doctorId: uuid('doctor_id').references(() => doctors.id, { onDelete: 'set null' }),
+    patientId: uuid('patient_id').references(() => patients.id, { onDelete: 'set null' }),
+    /** The patient's name as the app recorded it with the treatment. */
+    userName: text('user_name').notNull(),
+    treatmentDevice: text('treatment_device').notNull(),
+    treatmentPlan: text('treatment_plan').notNull(),
+    treatmentStartTime: timestamp('treatment_start_time', { withTimezone: true }),
+    treatmentEndTime: timestamp('treatment_end_time', { withTimezone: true }),
+    /** Minutes. */
+    treatmentDuration: doublePrecision('treatment_duration'),
+    /** Joules per pulse setting and joules delivered in total. */
+    treatmentEnergy: doublePrecision('treatment_energy'),
+    totalEnergyOutput: doublePrecision('total_energy_output'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('treatment_records_device_id_created_at_idx').on(t.deviceId, t.createdAt, t.id),
+    index('treatment_records_doctor_id_created_at_idx').on(t.doctorId, t.createdAt, t.id),
+    index('treatment_records_patient_id_created_at_idx').on(t.patientId, t.createdAt, t.id),
+  ],
+);
+
+export const treatmentImages = pgTable(
+  'treatment_images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    treatmentId: uuid('treatment_id')
+      .notNull()
+      .references(() => treatmentRecords.id, { onDelete: 'cascade' }),
+    /** A URL the browser can show: a stored file's address or a data: URL. */
+    url: text('url').notNull(),
+    position: smallint('position').notNull().default(0),
+  },
+  (t) => [index('treatment_images_treatment_id_idx').on(t.treatmentId, t.position)],
+);

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  deviceCreateBodySchema,
+  deviceIdParamSchema,
+  deviceListQuerySchema,
+  deviceListResponseSchema,
+  deviceMessages,
+  deviceResponseSchema,
+  deviceUpdateBodySchema,
+} from '@app/contract/devices';
+import { apiPaths } from '@app/contract/paths';
+import { ok } from '../../lib/envelope.ts';
+import type { DevicesService } from './devices-service.ts';
+
+export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {
+  app.get(
+    apiPaths.machines,
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Device list: page, limit, search (machine number, serial number, location, city, country), sort, direction',
+        querystring: deviceListQuerySchema,
+        response: { 200: deviceListResponseSchema },
+      },
+    },
+    async (request) => ok(await devices.list(request.query)),
+  );
+
+  app.post(
+    apiPaths.machineAdd,
+    {
+      schema: { tags: ['devices'], summary: 'Add a device', body: deviceCreateBodySchema, response: { 201: deviceResponseSchema } },
+    },
+    async (request, reply) => {
+      const device = await devices.create(request.body);
+      return reply.code(201).send(ok(device, deviceMessages.added, 201));
+    },
+  );
+
+  app.get(
+    apiPaths.machine(':id'),
+    { schema: { tags: ['devices'], summary: 'One device', params: deviceIdParamSchema, response: { 200: deviceResponseSchema } } },
+    async (request) => ok(await devices.get(request.params.id)),
+  );
+
+  app.put(
+    apiPaths.machine(':id'),
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Update a device: the whole form (machine and serial number cannot change) or only { status }',
+        params: deviceIdParamSchema,
+        body: deviceUpdateBodySchema,
+        response: { 200: deviceResponseSchema },
+      },
+    },
+    async (request) => {
+      const { device, statusOnly } = await devices.update(request.params.id, request.body);
+      return ok(device, statusOnly ? deviceMessages.statusUpdated : deviceMessages.updated);
+    },
+  );
+};

@@ -1,0 +1,215 @@
+import { asc, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import {
+  deviceMessages,
+  type Device,
+  type DeviceCreateBody,
+  type DeviceList,
+  type DeviceSortKey,
+  type DeviceUpdateBody,
+  type SortDirection,
+  type SubscriptionSummary,
+} from '@app/contract/devices';
+import type { Db } from '../../db/client.ts';
+import { devices } from '../../db/schema/devices.ts';
+import { subscriptions } from '../../db/schema/subscriptions.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
+import { containsPattern, isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts';
+
+type DeviceRow = typeof devices.$inferSelect;
+
+const sortColumns: Record<DeviceSortKey, { column: AnyColumn; unique: boolean }> = {
+  createdAt: { column: devices.createdAt, unique: false },
+  machineNumber: { column: devices.machineNumber, unique: true },
+  serialNumber: { column: devices.serialNumber, unique: true },
+  location: { column: devices.location, unique: false },
+  city: { column: devices.city, unique: false },
+  country: { column: devices.country, unique: false },
+  status: { column: devices.status, unique: false },
+  subscriptionStatus: { column: devices.subscriptionStatus, unique: false },
+};
+
+/** Everything but the search text, which is an index input and never leaves the database. */
+const deviceColumns = {
+  id: devices.id,
+  machineNumber: devices.machineNumber,
+  serialNumber: devices.serialNumber,
+  location: devices.location,
+  latitude: devices.latitude,
+  longitude: devices.longitude,
+  city: devices.city,
+  country: devices.country,
+  address: devices.address,
+  status: devices.status,
+  subscriptionStatus: devices.subscriptionStatus,
+  createdAt: devices.createdAt,
+  updatedAt: devices.updatedAt,
+};
+type DeviceListRow = Omit<DeviceRow, 'searchText'>;
+
+export type DeviceListParams = {
+  page: number;
+  limit: number;
+  search?: string;
+  sort: DeviceSortKey;
+  direction?: SortDirection;
+};
+
+const toDevice = (row: DeviceListRow, subs: SubscriptionSummary[]): Device => ({
+  _id: row.id,
+  machineNumber: row.machineNumber,
+  serialNumber: row.serialNumber,
+  location: row.location,
+  latitude: row.latitude,
+  longitude: row.longitude,
+  city: row.city,
+  country: row.country,
+  address: row.address,
+  status: row.status,
+  // The latest subscription decides, with an unpaid link past its expiry read as Expired.
+  subscriptionStatus: subs[0]?.status ?? row.subscriptionStatus,
+  subscriptionDetails: subs,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export function createDevicesService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+  /** Subscriptions of these devices, newest first, keyed by lower-cased serial number. */
+  async function subscriptionsFor(serialNumbers: string[]): Promise<Map<string, SubscriptionSummary[]>> {
+    const bySerial = new Map<string, SubscriptionSummary[]>();
+    if (serialNumbers.length === 0) return bySerial;
+    const keys = [...new Set(serialNumbers.map((s) => s.toLowerCase()))];
+    const rows = await db
+      .select({
+        id: subscriptions.id,
+        serial: sql<string>`lower(${subscriptions.machineSerialNumber})`,
+        status: subscriptions.status,
+        createdAt: subscriptions.createdAt,
+        expiredAt: subscriptions.expiredAt,
+        isRecurring: subscriptions.isRecurring,
+        planType: subscriptions.planType,
+        amountCents: subscriptions.amountCents,
+      })
+      .from(subscriptions)
+      .where(inArray(sql`lower(${subscriptions.machineSerialNumber})`, keys))
+      .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));
+    const at = now().getTime();
+    for (const row of rows) {
+      const status = row.status === 1 && row.expiredAt.getTime() < at ? 3 : row.status;
+      const list = bySerial.get(row.serial) ?? [];
+      list.push({
+        _id: row.id,
+        status,
+        createdAt: row.createdAt.toISOString(),
+        expiredAt: row.expiredAt.toISOString(),
+        isRecurring: row.isRecurring,
+        planType: row.planType,
+        amount: row.amountCents / 100,
+      });
+      bySerial.set(row.serial, list);
+    }
+    return bySerial;
+  }
+
+  async function withSubscriptions(rows: DeviceListRow[]): Promise<Device[]> {
+    const subs = await subscriptionsFor(rows.map((r) => r.serialNumber));
+    return rows.map((r) => toDevice(r, subs.get(r.serialNumber.toLowerCase()) ?? []));
+  }
+
+  async function findRow(id: string): Promise<DeviceListRow> {
+    const [row] = await db.select(deviceColumns).from(devices).where(eq(devices.id, id)).limit(1);
+    if (!row) throw new NotFoundError(deviceMessages.notFound);
+    return row;
+  }
+
+  /** Refuses a machine or serial number another device has (case-insensitively), naming which. */
+  async function assertUnique(machineNumber: string, serialNumber: string) {
+    const clashes = await db
+      .select({ machineNumber: devices.machineNumber, serialNumber: devices.serialNumber })
+      .from(devices)
+      .where(
+        sql`lower(${devices.machineNumber}) = lower(${machineNumber}) or lower(${devices.serialNumber}) = lower(${serialNumber})`,
+      );
+    const messages: string[] = [];
+    if (clashes.some((c) => c.machineNumber.toLowerCase() === machineNumber.toLowerCase())) messages.push(deviceMessages.machineNumberTaken);
+    if (clashes.some((c) => c.serialNumber.toLowerCase() === serialNumber.toLowerCase())) messages.push(deviceMessages.serialNumberTaken);
+    if (messages.length) throw new ConflictError(messages.join('; '));
+  }
+
+  return {
+    async list(params: DeviceListParams): Promise<DeviceList> {
+      const { page, limit, sort } = params;
+      const direction = params.direction ?? (sort === 'createdAt' ? 'desc' : 'asc');
+      const order = direction === 'asc' ? asc : desc;
+      const { column, unique } = sortColumns[sort];
+      // A unique column orders on its own; any other gets id as the tie-breaker (the index's second column).
+      const orderBy: SQL[] = unique ? [order(column)] : [order(column), order(devices.id)];
+      const search = params.search?.toLowerCase();
+      const where = search ? sql`${devices.searchText} like ${containsPattern(search)}` : undefined;
+
+      // Page ids first from the index alone, then fetch only those rows: a deep page skips index
+      // entries, not table rows.
+      const pageIds = db
+        .select({ pageId: sql<string>`${devices.id}`.as('page_id') })
+        .from(devices)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offsetOf(page, limit))
+        .as('page_ids');
+      const [rows, total] = await Promise.all([
+        db.select(deviceColumns).from(devices).innerJoin(pageIds, eq(devices.id, pageIds.pageId)).orderBy(...orderBy),
+        db.select({ total: sql<number>`count(*)::int` }).from(devices).where(where).then((r) => r[0]!.total),
+      ]);
+      return { allDevices: await withSubscriptions(rows), totalPages: pageCount(total, limit), total, page, limit };
+    },
+
+    async get(id: string): Promise<Device> {
+      const [device] = await withSubscriptions([await findRow(id)]);
+      return device!;
+    },
+
+    async create(body: DeviceCreateBody): Promise<Device> {
+      await assertUnique(body.machineNumber, body.serialNumber);
+      try {
+        const [row] = await db
+          .insert(devices)
+          .values({ ...body, status: body.status ?? 2, createdAt: now(), updatedAt: now() })
+          .returning(deviceColumns);
+        return (await withSubscriptions([row!]))[0]!;
+      } catch (error) {
+        // Two adds of the same number at once: the unique index decides.
+        if (isUniqueViolation(error)) await assertUnique(body.machineNumber, body.serialNumber);
+        throw error;
+      }
+    },
+
+    /** The whole form (machine and serial number unchanged) or the status alone. */
+    async update(id: string, body: DeviceUpdateBody): Promise<{ device: Device; statusOnly: boolean }> {
+      const current = await findRow(id);
+      const statusOnly = body.machineNumber === undefined;
+      const locked: string[] = [];
+      if (!statusOnly && body.machineNumber !== current.machineNumber) locked.push(deviceMessages.machineNumberLocked);
+      if (!statusOnly && body.serialNumber !== current.serialNumber) locked.push(deviceMessages.serialNumberLocked);
+      if (locked.length) throw new BadRequestError(locked.join('; '));
+      const changes = statusOnly
+        ? { status: body.status! }
+        : {
+            location: body.location!,
+            latitude: body.latitude!,
+            longitude: body.longitude!,
+            city: body.city!,
+            country: body.country!,
+            address: body.address!,
+            ...(body.status !== undefined ? { status: body.status } : {}),
+          };
+      const [row] = await db
+        .update(devices)
+        .set({ ...changes, updatedAt: now() })
+        .where(eq(devices.id, id))
+        .returning(deviceColumns);
+      if (!row) throw new NotFoundError(deviceMessages.notFound);
+      return { device: (await withSubscriptions([row]))[0]!, statusOnly };
+    },
+  };
+}
+export type DevicesService = ReturnType<typeof createDevicesService>;

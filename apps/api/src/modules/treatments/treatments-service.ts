@@ -1,0 +1,98 @@
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import { treatmentMessages, type Treatment, type TreatmentDetail, type TreatmentList } from '@app/contract/treatments';
+import type { Db } from '../../db/client.ts';
+import { devices, doctors, treatmentImages, treatmentRecords } from '../../db/schema/devices.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import { containsPattern, offsetOf, pageCount } from '../../lib/pagination.ts';
+
+export type TreatmentListParams = {
+  page: number;
+  limit: number;
+  machineNumber?: string;
+  doctorId?: string;
+  patientId?: string;
+  search?: string;
+};
+
+const columns = {
+  _id: treatmentRecords.id,
+  userName: treatmentRecords.userName,
+  treatmentDevice: treatmentRecords.treatmentDevice,
+  treatmentPlan: treatmentRecords.treatmentPlan,
+  treatmentStartTime: treatmentRecords.treatmentStartTime,
+  treatmentEndTime: treatmentRecords.treatmentEndTime,
+  treatmentDuration: treatmentRecords.treatmentDuration,
+  treatmentEnergy: treatmentRecords.treatmentEnergy,
+  totalEnergyOutput: treatmentRecords.totalEnergyOutput,
+  machineNumber: devices.machineNumber,
+  doctorId: treatmentRecords.doctorId,
+  doctorName: doctors.userName,
+  patientId: treatmentRecords.patientId,
+  createdAt: treatmentRecords.createdAt,
+};
+type Row = Omit<Treatment, 'treatmentStartTime' | 'treatmentEndTime' | 'createdAt'> & {
+  treatmentStartTime: Date | null;
+  treatmentEndTime: Date | null;
+  createdAt: Date;
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const toTreatment = (r: Row): Treatment => ({
+  ...r,
+  treatmentStartTime: iso(r.treatmentStartTime),
+  treatmentEndTime: iso(r.treatmentEndTime),
+  createdAt: r.createdAt.toISOString(),
+});
+
+export function createTreatmentsService({ db }: { db: Db }) {
+  return {
+    /** Newest first; filtered by device, doctor or patient, and searched by patient name, plan or device. */
+    async list(q: TreatmentListParams): Promise<TreatmentList> {
+      const pattern = q.search ? containsPattern(q.search) : undefined;
+      const where = and(
+        q.machineNumber
+          ? sql`${treatmentRecords.deviceId} = (select ${devices.id} from ${devices} where lower(${devices.machineNumber}) = lower(${q.machineNumber}))`
+          : undefined,
+        q.doctorId ? eq(treatmentRecords.doctorId, q.doctorId) : undefined,
+        q.patientId ? eq(treatmentRecords.patientId, q.patientId) : undefined,
+        pattern
+          ? or(
+              sql`${treatmentRecords.userName} ilike ${pattern}`,
+              sql`${treatmentRecords.treatmentPlan} ilike ${pattern}`,
+              sql`${treatmentRecords.treatmentDevice} ilike ${pattern}`,
+            )
+          : undefined,
+      );
+      const [rows, total] = await Promise.all([
+        db
+          .select(columns)
+          .from(treatmentRecords)
+          .innerJoin(devices, eq(devices.id, treatmentRecords.deviceId))
+          .leftJoin(doctors, eq(doctors.id, treatmentRecords.doctorId))
+          .where(where)
+          .orderBy(desc(treatmentRecords.createdAt), desc(treatmentRecords.id))
+          .limit(q.limit)
+          .offset(offsetOf(q.page, q.limit)),
+        db.select({ total: sql<number>`count(*)::int` }).from(treatmentRecords).where(where).then((r) => r[0]!.total),
+      ]);
+      return { data: rows.map(toTreatment), total_pages: pageCount(total, q.limit), total, page: q.page, limit: q.limit };
+    },
+
+    async get(id: string): Promise<TreatmentDetail> {
+      const [row] = await db
+        .select(columns)
+        .from(treatmentRecords)
+        .innerJoin(devices, eq(devices.id, treatmentRecords.deviceId))
+        .leftJoin(doctors, eq(doctors.id, treatmentRecords.doctorId))
+        .where(eq(treatmentRecords.id, id));
+      if (!row) throw new NotFoundError(treatmentMessages.notFound);
+      const images = await db
+        .select({ id: treatmentImages.id, url: treatmentImages.url })
+        .from(treatmentImages)
+        .where(eq(treatmentImages.treatmentId, id))
+        .orderBy(asc(treatmentImages.position), asc(treatmentImages.id));
+      return { ...toTreatment(row), treatmentImages: images };
+    },
+  };
+}
+export type TreatmentsService = ReturnType<typeof createTreatmentsService>;

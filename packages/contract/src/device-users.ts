@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { envelope } from './envelope.ts';
+import { pageQuery } from './fields.ts';
+
+/** Doctors, patients and technicians: the device users the mobile app registers (view-only here). */
+export const deviceUserMessages = {
+  // SPEC 2 "Tables and pagers": empty texts.
+  noDoctors: 'No Doctor found.',
+  noPatients: 'No Patient found.',
+  noTechnicians: 'No Technician found.',
+  noTreatmentPatients: 'No Treatment Patient found.',
+  // SPEC 8: default empty-result messages.
+  doctorsNoneFound: 'No Doctor found',
+  patientsNoneFound: 'No Patient found',
+  techniciansNoneFound: 'No technician found',
+  // Ours.
+  doctorNotFound: 'Doctor not found',
+  patientNotFound: 'Patient not found',
+  technicianNotFound: 'Technician not found',
+  invalidDoctorId: 'Invalid doctor id',
+  invalidPatientId: 'Invalid patient id',
+  invalidTechnicianId: 'Invalid technician id',
+  doctorIdInvalid: 'doctorId must be a valid id',
+  machineNumberInvalid: 'machineNumber must be at most 64 characters',
+} as const;
+
+/** Status of a doctor or technician account in the app: 1 Inactive, 2 Active. */
+export const deviceUserStatusLabels: Record<number, string> = { 1: 'Inactive', 2: 'Active' };
+
+const machineNumberFilter = z.string().trim().min(1).max(64, deviceUserMessages.machineNumberInvalid).optional();
+const doctorIdFilter = z.uuid({ error: deviceUserMessages.doctorIdInvalid }).optional();
+
+/** Device-user, treatment and log pagers offer 10 and 25; the API allows up to 100 like every list. */
+export const doctorListQuerySchema = pageQuery.extend({ machineNumber: machineNumberFilter });
+export const technicianListQuerySchema = pageQuery.extend({ machineNumber: machineNumberFilter });
+export const patientListQuerySchema = pageQuery.extend({ machineNumber: machineNumberFilter, doctorId: doctorIdFilter });
+export type DoctorListQuery = z.input<typeof doctorListQuerySchema>;
+export type TechnicianListQuery = z.input<typeof technicianListQuerySchema>;
+export type PatientListQuery = z.input<typeof patientListQuerySchema>;
+
+export const doctorIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidDoctorId }) });
+export const patientIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidPatientId }) });
+export const technicianIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidTechnicianId }) });
+
+/** SPEC 3 "Doctor and technician": userId, userName, email, phonenumber, createTime, status, address (doctor). */
+export const doctorSchema = z.object({
+  _id: z.string(),
+  userId: z.number().int(),
+  userName: z.string(),
+  email: z.string(),
+  phonenumber: z.string().nullable(),
+  address: z.string().nullable(),
+  status: z.number().int(),
+  createTime: z.string().nullable(),
+  machineNumber: z.string(),
+});
+export type Doctor = z.infer<typeof doctorSchema>;
+
+export const technicianSchema = doctorSchema.omit({ address: true });
+export type Technician = z.infer<typeof technicianSchema>;
+
+/** SPEC 3 "Patient": patientname, email, phone, createTime, doctorid. */
+export const patientSchema = z.object({
+  _id: z.string(),
+  userId: z.number().int(),
+  patientname: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  createTime: z.string().nullable(),
+  doctorid: z.string().nullable(),
+  doctorName: z.string().nullable(),
+  machineNumber: z.string(),
+});
+export type Patient = z.infer<typeof patientSchema>;
+
+const pageFields = { total: z.number().int(), page: z.number().int(), limit: z.number().int() };
+
+/** SPEC 3: doctors and technicians come back as data with totalPages; patients as patientData. */
+export const doctorListSchema = z.object({ data: z.array(doctorSchema), totalPages: z.number().int(), ...pageFields });
+export const technicianListSchema = z.object({ data: z.array(technicianSchema), totalPages: z.number().int(), ...pageFields });
+export const patientListSchema = z.object({ patientData: z.array(patientSchema), totalPages: z.number().int(), ...pageFields });
+export type DoctorList = z.infer<typeof doctorListSchema>;
+export type TechnicianList = z.infer<typeof technicianListSchema>;
+export type PatientList = z.infer<typeof patientListSchema>;
+
+export const doctorListResponseSchema = envelope(doctorListSchema);
+export const technicianListResponseSchema = envelope(technicianListSchema);
+export const patientListResponseSchema = envelope(patientListSchema);
+export const doctorResponseSchema = envelope(doctorSchema);
+export const technicianResponseSchema = envelope(technicianSchema);
+export const patientResponseSchema = envelope(patientSchema);

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { envelope } from './envelope.ts';
+import { pageQuery, requiredText } from './fields.ts';
+
+/** SPEC 5 "Device": every form field is required; the coordinates must be numbers. */
+export const deviceMessages = {
+  machineNumberRequired: 'Machine number is required',
+  serialNumberRequired: 'Serial number is required',
+  locationRequired: 'Location is required',
+  latitudeRequired: 'Latitude is required',
+  longitudeRequired: 'Longitude is required',
+  cityRequired: 'City is required',
+  countryRequired: 'Country is required',
+  addressRequired: 'Address is required',
+  latitudeNumber: 'Latitude must be a number',
+  longitudeNumber: 'Longitude must be a number',
+  // Ours: the spec names no server texts for these.
+  latitudeRange: 'Latitude must be between -90 and 90',
+  longitudeRange: 'Longitude must be between -180 and 180',
+  statusRequired: 'Status is required',
+  statusInvalid: 'Status must be 1 (Inactive) or 2 (Active)',
+  machineNumberTaken: 'A device with this machine number already exists',
+  serialNumberTaken: 'A device with this serial number already exists',
+  machineNumberLocked: 'Machine number cannot be changed',
+  serialNumberLocked: 'Serial number cannot be changed',
+  notFound: 'Device not found',
+  invalidId: 'Invalid device id',
+  added: 'Device added',
+  updated: 'Device updated successfully',
+  /** SPEC 8: the toast after the list's status select. */
+  statusUpdated: 'Status updated successfully!',
+  /** SPEC 2: the list's empty text. */
+  empty: 'No customers found.',
+  /** SPEC 8: default empty-result message. */
+  noneFound: 'No Device found',
+} as const;
+
+/** SPEC 3: 1 Inactive, 2 Active. */
+export const deviceStatuses = [1, 2] as const;
+export type DeviceStatus = (typeof deviceStatuses)[number];
+export const deviceStatusLabels: Record<DeviceStatus, string> = { 1: 'Inactive', 2: 'Active' };
+
+/** SPEC 3: subscription status codes; anything else shows N/A. */
+export const subscriptionStatusLabels: Record<number, string> = { 1: 'Pending', 2: 'Complete', 3: 'Expired', 4: 'Failed' };
+export const subscriptionStatusLabel = (status: number | null | undefined): string =>
+  (status != null && subscriptionStatusLabels[status]) || 'N/A';
+
+// Select values and JSON numbers both arrive; '1' and 1 mean the same status.
+export const deviceStatusSchema = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*[12]\s*$/.test(v) ? Number(v) : v),
+  z.literal(deviceStatuses, { error: (i) => (i.input == null ? deviceMessages.statusRequired : deviceMessages.statusInvalid) }),
+);
+
+/** A coordinate typed into a text box or sent as a number; blank means missing. */
+const coordinate = (required: string, notNumber: string, range: string, limit: number) =>
+  z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      const trimmed = v.trim();
+      if (trimmed === '') return undefined;
+      const n = Number(trimmed);
+      return Number.isFinite(n) ? n : v;
+    },
+    z
+      .number({ error: (i) => (i.input == null ? required : notNumber) })
+      .min(-limit, range)
+      .max(limit, range),
+  );
+
+const formFields = {
+  machineNumber: requiredText(deviceMessages.machineNumberRequired, 64),
+  serialNumber: requiredText(deviceMessages.serialNumberRequired, 64),
+  location: requiredText(deviceMessages.locationRequired),
+  latitude: coordinate(deviceMessages.latitudeRequired, deviceMessages.latitudeNumber, deviceMessages.latitudeRange, 90),
+  longitude: coordinate(deviceMessages.longitudeRequired, deviceMessages.longitudeNumber, deviceMessages.longitudeRange, 180),
+  city: requiredText(deviceMessages.cityRequired, 120),
+  country: requiredText(deviceMessages.countryRequired, 120),
+  address: requiredText(deviceMessages.addressRequired, 500),
+};
+export const deviceFormKeys = Object.keys(formFields) as (keyof typeof formFields)[];
+
+/** The add/edit modal's form (the web form and the server use this one schema). */
+export const deviceFormSchema = z.object(formFields);
+export type DeviceFormInput = z.input<typeof deviceFormSchema>;
+export type DeviceForm = z.output<typeof deviceFormSchema>;
+
+/** POST machine/add: the form, and optionally the first status (Active when left out). */
+export const deviceCreateBodySchema = z.object({ ...formFields, status: deviceStatusSchema.optional() });
+export type DeviceCreateBody = z.output<typeof deviceCreateBodySchema>;
+
+/**
+ * PUT machine/{id} takes either the whole form (machineNumber and serialNumber must stay as they
+ * are) or, from the list's status select, only `status`. A body carrying any form field is a form:
+ * its missing fields get their 'is required' message; a body with none must carry `status`.
+ */
+export const deviceUpdateBodySchema = z.preprocess(
+  (body) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+    const record = body as Record<string, unknown>;
+    const isForm = deviceFormKeys.some((k) => k in record);
+    if (!isForm) return { status: null, ...record };
+    return { ...Object.fromEntries(deviceFormKeys.map((k) => [k, null])), ...record };
+  },
+  z.object({
+    ...Object.fromEntries(Object.entries(formFields).map(([k, schema]) => [k, schema.optional()])),
+    status: deviceStatusSchema.optional(),
+  } as { [K in keyof typeof formFields]: z.ZodOptional<(typeof formFields)[K]> } & { status: z.ZodOptional<typeof deviceStatusSchema> }),
+);
+export type DeviceUpdateBody = z.output<typeof deviceUpdateBodySchema>;
+
+export const deviceSortKeys = ['createdAt', 'machineNumber', 'serialNumber', 'location', 'city', 'country', 'status', 'subscriptionStatus'] as const;
+export type DeviceSortKey = (typeof deviceSortKeys)[number];
+export const sortDirections = ['asc', 'desc'] as const;
+export type SortDirection = (typeof sortDirections)[number];
+
+/** GET machine: page, limit, search, sort, direction (default createdAt descending). */
+export const deviceListQuerySchema = pageQuery.extend({
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
+  sort: z.enum(deviceSortKeys, { error: `sort must be one of ${deviceSortKeys.join(', ')}` }).default('createdAt'),
+  direction: z.enum(sortDirections, { error: 'direction must be asc or desc' }).optional(),
+});
+export type DeviceListQuery = z.input<typeof deviceListQuerySchema>;
+
+export const idParamSchema = (invalid: string) => z.object({ id: z.uuid({ error: invalid }) });
+export const deviceIdParamSchema = idParamSchema(deviceMessages.invalidId);
+
+/** SPEC 3: the first item is the one shown (status, createdAt, expiredAt when recurring). */
+export const subscriptionSummarySchema = z.object({
+  _id: z.string(),
+  status: z.number().int(),
+  createdAt: z.string(),
+  expiredAt: z.string().nullable(),
+  isRecurring: z.boolean(),
+  planType: z.string().nullable(),
+  amount: z.number(),
+});
+export type SubscriptionSummary = z.infer<typeof subscriptionSummarySchema>;
+
+export const deviceSchema = z.object({
+  _id: z.string(),
+  machineNumber: z.string(),
+  serialNumber: z.string(),
+  location: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  city: z.string(),
+  country: z.string(),
+  address: z.string(),
+  status: z.number().int(),
+  subscriptionStatus: z.number().int().nullable(),
+  subscriptionDetails: z.array(subscriptionSummarySchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+export const deviceListSchema = z.object({
+  allDevices: z.array(deviceSchema),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type DeviceList = z.infer<typeof deviceListSchema>;
+
+export const deviceListResponseSchema = envelope(deviceListSchema);
+export const deviceResponseSchema = envelope(deviceSchema);

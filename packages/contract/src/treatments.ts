@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { envelope } from './envelope.ts';
+import { pageQuery } from './fields.ts';
+
+export const treatmentMessages = {
+  // SPEC 2 "Tables and pagers" and SPEC 8.
+  empty: 'No Treatment found.',
+  noneFound: 'No treatment found',
+  // Ours.
+  notFound: 'Treatment record not found',
+  invalidId: 'Invalid treatment record id',
+  doctorIdInvalid: 'doctorId must be a valid id',
+  patientIdInvalid: 'patientId must be a valid id',
+  machineNumberInvalid: 'machineNumber must be at most 64 characters',
+  searchTooLong: 'search must be at most 100 characters',
+} as const;
+
+/** Treatment list: page, limit, machineNumber, doctorId (and patientId), optional search. */
+export const treatmentListQuerySchema = pageQuery.extend({
+  machineNumber: z.string().trim().min(1).max(64, treatmentMessages.machineNumberInvalid).optional(),
+  doctorId: z.uuid({ error: treatmentMessages.doctorIdInvalid }).optional(),
+  patientId: z.uuid({ error: treatmentMessages.patientIdInvalid }).optional(),
+  search: z.string().trim().max(100, treatmentMessages.searchTooLong).optional(),
+});
+export type TreatmentListQuery = z.input<typeof treatmentListQuerySchema>;
+
+export const treatmentIdParamSchema = z.object({ id: z.uuid({ error: treatmentMessages.invalidId }) });
+
+export const treatmentImageSchema = z.object({ id: z.string(), url: z.string() });
+export type TreatmentImage = z.infer<typeof treatmentImageSchema>;
+
+/** SPEC 3 "Treatment". Durations are minutes; energies are joules. */
+export const treatmentSchema = z.object({
+  _id: z.string(),
+  userName: z.string(),
+  treatmentDevice: z.string(),
+  treatmentPlan: z.string(),
+  treatmentStartTime: z.string().nullable(),
+  treatmentEndTime: z.string().nullable(),
+  treatmentDuration: z.number().nullable(),
+  treatmentEnergy: z.number().nullable(),
+  totalEnergyOutput: z.number().nullable(),
+  machineNumber: z.string(),
+  doctorId: z.string().nullable(),
+  doctorName: z.string().nullable(),
+  patientId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Treatment = z.infer<typeof treatmentSchema>;
+
+export const treatmentDetailSchema = treatmentSchema.extend({ treatmentImages: z.array(treatmentImageSchema) });
+export type TreatmentDetail = z.infer<typeof treatmentDetailSchema>;
+
+/** SPEC 7: the treatment list answers data and total_pages. */
+export const treatmentListSchema = z.object({
+  data: z.array(treatmentSchema),
+  total_pages: z.number().int(),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type TreatmentList = z.infer<typeof treatmentListSchema>;
+
+export const treatmentListResponseSchema = envelope(treatmentListSchema);
+export const treatmentResponseSchema = envelope(treatmentDetailSchema);
