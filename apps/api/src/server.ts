@@ -2,6 +2,8 @@ import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { seedDemoData } from './demo/seed-demo.ts';
+import { createStorage } from './lib/storage/create-storage.ts';
 
 async function main() {
   let config;
@@ -16,6 +18,8 @@ async function main() {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const first = await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
+  // The demo data set fills an empty database (DEMO_DATA; on by default for the embedded one).
+  const demo = config.demoData ? await seedDemoData(database.db, { storage: createStorage(config) }) : null;
   const app = await buildApp({ config, database });
   await app.listen({ port: config.port, host: config.host });
 
@@ -28,6 +32,7 @@ async function main() {
   } else {
     lines.push(`  Sign in as ${first.email} (or any admin user)`);
   }
+  if (demo?.seeded) lines.push(`  Demo data loaded: ${demo.devices} devices with their doctors, patients, technicians, treatments and logs`);
   console.log(lines.join('\n') + '\n');
 
   const shutdown = async (signal: string) => {

@@ -28,7 +28,11 @@ export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsers
   app.get(
     apiPaths.doctor(':id'),
     { schema: { tags, summary: 'One doctor', params: doctorIdParamSchema, response: { 200: doctorResponseSchema } } },
-    async (request) => ok(await deviceUsers.getDoctor(request.params.id)),
+    async (request) => {
+      const doctor = await deviceUsers.getDoctor(request.params.id);
+      app.audit.recordView(request, { kind: 'doctor', id: doctor._id, machineNumber: doctor.machineNumber });
+      return ok(doctor);
+    },
   );
 
   app.get(
@@ -46,7 +50,11 @@ export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsers
   app.get(
     apiPaths.patient(':id'),
     { schema: { tags, summary: 'One patient', params: patientIdParamSchema, response: { 200: patientResponseSchema } } },
-    async (request) => ok(await deviceUsers.getPatient(request.params.id)),
+    async (request) => {
+      const patient = await deviceUsers.getPatient(request.params.id);
+      app.audit.recordView(request, { kind: 'patient', id: patient._id, machineNumber: patient.machineNumber });
+      return ok(patient);
+    },
   );
 
   app.get(
@@ -64,6 +72,10 @@ export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsers
   app.get(
     apiPaths.technician(':id'),
     { schema: { tags, summary: 'One technician', params: technicianIdParamSchema, response: { 200: technicianResponseSchema } } },
-    async (request) => ok(await deviceUsers.getTechnician(request.params.id)),
+    async (request) => {
+      const technician = await deviceUsers.getTechnician(request.params.id);
+      app.audit.recordView(request, { kind: 'technician', id: technician._id, machineNumber: technician.machineNumber });
+      return ok(technician);
+    },
   );
 };

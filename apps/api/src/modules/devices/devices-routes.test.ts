@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { devices } from '../../db/schema/devices.ts';
 import { subscriptions } from '../../db/schema/subscriptions.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
@@ -182,6 +183,24 @@ describe('GET and PUT /api/v1/admin/machine/{id}', () => {
       { _id: 'sub-new', status: 3, createdAt: expect.any(String), expiredAt: expect.any(String), isRecurring: true, planType: 'month', amount: 25.5 },
       expect.objectContaining({ _id: 'sub-old', status: 2, isRecurring: false, amount: 10 }),
     ]);
+  });
+  it('sorts by the status of each device\'s latest subscription as subscriptions come and change', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const a = (await add(form({ location: `Sub ${tag} A` }))).json().data;
+    const b = (await add(form({ location: `Sub ${tag} B` }))).json().data;
+    const day = 86_400_000;
+    const base = t.clock.now.getTime();
+    const sub = (id: string, serial: string, status: number, ageDays: number) => ({
+      id, fullName: 'A', email: 'a@b.co', machineSerialNumber: serial, amountCents: 100, isRecurring: false, status,
+      createdAt: new Date(base - ageDays * day), expiredAt: new Date(base + 30 * day),
+    });
+    await t.database.db.insert(subscriptions).values([sub(`${tag}-a1`, a.serialNumber, 2, 5), sub(`${tag}-a2`, a.serialNumber, 4, 1), sub(`${tag}-b1`, b.serialNumber, 1, 1)]);
+    const order = async () =>
+      (await list({ search: `sub ${tag}`, sort: 'subscriptionStatus' })).json().data.allDevices.map((d: { location: string; subscriptionStatus: number }) => [d.location.slice(-1), d.subscriptionStatus]);
+    expect(await order()).toEqual([['B', 1], ['A', 4]]);
+    await t.database.db.update(subscriptions).set({ status: 2 }).where(eq(subscriptions.id, `${tag}-a2`));
+    await t.database.db.update(subscriptions).set({ status: 3 }).where(eq(subscriptions.id, `${tag}-b1`));
+    expect(await order()).toEqual([['A', 2], ['B', 3]]);
   });
 });
 

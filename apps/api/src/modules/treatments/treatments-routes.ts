@@ -27,6 +27,10 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
     {
       schema: { tags: ['treatments'], summary: 'One treatment record with its images', params: treatmentIdParamSchema, response: { 200: treatmentResponseSchema } },
     },
-    async (request) => ok(await treatments.get(request.params.id)),
+    async (request) => {
+      const treatment = await treatments.get(request.params.id);
+      app.audit.recordView(request, { kind: 'treatment', id: treatment._id, machineNumber: treatment.machineNumber });
+      return ok(treatment);
+    },
   );
 };
