@@ -10,6 +10,7 @@ import { apiMessages } from '@app/contract/envelope';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
+import { createAuditLog, installAuditHooks } from './lib/audit.ts';
 import { authHook } from './lib/auth-hook.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
@@ -24,10 +25,16 @@ import { devicesRoutes } from './modules/devices/devices-routes.ts';
 import { createDevicesService } from './modules/devices/devices-service.ts';
 import { createAuthService } from './modules/auth/auth-service.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
+import { logsRoutes } from './modules/logs/logs-routes.ts';
+import { createLogsService } from './modules/logs/logs-service.ts';
 import { profileRoutes } from './modules/profile/profile-routes.ts';
 import { createProfileService } from './modules/profile/profile-service.ts';
+import { rolesRoutes } from './modules/roles/roles-routes.ts';
+import { createRolesService } from './modules/roles/roles-service.ts';
 import { treatmentsRoutes } from './modules/treatments/treatments-routes.ts';
 import { createTreatmentsService } from './modules/treatments/treatments-service.ts';
+import { usersRoutes } from './modules/users/users-routes.ts';
+import { createUsersService } from './modules/users/users-service.ts';
 
 export type RegisteredRoute = { method: string; url: string; public: boolean };
 
@@ -143,9 +150,14 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   });
 
   await app.register(authHook, { auth });
+  // Before any route, so every request and every failure lands in the Admin Logs (app.audit).
+  installAuditHooks(app, createAuditLog({ db: database.db, now, log: app.log }));
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth });
   await app.register(profileRoutes, { profiles });
+  await app.register(rolesRoutes, { roles: createRolesService({ db: database.db, now }) });
+  await app.register(usersRoutes, { users: createUsersService({ db: database.db, now }) });
+  await app.register(logsRoutes, { logs: createLogsService({ db: database.db }) });
   await app.register(devicesRoutes, { devices: createDevicesService({ db: database.db, now }) });
   await app.register(deviceUsersRoutes, { deviceUsers: createDeviceUsersService({ db: database.db }) });
   await app.register(treatmentsRoutes, { treatments: createTreatmentsService({ db: database.db }) });

@@ -1,0 +1,92 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { bigint, bigserial, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+
+/*
+ * Admin Logs: append-only, the largest tables. Every list reads an index range ordered by
+ * (created_at, id) newest first: overall, per user, per machine; search goes through a trigram
+ * index over the same expression the queries use. Timestamps keep milliseconds only, so a page
+ * cursor taken from a JavaScript Date points at exactly one row.
+ *
+ * user_id is text, not a foreign key: log rows outlive deleted users, and device-side users
+ * (doctors, patients, technicians) have their own ids.
+ */
+
+export const accessLogs = pgTable(
+  'access_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    userId: text('user_id'),
+    userEmail: text('user_email'),
+    /** Method and route pattern (never the raw URL: no ids of secrets, no query strings). */
+    resource: text('resource').notNull(),
+    /** The client's IP address. */
+    location: text('location'),
+    statusCode: smallint('status_code'),
+    durationMs: integer('duration_ms'),
+    machineNumber: text('machine_number'),
+    /** Set on "record viewed" rows: which patient/doctor/treatment was read. */
+    recordKind: text('record_kind'),
+    recordId: text('record_id'),
+  },
+  (t) => [
+    index('access_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('access_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('access_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),
+    index('access_logs_record_created_idx')
+      .on(t.recordId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.recordId} is not null`),
+    index('access_logs_search_trgm_idx').using('gin', sql`(${accessLogSearchText(t)}) gin_trgm_ops`),
+  ],
+);
+
+export const errorLogs = pgTable(
+  'error_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    userId: text('user_id'),
+    userEmail: text('user_email'),
+    resource: text('resource').notNull(),
+    /** The route handler that failed. */
+    functionName: text('function_name').notNull(),
+    statusCode: smallint('status_code'),
+    /** The msg the client got (for a 500: the generic text with the error id). */
+    message: text('message'),
+    location: text('location'),
+    machineNumber: text('machine_number'),
+  },
+  (t) => [
+    index('error_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('error_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('error_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),
+    index('error_logs_search_trgm_idx').using('gin', sql`(${errorLogSearchText(t)}) gin_trgm_ops`),
+  ],
+);
+
+/**
+ * Row counts kept as rows are written (statement triggers in the migration), so 'Page X of Y'
+ * is exact and instant for the whole table, one user and one machine.
+ * scope: 'all' (key ''), 'user' (key user_id), 'machine' (key machine_number).
+ */
+export const logCounters = pgTable(
+  'log_counters',
+  {
+    logKind: text('log_kind', { enum: ['access', 'error'] }).notNull(),
+    scope: text('scope', { enum: ['all', 'user', 'machine'] }).notNull(),
+    key: text('key').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.logKind, t.scope, t.key] })],
+);
+
+type SearchColumns = { resource: unknown; userEmail: unknown; location: unknown; machineNumber: unknown };
+
+/** The searched text; the trigram index is built on exactly this expression. */
+export function accessLogSearchText(t: SearchColumns): SQL {
+  return sql`${t.resource} || ' ' || coalesce(${t.userEmail}, '') || ' ' || coalesce(${t.location}, '') || ' ' || coalesce(${t.machineNumber}, '')`;
+}
+
+export function errorLogSearchText(t: SearchColumns & { functionName: unknown; message: unknown }): SQL {
+  return sql`${t.resource} || ' ' || ${t.functionName} || ' ' || coalesce(${t.message}, '') || ' ' || coalesce(${t.userEmail}, '') || ' ' || coalesce(${t.location}, '') || ' ' || coalesce(${t.machineNumber}, '')`;
+}

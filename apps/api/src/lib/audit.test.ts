@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/client.ts';
+import { handlerName, createAuditLog } from './audit.ts';
+
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: null });
+});
+afterAll(() => database.close());
+beforeEach(async () => {
+  await database.db.execute(sql`truncate access_logs, error_logs`);
+});
+
+const countRows = async () => {
+  const result = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from access_logs`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as { n: number }[];
+  return rows[0]!.n;
+};
+const row = (i: number) => ({ resource: `GET /r/${i}`, userId: 'u', userEmail: 'u@example.com', location: '127.0.0.1' });
+
+describe('the audit writer', () => {
+  it('holds rows in memory until its timer writes them in one batch', async () => {
+    const audit = createAuditLog({ db: database.db, flushIntervalMs: 50 });
+    for (let i = 0; i < 10; i++) audit.access(row(i));
+    expect(await countRows()).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await countRows()).toBe(10);
+    await audit.close();
+  });
+
+  it('writes at once when a batch is full', async () => {
+    const audit = createAuditLog({ db: database.db, flushIntervalMs: 60_000, maxBatch: 20 });
+    for (let i = 0; i < 20; i++) audit.access(row(i));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await countRows()).toBe(20);
+    await audit.close();
+  });
+
+  it('writes what is left when closed', async () => {
+    const audit = createAuditLog({ db: database.db, flushIntervalMs: 60_000 });
+    audit.access(row(1));
+    audit.error({ resource: 'GET /x', functionName: 'getX', statusCode: 500, message: 'boom' });
+    await audit.close();
+    expect(await countRows()).toBe(1);
+  });
+
+  it('never throws into the caller when the database refuses the rows, and drops the oldest past its bound', async () => {
+    const errors: unknown[] = [];
+    const audit = createAuditLog({
+      db: database.db,
+      flushIntervalMs: 60_000,
+      maxBuffered: 5,
+      log: { error: (o: unknown) => void errors.push(o), warn: () => {} } as never,
+    });
+    await database.db.execute(sql`alter table access_logs rename to access_logs_gone`);
+    try {
+      for (let i = 0; i < 8; i++) audit.access(row(i));
+      await expect(audit.flush()).resolves.toBeUndefined();
+      expect(errors.length).toBeGreaterThan(0);
+    } finally {
+      await database.db.execute(sql`alter table access_logs_gone rename to access_logs`);
+    }
+    await audit.flush();
+    expect(await countRows()).toBe(5);
+    await audit.close();
+  });
+
+  it('keeps the log counters equal to the rows written', async () => {
+    const audit = createAuditLog({ db: database.db });
+    for (let i = 0; i < 7; i++) audit.access({ ...row(i), machineNumber: i < 3 ? 'M1' : null });
+    await audit.close();
+    const result = await database.db.execute(sql`select scope, key, n::int as n from log_counters where log_kind = 'access' order by scope, key`);
+    const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+    expect(rows).toEqual([
+      { scope: 'all', key: '', n: 7 },
+      { scope: 'machine', key: 'M1', n: 3 },
+      { scope: 'user', key: 'u', n: 7 },
+    ]);
+  });
+});
+
+describe('handlerName', () => {
+  it('uses the handler function name, without the bound prefix', () => {
+    expect(handlerName('GET', '/api/v1/admin/users/all', { name: 'bound listUsers' })).toBe('listUsers');
+  });
+  it('derives a name from the method and route for anonymous handlers', () => {
+    expect(handlerName('GET', '/api/v1/admin/access-logs/all', { name: '' })).toBe('getAccessLogsAll');
+    expect(handlerName('PUT', '/api/v1/admin/machine/:id', { name: 'bound ' })).toBe('putMachineById');
+    expect(handlerName('GET', undefined)).toBe('notFound');
+  });
+});

@@ -1,0 +1,231 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { accessLogs, errorLogs } from '../db/schema/logs.ts';
+import './request-context.ts';
+
+/*
+ * The audit trail (Admin Logs), written by the API itself. Requests only push a row into memory;
+ * a timer writes the rows in batches (every ~250 ms or 500 rows, and on close), so a log write
+ * never slows or fails the request it describes. Rows never hold secrets: the resource is the
+ * method and the route pattern (no ids of opaque tokens, no query string), never a body or header.
+ */
+
+export type AccessEntry = typeof accessLogs.$inferInsert;
+export type ErrorEntry = typeof errorLogs.$inferInsert;
+
+export type RecordKind = 'patient' | 'doctor' | 'technician' | 'treatment' | 'device' | 'user' | 'role';
+
+type Options = {
+  db: Db;
+  now?: () => Date;
+  log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  flushIntervalMs?: number;
+  maxBatch?: number;
+  /** Rows kept in memory while the database is unreachable; older ones are dropped past this. */
+  maxBuffered?: number;
+};
+
+export function createAuditLog({ db, now = () => new Date(), log, flushIntervalMs = 250, maxBatch = 500, maxBuffered = 50_000 }: Options) {
+  let access: AccessEntry[] = [];
+  let errors: ErrorEntry[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const bound = <T>(rows: T[]): T[] => {
+    if (rows.length <= maxBuffered) return rows;
+    log?.warn({ dropped: rows.length - maxBuffered }, 'audit: buffer full, oldest log rows dropped');
+    return rows.slice(rows.length - maxBuffered);
+  };
+
+  async function write() {
+    const a = access;
+    const e = errors;
+    access = [];
+    errors = [];
+    for (let i = 0; i < a.length; i += maxBatch) {
+      const batch = a.slice(i, i + maxBatch);
+      try {
+        await db.insert(accessLogs).values(batch);
+      } catch (err) {
+        // Keep the rows for the next round unless we are closing; the request has long been answered.
+        log?.error({ err, rows: batch.length }, 'audit: writing access logs failed');
+        if (!closed) access = bound([...batch, ...a.slice(i + maxBatch), ...access]);
+        break;
+      }
+    }
+    for (let i = 0; i < e.length; i += maxBatch) {
+      const batch = e.slice(i, i + maxBatch);
+      try {
+        await db.insert(errorLogs).values(batch);
+      } catch (err) {
+        log?.error({ err, rows: batch.length }, 'audit: writing error logs failed');
+        if (!closed) errors = bound([...batch, ...e.slice(i + maxBatch), ...errors]);
+        break;
+      }
+    }
+  }
+
+  /** Writes everything buffered so far; resolves when it is in the database (or given up). */
+  function flush(): Promise<void> {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    chain = chain.then(write, write);
+    return chain;
+  }
+
+  function schedule() {
+    if (access.length + errors.length >= maxBatch) {
+      void flush();
+      return;
+    }
+    if (timer || closed) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void flush();
+    }, flushIntervalMs);
+    timer.unref();
+  }
+
+  const pushAccess = (entry: Omit<AccessEntry, 'createdAt'> & { createdAt?: Date }) => {
+    access.push({ ...entry, createdAt: entry.createdAt ?? now() });
+    access = bound(access);
+    schedule();
+  };
+
+  return {
+    access: pushAccess,
+    error(entry: Omit<ErrorEntry, 'createdAt'> & { createdAt?: Date }) {
+      errors.push({ ...entry, createdAt: entry.createdAt ?? now() });
+      errors = bound(errors);
+      schedule();
+    },
+    /**
+     * "Who looked at this patient": call when a handler reads one record. Writes an access row
+     * naming the record (kind and id), the viewer and when.
+     */
+    recordView(request: FastifyRequest, record: { kind: RecordKind; id: string | number; machineNumber?: string | null }) {
+      const auth = request.auth;
+      if (!auth) return;
+      pushAccess({
+        userId: auth.userId,
+        userEmail: auth.email,
+        resource: `VIEW ${record.kind} ${String(record.id)}`.slice(0, 200),
+        location: request.ip,
+        statusCode: null,
+        durationMs: null,
+        machineNumber: record.machineNumber ?? null,
+        recordKind: record.kind,
+        recordId: String(record.id).slice(0, 64),
+      });
+    },
+    flush,
+    async close() {
+      closed = true;
+      await flush();
+    },
+  };
+}
+export type AuditLog = ReturnType<typeof createAuditLog>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    audit: AuditLog;
+  }
+  interface FastifyContextConfig {
+    /** The handler's name in the error log; derived from the method and route when left out. */
+    functionName?: string;
+  }
+  interface FastifyRequest {
+    auditMessage?: string;
+  }
+}
+
+const apiPrefix = /^\/api\/(v\d+\/admin\/)?/;
+
+/** GET /api/v1/admin/users/:id → getUsersById; the handler's own name when it has one. */
+export function handlerName(method: string, routeUrl: string | undefined, handler?: { readonly name: string }): string {
+  // Fastify binds handlers to the instance: 'bound updateUser'.
+  const own = handler?.name.replace(/^(bound )+/, '');
+  if (own && own !== 'anonymous') return own;
+  if (!routeUrl) return 'notFound';
+  const parts = routeUrl
+    .replace(apiPrefix, '')
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') ? `By${cap(seg.slice(1))}` : seg.split(/[^A-Za-z0-9]+/).map(cap).join('')));
+  return method.toLowerCase() + parts.join('');
+}
+const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+
+/** The path without its query, long opaque segments (tokens, ids) replaced: for unmatched routes only. */
+function safePath(url: string): string {
+  const path = url.split('?')[0]!.slice(0, 200);
+  return path
+    .split('/')
+    .map((seg) => (seg.length >= 20 && /^[A-Za-z0-9._~%-]+$/.test(seg) ? ':redacted' : seg))
+    .join('/');
+}
+
+function machineNumberOf(request: FastifyRequest): string | null {
+  for (const source of [request.query, request.params]) {
+    const value = (source as Record<string, unknown> | undefined)?.machineNumber;
+    if (typeof value === 'string' && value !== '' && value.length <= 64) return value;
+  }
+  return null;
+}
+
+/** Every authenticated API request → an access row; every failed API request → an error row. */
+export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
+  app.decorate('audit', audit);
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && typeof payload === 'string' && payload.length < 10_000) {
+      try {
+        const msg = (JSON.parse(payload) as { msg?: unknown }).msg;
+        if (typeof msg === 'string') request.auditMessage = msg.slice(0, 500);
+      } catch {
+        // Not JSON: nothing to keep.
+      }
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    try {
+      const route = request.routeOptions.url;
+      const resource = `${request.method} ${route ?? safePath(request.url)}`;
+      const auth = request.auth;
+      const machineNumber = machineNumberOf(request);
+      if (auth) {
+        audit.access({
+          userId: auth.userId,
+          userEmail: auth.email,
+          resource,
+          location: request.ip,
+          statusCode: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime),
+          machineNumber,
+        });
+      }
+      if (reply.statusCode >= 400) {
+        audit.error({
+          userId: auth?.userId ?? null,
+          userEmail: auth?.email ?? null,
+          resource,
+          functionName: request.routeOptions.config.functionName ?? handlerName(request.method, route, request.routeOptions.handler),
+          statusCode: reply.statusCode,
+          message: request.auditMessage ?? null,
+          location: request.ip,
+          machineNumber,
+        });
+      }
+    } catch (err) {
+      request.log.error({ err }, 'audit: could not record the request');
+    }
+  });
+  app.addHook('onClose', async () => {
+    await audit.close();
+  });
+}

@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiPaths } from '@app/contract/paths';
+import {
+  roleBodySchema,
+  roleDeleteResponseSchema,
+  roleIdParamSchema,
+  roleListQuerySchema,
+  roleListResponseSchema,
+  roleMessages,
+  roleResponseSchema,
+} from '@app/contract/roles';
+import { ok } from '../../lib/envelope.ts';
+import type { RolesService } from './roles-service.ts';
+
+const byId = apiPaths.role(':id');
+
+export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async (app, { roles }) => {
+  app.get(
+    apiPaths.rolesAll,
+    {
+      schema: {
+        tags: ['roles'],
+        summary: 'Roles (page/limit or currentPage/pageSize; without either, every role for a dropdown)',
+        querystring: roleListQuerySchema,
+        response: { 200: roleListResponseSchema },
+      },
+    },
+    async function listRoles(request) {
+      return ok(await roles.list(request.query));
+    },
+  );
+
+  app.post(
+    apiPaths.roles,
+    { schema: { tags: ['roles'], summary: 'Create a role', body: roleBodySchema, response: { 201: roleResponseSchema } } },
+    async function createRole(request, reply) {
+      const role = await roles.create(request.body);
+      return reply.code(201).send(ok(role, roleMessages.created, 201));
+    },
+  );
+
+  app.get(
+    byId,
+    { schema: { tags: ['roles'], summary: 'One role', params: roleIdParamSchema, response: { 200: roleResponseSchema } } },
+    async function getRole(request) {
+      return ok(await roles.get(request.params.id));
+    },
+  );
+
+  app.put(
+    byId,
+    {
+      schema: { tags: ['roles'], summary: 'Update a role', params: roleIdParamSchema, body: roleBodySchema, response: { 200: roleResponseSchema } },
+    },
+    async function updateRole(request) {
+      return ok(await roles.update(request.params.id, request.body), roleMessages.updated);
+    },
+  );
+
+  app.delete(
+    byId,
+    {
+      schema: { tags: ['roles'], summary: 'Delete a role no user holds', params: roleIdParamSchema, response: { 200: roleDeleteResponseSchema } },
+    },
+    async function deleteRole(request) {
+      await roles.remove(request.params.id);
+      return ok(null, roleMessages.deleted);
+    },
+  );
+};

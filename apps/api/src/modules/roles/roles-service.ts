@@ -1,0 +1,118 @@
+import { and, asc, count, eq, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { roleMessages, type Role, type RoleBody } from '@app/contract/roles';
+import type { Db } from '../../db/client.ts';
+import { roles, sessions, users } from '../../db/schema/users.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
+import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
+
+type RoleRow = typeof roles.$inferSelect;
+
+const toRole = (r: RoleRow): Role => ({
+  _id: r.id,
+  roleId: r.roleId,
+  roleName: r.roleName,
+  type: r.type,
+  createTime: r.createTime ? r.createTime.toISOString() : null,
+});
+
+export type RoleListInput = { page?: number; limit?: number; currentPage?: number; pageSize?: number; search?: string };
+
+export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
+  async function find(id: string): Promise<RoleRow> {
+    const [row] = await db.select().from(roles).where(eq(roles.id, id)).limit(1);
+    if (!row) throw new NotFoundError(roleMessages.notFound);
+    return row;
+  }
+
+  async function assertNameFree(name: string, exceptId?: string) {
+    const [taken] = await db
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(sql`lower(${roles.roleName}) = lower(${name})`, exceptId ? ne(roles.id, exceptId) : undefined))
+      .limit(1);
+    if (taken) throw new ConflictError(roleMessages.nameTaken);
+  }
+
+  /** A race past the check above still ends as a 409, not a 500. */
+  const conflictOnDuplicate = (error: unknown): never => {
+    if (pgErrorCode(error) === '23505') throw new ConflictError(roleMessages.nameTaken);
+    throw error;
+  };
+
+  return {
+    /** page/limit or currentPage/pageSize; with neither, every role on one page (the dropdown). */
+    async list(input: RoleListInput) {
+      const where = input.search ? ilike(roles.roleName, containsPattern(input.search)) : undefined;
+      const [{ total }] = (await db.select({ total: count() }).from(roles).where(where)) as [{ total: number }];
+      const requestedLimit = input.limit ?? input.pageSize;
+      const page = input.page ?? input.currentPage ?? 1;
+      const all = requestedLimit === undefined && input.page === undefined && input.currentPage === undefined;
+      const limit = all ? Math.max(total, 1) : (requestedLimit ?? 10);
+      const rows = await db
+        .select()
+        .from(roles)
+        .where(where)
+        .orderBy(asc(roles.roleId))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      return { roles: rows.map(toRole), totalPages: pageCount(total, limit), total, page, limit };
+    },
+
+    async get(id: string) {
+      return toRole(await find(id));
+    },
+
+    async create(body: RoleBody) {
+      await assertNameFree(body.roleName);
+      const [row] = await db
+        .insert(roles)
+        .values({ roleName: body.roleName, type: body.type, createTime: now() })
+        .returning()
+        .catch(conflictOnDuplicate);
+      return toRole(row!);
+    },
+
+    async update(id: string, body: RoleBody) {
+      const current = await find(id);
+      await assertNameFree(body.roleName, id);
+      if (current.type === 'admin' && body.type !== 'admin') {
+        // Turning the first admin's role into an app role would lock everyone out of the console.
+        const [protectedHolder] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.roleId, id), eq(users.isDeletable, false)))
+          .limit(1);
+        if (protectedHolder) throw new ForbiddenError(roleMessages.protectedType);
+      }
+      const [row] = await db
+        .update(roles)
+        .set({ roleName: body.roleName, type: body.type })
+        .where(eq(roles.id, id))
+        .returning()
+        .catch(conflictOnDuplicate);
+      if (current.type === 'admin' && body.type !== 'admin') {
+        // Holders of a role that is no longer a console role lose their open sessions at once.
+        const holders = db.select({ id: users.id }).from(users).where(eq(users.roleId, id));
+        await db
+          .update(sessions)
+          .set({ revokedAt: now() })
+          .where(and(inArray(sessions.userId, holders), isNull(sessions.revokedAt)));
+      }
+      return toRole(row!);
+    },
+
+    async remove(id: string) {
+      await find(id);
+      const [{ holders }] = (await db.select({ holders: count() }).from(users).where(eq(users.roleId, id))) as [{ holders: number }];
+      if (holders > 0) throw new ConflictError(roleMessages.inUse(holders));
+      try {
+        await db.delete(roles).where(eq(roles.id, id));
+      } catch (error) {
+        // A user took the role between the count and the delete (users.role_id restricts).
+        if (pgErrorCode(error) === '23503') throw new ConflictError(roleMessages.inUse(1));
+        throw error;
+      }
+    },
+  };
+}
+export type RolesService = ReturnType<typeof createRolesService>;

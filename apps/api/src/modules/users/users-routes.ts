@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiPaths } from '@app/contract/paths';
+import {
+  userCreateBodySchema,
+  userDeleteResponseSchema,
+  userIdParamSchema,
+  userListQuerySchema,
+  userListResponseSchema,
+  userMessages,
+  userResponseSchema,
+  userUpdateBodySchema,
+} from '@app/contract/users';
+import { ok } from '../../lib/envelope.ts';
+import { requireAuth } from '../../lib/request-context.ts';
+import type { UsersService } from './users-service.ts';
+
+const byId = apiPaths.user(':id');
+
+export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
+  app.get(
+    apiPaths.usersAll,
+    {
+      schema: { tags: ['users'], summary: 'Users, newest first', querystring: userListQuerySchema, response: { 200: userListResponseSchema } },
+    },
+    async function listUsers(request) {
+      return ok(await users.list(request.query));
+    },
+  );
+
+  // SPEC 7 writes the create path with a trailing slash; both spellings are served.
+  for (const url of [apiPaths.users, apiPaths.users.replace(/\/$/, '')]) {
+    app.post(
+      url,
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Create a user (the password is stored as an argon2id hash and never returned)',
+          hide: url !== apiPaths.users,
+          body: userCreateBodySchema,
+          response: { 201: userResponseSchema },
+        },
+      },
+      async function createUser(request, reply) {
+        const user = await users.create(request.body);
+        return reply.code(201).send(ok(user, userMessages.created, 201));
+      },
+    );
+  }
+
+  app.get(
+    byId,
+    { schema: { tags: ['users'], summary: 'One user', params: userIdParamSchema, response: { 200: userResponseSchema } } },
+    async function getUser(request) {
+      return ok(await users.get(request.params.id));
+    },
+  );
+
+  app.put(
+    byId,
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Update a user (a password in the body is ignored; protected users cannot be edited)',
+        params: userIdParamSchema,
+        body: userUpdateBodySchema,
+        response: { 200: userResponseSchema },
+      },
+    },
+    async function updateUser(request) {
+      return ok(await users.update(request.params.id, request.body), userMessages.updated);
+    },
+  );
+
+  app.delete(
+    byId,
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Delete a user and end their sessions (not yourself, not a protected user)',
+        params: userIdParamSchema,
+        response: { 200: userDeleteResponseSchema },
+      },
+    },
+    async function deleteUser(request) {
+      await users.remove(requireAuth(request).userId, request.params.id);
+      return ok(null, userMessages.deleted);
+    },
+  );
+};

@@ -1,0 +1,161 @@
+import { and, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { userMessages, type User, type UserCreateBody, type UserUpdateBody } from '@app/contract/users';
+import type { Db } from '../../db/client.ts';
+import { roles, sessions, users } from '../../db/schema/users.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
+import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+
+const columns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  userName: users.userName,
+  email: users.email,
+  phone: users.phone,
+  roleId: users.roleId,
+  isDeletable: users.isDeletable,
+  createdAt: users.createdAt,
+  roleName: roles.roleName,
+  roleType: roles.type,
+};
+type Row = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] | null };
+
+// Never the password hash: the columns above are all a user answer can carry.
+const toUser = (r: Row): User => ({
+  _id: r.id!,
+  firstName: r.firstName,
+  lastName: r.lastName,
+  userName: r.userName!,
+  email: r.email!,
+  phone: r.phone,
+  phonenumber: r.phone,
+  roleId: r.roleId!,
+  role: r.roleName && r.roleType ? { _id: r.roleId!, roleName: r.roleName, type: r.roleType } : null,
+  isDeletable: r.isDeletable ?? true,
+  createdAt: r.createdAt!.toISOString(),
+});
+
+export function createUsersService({ db, now }: { db: Db; now: () => Date }) {
+  const select = () => db.select(columns).from(users).leftJoin(roles, eq(users.roleId, roles.id));
+
+  async function find(id: string) {
+    const [row] = await select().where(eq(users.id, id)).limit(1);
+    if (!row) throw new NotFoundError(userMessages.notFound);
+    return row;
+  }
+
+  async function roleOf(roleId: string) {
+    const [role] = await db.select({ id: roles.id, type: roles.type }).from(roles).where(eq(roles.id, roleId)).limit(1);
+    if (!role) throw new BadRequestError(userMessages.roleNotFound);
+    return role;
+  }
+
+  /** Email and user name are unique regardless of case. */
+  async function assertUnique(email: string, userName: string, exceptId?: string) {
+    const clash = await db
+      .select({ email: users.email, userName: users.userName })
+      .from(users)
+      .where(
+        and(
+          or(sql`lower(${users.email}) = lower(${email})`, sql`lower(${users.userName}) = lower(${userName})`),
+          exceptId ? ne(users.id, exceptId) : undefined,
+        ),
+      )
+      .limit(2);
+    if (clash.some((c) => c.email.toLowerCase() === email.toLowerCase())) throw new ConflictError(userMessages.emailTaken);
+    if (clash.length) throw new ConflictError(userMessages.userNameTaken);
+  }
+
+  const conflictOnDuplicate = (error: unknown): never => {
+    if (pgErrorCode(error) === '23505') {
+      const constraint = String((error as { cause?: { constraint?: string } }).cause?.constraint ?? '');
+      throw new ConflictError(constraint.includes('user_name') ? userMessages.userNameTaken : userMessages.emailTaken);
+    }
+    throw error;
+  };
+
+  const revokeSessions = (userId: string) =>
+    db.update(sessions).set({ revokedAt: now() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+
+  return {
+    async list(input: { page: number; limit: number; search?: string }) {
+      const where = input.search
+        ? or(
+            sql`${users.userName} ilike ${containsPattern(input.search)}`,
+            sql`${users.email} ilike ${containsPattern(input.search)}`,
+            sql`${users.phone} ilike ${containsPattern(input.search)}`,
+          )
+        : undefined;
+      const [{ total }] = (await db.select({ total: count() }).from(users).where(where)) as [{ total: number }];
+      const rows = await select()
+        .where(where)
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .limit(input.limit)
+        .offset((input.page - 1) * input.limit);
+      return { users: rows.map(toUser), totalPages: pageCount(total, input.limit), total, page: input.page, limit: input.limit };
+    },
+
+    async get(id: string) {
+      return toUser(await find(id));
+    },
+
+    async create(body: UserCreateBody) {
+      const email = body.email.toLowerCase();
+      await roleOf(body.roleId);
+      await assertUnique(email, body.userName);
+      const passwordHash = await hashPassword(body.password);
+      const [created] = await db
+        .insert(users)
+        .values({
+          firstName: body.firstName,
+          lastName: body.lastName,
+          userName: body.userName,
+          email,
+          phone: body.phone,
+          roleId: body.roleId,
+          passwordHash,
+          isDeletable: true,
+          createdAt: now(),
+          updatedAt: now(),
+        })
+        .returning({ id: users.id })
+        .catch(conflictOnDuplicate);
+      return toUser(await find(created!.id));
+    },
+
+    /** Everything but the password (SPEC 5: a password in the payload is ignored). */
+    async update(id: string, body: UserUpdateBody) {
+      const current = await find(id);
+      if (current.isDeletable === false) throw new ForbiddenError(userMessages.protectedEdit);
+      const email = body.email.toLowerCase();
+      const role = await roleOf(body.roleId);
+      await assertUnique(email, body.userName, id);
+      await db
+        .update(users)
+        .set({
+          firstName: body.firstName,
+          lastName: body.lastName,
+          userName: body.userName,
+          email,
+          phone: body.phone,
+          roleId: body.roleId,
+          updatedAt: now(),
+        })
+        .where(eq(users.id, id))
+        .catch(conflictOnDuplicate);
+      // Someone moved to an app role may no longer use the console: their sessions end now.
+      if (role.type !== 'admin') await revokeSessions(id);
+      return toUser(await find(id));
+    },
+
+    /** Sessions go with the user (sessions.user_id cascades), so their tokens stop working at once. */
+    async remove(actorId: string, id: string) {
+      if (actorId === id) throw new ForbiddenError(userMessages.selfDelete);
+      const current = await find(id);
+      if (current.isDeletable === false) throw new ForbiddenError(userMessages.protectedDelete);
+      await db.delete(users).where(eq(users.id, id));
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { envelope } from './envelope.ts';
+import { pageQuery } from './fields.ts';
+
+/** SPEC 2 and 8: the tabs' empty texts and the default empty-result message. */
+export const logMessages = {
+  accessEmpty: 'No Access Logs found.',
+  errorEmpty: 'No Error Logs found.',
+  noneFound: 'No access logs found',
+  invalidCursor: 'after must be a cursor returned by the previous page',
+} as const;
+
+/** SPEC 9: log pagers offer 10 and 25; log queries are cached 5 seconds. */
+export const logPageSizes = [10, 25] as const;
+export const logStaleTimeMs = 5_000;
+
+/** Above this many matches a filtered list says "at least" rather than counting every row. */
+export const logCountCap = 10_000;
+
+const filterText = (name: string, max: number) =>
+  z.string({ error: `${name} must be text` }).trim().max(max, `${name} must be at most ${max} characters`).optional();
+
+/**
+ * GET access-logs/all and error-logs/all. `after` is the `nextCursor` of the page before: with it
+ * the next page is read from where the last one ended (fast at any depth) instead of skipping rows.
+ */
+export const logListQuerySchema = pageQuery.extend({
+  search: filterText('search', 100),
+  userId: filterText('userId', 64),
+  machineNumber: filterText('machineNumber', 64),
+  recordId: filterText('recordId', 64),
+  after: filterText('after', 120),
+});
+export type LogListQuery = z.input<typeof logListQuerySchema>;
+
+const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
+
+/** SPEC 3 "Access log": resource, location, time (createdTime elsewhere), userEmail or user. */
+export const accessLogSchema = z.object({
+  _id: z.string(),
+  resource: z.string(),
+  location: z.string().nullable(),
+  time: z.string(),
+  createdTime: z.string(),
+  userEmail: z.string().nullable(),
+  user: logUserSchema,
+  machineNumber: z.string().nullable(),
+  statusCode: z.number().int().nullable(),
+  recordKind: z.string().nullable(),
+  recordId: z.string().nullable(),
+});
+export type AccessLog = z.infer<typeof accessLogSchema>;
+
+/** SPEC 3 "Error log": resource, functionName, utcTime (createdTime elsewhere), userEmail or user. */
+export const errorLogSchema = z.object({
+  _id: z.string(),
+  resource: z.string(),
+  functionName: z.string(),
+  utcTime: z.string(),
+  createdTime: z.string(),
+  userEmail: z.string().nullable(),
+  user: logUserSchema,
+  machineNumber: z.string().nullable(),
+  statusCode: z.number().int().nullable(),
+  message: z.string().nullable(),
+  location: z.string().nullable(),
+});
+export type ErrorLog = z.infer<typeof errorLogSchema>;
+
+const listShape = <T extends z.ZodType>(item: T) =>
+  z.object({
+    logs: z.array(item),
+    total_pages: z.number().int(),
+    total: z.number().int(),
+    /** True when `total` stopped counting at logCountCap: there are at least that many. */
+    totalCapped: z.boolean(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    /** Pass as `after` to read the next page; null on the last page. */
+    nextCursor: z.string().nullable(),
+  });
+
+export const accessLogListSchema = listShape(accessLogSchema);
+export const errorLogListSchema = listShape(errorLogSchema);
+export type AccessLogList = z.infer<typeof accessLogListSchema>;
+export type ErrorLogList = z.infer<typeof errorLogListSchema>;
+export const accessLogListResponseSchema = envelope(accessLogListSchema);
+export const errorLogListResponseSchema = envelope(errorLogListSchema);

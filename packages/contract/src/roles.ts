@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { roleTypes } from './auth.ts';
+import { envelope } from './envelope.ts';
+import { requiredText } from './fields.ts';
+
+export { roleTypeLabels, roleTypes, type RoleType } from './auth.ts';
+
+/** SPEC 5 "Role", plus the server's own answers (SPEC leaves them open). */
+export const roleMessages = {
+  roleNameRequired: 'Role Name is required',
+  typeRequired: 'Type is required',
+  typeInvalid: 'Invalid type',
+  nameTaken: 'A role with this name already exists',
+  inUse: (count: number) =>
+    `This role is assigned to ${count} user${count === 1 ? '' : 's'} and cannot be deleted. Move ${count === 1 ? 'that user' : 'those users'} to another role first.`,
+  protectedType: "The first admin's role must stay a Web role",
+  notFound: 'Role not found',
+  invalidId: 'Invalid role id',
+  created: 'Role created successfully',
+  updated: 'Role updated successfully',
+  deleted: 'Role deleted successfully',
+  /** SPEC 2: the list's empty text. */
+  empty: 'No Roles found.',
+} as const;
+
+export const roleBodySchema = z.object({
+  roleName: requiredText(roleMessages.roleNameRequired, 100),
+  type: z.enum(roleTypes, { error: (i) => (i.input == null || i.input === '' ? roleMessages.typeRequired : roleMessages.typeInvalid) }),
+});
+export type RoleBodyInput = z.input<typeof roleBodySchema>;
+export type RoleBody = z.output<typeof roleBodySchema>;
+
+const optionalNumber = (name: string, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(max, `${name} must be at most ${max}`)
+    .optional();
+
+/**
+ * SPEC 7 sends page/limit in one place and currentPage/pageSize in another, and no parameters at
+ * all to fill the role dropdown (then every role comes back on one page).
+ */
+export const roleListQuerySchema = z.object({
+  page: optionalNumber('page', 1_000_000),
+  limit: optionalNumber('limit', 100),
+  currentPage: optionalNumber('currentPage', 1_000_000),
+  pageSize: optionalNumber('pageSize', 100),
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
+});
+export type RoleListQuery = z.input<typeof roleListQuerySchema>;
+
+export const roleSchema = z.object({
+  _id: z.string(),
+  roleId: z.number().int(),
+  roleName: z.string(),
+  type: z.enum(roleTypes),
+  createTime: z.string().nullable(),
+});
+export type Role = z.infer<typeof roleSchema>;
+
+export const roleListSchema = z.object({
+  roles: z.array(roleSchema),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type RoleList = z.infer<typeof roleListSchema>;
+
+export const roleIdParamSchema = z.object({ id: z.uuid({ error: roleMessages.invalidId }) });
+export const roleResponseSchema = envelope(roleSchema);
+export const roleListResponseSchema = envelope(roleListSchema);
+export const roleDeleteResponseSchema = envelope(z.null());
