@@ -29,6 +29,9 @@ import { logsRoutes } from './modules/logs/logs-routes.ts';
 import { createLogsService } from './modules/logs/logs-service.ts';
 import { profileRoutes } from './modules/profile/profile-routes.ts';
 import { createProfileService } from './modules/profile/profile-service.ts';
+import { createPaymentProvider } from './lib/payments/create-payment-provider.ts';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions-routes.ts';
+import { createSubscriptionsService } from './modules/subscriptions/subscriptions-service.ts';
 import { rolesRoutes } from './modules/roles/roles-routes.ts';
 import { createRolesService } from './modules/roles/roles-service.ts';
 import { treatmentsRoutes } from './modules/treatments/treatments-routes.ts';
@@ -161,6 +164,19 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   await app.register(devicesRoutes, { devices: createDevicesService({ db: database.db, now }) });
   await app.register(deviceUsersRoutes, { deviceUsers: createDeviceUsersService({ db: database.db }) });
   await app.register(treatmentsRoutes, { treatments: createTreatmentsService({ db: database.db }) });
+  const subscriptions = createSubscriptionsService({
+    db: database.db,
+    mailer,
+    provider: createPaymentProvider(config),
+    publicUrl: config.publicUrl,
+    linkDays: config.subscriptionLinkDays,
+    now,
+    log: app.log,
+  });
+  app.decorate('subscriptions', subscriptions);
+  await app.register(subscriptionsRoutes, { subscriptions });
+  const stopSweep = subscriptions.startSweep(config.subscriptionSweepSeconds);
+  app.addHook('onClose', async () => stopSweep());
 
   const webDist = path.resolve(config.webDist ?? defaultWebDist);
   const hasWeb = await serveWebApp(app, webDist);

@@ -26,6 +26,9 @@ const envSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['stripe', 'demo']).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_URL: z.url().optional(),
+  SUBSCRIPTION_LINK_DAYS: z.coerce.number().positive().max(365).default(7),
+  SUBSCRIPTION_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   DEMO_DATA: flag,
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -48,6 +51,12 @@ export type Config = Readonly<{
   paymentProvider: 'stripe' | 'demo';
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
+  /** Another Stripe API address (stripe-mock, test stand-ins); unset → api.stripe.com. */
+  stripeApiUrl: string | undefined;
+  /** How long a payment link stays payable. */
+  subscriptionLinkDays: number;
+  /** How often unpaid links are reconciled with the provider and lapsed ones expired; 0 = never. */
+  subscriptionSweepSeconds: number;
   demoData: boolean;
   webDist: string | undefined;
   logLevel: string;
@@ -96,6 +105,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     paymentProvider,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripeApiUrl: e.STRIPE_API_URL,
+    subscriptionLinkDays: e.SUBSCRIPTION_LINK_DAYS,
+    subscriptionSweepSeconds: e.SUBSCRIPTION_SWEEP_SECONDS,
     // The demo data set fills an empty embedded database by default; a real PostgreSQL only on request.
     demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
     webDist: e.WEB_DIST,

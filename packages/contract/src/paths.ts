@@ -32,6 +32,10 @@ export const apiPaths = {
   subscriptionAdd: '/api/v1/admin/subscrption/add',
   subscriptionDetail: (id: string) => `/api/v1/admin/subscrption/detail/${id}`,
   checkout: '/api/v1/admin/subscription/checkout',
+  // Ours, in the same style: the demo provider's card step, reconciliation, Stripe's webhook.
+  subscriptionDemoPay: '/api/v1/admin/subscription/demo-pay',
+  subscriptionReconcile: '/api/v1/admin/subscription/reconcile',
+  subscriptionWebhook: '/api/v1/admin/subscription/webhook',
   systemUpdates: '/api/v1/admin/system/updates',
   systemUpdatesAll: '/api/v1/admin/system/updates/all',
 } as const;

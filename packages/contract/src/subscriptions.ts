@@ -1,0 +1,266 @@
+import { z } from 'zod';
+import { envelope } from './envelope.ts';
+import { pageQuery, requiredText } from './fields.ts';
+
+/** SPEC 5 "Subscription": the form's messages, used by the API and the Add Subscription modal. */
+export const subscriptionMessages = {
+  fullNameRequired: 'Full name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Invalid email format',
+  machineSerialNumberRequired: 'Machine serial number is required',
+  amountNumber: 'Amount must be a number',
+  amountPositive: 'Amount must be greater than 0',
+  amountRequired: 'Amount is required',
+  paymentTypeRequired: 'Payment Type is required',
+  planTypeRequired: 'Plan type is required',
+  // Ours (the spec is silent): bounds a card processor accepts and the wrong-type answers.
+  amountCents: 'Amount can have at most 2 decimal places',
+  amountTooLarge: 'Amount must be at most 999999.99',
+  paymentTypeInvalid: 'Payment Type must be Recurring or One Time',
+  planTypeInvalid: 'Plan type must be month or year',
+  created: 'Subscription created and the payment link sent',
+} as const;
+
+/** SPEC 3 / 9: 1 Pending, 2 Complete, 3 Expired, 4 Failed; anything else shows N/A. */
+export const subscriptionStatuses = { pending: 1, complete: 2, expired: 3, failed: 4 } as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[keyof typeof subscriptionStatuses];
+export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = { 1: 'Pending', 2: 'Complete', 3: 'Expired', 4: 'Failed' };
+export const subscriptionStatusLabel = (status: unknown): string =>
+  subscriptionStatusLabels[status as SubscriptionStatus] ?? 'N/A';
+
+export const planTypes = ['month', 'year'] as const;
+export type PlanType = (typeof planTypes)[number];
+/** Payment Type options of the form (SPEC 5): the select's value is the string of isRecurring. */
+export const paymentTypeOptions = [
+  { value: 'true', label: 'Recurring' },
+  { value: 'false', label: 'One Time' },
+] as const;
+export const planTypeLabels: Record<PlanType, string> = { month: 'Monthly', year: 'Yearly' };
+export const oneTimeLabel = 'One Time';
+
+const maxAmount = 999_999.99;
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+const amountField = z.preprocess(
+  (v) => {
+    const value = blankToUndefined(typeof v === 'string' ? v.trim() : v);
+    return typeof value === 'string' ? Number(value) : value;
+  },
+  z
+    .number({ error: (i) => (i.input === undefined ? subscriptionMessages.amountRequired : subscriptionMessages.amountNumber) })
+    .gt(0, subscriptionMessages.amountPositive)
+    .max(maxAmount, subscriptionMessages.amountTooLarge)
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, subscriptionMessages.amountCents),
+);
+
+const isRecurringField = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' ? false : blankToUndefined(v)),
+  z.boolean({ error: (i) => (i.input === undefined ? subscriptionMessages.paymentTypeRequired : subscriptionMessages.paymentTypeInvalid) }),
+);
+
+/**
+ * The Add Subscription body, and the form's schema: the form's select gives 'true' / 'false' and
+ * its amount input a string, so both are read here. planType is required only when recurring and is
+ * dropped from the output otherwise (SPEC 5).
+ */
+export const createSubscriptionSchema = z
+  .object({
+    fullName: requiredText(subscriptionMessages.fullNameRequired, 120),
+    email: z
+      .string({ error: (i) => (i.input == null ? subscriptionMessages.emailRequired : 'Email must be text') })
+      .trim()
+      .min(1, subscriptionMessages.emailRequired)
+      .max(254, 'Email must be at most 254 characters')
+      .pipe(z.email(subscriptionMessages.emailInvalid)),
+    machineSerialNumber: requiredText(subscriptionMessages.machineSerialNumberRequired, 100),
+    amount: amountField,
+    isRecurring: isRecurringField,
+    planType: z.preprocess(blankToUndefined, z.unknown().optional()),
+  })
+  .superRefine((value, ctx) => {
+    if (value.isRecurring !== true) return;
+    if (value.planType === undefined) ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeRequired });
+    else if (!planTypes.includes(value.planType as PlanType)) ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeInvalid });
+  })
+  .transform(({ planType, ...rest }) => (rest.isRecurring ? { ...rest, planType: planType as PlanType } : rest));
+export type CreateSubscriptionInput = z.input<typeof createSubscriptionSchema>;
+export type CreateSubscriptionBody = z.output<typeof createSubscriptionSchema>;
+
+const statusSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+
+/** SPEC 3 "Subscription", plus the customer's link. */
+export const subscriptionSchema = z.object({
+  _id: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  machineSerialNumber: z.string(),
+  amount: z.number(),
+  isRecurring: z.boolean(),
+  planType: z.enum(planTypes).nullable(),
+  status: statusSchema,
+  createdAt: z.string(),
+  /** The link's expiry; once a recurring plan is paid, the end of the paid period. */
+  expiredAt: z.string(),
+  paidAt: z.string().nullable(),
+  link: z.string(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const subscriptionListQuery = pageQuery;
+export const subscriptionListResponseSchema = envelope(
+  z.object({ subscriptions: z.array(subscriptionSchema), total_pages: z.number().int(), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+);
+export const subscriptionResponseSchema = envelope(subscriptionSchema);
+
+/** What the public checkout page may see by id (SPEC 7 "Checkout summary"), and its status. */
+export const checkoutSummarySchema = z.object({
+  _id: z.string(),
+  fullName: z.string(),
+  isRecurring: z.boolean(),
+  planType: z.enum(planTypes).nullable(),
+  email: z.string(),
+  machineSerialNumber: z.string(),
+  amount: z.number(),
+  createdAt: z.string(),
+  status: statusSchema,
+});
+export type CheckoutSummary = z.infer<typeof checkoutSummarySchema>;
+export const checkoutSummaryResponseSchema = envelope(checkoutSummarySchema);
+
+export const subscriptionIdParam = z.object({ id: z.string().max(64) });
+
+const subscriptionIdField = z
+  .string({ error: (i) => (i.input == null ? 'subcriptionId is required' : 'subcriptionId must be text') })
+  .min(1, 'subcriptionId is required')
+  .max(64, 'subcriptionId is too long');
+
+/** SPEC 7 "Create payment intent": body {subcriptionId} (spelled as given). */
+export const checkoutBodySchema = z.object({ subcriptionId: subscriptionIdField });
+export const paymentProviders = ['demo', 'stripe'] as const;
+export type PaymentProviderName = (typeof paymentProviders)[number];
+export const checkoutResponseSchema = envelope(z.object({ clientSecret: z.string(), provider: z.enum(paymentProviders) }));
+
+/** Asks the provider for the payment's state (the /success page and a periodic sweep call it). */
+export const reconcileBodySchema = checkoutBodySchema;
+export const reconcileResponseSchema = checkoutSummaryResponseSchema;
+
+/** Messages of the public checkout (ours: SPEC 2 gives only the page texts below). */
+export const checkoutMessages = {
+  notFound: 'This payment link is not valid.',
+  expired: 'This payment link has expired. Please ask for a new one.',
+  paid: 'This subscription has already been paid.',
+  intentMismatch: 'This payment has been replaced. Please start again.',
+  webhookNotConfigured: 'Stripe webhooks are not configured',
+  webhookBadSignature: 'Invalid Stripe signature',
+  paid200: 'Payment succeeded',
+} as const;
+
+/** SPEC 2 "Checkout", /success, /cancel: the texts the pages show. */
+export const checkoutTexts = {
+  greeting: 'Hello',
+  subscribe: 'Subscribe',
+  plan: 'Plan',
+  amount: 'Amount',
+  email: 'Email',
+  machineSerialNumber: 'Machine Serial No.',
+  startDate: 'Start Date',
+  creatingIntent: 'Creating payment intent...',
+  backToPlans: 'Back to Plans',
+  payNow: 'Pay Now',
+  processing: 'Processing...',
+  poweredBy: 'Secure payment powered by',
+  successTitle: 'Payment Successful!',
+  successText: 'Thank you for subscribing to our premium plan. Your subscription is now active.',
+  goBack: 'Go Back',
+  cancelTitle: 'Payment Cancelled',
+  cancelText: 'Your payment was cancelled. You can try again.',
+  backToSubscriptions: 'Back to Subscriptions',
+  loadError: 'This payment link could not be loaded.',
+  noStripeKey: 'Card payments are not configured: set VITE_STRIPE_PUBLISHABLE_KEY and rebuild.',
+} as const;
+
+/** SPEC 2 "Subscription Management". */
+export const subscriptionTexts = {
+  addSubscription: 'Add Subscription',
+  empty: 'No Subscription found.',
+  copyLink: 'Copy link',
+  linkCopied: 'Payment link copied',
+} as const;
+
+// ---- The built-in demo provider's card form (ours: Stripe-like messages). Card data is never stored.
+
+export const demoCardMessages = {
+  cardNumberRequired: 'Card number is required',
+  cardNumberInvalid: 'Your card number is invalid.',
+  expiryRequired: 'Expiry date is required',
+  expiryFormat: 'Expiry date must be MM/YY',
+  expiryPast: "Your card's expiry date is in the past.",
+  cvcRequired: 'CVC is required',
+  cvcInvalid: 'CVC must be 3 or 4 digits',
+  clientSecretRequired: 'clientSecret is required',
+} as const;
+
+/** The Luhn checksum every real card number passes. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** MM/YY is good through the last day of that month. */
+export function expiryInFuture(expiry: string, now: Date): boolean {
+  const m = /^(\d{2})\s*\/\s*(\d{2})$/.exec(expiry);
+  if (!m) return false;
+  const month = Number(m[1]);
+  const year = 2000 + Number(m[2]);
+  const firstOfNext = Date.UTC(year, month, 1);
+  return now.getTime() < firstOfNext;
+}
+
+const cardNumberField = z
+  .string({ error: (i) => (i.input == null ? demoCardMessages.cardNumberRequired : demoCardMessages.cardNumberInvalid) })
+  .max(40, demoCardMessages.cardNumberInvalid)
+  .transform((s) => s.replace(/[\s-]/g, ''))
+  .pipe(z.string().min(1, demoCardMessages.cardNumberRequired).refine(luhnValid, demoCardMessages.cardNumberInvalid));
+const expiryField = z
+  .string({ error: (i) => (i.input == null ? demoCardMessages.expiryRequired : demoCardMessages.expiryFormat) })
+  .trim()
+  .min(1, demoCardMessages.expiryRequired)
+  .regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, demoCardMessages.expiryFormat);
+const cvcField = z
+  .string({ error: (i) => (i.input == null ? demoCardMessages.cvcRequired : demoCardMessages.cvcInvalid) })
+  .trim()
+  .min(1, demoCardMessages.cvcRequired)
+  .regex(/^\d{3,4}$/, demoCardMessages.cvcInvalid);
+
+/** The demo card form; the future-expiry rule runs against the browser's clock here and the server's there. */
+export const demoCardFormSchema = z
+  .object({ cardNumber: cardNumberField, expiry: expiryField, cvc: cvcField })
+  .superRefine((v, ctx) => {
+    if (!expiryInFuture(v.expiry, new Date())) ctx.addIssue({ code: 'custom', path: ['expiry'], message: demoCardMessages.expiryPast });
+  });
+export type DemoCardInput = z.input<typeof demoCardFormSchema>;
+
+export const demoPayBodySchema = z.object({
+  subcriptionId: subscriptionIdField,
+  clientSecret: z.string({ error: demoCardMessages.clientSecretRequired }).min(1, demoCardMessages.clientSecretRequired).max(200),
+  cardNumber: cardNumberField,
+  expiry: expiryField,
+  cvc: cvcField,
+});
+export const demoPayResponseSchema = envelope(z.object({ status: z.literal('succeeded') }));
+
+/** SPEC 2: defined, not displayed. Euro per month. */
+export const marketingPlans = [
+  { name: 'Basic', pricePerMonthEur: 3490, features: ['One treatment device', 'Treatment records and logs', 'Email support'] },
+  { name: 'Pro', pricePerMonthEur: 4990, features: ['Up to three treatment devices', 'Doctor, patient and technician accounts', 'Priority support'] },
+  { name: 'Prepaid', pricePerMonthEur: 7490, features: ['Paid a year ahead', 'Unlimited treatment devices', 'Dedicated account manager'] },
+] as const;
