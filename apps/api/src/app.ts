@@ -18,6 +18,8 @@ import { createStorage } from './lib/storage/create-storage.ts';
 import type { Storage } from './lib/storage/storage.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
+import { appUpdatesRoutes } from './modules/app-updates/app-updates-routes.ts';
+import { createAppUpdatesService } from './modules/app-updates/app-updates-service.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { deviceUsersRoutes } from './modules/device-users/device-users-routes.ts';
 import { createDeviceUsersService } from './modules/device-users/device-users-service.ts';
@@ -158,6 +160,9 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth });
   await app.register(profileRoutes, { profiles });
+  await app.register(appUpdatesRoutes, {
+    appUpdates: createAppUpdatesService({ db: database.db, storage, publicUrl: config.publicUrl, apkMaxBytes: config.apkMaxBytes }),
+  });
   await app.register(rolesRoutes, { roles: createRolesService({ db: database.db, now }) });
   await app.register(usersRoutes, { users: createUsersService({ db: database.db, now }) });
   await app.register(logsRoutes, { logs: createLogsService({ db: database.db }) });

@@ -34,6 +34,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   TRUST_PROXY: flag,
+  APK_MAX_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(4 * 1024 ** 3, 'must be at most 4 GiB').default(200 * 1024 * 1024),
 });
 
 export type Config = Readonly<{
@@ -62,6 +63,8 @@ export type Config = Readonly<{
   logLevel: string;
   sessionHours: number;
   trustProxy: boolean;
+  /** Largest APK an admin may upload (413 above). */
+  apkMaxBytes: number;
 }>;
 
 export class ConfigError extends Error {}
@@ -114,5 +117,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     sessionHours: e.SESSION_HOURS,
     trustProxy: e.TRUST_PROXY ?? false,
+    apkMaxBytes: e.APK_MAX_BYTES,
   });
 }

@@ -38,4 +38,7 @@ export const apiPaths = {
   subscriptionWebhook: '/api/v1/admin/subscription/webhook',
   systemUpdates: '/api/v1/admin/system/updates',
   systemUpdatesAll: '/api/v1/admin/system/updates/all',
+  // Ours (not in the spec): the public APK download and the mobile app's update check.
+  appUpdateApk: (id: string) => `/api/v1/app/updates/${id}/apk`,
+  appUpdateLatest: '/api/v1/app/updates/latest',
 } as const;

@@ -1,0 +1,195 @@
+import type { Readable } from 'node:stream';
+import { and, count, desc, eq, gt } from 'drizzle-orm';
+import {
+  appUpdateFieldKeys,
+  appUpdateFieldsSchema,
+  appUpdateMessages,
+  type AppUpdate,
+  type AppUpdateFields,
+  type LatestUpdate,
+} from '@app/contract/app-updates';
+import { apiPaths } from '@app/contract/paths';
+import type { Db } from '../../db/client.ts';
+import { appUpdates } from '../../db/schema/app-updates.ts';
+import { AppError, BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.ts';
+import { isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts';
+import type { Storage, StoredObject } from '../../lib/storage/storage.ts';
+import { storageKey } from '../../lib/storage/storage-key.ts';
+import { validationMessage } from '../../lib/validation-message.ts';
+import { looksLikeApk } from './apk-check.ts';
+
+/** One part of a multipart body, as the route hands it over (fields as text, the file as a stream). */
+export type UploadPart =
+  | { type: 'field'; fieldname: string; value: unknown }
+  | { type: 'file'; fieldname: string; filename: string; file: Readable };
+
+type Row = typeof appUpdates.$inferSelect;
+type StoredApk = { key: string; fileName: string; size: number; sha256: string };
+
+export const apkContentType = 'application/vnd.android.package-archive';
+
+/** A file name safe for a Content-Disposition header and a file system; always ends in .apk. */
+export function safeApkFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const cleaned = base
+    .replace(/\.apk$/i, '')
+    .replace(/[^A-Za-z0-9._ -]+/g, '_')
+    .replace(/^[.\s]+/, '')
+    .slice(0, 100)
+    .trim();
+  return `${cleaned || 'app'}.apk`;
+}
+
+function parseFields(raw: Record<string, unknown>): AppUpdateFields {
+  const parsed = appUpdateFieldsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  throw new BadRequestError(validationMessage(issues), { errors: issues });
+}
+
+export function createAppUpdatesService(deps: { db: Db; storage: Storage; publicUrl: string; apkMaxBytes: number }) {
+  const { db, storage, publicUrl, apkMaxBytes } = deps;
+
+  const toDto = (row: Row): AppUpdate => ({
+    _id: row.id,
+    id: row.id,
+    appName: row.appName,
+    versionCode: row.versionCode,
+    versionName: row.versionName,
+    remark: row.remark,
+    updateDesc: row.updateDesc,
+    updateType: row.updateType,
+    apkUrl: `${publicUrl}${apiPaths.appUpdateApk(row.id)}`,
+    fileName: row.fileName,
+    apkSize: row.apkSize,
+    apkSha256: row.apkSha256,
+    createdAt: row.createdAt.toISOString(),
+  });
+
+  async function assertVersionFree(fields: AppUpdateFields) {
+    const [taken] = await db
+      .select({ id: appUpdates.id })
+      .from(appUpdates)
+      .where(and(eq(appUpdates.appName, fields.appName), eq(appUpdates.versionCode, fields.versionCode)))
+      .limit(1);
+    if (taken) throw new ConflictError(appUpdateMessages.versionCodeTaken);
+  }
+
+  /** Streams the file into storage; kept only when it is a ZIP listing AndroidManifest.xml. */
+  async function storeApk(filename: string, file: Readable): Promise<StoredApk> {
+    const key = storageKey('apks', 'apk');
+    try {
+      const put = await storage.put(key, file, {
+        contentType: apkContentType,
+        maxBytes: apkMaxBytes,
+        check: async (localPath) => {
+          if (!(await looksLikeApk(localPath))) throw new UnsupportedMediaTypeError(appUpdateMessages.apkContent);
+        },
+      });
+      return { key, fileName: safeApkFileName(filename), ...put };
+    } catch (error) {
+      // The multipart parser's own file-size stop reads as ours.
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || error instanceof PayloadTooLargeError) {
+        throw new PayloadTooLargeError(`${appUpdateMessages.tooLarge} (limit ${Math.floor(apkMaxBytes / (1024 * 1024))} MB)`);
+      }
+      throw error;
+    }
+  }
+
+  return {
+    apkMaxBytes,
+
+    /**
+     * Takes the multipart body of POST system/updates. Fields sent before the file are checked
+     * before a byte of it is stored; the file streams to storage. Any failure (bad field, wrong
+     * content, too large, duplicate, client gone) leaves neither file nor row.
+     */
+    async create(parts: AsyncIterable<UploadPart>, userId: string | null): Promise<AppUpdate> {
+      const raw: Record<string, unknown> = {};
+      let stored: StoredApk | null = null;
+      try {
+        for await (const part of parts) {
+          if (part.type === 'field') {
+            if (part.fieldname in appUpdateFieldsSchema.shape) raw[part.fieldname] = part.value;
+            continue;
+          }
+          if (part.fieldname !== 'apk' || stored) {
+            part.file.resume();
+            continue;
+          }
+          if (!/\.apk$/i.test(part.filename)) {
+            part.file.resume();
+            throw new UnsupportedMediaTypeError(appUpdateMessages.apkContent);
+          }
+          // With the fields in hand, refuse early rather than after receiving a large file.
+          if (appUpdateFieldKeys.every((k) => k in raw)) {
+            const early = parseFields(raw);
+            await assertVersionFree(early);
+          }
+          stored = await storeApk(part.filename, part.file);
+        }
+        const fields = parseFields(raw);
+        if (!stored) throw new BadRequestError(appUpdateMessages.fileRequired);
+        await assertVersionFree(fields);
+        const [row] = await db
+          .insert(appUpdates)
+          .values({
+            ...fields,
+            storageKey: stored.key,
+            fileName: stored.fileName,
+            apkSize: stored.size,
+            apkSha256: stored.sha256,
+            createdBy: userId,
+          })
+          .returning();
+        return toDto(row!);
+      } catch (error) {
+        if (stored) await storage.delete(stored.key);
+        if (isUniqueViolation(error)) throw new ConflictError(appUpdateMessages.versionCodeTaken);
+        throw error;
+      }
+    },
+
+    async list({ page, limit }: { page: number; limit: number }) {
+      // Releases are few (tens to hundreds): an exact count and an offset page stay cheap.
+      const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+        db.select().from(appUpdates).orderBy(desc(appUpdates.createdAt), desc(appUpdates.id)).limit(limit).offset(offsetOf(page, limit)),
+        db.select({ total: count() }).from(appUpdates),
+      ]);
+      return { allSystems: rows.map(toDto), totalPages: pageCount(total, limit), total, page, limit };
+    },
+
+    async latest({ appName, versionCode }: { appName: string; versionCode?: number }): Promise<LatestUpdate> {
+      const [newest] = await db
+        .select()
+        .from(appUpdates)
+        .where(eq(appUpdates.appName, appName))
+        .orderBy(desc(appUpdates.versionCode))
+        .limit(1);
+      if (!newest) throw new NotFoundError(appUpdateMessages.noneForApp);
+      if (versionCode === undefined) return { ...toDto(newest), updateAvailable: null, forceUpdate: newest.updateType === 2 };
+      const updateAvailable = newest.versionCode > versionCode;
+      let forceUpdate = false;
+      if (updateAvailable) {
+        const [force] = await db
+          .select({ id: appUpdates.id })
+          .from(appUpdates)
+          .where(and(eq(appUpdates.appName, appName), gt(appUpdates.versionCode, versionCode), eq(appUpdates.updateType, 2)))
+          .limit(1);
+        forceUpdate = Boolean(force);
+      }
+      return { ...toDto(newest), updateAvailable, forceUpdate };
+    },
+
+    /** The APK of one update, ready to stream. */
+    async openApk(id: string): Promise<{ update: AppUpdate; object: StoredObject }> {
+      const [row] = await db.select().from(appUpdates).where(eq(appUpdates.id, id)).limit(1);
+      if (!row) throw new NotFoundError(appUpdateMessages.notFound);
+      const object = await storage.get(row.storageKey);
+      if (!object) throw new AppError(410, 'The APK file of this update is no longer stored');
+      return { update: toDto(row), object };
+    },
+  };
+}
+
+export type AppUpdatesService = ReturnType<typeof createAppUpdatesService>;

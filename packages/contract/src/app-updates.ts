@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { envelope } from './envelope.ts';
+import { pageQuery, requiredText } from './fields.ts';
+
+/** SPEC 5 "App update" (required fields, update type, apk file) and our server-side texts. */
+export const appUpdateMessages = {
+  appNameRequired: 'App name is required',
+  versionCodeRequired: 'Version code is required',
+  versionNameRequired: 'Version name is required',
+  updateDescRequired: 'Update description is required',
+  remarkRequired: 'Remark is required',
+  updateTypeRequired: 'Update type is required',
+  updateTypeInvalid: 'Invalid update type',
+  fileRequired: 'File is required',
+  /** The form's check of the chosen file's name. */
+  apkExtension: 'Only .apk files are allowed',
+  /** The server's check of the file's content (a ZIP holding AndroidManifest.xml). */
+  apkContent: 'Only APK files are allowed',
+  // Ours: the spec names no texts for these.
+  versionCodeInteger: 'Version code must be a whole number between 1 and 2100000000',
+  appNameFormat: 'App name may use letters, digits, spaces and . _ - only',
+  versionCodeTaken: 'This version code already exists for this app',
+  tooLarge: 'The APK file is too large',
+  notFound: 'App update not found',
+  invalidId: 'Invalid app update id',
+  noneForApp: 'No update found for this app',
+  added: 'App update added successfully',
+  /** SPEC 2: the list's empty text. */
+  empty: 'No System Update found.',
+  /** SPEC 8: default empty-result message. */
+  noneFound: 'No system found',
+} as const;
+
+/** SPEC 3 and 9: 1 Flexible, 2 Force. */
+export const updateTypes = [1, 2] as const;
+export type UpdateType = (typeof updateTypes)[number];
+export const updateTypeLabels: Record<UpdateType, string> = { 1: 'Flexible', 2: 'Force' };
+export const updateTypeLabel = (type: number | null | undefined): string =>
+  (type != null && updateTypeLabels[type as UpdateType]) || 'N/A';
+
+/** The largest versionCode Google Play accepts. */
+export const maxVersionCode = 2_100_000_000;
+
+// Multipart fields arrive as text; the select sends '1' or '2'.
+export const updateTypeSchema = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*[12]\s*$/.test(v) ? Number(v) : typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.literal(updateTypes, { error: (i) => (i.input == null ? appUpdateMessages.updateTypeRequired : appUpdateMessages.updateTypeInvalid) }),
+);
+
+export const versionCodeSchema = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    const t = v.trim();
+    if (t === '') return undefined;
+    return /^\d{1,10}$/.test(t) ? Number(t) : v;
+  },
+  z
+    .number({ error: (i) => (i.input == null ? appUpdateMessages.versionCodeRequired : appUpdateMessages.versionCodeInteger) })
+    .int(appUpdateMessages.versionCodeInteger)
+    .min(1, appUpdateMessages.versionCodeInteger)
+    .max(maxVersionCode, appUpdateMessages.versionCodeInteger),
+);
+
+const appNameSchema = requiredText(appUpdateMessages.appNameRequired, 120).regex(/^[\p{L}\p{N} ._-]+$/u, appUpdateMessages.appNameFormat);
+
+/** The text fields of the Add App Update form and of the multipart POST (server and form share them). */
+export const appUpdateFieldsSchema = z.object({
+  appName: appNameSchema,
+  versionCode: versionCodeSchema,
+  versionName: requiredText(appUpdateMessages.versionNameRequired, 64),
+  remark: requiredText(appUpdateMessages.remarkRequired, 500),
+  updateDesc: requiredText(appUpdateMessages.updateDescRequired, 2000),
+  updateType: updateTypeSchema,
+});
+export type AppUpdateFields = z.output<typeof appUpdateFieldsSchema>;
+export const appUpdateFieldKeys = Object.keys(appUpdateFieldsSchema.shape) as (keyof AppUpdateFields)[];
+
+/** What a browser File or a server-side part has in common. */
+export type FileLike = { name: string; size: number };
+const isFileLike = (v: unknown): v is FileLike =>
+  typeof v === 'object' && v !== null && typeof (v as FileLike).name === 'string' && typeof (v as FileLike).size === 'number';
+
+export const apkFileSchema = z
+  .custom<FileLike>((v) => isFileLike(v), { error: appUpdateMessages.fileRequired })
+  .refine((f) => /\.apk$/i.test(f.name), { error: appUpdateMessages.apkExtension });
+
+/** The whole Add App Update form: the fields plus the chosen file. */
+export const appUpdateFormSchema = appUpdateFieldsSchema.extend({ apk: apkFileSchema });
+export type AppUpdateFormInput = z.input<typeof appUpdateFormSchema>;
+export type AppUpdateForm = z.output<typeof appUpdateFormSchema>;
+
+export const appUpdateSchema = z.object({
+  _id: z.string(),
+  /** SPEC 3 names it `id`; `_id` like every other entity. Same value. */
+  id: z.string(),
+  appName: z.string(),
+  versionCode: z.number().int(),
+  versionName: z.string(),
+  remark: z.string(),
+  updateDesc: z.string(),
+  updateType: z.number().int(),
+  /** Public, unguessable download address of the APK (no token needed: the mobile app fetches it). */
+  apkUrl: z.string(),
+  fileName: z.string(),
+  apkSize: z.number().int(),
+  apkSha256: z.string(),
+  createdAt: z.string(),
+});
+export type AppUpdate = z.infer<typeof appUpdateSchema>;
+
+export const appUpdateListQuerySchema = pageQuery;
+export type AppUpdateListQuery = z.input<typeof appUpdateListQuerySchema>;
+
+export const appUpdateListSchema = z.object({
+  allSystems: z.array(appUpdateSchema),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type AppUpdateList = z.infer<typeof appUpdateListSchema>;
+
+export const appUpdateListResponseSchema = envelope(appUpdateListSchema);
+export const appUpdateResponseSchema = envelope(appUpdateSchema);
+
+export const appUpdateIdParamSchema = z.object({ id: z.uuid({ error: appUpdateMessages.invalidId }) });
+
+/** GET app/updates/latest (public, for the mobile app). */
+export const latestUpdateQuerySchema = z.object({
+  appName: appNameSchema,
+  /** The version the device runs; when given the answer says whether to update and how. */
+  versionCode: versionCodeSchema.optional(),
+});
+export type LatestUpdateQuery = z.input<typeof latestUpdateQuerySchema>;
+
+export const latestUpdateSchema = appUpdateSchema.extend({
+  /** Null when the caller sent no versionCode. */
+  updateAvailable: z.boolean().nullable(),
+  /**
+   * True when the device must update now: some version newer than the caller's is a Force update
+   * (a Flexible release on top of a skipped Force one still forces). Without versionCode: the
+   * newest release's own type.
+   */
+  forceUpdate: z.boolean(),
+});
+export type LatestUpdate = z.infer<typeof latestUpdateSchema>;
+export const latestUpdateResponseSchema = envelope(latestUpdateSchema);
