@@ -20,6 +20,8 @@ import { createTokenSigner } from './lib/tokens.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
 import { appUpdatesRoutes } from './modules/app-updates/app-updates-routes.ts';
 import { createAppUpdatesService } from './modules/app-updates/app-updates-service.ts';
+import { accountRoutes } from './modules/account/account-routes.ts';
+import { createAccountService } from './modules/account/account-service.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { deviceUsersRoutes } from './modules/device-users/device-users-routes.ts';
 import { createDeviceUsersService } from './modules/device-users/device-users-service.ts';
@@ -141,7 +143,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     await mailer.idle();
     mailer.close();
   });
-  const profiles = createProfileService({ db: database.db });
+  const profiles = createProfileService({ db: database.db, storage, now, log: app.log });
   const auth = createAuthService({
     db: database.db,
     signer,
@@ -160,6 +162,9 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth });
   await app.register(profileRoutes, { profiles });
+  const account = createAccountService({ db: database.db, mailer, secret: config.jwtSecret, log: app.log, now });
+  app.decorate('account', account);
+  await app.register(accountRoutes, { account });
   await app.register(appUpdatesRoutes, {
     appUpdates: createAppUpdatesService({ db: database.db, storage, publicUrl: config.publicUrl, apkMaxBytes: config.apkMaxBytes }),
   });

@@ -4,6 +4,8 @@ export const apiPaths = {
   login: '/api/v1/admin/login',
   logout: '/api/v1/admin/logout',
   profile: '/api/v1/admin/profile',
+  // Ours (not in the spec): the avatar file; public, the name is unguessable.
+  profileImage: (name: string) => `/api/v1/admin/profile/image/${name}`,
   forgotPassword: '/api/v1/admin/forgot-password',
   verifyEmail: '/api/v1/admin/verify-email',
   resendOtp: '/api/v1/admin/resend-otp',

@@ -1,7 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { Readable } from 'node:stream';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { accountMessages, type ProfileUpdateFields } from '@app/contract/account';
 import type { AdminProfile } from '@app/contract/auth';
+import { apiPaths } from '@app/contract/paths';
 import type { Db } from '../../db/client.ts';
 import { roles, users } from '../../db/schema/users.ts';
+import { ConflictError, NotFoundError } from '../../lib/errors.ts';
+import type { Storage } from '../../lib/storage/storage.ts';
+import { storageKey } from '../../lib/storage/storage-key.ts';
+import { cleanProfileImage } from './profile-image.ts';
 
 const profileColumns = {
   _id: users.id,
@@ -31,17 +38,93 @@ export const toAdminProfile = (row: ProfileRow): AdminProfile => ({
   role: row.roleId ? { _id: row.roleId, roleName: row.roleName!, type: row.roleType! } : null,
 });
 
-export function createProfileService({ db }: { db: Db }) {
+const avatarPrefix = 'avatars';
+const avatarName = /^[a-f0-9]{32}\.(png|jpg)$/;
+
+/** The storage key behind a profileImage URL of ours, or null for anything else. */
+export function avatarKeyOf(profileImage: string | null): string | null {
+  if (!profileImage) return null;
+  const name = profileImage.slice(apiPaths.profileImage('').length);
+  return profileImage.startsWith(apiPaths.profileImage('')) && avatarName.test(name) ? `${avatarPrefix}/${name}` : null;
+}
+
+export const isAvatarName = (name: string) => avatarName.test(name);
+
+type ProfileDeps = { db: Db; storage?: Storage; now?: () => Date; log?: { warn: (obj: object, msg?: string) => void } };
+
+export function createProfileService({ db, storage, now = () => new Date(), log }: ProfileDeps) {
+  const needStorage = () => {
+    if (!storage) throw new Error('profile service built without storage');
+    return storage;
+  };
+
+  async function findById(userId: string): Promise<AdminProfile | null> {
+    const [row] = await db
+      .select(profileColumns)
+      .from(users)
+      .leftJoin(roles, eq(users.roleId, roles.id))
+      .where(eq(users.id, userId))
+      .limit(1);
+    return row ? toAdminProfile(row) : null;
+  }
+
   return {
-    async findById(userId: string): Promise<AdminProfile | null> {
-      const [row] = await db
-        .select(profileColumns)
+    findById,
+
+    /**
+     * Updates the signed-in user's own profile. The email is not a field here: it cannot change.
+     * A new image (checked by content, metadata stripped) replaces the old one, whose file is removed.
+     */
+    async update(userId: string, fields: ProfileUpdateFields, image?: Buffer): Promise<AdminProfile> {
+      const [current] = await db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, userId)).limit(1);
+      if (!current) throw new NotFoundError('User not found');
+      const [clash] = await db
+        .select({ id: users.id })
         .from(users)
-        .leftJoin(roles, eq(users.roleId, roles.id))
-        .where(eq(users.id, userId))
+        .where(and(sql`lower(${users.userName}) = ${fields.userName.toLowerCase()}`, ne(users.id, userId)))
         .limit(1);
-      return row ? toAdminProfile(row) : null;
+      if (clash) throw new ConflictError(accountMessages.userNameTaken);
+
+      let newKey: string | null = null;
+      let profileImage = current.profileImage;
+      if (image) {
+        const clean = cleanProfileImage(image);
+        newKey = storageKey(avatarPrefix, clean.ext);
+        await needStorage().put(newKey, Readable.from([clean.bytes]), { contentType: clean.contentType });
+        profileImage = apiPaths.profileImage(newKey.slice(avatarPrefix.length + 1));
+      }
+      try {
+        await db
+          .update(users)
+          .set({ firstName: fields.firstName, lastName: fields.lastName, userName: fields.userName, phone: fields.phone, profileImage, updatedAt: now() })
+          .where(eq(users.id, userId));
+      } catch (error) {
+        if (newKey) await needStorage().delete(newKey);
+        if (isUniqueViolation(error)) throw new ConflictError(accountMessages.userNameTaken);
+        throw error;
+      }
+      const oldKey = newKey ? avatarKeyOf(current.profileImage) : null;
+      if (oldKey) {
+        await needStorage()
+          .delete(oldKey)
+          .catch((error: unknown) => log?.warn({ err: error, key: oldKey }, 'could not remove the old profile image'));
+      }
+      return (await findById(userId))!;
+    },
+
+    /** The stored avatar file for a name from a profileImage URL, or null. */
+    async image(name: string) {
+      if (!avatarName.test(name)) return null;
+      const found = await needStorage().get(`${avatarPrefix}/${name}`);
+      return found ? { ...found, contentType: name.endsWith('.png') ? 'image/png' : 'image/jpeg' } : null;
     },
   };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
 }
 export type ProfileService = ReturnType<typeof createProfileService>;

@@ -1,0 +1,182 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roles, users } from '../../db/schema/users.ts';
+import { makeJpeg, makePng, multipartBody, pngChunkTypes } from '../../test/images.ts';
+import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login();
+});
+afterAll(() => t.close());
+
+const fields = { firstName: 'Ada', lastName: 'Lovelace', userName: 'ada', phone: '5551234567' };
+const put = (body: { payload: Buffer; headers: Record<string, string> }) =>
+  t.injectAs(token, { method: 'PUT', url: '/api/v1/admin/profile', payload: body.payload, headers: body.headers });
+const withFile = (content: Buffer, filename = 'me.png', type = 'image/png', extra: Record<string, string> = {}) =>
+  put(multipartBody({ ...fields, ...extra }, { name: 'file', filename, type, content }));
+const avatarFiles = () => {
+  const dir = path.join(t.config.dataDir, 'files', 'avatars');
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+};
+
+describe('GET /api/v1/admin/profile', () => {
+  it('returns the signed-in admin', async () => {
+    const res = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ email: testAdmin.email, profileImage: null });
+  });
+});
+
+describe('PUT /api/v1/admin/profile', () => {
+  it('updates the text fields and ignores an email sent with them', async () => {
+    const res = await put(multipartBody({ ...fields, email: 'changed@example.test' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().msg).toBe('User profile updated successfully');
+    expect(res.json().data).toMatchObject({ ...fields, email: testAdmin.email });
+    const again = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' });
+    expect(again.json().data.email).toBe(testAdmin.email);
+  });
+
+  it('also takes the fields as JSON', async () => {
+    const res = await t.injectAs(token, { method: 'PUT', url: '/api/v1/admin/profile', payload: { ...fields, firstName: 'Augusta' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.firstName).toBe('Augusta');
+  });
+
+  it('stores a PNG without its metadata and serves it at the profileImage URL', async () => {
+    const png = makePng({ text: 'secret-location 51.5N', exif: 'GPS data' });
+    const res = await withFile(png);
+    expect(res.statusCode).toBe(200);
+    const url: string = res.json().data.profileImage;
+    expect(url).toMatch(/^\/api\/v1\/admin\/profile\/image\/[a-f0-9]{32}\.png$/);
+
+    // Public: an <img> cannot send the bearer token.
+    const image = await t.app.inject({ method: 'GET', url });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(pngChunkTypes(image.rawPayload)).toEqual(['IHDR', 'IDAT', 'IEND']);
+    expect(image.rawPayload.includes(Buffer.from('secret-location'))).toBe(false);
+  });
+
+  it('strips EXIF, comments and trailing bytes from a JPEG', async () => {
+    const jpeg = makeJpeg({ exif: 'GPS 48.85N 2.35E', comment: 'made by camera X', trailer: 'hidden zip' });
+    const res = await withFile(jpeg, 'me.jpg', 'image/jpeg');
+    expect(res.statusCode).toBe(200);
+    const url: string = res.json().data.profileImage;
+    expect(url).toMatch(/\.jpg$/);
+    const image = await t.app.inject({ method: 'GET', url });
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    const bytes = image.rawPayload;
+    expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(bytes.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9]));
+    for (const gone of ['GPS', 'camera X', 'hidden zip', 'Exif']) expect(bytes.includes(Buffer.from(gone))).toBe(false);
+    expect(bytes.includes(Buffer.from('JFIF'))).toBe(true);
+    expect(bytes.length).toBe(makeJpeg().length);
+  });
+
+  it('decides by content: a text file named .png is refused with 415', async () => {
+    const res = await withFile(Buffer.from('this is just text, not a picture'), 'photo.png', 'image/png');
+    expect(res.statusCode).toBe(415);
+    expect(res.json().msg).toBe('Only PNG and JPG images are allowed');
+  });
+
+  it('accepts a real PNG whatever its name and declared type', async () => {
+    const res = await withFile(makePng(), 'notes.txt', 'text/plain');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.profileImage).toMatch(/\.png$/);
+  });
+
+  it('refuses a damaged PNG with 415', async () => {
+    const png = makePng();
+    const res = await withFile(png.subarray(0, png.length - 20));
+    expect(res.statusCode).toBe(415);
+  });
+
+  it('refuses an image over 2 MB with 413 and keeps the profile as it was', async () => {
+    const before = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data.profileImage;
+    const files = avatarFiles();
+    const res = await withFile(makePng({ padTo: 2 * 1024 * 1024 + 10 }));
+    expect(res.statusCode).toBe(413);
+    expect(res.json().msg).toBe('The image must be at most 2 MB');
+    expect((await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data.profileImage).toBe(before);
+    expect(avatarFiles()).toEqual(files);
+  });
+
+  it('accepts an image of just under 2 MB', async () => {
+    const res = await withFile(makePng({ padTo: 2 * 1024 * 1024 - 4096 }));
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('removes the old file when the image is replaced', async () => {
+    const first = (await withFile(makePng({ rgb: [0, 0, 255] }))).json().data.profileImage as string;
+    const second = (await withFile(makePng({ rgb: [0, 255, 0] }))).json().data.profileImage as string;
+    expect(second).not.toBe(first);
+    expect((await t.app.inject({ method: 'GET', url: first })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: second })).statusCode).toBe(200);
+    expect(avatarFiles()).toEqual([second.split('/').pop()]);
+  });
+
+  it('keeps the image when only the text fields change', async () => {
+    const image = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data.profileImage;
+    const res = await put(multipartBody({ ...fields, lastName: 'Byron' }));
+    expect(res.json().data).toMatchObject({ lastName: 'Byron', profileImage: image });
+  });
+
+  it('names the field for each validation rule of the update form', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ ...fields, userName: '' }, 'User name is required'],
+      [{ ...fields, phone: '' }, 'Phone number is required'],
+      [{ ...fields, phone: '555-1234' }, 'Only digits are allowed'],
+      [{ ...fields, phone: '12345' }, 'Phone number is too short'],
+    ];
+    for (const [body, msg] of cases) {
+      const res = await put(multipartBody(body));
+      expect(res.statusCode, msg).toBe(400);
+      expect(res.json().msg).toContain(msg);
+    }
+    const { userName: _omit, ...noUserName } = fields;
+    expect((await put(multipartBody(noUserName))).json().msg).toBe('User name is required');
+  });
+
+  it('refuses a user name that another user has', async () => {
+    const [role] = await t.database.db.select({ id: roles.id }).from(roles).limit(1);
+    await t.database.db.insert(users).values({ email: 'taken@example.test', userName: 'taken-name', passwordHash: 'x', roleId: role!.id });
+    const res = await put(multipartBody({ ...fields, userName: 'Taken-Name' }));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().msg).toBe('A user with this user name already exists');
+  });
+
+  it('needs a signed-in user', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/v1/admin/profile', ...multipartBody(fields) });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('answers 404 for an image name that does not exist or is not ours', async () => {
+    for (const name of ['0123456789abcdef0123456789abcdef.png', '..%2F..%2Fjwt-secret', 'x.gif']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/admin/profile/image/${name}` });
+      expect(res.statusCode).toBe(404);
+    }
+  });
+
+  it('never answers odd input with a 500', async () => {
+    const bodies = [
+      { payload: Buffer.from('--x\r\nbroken'), headers: { 'content-type': 'multipart/form-data; boundary=x' } },
+      { payload: Buffer.from('{}'), headers: { 'content-type': 'application/json' } },
+      { payload: Buffer.from('[1,2]'), headers: { 'content-type': 'application/json' } },
+      multipartBody({ ...fields, phone: 'x'.repeat(70_000) }),
+    ];
+    for (const body of bodies) {
+      const res = await put(body);
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+    }
+  });
+});
