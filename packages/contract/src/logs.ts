@@ -14,8 +14,12 @@ export const logMessages = {
 export const logPageSizes = [10, 25] as const;
 export const logStaleTimeMs = 5_000;
 
-/** Above this many matches a filtered list says "at least" rather than counting every row. */
-export const logCountCap = 10_000;
+/**
+ * A filtered list (search, or user and machine together) counts its matches exactly up to this
+ * many; past it, `total` is the database's estimate, so 'Page X of Y' never costs a scan of
+ * millions of rows.
+ */
+export const logExactCountLimit = 5_000;
 
 const filterText = (name: string, max: number) =>
   z.string({ error: `${name} must be text` }).trim().max(max, `${name} must be at most ${max} characters`).optional();
@@ -72,8 +76,8 @@ const listShape = <T extends z.ZodType>(item: T) =>
     logs: z.array(item),
     total_pages: z.number().int(),
     total: z.number().int(),
-    /** True when `total` stopped counting at logCountCap: there are at least that many. */
-    totalCapped: z.boolean(),
+    /** True when `total` is the database's estimate (a broad search over many rows); exact otherwise. */
+    totalIsEstimate: z.boolean(),
     page: z.number().int(),
     limit: z.number().int(),
     /** Pass as `after` to read the next page; null on the last page. */
