@@ -1,0 +1,147 @@
+import { useId, useState } from 'react';
+import { logMessages, logPageSizes, type AccessLog, type ErrorLog } from '@app/contract/logs';
+import { formatDateTime, orNA } from '../lib/format.ts';
+import { useDebouncedValue } from '../lib/use-debounced-value.ts';
+import { DataTable, type DataTableColumn } from './data-table.tsx';
+import { SearchIcon } from './icons.tsx';
+import { useLogs, type LogKind } from './logs-api.ts';
+import { Pager } from './pager.tsx';
+import { Tabs } from './tabs.tsx';
+
+export type LogsTabsProps = {
+  /** Only this user's rows (a doctor, patient, technician or admin). */
+  userId?: string;
+  /** Only this device's rows. */
+  machineNumber?: string;
+};
+
+const who = (log: AccessLog | ErrorLog) => orNA(log.userEmail ?? log.user?.email ?? log.user?.userId);
+
+const accessColumns: DataTableColumn<AccessLog>[] = [
+  { key: 'resource', header: 'Resource', className: 'text-break' },
+  { key: 'location', header: 'Location', className: 'text-nowrap' },
+  { key: 'userEmail', header: 'User', render: who },
+  { key: 'time', header: 'Time', className: 'text-nowrap', render: (log) => formatDateTime(log.time) },
+];
+
+const errorColumns: DataTableColumn<ErrorLog>[] = [
+  { key: 'resource', header: 'Resource', className: 'text-break' },
+  { key: 'functionName', header: 'Function Name' },
+  { key: 'message', header: 'Message', className: 'text-break' },
+  { key: 'userEmail', header: 'User', render: who },
+  { key: 'utcTime', header: 'Time', className: 'text-nowrap', render: (log) => formatDateTime(log.utcTime) },
+];
+
+type ListProps = LogsTabsProps & { kind: LogKind; search: string };
+
+/**
+ * One log list with its own pager. Next continues from the last row shown (the server's cursor),
+ * so paging stays fast however deep it goes; Prev uses the cursor remembered for that page.
+ */
+function LogsList({ kind, search, userId, machineNumber }: ListProps) {
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<number>(logPageSizes[0]);
+  const [cursors, setCursors] = useState<Record<number, string>>({});
+  const { data, isPending, isFetching } = useLogs({
+    kind,
+    page,
+    limit,
+    search: search || undefined,
+    userId,
+    machineNumber,
+    after: cursors[page],
+  });
+  const label = kind === 'access' ? 'Access logs' : 'Error logs';
+
+  const changePage = (next: { page: number; limit: number }) => {
+    if (next.limit !== limit) {
+      setCursors({});
+      setLimit(next.limit);
+      setPage(1);
+      return;
+    }
+    const cursor = data?.nextCursor;
+    if (next.page === page + 1 && cursor) setCursors((known) => ({ ...known, [next.page]: cursor }));
+    setPage(next.page);
+  };
+
+  return (
+    <>
+      {kind === 'access' ? (
+        <DataTable
+          label={label}
+          columns={accessColumns}
+          rows={(data?.logs as AccessLog[] | undefined) ?? null}
+          getRowKey={(log) => log._id}
+          emptyText={logMessages.accessEmpty}
+          isLoading={isPending || (isFetching && !data)}
+          page={page}
+          limit={limit}
+        />
+      ) : (
+        <DataTable
+          label={label}
+          columns={errorColumns}
+          rows={(data?.logs as ErrorLog[] | undefined) ?? null}
+          getRowKey={(log) => log._id}
+          emptyText={logMessages.errorEmpty}
+          isLoading={isPending || (isFetching && !data)}
+          page={page}
+          limit={limit}
+        />
+      )}
+      <Pager
+        page={page}
+        totalPages={data?.total_pages ?? 1}
+        limit={limit}
+        onChange={changePage}
+        pageSizeOptions={logPageSizes}
+        label={`${label} pages`}
+      />
+    </>
+  );
+}
+
+/**
+ * Access Logs List and Error Logs List with one shared search (SPEC 2 "Admin Logs"): used by the
+ * Admin Logs page and, filtered by userId or machineNumber, by the device and device-user pages.
+ * A new search starts both lists at page 1; each list loads only while its tab is shown.
+ */
+export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
+  const searchId = useId();
+  const [search, setSearch] = useState('');
+  const debounced = useDebouncedValue(search.trim());
+
+  const list = (kind: LogKind) => (
+    // Keyed by the search: a new search is a new list at page 1.
+    <LogsList key={`${kind}:${debounced}`} kind={kind} search={debounced} userId={userId} machineNumber={machineNumber} />
+  );
+
+  return (
+    <div className="logs-tabs">
+      <div className="input-group search-box mb-3" style={{ maxWidth: 360 }}>
+        <span className="input-group-text" aria-hidden="true">
+          <SearchIcon size={16} />
+        </span>
+        <label htmlFor={searchId} className="visually-hidden">
+          Search logs
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          className="form-control"
+          placeholder="Search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      </div>
+      <Tabs
+        label="Logs"
+        tabs={[
+          { id: 'access', label: 'Access Logs List', render: () => list('access') },
+          { id: 'error', label: 'Error Logs List', render: () => list('error') },
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { LogsTabs } from '../../../components/logs-tabs.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+
+/** /admin/logs-management: every access and error log, with one search over both (SPEC 2 "Admin Logs"). */
+export function LogsPage() {
+  return (
+    <>
+      <PageHeader title="Admin Logs" />
+      <div className="card shadow-sm">
+        <div className="card-body">
+          <LogsTabs />
+        </div>
+      </div>
+    </>
+  );
+}
