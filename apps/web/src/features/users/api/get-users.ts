@@ -1,0 +1,18 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPaths } from '@app/contract/paths';
+import type { UserList } from '@app/contract/users';
+import { apiClient } from '../../../lib/api-client.ts';
+import { userKeys } from './keys.ts';
+
+export type UserListParams = { page: number; limit: number };
+
+/** GET users/all: a 400 reads as an empty list (SPEC 7). */
+export async function getUsers(params: UserListParams, signal?: AbortSignal): Promise<UserList | null> {
+  const response = await apiClient.getList<UserList>(apiPaths.usersAll, { query: params, signal });
+  return response.data;
+}
+
+export const usersQueryOptions = (params: UserListParams) =>
+  queryOptions({ queryKey: userKeys.list(params), queryFn: ({ signal }) => getUsers(params, signal), placeholderData: keepPreviousData });
+
+export const useUsers = (params: UserListParams) => useQuery(usersQueryOptions(params));

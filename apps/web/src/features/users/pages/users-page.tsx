@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { userMessages, type User } from '@app/contract/users';
+import { ConfirmModal } from '../../../components/confirm-modal.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
+import { EyeIcon, PencilIcon, PlusIcon, TrashIcon } from '../../../components/icons.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { DEFAULT_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { notifyError } from '../../../lib/api-client.ts';
+import { orNA } from '../../../lib/format.ts';
+import { notify } from '../../../lib/notify.ts';
+import { useUrlListState } from '../../../lib/use-url-list-state.ts';
+import { useDeleteUser } from '../api/delete-user.ts';
+import { useUsers } from '../api/get-users.ts';
+import { UserFormModal } from '../components/user-form-modal.tsx';
+
+const columns: DataTableColumn<User>[] = [
+  { key: 'userName', header: 'User Name' },
+  { key: 'email', header: 'Email', className: 'text-break' },
+  { key: 'phonenumber', header: 'Phone No.', className: 'text-nowrap', render: (u) => orNA(u.phonenumber ?? u.phone) },
+  { key: 'role', header: 'Role', render: (u) => orNA(u.role?.roleName) },
+];
+
+/** /admin/user-management (SPEC 2 "User Management"). */
+export function UsersPage() {
+  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
+  const { data, isPending, isFetching } = useUsers({ page: list.page, limit: list.limit });
+  const [editing, setEditing] = useState<{ user: User | null } | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const remove = useDeleteUser();
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      const response = await remove.mutateAsync(deleting._id);
+      notify.success(response.msg || userMessages.deleted);
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="User Management"
+        actions={
+          <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={() => setEditing({ user: null })}>
+            <PlusIcon size={16} />
+            Add New User
+          </button>
+        }
+      />
+      <div className="card shadow-sm">
+        <div className="card-body">
+          <DataTable
+            label="Users"
+            columns={columns}
+            rows={data?.users}
+            getRowKey={(user) => user._id}
+            emptyText={userMessages.empty}
+            isLoading={isPending || (isFetching && !data)}
+            page={list.page}
+            limit={list.limit}
+            srNoHeader="Sr No."
+            actionsHeader="Actions"
+            actions={(user) => (
+              <>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-secondary"
+                  aria-label={`Edit ${user.userName}`}
+                  title={user.isDeletable ? 'Edit' : userMessages.protectedEdit}
+                  disabled={!user.isDeletable}
+                  onClick={() => setEditing({ user })}
+                >
+                  <PencilIcon size={16} />
+                </button>
+                <Link to={`/admin/view-user/${user._id}`} className="btn btn-sm btn-outline-primary" aria-label={`View ${user.userName}`} title="View">
+                  <EyeIcon size={16} />
+                </Link>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-danger"
+                  aria-label={`Delete ${user.userName}`}
+                  title="Delete"
+                  onClick={() => setDeleting(user)}
+                >
+                  <TrashIcon size={16} />
+                </button>
+              </>
+            )}
+          />
+          <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} label="Users pages" />
+        </div>
+      </div>
+      <UserFormModal show={editing !== null} user={editing?.user} onClose={() => setEditing(null)} />
+      <ConfirmModal show={deleting !== null} isPending={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
+    </>
+  );
+}
