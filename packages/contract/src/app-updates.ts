@@ -80,9 +80,18 @@ export type FileLike = { name: string; size: number };
 const isFileLike = (v: unknown): v is FileLike =>
   typeof v === 'object' && v !== null && typeof (v as FileLike).name === 'string' && typeof (v as FileLike).size === 'number';
 
-export const apkFileSchema = z
-  .custom<FileLike>((v) => isFileLike(v), { error: appUpdateMessages.fileRequired })
-  .refine((f) => /\.apk$/i.test(f.name), { error: appUpdateMessages.apkExtension });
+/** A browser file input's FileList (what a registered `<input type="file">` holds): its first file. */
+const firstOfFileList = (v: unknown) =>
+  typeof v === 'object' && v !== null && !isFileLike(v) && typeof (v as { length?: unknown }).length === 'number'
+    ? ((v as ArrayLike<unknown>)[0] ?? undefined)
+    : v;
+
+export const apkFileSchema = z.preprocess(
+  firstOfFileList,
+  z
+    .custom<FileLike>((v) => isFileLike(v), { error: appUpdateMessages.fileRequired })
+    .refine((f) => /\.apk$/i.test(f.name), { error: appUpdateMessages.apkExtension }),
+);
 
 /** The whole Add App Update form: the fields plus the chosen file. */
 export const appUpdateFormSchema = appUpdateFieldsSchema.extend({ apk: apkFileSchema });

@@ -1,0 +1,22 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AppUpdateList } from '@app/contract/app-updates';
+import { apiPaths } from '@app/contract/paths';
+import { apiClient } from '../../../lib/api-client.ts';
+import { appUpdateKeys } from './keys.ts';
+
+export type AppUpdateListParams = { page: number; limit: number };
+
+/** GET system/updates/all: a 400 reads as an empty list (SPEC 7). */
+export async function getAppUpdates(params: AppUpdateListParams, signal?: AbortSignal): Promise<AppUpdateList | null> {
+  const response = await apiClient.getList<AppUpdateList>(apiPaths.systemUpdatesAll, { query: params, signal });
+  return response.data;
+}
+
+export const appUpdatesQueryOptions = (params: AppUpdateListParams) =>
+  queryOptions({
+    queryKey: appUpdateKeys.list(params),
+    queryFn: ({ signal }) => getAppUpdates(params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useAppUpdates = (params: AppUpdateListParams) => useQuery(appUpdatesQueryOptions(params));

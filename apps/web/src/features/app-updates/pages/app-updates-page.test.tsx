@@ -1,0 +1,158 @@
+/// <reference types="node" />
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Toaster } from 'sonner';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AdminProfile } from '@app/contract/auth';
+import type { AppUpdate } from '@app/contract/app-updates';
+import { setApiBaseUrl } from '../../../lib/api-client.ts';
+import { startSession } from '../../../lib/session-store.ts';
+import { AppUpdatesPage } from './app-updates-page.tsx';
+
+const admin: AdminProfile = {
+  _id: 'a1',
+  userName: 'admin',
+  firstName: 'Ada',
+  lastName: null,
+  email: 'admin@example.com',
+  phone: null,
+  profileImage: null,
+  role: { _id: 'r1', roleName: 'Admin', type: 'admin' },
+  isDeletable: false,
+};
+
+const saved: AppUpdate = {
+  _id: 'u1',
+  id: 'u1',
+  appName: 'com.example.device',
+  versionCode: 12,
+  versionName: '1.2.0',
+  remark: 'Security fix',
+  updateDesc: 'Fixes',
+  updateType: 2,
+  apkUrl: 'http://127.0.0.1/api/v1/app/updates/u1/apk',
+  fileName: 'device-1.2.0.apk',
+  apkSize: 1234,
+  apkSha256: 'ab'.repeat(32),
+  createdAt: '2025-01-02T03:04:05.000Z',
+};
+
+let rows: AppUpdate[] = [];
+type Recorded = { method: string; url: string; headers: IncomingMessage['headers']; body: string };
+type Answer = { status: number; body?: unknown };
+
+/**
+ * A real HTTP server for the page. Not the shared test server: jsdom's XMLHttpRequest (the upload
+ * path) enforces CORS, so this one also answers the preflight its headers cause.
+ */
+async function startCorsServer(respond: (request: Recorded) => Answer) {
+  const requests: Recorded[] = [];
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'authorization, x-timezone, content-type, accept',
+    'access-control-allow-methods': 'GET, POST',
+  };
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('latin1')));
+    req.on('end', () => {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, cors).end();
+        return;
+      }
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      requests.push(recorded);
+      const answer = respond(recorded);
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...cors });
+      res.end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => http.close(() => resolve())) };
+}
+
+let server: Awaited<ReturnType<typeof startCorsServer>>;
+const answer = (request: Recorded): Answer => {
+  if (request.method === 'GET' && request.url.startsWith('/api/v1/admin/system/updates/all')) {
+    return { status: 200, body: { code: 200, msg: 'Success', data: { allSystems: rows, totalPages: 1, total: rows.length, page: 1, limit: 10 } } };
+  }
+  if (request.method === 'POST' && request.url === '/api/v1/admin/system/updates') {
+    rows = [saved];
+    return { status: 201, body: { code: 201, msg: 'App update added successfully', data: saved } };
+  }
+  return { status: 404, body: { code: 404, msg: 'Route not found', data: null } };
+};
+beforeAll(async () => {
+  server = await startCorsServer(answer);
+  setApiBaseUrl(server.url);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  rows = [];
+  server.requests.length = 0;
+  startSession(admin, 'a.b.c');
+});
+
+function renderPage() {
+  const router = createMemoryRouter([{ path: '/admin/app-update', Component: AppUpdatesPage }], { initialEntries: ['/admin/app-update'] });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+describe('App Update page', () => {
+  it('shows the empty text, then every validation message of the Add App Update form', async () => {
+    // applyAccept off: the picker's .apk filter is only a hint; the form must still catch other files.
+    const user = userEvent.setup({ applyAccept: false });
+    renderPage();
+    expect(await screen.findByText('No System Update found.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Add App Update' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add App Update' });
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    for (const msg of ['App name is required', 'Version code is required', 'Version name is required', 'Remark is required', 'Update description is required', 'Update type is required', 'File is required']) {
+      expect(await within(dialog).findByText(msg)).toBeTruthy();
+    }
+    await user.upload(within(dialog).getByLabelText(/APK File/), new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+    expect(await within(dialog).findByText('Only .apk files are allowed')).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: /App Name/ }).getAttribute('aria-invalid')).toBe('true');
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  }, 20_000);
+
+  it('uploads the form as multipart, closes on save and lists the new update with its download link', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    renderPage();
+    await screen.findByText('No System Update found.');
+    await user.click(screen.getByRole('button', { name: 'Add App Update' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add App Update' });
+    await user.type(within(dialog).getByLabelText(/App Name/), 'com.example.device');
+    await user.selectOptions(within(dialog).getByLabelText(/Update Type/), 'Force');
+    await user.type(within(dialog).getByLabelText(/Version Code/), '12');
+    await user.type(within(dialog).getByLabelText(/Version Name/), '1.2.0');
+    await user.type(within(dialog).getByLabelText(/Remark/), 'Security fix');
+    await user.type(within(dialog).getByLabelText(/Update Description/), 'Fixes');
+    await user.upload(within(dialog).getByLabelText(/APK File/), new File(['PK-fake-apk'], 'device-1.2.0.apk'));
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const post = server.requests.find((r) => r.method === 'POST')!;
+    expect(post.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(post.headers.authorization).toBe('Bearer a.b.c');
+    for (const part of ['name="appName"', 'com.example.device', 'name="updateType"', 'name="apk"; filename="device-1.2.0.apk"', 'PK-fake-apk']) {
+      expect(post.body).toContain(part);
+    }
+    expect(await screen.findByText('App update added successfully')).toBeTruthy();
+    const row = (await screen.findByText('com.example.device')).closest('tr')!;
+    expect(within(row).getByText('Force')).toBeTruthy();
+    expect(within(row).getByText('1.2.0')).toBeTruthy();
+    expect(within(row).getByRole('link', { name: 'Download com.example.device 1.2.0' }).getAttribute('href')).toBe(saved.apkUrl);
+  }, 20_000);
+});

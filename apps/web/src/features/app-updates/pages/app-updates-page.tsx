@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { appUpdateMessages, updateTypeLabel, type AppUpdate } from '@app/contract/app-updates';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
+import { PlusIcon } from '../../../components/icons.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { DEFAULT_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useUrlListState } from '../../../lib/use-url-list-state.ts';
+import { useAppUpdates } from '../api/get-app-updates.ts';
+import { AppUpdateFormModal } from '../components/app-update-form-modal.tsx';
+
+const columns: DataTableColumn<AppUpdate>[] = [
+  { key: 'appName', header: 'App Name' },
+  { key: 'versionCode', header: 'Version Code', className: 'text-nowrap' },
+  { key: 'versionName', header: 'Version Name', className: 'text-nowrap' },
+  { key: 'updateType', header: 'Update Type', render: (u) => updateTypeLabel(u.updateType) },
+  { key: 'remark', header: 'Remark' },
+  { key: 'createdAt', header: 'Date', className: 'text-nowrap', render: (u) => formatDateTime(u.createdAt) },
+  {
+    key: 'apkUrl',
+    header: 'APK',
+    className: 'text-nowrap',
+    render: (u) => (
+      <a href={u.apkUrl} download={u.fileName} aria-label={`Download ${u.appName} ${u.versionName}`}>
+        Download
+      </a>
+    ),
+  },
+];
+
+/** /admin/app-update: App Update (SPEC 2): the list of app updates and the Add App Update modal. */
+export function AppUpdatesPage() {
+  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
+  const [adding, setAdding] = useState(false);
+  const { data, isPending, isFetching } = useAppUpdates({ page: list.page, limit: list.limit });
+
+  return (
+    <>
+      <PageHeader
+        title="App Update"
+        actions={
+          <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={() => setAdding(true)}>
+            <PlusIcon size={16} />
+            Add App Update
+          </button>
+        }
+      />
+      <div className="card shadow-sm">
+        <div className="card-body">
+          <DataTable
+            label="App updates"
+            columns={columns}
+            rows={data?.allSystems}
+            getRowKey={(u) => u._id}
+            emptyText={appUpdateMessages.empty}
+            isLoading={isPending || (isFetching && !data)}
+            page={list.page}
+            limit={list.limit}
+          />
+          <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} label="App update pages" />
+        </div>
+      </div>
+      {adding ? <AppUpdateFormModal show onClose={() => setAdding(false)} /> : null}
+    </>
+  );
+}
