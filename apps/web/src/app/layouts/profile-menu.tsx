@@ -1,0 +1,129 @@
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Link } from 'react-router';
+import { ChevronDownIcon, EditUserIcon, KeyIcon, LogoutIcon, UserIcon } from '../../components/icons.tsx';
+import { useDismiss } from '../../lib/use-dismiss.ts';
+
+export type ProfileMenuProps = { name: string; onLogout: () => void; loggingOut?: boolean };
+
+/**
+ * The top-bar menu (WAI-ARIA menu button): Enter, Space or ArrowDown open it on the first item,
+ * ArrowUp on the last; arrows, Home and End move; Escape closes and returns focus; Tab leaves.
+ */
+export function ProfileMenu({ name, onLogout, loggingOut = false }: ProfileMenuProps) {
+  const [open, setOpen] = useState(false);
+  const [focusIndex, setFocusIndex] = useState(0);
+  const container = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
+  const menuId = useId();
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(container, open, close, button);
+
+  useEffect(() => {
+    if (open) menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]')[focusIndex]?.focus();
+  }, [open, focusIndex]);
+
+  const count = 4;
+  const openAt = (index: number) => {
+    setFocusIndex(index);
+    setOpen(true);
+  };
+
+  const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      openAt(0);
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      openAt(count - 1);
+    }
+  };
+
+  const onMenuKey = (event: KeyboardEvent<HTMLUListElement>) => {
+    const moves: Record<string, number> = {
+      ArrowDown: (focusIndex + 1) % count,
+      ArrowUp: (focusIndex - 1 + count) % count,
+      Home: 0,
+      End: count - 1,
+    };
+    const next = moves[event.key];
+    if (next !== undefined) {
+      event.preventDefault();
+      setFocusIndex(next);
+    } else if (event.key === 'Tab') {
+      setOpen(false);
+    } else if (event.key === ' ' && event.target instanceof HTMLAnchorElement) {
+      // Space activates a menu item, links included.
+      event.preventDefault();
+      event.target.click();
+    }
+  };
+
+  const links = [
+    { to: '/admin/profile', label: 'Profile', Icon: UserIcon },
+    { to: '/admin/update-profile', label: 'Update Profile', Icon: EditUserIcon },
+    { to: '/admin/change-password', label: 'Change Password', Icon: KeyIcon },
+  ];
+
+  return (
+    <div className="dropdown profile-menu" ref={container}>
+      <button
+        ref={button}
+        type="button"
+        className="btn btn-light d-inline-flex align-items-center gap-2 profile-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => (open ? setOpen(false) : openAt(0))}
+        onKeyDown={onButtonKey}
+      >
+        <span className="profile-name text-truncate">{name}</span>
+        <ChevronDownIcon size={16} />
+      </button>
+      {open ? (
+        <ul
+          ref={menu}
+          id={menuId}
+          role="menu"
+          aria-label="Profile menu"
+          className="dropdown-menu dropdown-menu-end show shadow"
+          onKeyDown={onMenuKey}
+        >
+          {links.map(({ to, label, Icon }) => (
+            <li role="none" key={to}>
+              <Link
+                role="menuitem"
+                tabIndex={-1}
+                to={to}
+                className="dropdown-item d-flex align-items-center gap-2"
+                onClick={() => setOpen(false)}
+              >
+                <Icon size={16} />
+                {label}
+              </Link>
+            </li>
+          ))}
+          <li role="none">
+            <hr className="dropdown-divider" />
+          </li>
+          <li role="none">
+            <button
+              role="menuitem"
+              tabIndex={-1}
+              type="button"
+              className="dropdown-item d-flex align-items-center gap-2 text-danger"
+              disabled={loggingOut}
+              onClick={() => {
+                setOpen(false);
+                onLogout();
+              }}
+            >
+              <LogoutIcon size={16} />
+              {loggingOut ? 'Logging out...' : 'Logout'}
+            </button>
+          </li>
+        </ul>
+      ) : null}
+    </div>
+  );
+}

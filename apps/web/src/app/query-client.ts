@@ -1,0 +1,30 @@
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { notifyError } from '../lib/api-client.ts';
+import { onSignedOut } from '../lib/session-store.ts';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    /** `meta: { silentError: true }` for a query that shows its own error (or none). */
+    queryMeta: { silentError?: boolean };
+  }
+}
+
+/**
+ * One cache for the console. SPEC 7: queries are not retried; SPEC 8: a failed query shows the
+ * server msg or 'An error occurred' (a 401 has already been announced by the client).
+ * Mutations report their own errors (forms have their own texts).
+ */
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      if (!query.meta?.silentError) notifyError(error);
+    },
+  }),
+  defaultOptions: {
+    queries: { retry: false, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
+});
+
+// Signing out (logout, a 401, or another tab) drops every cached answer of the previous admin.
+onSignedOut(() => queryClient.clear());

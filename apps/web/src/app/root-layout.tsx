@@ -1,0 +1,33 @@
+import { useEffect } from 'react';
+import { Outlet, useMatches, useNavigate, useNavigation } from 'react-router';
+import { Toaster } from 'sonner';
+import { setNavigator } from '../lib/navigation.ts';
+
+export type RouteHandle = { title?: string };
+
+export const DEFAULT_TITLE = 'Device Admin Console';
+
+/** SPEC 1: '<page title> | ADMIN', or the product title for a path without one. */
+function usePageTitle() {
+  const matches = useMatches();
+  const title = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title)?.handle as
+    RouteHandle | undefined;
+  useEffect(() => {
+    document.title = title?.title ? `${title.title} | ADMIN` : DEFAULT_TITLE;
+  }, [title]);
+}
+
+export function RootLayout() {
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  useEffect(() => setNavigator((to) => void navigate(to, { replace: true })), [navigate]);
+  usePageTitle();
+
+  return (
+    <>
+      {navigation.state === 'loading' ? <div className="route-progress" aria-hidden="true" /> : null}
+      <Outlet />
+      <Toaster position="top-right" closeButton richColors />
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import type { ReactNode } from 'react';
+import { orNA, type Displayable } from '../lib/format.ts';
+import type { SortState } from '../lib/use-list-state.ts';
+import { SortIcon } from './icons.tsx';
+import { Spinner } from './spinner.tsx';
+
+export type DataTableColumn<T> = {
+  key: string;
+  header: string;
+  /** Cell content; without it the row's field `key` is shown, or N/A when empty. */
+  render?: (row: T, index: number) => ReactNode;
+  sortable?: boolean;
+  /** Cannot be hidden in ColumnSettings. */
+  mandatory?: boolean;
+  className?: string;
+};
+
+export type DataTableProps<T> = {
+  /** Names the table for assistive technology (a visually hidden caption). */
+  label: string;
+  columns: readonly DataTableColumn<T>[];
+  rows: readonly T[] | null | undefined;
+  getRowKey: (row: T, index: number) => string | number;
+  emptyText: string;
+  isLoading?: boolean;
+  /** Page and page size make Sr No run on across pages. */
+  page?: number;
+  limit?: number;
+  /** Keys to show (from useColumnVisibility); all when omitted. */
+  visibleColumns?: readonly string[];
+  sort?: SortState;
+  onSort?: (key: string) => void;
+  /** Renders an Action column. */
+  actions?: (row: T, index: number) => ReactNode;
+  actionsHeader?: string;
+  srNoHeader?: string;
+  showSrNo?: boolean;
+};
+
+const ariaSort = (sort: SortState | undefined, key: string) =>
+  sort?.key === key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
+
+function defaultCell<T>(row: T, key: string) {
+  const value = (row as Record<string, unknown>)[key];
+  return typeof value === 'object' && value !== null ? orNA(null) : orNA(value as Displayable);
+}
+
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  getRowKey,
+  emptyText,
+  isLoading = false,
+  page = 1,
+  limit = 10,
+  visibleColumns,
+  sort,
+  onSort,
+  actions,
+  actionsHeader = 'Action',
+  srNoHeader = 'Sr No',
+  showSrNo = true,
+}: DataTableProps<T>) {
+  const shown = visibleColumns
+    ? columns.filter((c) => c.mandatory || visibleColumns.includes(c.key))
+    : columns;
+  const columnCount = shown.length + (showSrNo ? 1 : 0) + (actions ? 1 : 0);
+  const list = rows ?? [];
+
+  return (
+    <div className="table-responsive">
+      <table className="table table-hover align-middle mb-0 data-table">
+        <caption className="visually-hidden">{label}</caption>
+        <thead className="table-light">
+          <tr>
+            {showSrNo ? (
+              <th scope="col" className="text-nowrap">
+                {srNoHeader}
+              </th>
+            ) : null}
+            {shown.map((column) =>
+              column.sortable && onSort ? (
+                <th
+                  key={column.key}
+                  scope="col"
+                  aria-sort={ariaSort(sort, column.key)}
+                  className={column.className}
+                >
+                  <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
+                    {column.header}
+                    <SortIcon direction={sort?.key === column.key ? sort.direction : undefined} />
+                  </button>
+                </th>
+              ) : (
+                <th key={column.key} scope="col" className={column.className}>
+                  {column.header}
+                </th>
+              ),
+            )}
+            {actions ? (
+              <th scope="col" className="text-nowrap">
+                {actionsHeader}
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {isLoading ? (
+            <tr>
+              <td colSpan={columnCount} className="text-center py-4">
+                <Spinner />
+              </td>
+            </tr>
+          ) : list.length === 0 ? (
+            <tr>
+              <td colSpan={columnCount} className="text-center py-4 text-body-secondary">
+                {emptyText}
+              </td>
+            </tr>
+          ) : (
+            list.map((row, index) => (
+              <tr key={getRowKey(row, index)}>
+                {showSrNo ? <td>{(page - 1) * limit + index + 1}</td> : null}
+                {shown.map((column) => (
+                  <td key={column.key} className={column.className}>
+                    {column.render ? column.render(row, index) : defaultCell(row, column.key)}
+                  </td>
+                ))}
+                {actions ? (
+                  <td>
+                    <div className="d-flex gap-1 flex-nowrap">{actions(row, index)}</div>
+                  </td>
+                ) : null}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

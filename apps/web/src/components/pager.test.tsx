@@ -1,0 +1,44 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { Pager } from './pager.tsx';
+
+describe('Pager', () => {
+  it("shows 'Page X of Y' and disables Prev on the first page", () => {
+    render(<Pager page={1} totalPages={4} limit={10} onChange={() => {}} />);
+    expect(screen.getByText('Page 1 of 4')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Prev' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('disables Next on the last page and moves back with Prev', async () => {
+    const onChange = vi.fn();
+    render(<Pager page={4} totalPages={4} limit={25} onChange={onChange} />);
+    expect(screen.getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Prev' }));
+    expect(onChange).toHaveBeenCalledWith({ page: 3, limit: 25 });
+  });
+
+  it('offers 10, 25, 50, 75 and 100 rows by default and goes back to page 1 on a new size', async () => {
+    const onChange = vi.fn();
+    render(<Pager page={3} totalPages={9} limit={10} onChange={onChange} />);
+    const select = screen.getByRole('combobox', { name: 'Rows per page' });
+    expect([...select.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+      '10',
+      '25',
+      '50',
+      '75',
+      '100',
+    ]);
+    await userEvent.selectOptions(select, '50');
+    expect(onChange).toHaveBeenCalledWith({ page: 1, limit: 50 });
+  });
+
+  it('takes the page-size options it is given', () => {
+    render(<Pager page={1} totalPages={0} limit={10} onChange={() => {}} pageSizeOptions={[10, 25]} />);
+    const select = screen.getByRole('combobox', { name: 'Rows per page' });
+    expect([...select.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['10', '25']);
+    expect(screen.getByText('Page 1 of 1')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
+  });
+});

@@ -1,0 +1,83 @@
+import { useId } from 'react';
+import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx';
+
+/** SPEC 9: the general list offers 10–100; device-user, treatment and log pagers 10 and 25. */
+export const DEFAULT_PAGE_SIZES = [10, 25, 50, 75, 100] as const;
+export const DETAIL_PAGE_SIZES = [10, 25] as const;
+
+export type PagerProps = {
+  page: number;
+  totalPages: number;
+  limit: number;
+  /** A new page size comes back with page 1. */
+  onChange: (next: { page: number; limit: number }) => void;
+  pageSizeOptions?: readonly number[];
+  disabled?: boolean;
+  label?: string;
+};
+
+export function Pager({
+  page,
+  totalPages,
+  limit,
+  onChange,
+  pageSizeOptions = DEFAULT_PAGE_SIZES,
+  disabled = false,
+  label = 'Pagination',
+}: PagerProps) {
+  const selectId = useId();
+  const pages = Math.max(1, Math.floor(totalPages) || 1);
+  const current = Math.min(Math.max(1, page), pages);
+  const sizes = pageSizeOptions.includes(limit)
+    ? pageSizeOptions
+    : [...pageSizeOptions, limit].sort((a, b) => a - b);
+
+  return (
+    <nav
+      aria-label={label}
+      className="pager d-flex flex-wrap align-items-center justify-content-between gap-3 pt-3"
+    >
+      <div className="d-flex align-items-center gap-2">
+        <label htmlFor={selectId} className="form-label mb-0 text-nowrap">
+          Rows per page
+        </label>
+        <select
+          id={selectId}
+          className="form-select form-select-sm w-auto"
+          value={limit}
+          disabled={disabled}
+          onChange={(event) => onChange({ page: 1, limit: Number(event.target.value) })}
+        >
+          {sizes.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="d-flex align-items-center gap-2">
+        <span aria-live="polite">
+          Page {current} of {pages}
+        </span>
+        <button
+          type="button"
+          className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
+          disabled={disabled || current <= 1}
+          onClick={() => onChange({ page: current - 1, limit })}
+        >
+          <ChevronLeftIcon size={16} />
+          Prev
+        </button>
+        <button
+          type="button"
+          className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
+          disabled={disabled || current >= pages}
+          onClick={() => onChange({ page: current + 1, limit })}
+        >
+          Next
+          <ChevronRightIcon size={16} />
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,12 @@
+import type { z } from 'zod';
+import type { LoginBody, loginResponseSchema } from '@app/contract/auth';
+import { apiPaths } from '@app/contract/paths';
+import { apiClient } from '../../../lib/api-client.ts';
+
+export type SignInResult = z.infer<typeof loginResponseSchema>['data'];
+
+/** POST login without credentials; a 401 here is a wrong password, not an expired session. */
+export async function signIn(body: LoginBody): Promise<SignInResult> {
+  const response = await apiClient.post<SignInResult>(apiPaths.login, body, { anonymous: true });
+  return response.data;
+}

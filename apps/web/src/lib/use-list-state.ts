@@ -1,0 +1,39 @@
+import { useCallback, useState } from 'react';
+import { useDebouncedValue } from './use-debounced-value.ts';
+
+export type SortDirection = 'asc' | 'desc';
+export type SortState = { key: string; direction: SortDirection };
+
+/** SPEC 2: clicking the sorted column flips its direction; a newly chosen column starts ascending. */
+export function nextSort(current: SortState | undefined, key: string): SortState {
+  if (current?.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };
+  return { key, direction: 'asc' };
+}
+
+export type ListStateOptions = { initialLimit?: number; initialSort?: SortState; debounceMs?: number };
+
+/**
+ * Page, page size, sort and a debounced search for one list. A new search or page size starts at
+ * page 1 (SPEC 9). Feed `page`, `limit`, `sort` and `debouncedSearch` into the list's query key.
+ */
+export function useListState({ initialLimit = 10, initialSort, debounceMs }: ListStateOptions = {}) {
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(initialLimit);
+  const [sort, setSort] = useState<SortState | undefined>(initialSort);
+  const [search, setSearch] = useState('');
+  const debouncedSearch = useDebouncedValue(search.trim(), debounceMs);
+  const [searchedFor, setSearchedFor] = useState(debouncedSearch);
+  if (searchedFor !== debouncedSearch) {
+    // Adjusting state while rendering: the new search and page 1 arrive in the same render.
+    setSearchedFor(debouncedSearch);
+    setPage(1);
+  }
+
+  const changePage = useCallback((next: { page: number; limit: number }) => {
+    setPage(next.page);
+    setLimit(next.limit);
+  }, []);
+  const toggleSort = useCallback((key: string) => setSort((current) => nextSort(current, key)), []);
+
+  return { page, limit, sort, search, debouncedSearch, setPage, setSearch, setSort, toggleSort, changePage };
+}

@@ -1,0 +1,19 @@
+import { useCallback, useSyncExternalStore } from 'react';
+
+/** True while the media query matches; false where matchMedia does not exist (tests). */
+export function useMediaQuery(query: string) {
+  const subscribe = useCallback(
+    (notify: () => void) => {
+      if (typeof window.matchMedia !== 'function') return () => {};
+      const list = window.matchMedia(query);
+      list.addEventListener('change', notify);
+      return () => list.removeEventListener('change', notify);
+    },
+    [query],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () => typeof window.matchMedia === 'function' && window.matchMedia(query).matches,
+    () => false,
+  );
+}

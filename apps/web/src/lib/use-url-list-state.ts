@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useDebouncedValue } from './use-debounced-value.ts';
+import { nextSort, type SortState } from './use-list-state.ts';
+
+export type UrlListStateOptions = {
+  /** Page sizes the list offers; a limit in the URL outside them falls back to the first. */
+  pageSizes: readonly number[];
+  /** Sort keys the list accepts from the URL. */
+  sortKeys?: readonly string[];
+  debounceMs?: number;
+};
+
+const positive = (value: string | null) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : null;
+};
+
+/**
+ * Page, page size, sort and search of a list kept in the URL (?page=2&limit=25&sort=city&direction=asc&search=x),
+ * so a reload or Back shows the same rows. The search box is debounced (SPEC 9: 900 ms) and a new
+ * search or page size starts at page 1. Defaults are left out of the URL.
+ */
+export function useUrlListState({ pageSizes, sortKeys = [], debounceMs }: UrlListStateOptions) {
+  const [params, setParams] = useSearchParams();
+  const page = positive(params.get('page')) ?? 1;
+  const limitParam = positive(params.get('limit'));
+  const limit = limitParam && pageSizes.includes(limitParam) ? limitParam : (pageSizes[0] ?? 10);
+  const sortKey = params.get('sort');
+  const sort: SortState | undefined =
+    sortKey && sortKeys.includes(sortKey) ? { key: sortKey, direction: params.get('direction') === 'desc' ? 'desc' : 'asc' } : undefined;
+  const urlSearch = params.get('search') ?? '';
+
+  const [search, setSearch] = useState(urlSearch);
+  const debouncedSearch = useDebouncedValue(search.trim(), debounceMs);
+
+  const update = useCallback(
+    (changes: Record<string, string | number | null>, replace = false) => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === null || value === '') next.delete(key);
+            else next.set(key, String(value));
+          }
+          return next;
+        },
+        { replace },
+      );
+    },
+    [setParams],
+  );
+
+  // The typed search reaches the URL once typing pauses; it replaces the entry, so Back skips
+  // keystrokes. Only a change of the debounced text pushes: a URL changed by Back is not pushed back.
+  const pushSearch = useEffectEvent((value: string) => {
+    if (value !== urlSearch.trim()) update({ search: value, page: null }, true);
+  });
+  useEffect(() => pushSearch(debouncedSearch), [debouncedSearch]);
+
+  // Back/forward to a URL with another search puts that search in the box.
+  const [shownUrlSearch, setShownUrlSearch] = useState(urlSearch);
+  if (shownUrlSearch !== urlSearch) {
+    setShownUrlSearch(urlSearch);
+    if (urlSearch.trim() !== search.trim()) setSearch(urlSearch);
+  }
+
+  const changePage = useCallback(
+    (next: { page: number; limit: number }) =>
+      update({ page: next.page > 1 ? next.page : null, limit: next.limit === pageSizes[0] ? null : next.limit }),
+    [update, pageSizes],
+  );
+  const toggleSort = (key: string) => {
+    const next = nextSort(sort, key);
+    update({ sort: next.key, direction: next.direction, page: null });
+  };
+
+  return { page, limit, sort, search, setSearch, debouncedSearch: urlSearch.trim(), changePage, toggleSort };
+}

@@ -1,0 +1,32 @@
+/// <reference types="node" />
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Recorded = { method: string; url: string; headers: IncomingMessage['headers']; body: string };
+export type Answer = { status: number; body?: unknown };
+
+/** A real HTTP server on a free port for component tests: answers with `respond`, records every request. */
+export async function startTestServer(respond: (request: Recorded) => Answer) {
+  const requests: Recorded[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      requests.push(recorded);
+      const answer = respond(recorded);
+      res.writeHead(answer.status, {
+        'content-type': 'application/json',
+        'access-control-allow-origin': '*',
+      });
+      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
