@@ -131,17 +131,17 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
     }
   });
 
-  const doctorIds = new Map<string, { id: string; userId: number; email: string; deviceId: string }>();
+  const doctorIds = new Map<string, { id: string; userId: number; email: string; deviceId: string; createTime: Date | null }>();
   await insertInBatches(doctorRows, async (batch) => {
     const rows = await db
       .insert(doctors)
       .values(batch.map(({ key: _key, ...row }) => row))
-      .returning({ id: doctors.id, userId: doctors.userId, email: doctors.email, deviceId: doctors.deviceId });
+      .returning({ id: doctors.id, userId: doctors.userId, email: doctors.email, deviceId: doctors.deviceId, createTime: doctors.createTime });
     rows.forEach((r, k) => doctorIds.set(batch[k]!.key, r));
   });
-  const techRows: { userId: number; email: string; deviceId: string }[] = [];
+  const techRows: { userId: number; email: string; deviceId: string; createTime: Date | null }[] = [];
   await insertInBatches(technicianRows, async (batch) => {
-    techRows.push(...(await db.insert(technicians).values(batch).returning({ userId: technicians.userId, email: technicians.email, deviceId: technicians.deviceId })));
+    techRows.push(...(await db.insert(technicians).values(batch).returning({ userId: technicians.userId, email: technicians.email, deviceId: technicians.deviceId, createTime: technicians.createTime })));
   });
 
   const patientRows: { id: string; userId: number; email: string; plan: (typeof patientPlans)[number] }[] = [];
@@ -207,20 +207,22 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
 
   // What the devices' mobile apps logged: each app user signs in, syncs patients and treatments.
   const appUsers = [
-    ...[...doctorIds.values()].map((d) => ({ ...d, weight: 8 })),
-    ...techRows.map((t) => ({ ...t, weight: 4 })),
-    ...patientRows.map((p) => ({ userId: p.userId, email: p.email, deviceId: p.plan.device.id, weight: 1 })),
+    ...[...doctorIds.values()].map((d) => ({ ...d, since: d.createTime, weight: 8 })),
+    ...techRows.map((t) => ({ ...t, since: t.createTime, weight: 4 })),
+    ...patientRows.map((p) => ({ userId: p.userId, email: p.email, deviceId: p.plan.device.id, since: p.plan.createTime, weight: 1 })),
   ];
   const machineOf = new Map(inserted.map((d) => [d.id, d]));
   const accessRows: (typeof accessLogs.$inferInsert)[] = [];
   const errorRows: (typeof errorLogs.$inferInsert)[] = [];
   for (const user of appUsers) {
     const device = machineOf.get(user.deviceId)!;
-    const span = now.getTime() - device.createdAt.getTime();
+    // An app user's logs start when they were registered (or with the device).
+    const from = (user.since ?? device.createdAt).getTime();
+    const span = Math.max(60_000, now.getTime() - from);
     const where = ip(rng);
     for (let n = rng.int(user.weight, user.weight * 4); n > 0; n--) {
       accessRows.push({
-        createdAt: new Date(device.createdAt.getTime() + rng.int(0, span)),
+        createdAt: new Date(from + rng.int(0, span)),
         userId: String(user.userId),
         userEmail: user.email,
         resource: rng.pick(appResources),
@@ -233,7 +235,7 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
     if (rng.chance(user.weight > 1 ? 0.7 : 0.2)) {
       for (let n = rng.int(1, 3); n > 0; n--) {
         const e = rng.pick(appErrors);
-        errorRows.push({ ...e, createdAt: new Date(device.createdAt.getTime() + rng.int(0, span)), userId: String(user.userId), userEmail: user.email, location: where, machineNumber: device.machineNumber });
+        errorRows.push({ ...e, createdAt: new Date(from + rng.int(0, span)), userId: String(user.userId), userEmail: user.email, location: where, machineNumber: device.machineNumber });
       }
     }
   }

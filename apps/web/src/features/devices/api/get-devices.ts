@@ -1,0 +1,23 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { DeviceList, DeviceSortKey, SortDirection } from '@app/contract/devices';
+import { apiPaths } from '@app/contract/paths';
+import { apiClient } from '../../../lib/api-client.ts';
+import { deviceKeys } from './keys.ts';
+
+export type DeviceListParams = { page: number; limit: number; search?: string; sort?: DeviceSortKey; direction?: SortDirection };
+
+/** GET machine: a 400 reads as an empty list (SPEC 7). */
+export async function getDevices(params: DeviceListParams, signal?: AbortSignal): Promise<DeviceList | null> {
+  const response = await apiClient.getList<DeviceList>(apiPaths.machines, { query: params, signal });
+  return response.data;
+}
+
+export const devicesQueryOptions = (params: DeviceListParams) =>
+  queryOptions({
+    queryKey: deviceKeys.list(params),
+    queryFn: ({ signal }) => getDevices(params, signal),
+    // The old page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+
+export const useDevices = (params: DeviceListParams) => useQuery(devicesQueryOptions(params));

@@ -1,0 +1,112 @@
+import { Link } from 'react-router';
+import { deviceUserMessages, deviceUserStatusLabels, type Doctor, type Patient, type Technician } from '@app/contract/device-users';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
+import { EyeIcon } from '../../../components/icons.tsx';
+import { DETAIL_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
+import { formatDateTime, orNA } from '../../../lib/format.ts';
+import { useListState } from '../../../lib/use-list-state.ts';
+import { useDoctors } from '../api/get-doctors.ts';
+import { usePatients } from '../api/get-patients.ts';
+import { useTechnicians } from '../api/get-technicians.ts';
+
+const statusBadge = (status: number) => <StatusBadge label={orNA(deviceUserStatusLabels[status])} tone={status === 2 ? 'success' : 'secondary'} />;
+
+const doctorColumns: DataTableColumn<Doctor>[] = [
+  { key: 'userId', header: 'Doctor ID' },
+  { key: 'userName', header: 'User Name' },
+  { key: 'email', header: 'Email' },
+  { key: 'phonenumber', header: 'Phone Number', className: 'text-nowrap' },
+  { key: 'createTime', header: 'Created Time', className: 'text-nowrap', render: (d) => formatDateTime(d.createTime) },
+  { key: 'status', header: 'Status', render: (d) => statusBadge(d.status) },
+];
+const technicianColumns: DataTableColumn<Technician>[] = [
+  { key: 'userId', header: 'ID' },
+  { key: 'userName', header: 'User Name' },
+  { key: 'email', header: 'Email' },
+  { key: 'phonenumber', header: 'Phone Number', className: 'text-nowrap' },
+  { key: 'createTime', header: 'Created Time', className: 'text-nowrap', render: (t) => formatDateTime(t.createTime) },
+  { key: 'status', header: 'Status', render: (t) => statusBadge(t.status) },
+];
+const patientColumns: DataTableColumn<Patient>[] = [
+  { key: 'patientname', header: 'Patient Name' },
+  { key: 'email', header: 'Email' },
+  { key: 'phone', header: 'Phone Number', className: 'text-nowrap' },
+  { key: 'doctorName', header: 'Doctor' },
+  { key: 'createTime', header: 'Created Time', className: 'text-nowrap', render: (p) => formatDateTime(p.createTime) },
+];
+
+/** The eye button of a device-user row: its page, carrying the device id in navigation state (SPEC 2). */
+function ViewLink({ to, deviceId, name }: { to: string; deviceId?: string; name: string }) {
+  return (
+    <Link to={to} state={deviceId ? { deviceId } : undefined} className="btn btn-sm btn-outline-secondary" aria-label={`View ${name}`} title="View">
+      <EyeIcon size={16} />
+    </Link>
+  );
+}
+
+type ListProps = { machineNumber?: string; deviceId?: string };
+
+export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
+  const list = useListState();
+  const { data, isPending } = useDoctors({ page: list.page, limit: list.limit, machineNumber });
+  return (
+    <>
+      <DataTable
+        label="Doctors"
+        columns={doctorColumns}
+        rows={data?.data}
+        getRowKey={(d) => d._id}
+        emptyText={deviceUserMessages.noDoctors}
+        isLoading={isPending}
+        page={list.page}
+        limit={list.limit}
+        actions={(d) => <ViewLink to={`/admin/view-doctor/${d._id}`} deviceId={deviceId} name={d.userName} />}
+      />
+      <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} pageSizeOptions={DETAIL_PAGE_SIZES} label="Doctors pages" />
+    </>
+  );
+}
+
+/** Patients of a device, or of a doctor (SPEC 4: by the doctor's id). */
+export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps & { doctorId?: string }) {
+  const list = useListState();
+  const { data, isPending } = usePatients({ page: list.page, limit: list.limit, machineNumber, doctorId });
+  return (
+    <>
+      <DataTable
+        label="Patients"
+        columns={patientColumns}
+        rows={data?.patientData}
+        getRowKey={(p) => p._id}
+        emptyText={deviceUserMessages.noPatients}
+        isLoading={isPending}
+        page={list.page}
+        limit={list.limit}
+        actions={(p) => <ViewLink to={`/admin/view-patient/${p._id}`} deviceId={deviceId} name={p.patientname} />}
+      />
+      <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} pageSizeOptions={DETAIL_PAGE_SIZES} label="Patients pages" />
+    </>
+  );
+}
+
+export function TechniciansTable({ machineNumber, deviceId }: ListProps) {
+  const list = useListState();
+  const { data, isPending } = useTechnicians({ page: list.page, limit: list.limit, machineNumber });
+  return (
+    <>
+      <DataTable
+        label="Technicians"
+        columns={technicianColumns}
+        rows={data?.data}
+        getRowKey={(t) => t._id}
+        emptyText={deviceUserMessages.noTechnicians}
+        isLoading={isPending}
+        page={list.page}
+        limit={list.limit}
+        actions={(t) => <ViewLink to={`/admin/view-technician/${t._id}`} deviceId={deviceId} name={t.userName} />}
+      />
+      <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} pageSizeOptions={DETAIL_PAGE_SIZES} label="Technicians pages" />
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { useId, useState } from 'react';
+import type { Treatment } from '@app/contract/treatments';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
+import { EyeIcon, SearchIcon } from '../../../components/icons.tsx';
+import { DETAIL_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { formatDateTime, orNA } from '../../../lib/format.ts';
+import { useListState } from '../../../lib/use-list-state.ts';
+import { useTreatments } from '../api/get-treatments.ts';
+import { TreatmentDetailsModal } from './treatment-details-modal.tsx';
+
+const columns: DataTableColumn<Treatment>[] = [
+  { key: 'userName', header: 'User Name' },
+  { key: 'treatmentDevice', header: 'Treatment Device' },
+  { key: 'treatmentPlan', header: 'Treatment Plan' },
+  { key: 'treatmentStartTime', header: 'Start Time', className: 'text-nowrap', render: (t) => formatDateTime(t.treatmentStartTime) },
+  { key: 'treatmentDuration', header: 'Duration', className: 'text-nowrap', render: (t) => (t.treatmentDuration === null ? orNA(null) : `${t.treatmentDuration} min`) },
+  { key: 'totalEnergyOutput', header: 'Total Energy Output', className: 'text-nowrap', render: (t) => (t.totalEnergyOutput === null ? orNA(null) : `${t.totalEnergyOutput} J`) },
+];
+
+export type TreatmentsTableProps = {
+  /** Filters: a device, a doctor (SPEC 4: also a patient's treatments, by the patient's doctorid). */
+  machineNumber?: string;
+  doctorId?: string;
+  emptyText: string;
+  label: string;
+  searchable?: boolean;
+};
+
+/** Treatment records with a details modal; pager 10/25 (SPEC 9). */
+export function TreatmentsTable({ machineNumber, doctorId, emptyText, label, searchable = false }: TreatmentsTableProps) {
+  const list = useListState();
+  const searchId = useId();
+  const [openId, setOpenId] = useState<string | null>(null);
+  const { data, isPending } = useTreatments({ page: list.page, limit: list.limit, machineNumber, doctorId, search: list.debouncedSearch || undefined });
+
+  return (
+    <>
+      {searchable ? (
+        <div className="input-group mb-3" style={{ maxWidth: 360 }}>
+          <span className="input-group-text" aria-hidden="true">
+            <SearchIcon size={16} />
+          </span>
+          <label htmlFor={searchId} className="visually-hidden">
+            Search treatments
+          </label>
+          <input id={searchId} type="search" className="form-control" placeholder="Search" value={list.search} onChange={(e) => list.setSearch(e.target.value)} />
+        </div>
+      ) : null}
+      <DataTable
+        label={label}
+        columns={columns}
+        rows={data?.data}
+        getRowKey={(t) => t._id}
+        emptyText={emptyText}
+        isLoading={isPending}
+        page={list.page}
+        limit={list.limit}
+        actions={(t) => (
+          <button type="button" className="btn btn-sm btn-outline-secondary" aria-label={`View treatment of ${t.userName}`} title="View" onClick={() => setOpenId(t._id)}>
+            <EyeIcon size={16} />
+          </button>
+        )}
+      />
+      <Pager page={list.page} totalPages={data?.total_pages ?? 1} limit={list.limit} onChange={list.changePage} pageSizeOptions={DETAIL_PAGE_SIZES} label={`${label} pages`} />
+      <TreatmentDetailsModal treatmentId={openId} onClose={() => setOpenId(null)} />
+    </>
+  );
+}

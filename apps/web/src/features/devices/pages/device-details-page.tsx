@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router';
+import { deviceMessages, deviceStatusLabels, type DeviceStatus } from '@app/contract/devices';
+import { treatmentMessages } from '@app/contract/treatments';
+import { BackButton } from '../../../components/back-button.tsx';
+import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
+import { PencilIcon } from '../../../components/icons.tsx';
+import { LogsTabs } from '../../../components/logs-tabs.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { Tabs } from '../../../components/tabs.tsx';
+import { formatDate, formatDateTime, orNA } from '../../../lib/format.ts';
+import { setDeviceDetail } from '../../../lib/session-store.ts';
+import { useDevice } from '../api/get-device.ts';
+import { DetailsCard, SectionCard } from '../components/details-card.tsx';
+import { DeviceFormModal } from '../components/device-form-modal.tsx';
+import { DoctorsTable, PatientsTable, TechniciansTable } from '../components/device-user-tables.tsx';
+import { SubscriptionStatus, subscriptionOf } from '../components/subscription-status.tsx';
+import { TreatmentsTable } from '../components/treatments-table.tsx';
+
+/** /admin/device-details/:id (SPEC 2 "Device Details"). */
+export function DeviceDetailsPage() {
+  const { id = '' } = useParams();
+  const { data: device, isPending } = useDevice(id);
+  const [editing, setEditing] = useState(false);
+
+  // SPEC 3: the session keeps the device being looked at.
+  useEffect(() => {
+    if (device) setDeviceDetail({ ...device });
+  }, [device]);
+
+  const subscription = device ? subscriptionOf(device) : null;
+  const items = device
+    ? [
+        { label: 'Machine Number', value: device.machineNumber },
+        { label: 'Serial Number', value: device.serialNumber },
+        { label: 'Status', value: orNA(deviceStatusLabels[device.status as DeviceStatus]) },
+        { label: 'Location', value: device.location },
+        { label: 'City', value: device.city },
+        { label: 'Country', value: device.country },
+        { label: 'Address', value: device.address },
+        { label: 'Latitude', value: device.latitude },
+        { label: 'Longitude', value: device.longitude },
+        { label: 'Subscription Status', value: <SubscriptionStatus device={device} /> },
+        // SPEC 3: the expiry shows only for a recurring plan.
+        ...(subscription?.latest?.isRecurring ? [{ label: 'Subscription Expiry', value: formatDate(subscription.latest.expiredAt) }] : []),
+        { label: 'Created Time', value: formatDateTime(device.createdAt) },
+      ]
+    : [];
+  const machineNumber = device?.machineNumber;
+
+  return (
+    <>
+      <PageHeader title="Device Details" actions={<BackButton to="/admin/device" />}>
+        <Breadcrumbs
+          items={[
+            { label: 'Device Management', to: '/admin/device' },
+            { label: 'Device View', to: `/admin/device-details/${id}` },
+          ]}
+        />
+      </PageHeader>
+      <DetailsCard
+        title="Device Details"
+        items={items}
+        isLoading={isPending}
+        missing={!isPending && !device}
+        missingText={deviceMessages.noneFound}
+        actions={
+          device ? (
+            <button type="button" className="btn btn-sm btn-outline-primary d-inline-flex align-items-center gap-1" onClick={() => setEditing(true)}>
+              <PencilIcon size={16} />
+              Edit
+            </button>
+          ) : null
+        }
+      />
+      {machineNumber ? (
+        <>
+          <SectionCard title="Device Users">
+            <Tabs
+              label="Device users"
+              tabs={[
+                { id: 'doctors', label: 'Doctors', render: () => <DoctorsTable machineNumber={machineNumber} deviceId={id} /> },
+                { id: 'patients', label: 'Patients', render: () => <PatientsTable machineNumber={machineNumber} deviceId={id} /> },
+                { id: 'technicians', label: 'Technicians', render: () => <TechniciansTable machineNumber={machineNumber} deviceId={id} /> },
+              ]}
+            />
+          </SectionCard>
+          <SectionCard title="Treatment Records">
+            <TreatmentsTable machineNumber={machineNumber} emptyText={treatmentMessages.empty} label="Treatment records" searchable />
+          </SectionCard>
+          <SectionCard title="Logs Management">
+            <LogsTabs machineNumber={machineNumber} />
+          </SectionCard>
+        </>
+      ) : null}
+      <DeviceFormModal show={editing} device={device} onClose={() => setEditing(false)} />
+    </>
+  );
+}

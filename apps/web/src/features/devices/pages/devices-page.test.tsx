@@ -1,0 +1,126 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Device } from '@app/contract/devices';
+import { setApiBaseUrl } from '../../../lib/api-client.ts';
+import { startTestServer } from '../../../test/http-server.ts';
+import { TestRoot } from '../../../test/test-root.tsx';
+import { DevicesPage } from './devices-page.tsx';
+
+const device = (n: number, over: Partial<Device> = {}): Device => ({
+  _id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  machineNumber: `MN-${n}`,
+  serialNumber: `SN-${n}`,
+  location: `Clinic ${n}`,
+  latitude: 1,
+  longitude: 2,
+  city: 'Berlin',
+  country: 'Germany',
+  address: 'Street 1',
+  status: 2,
+  subscriptionStatus: null,
+  subscriptionDetails: [],
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  ...over,
+});
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer((request) => {
+    const url = new URL(request.url, 'http://x');
+    if (request.method === 'PUT') {
+      const body = JSON.parse(request.body) as { status: 1 | 2 };
+      return { status: 200, body: { code: 200, msg: 'Status updated successfully!', data: device(1, { status: body.status }) } };
+    }
+    const search = url.searchParams.get('search');
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const limit = Number(url.searchParams.get('limit') ?? 10);
+    const all = search === 'nothing' ? [] : Array.from({ length: 23 }, (_, i) => device(i + 1, i === 1 ? { subscriptionDetails: [{ _id: 's', status: 3, createdAt: '', expiredAt: null, isRecurring: false, planType: null, amount: 1 }] } : {}));
+    const rows = all.slice((page - 1) * limit, page * limit);
+    return { status: 200, body: { code: 200, msg: 'Success', data: { allDevices: rows, totalPages: Math.max(1, Math.ceil(all.length / limit)), total: all.length, page, limit } } };
+  });
+  setApiBaseUrl(server.url);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+function renderAt(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ Component: TestRoot, children: [{ path: '/admin/device', Component: DevicesPage }] }], { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+const listRequests = () => server.requests.filter((r) => r.method === 'GET').map((r) => new URL(r.url, 'http://x').searchParams);
+
+// The machine is shared and busy; the first render also loads the page's modules.
+describe('Device Management page', { timeout: 20_000 }, () => {
+  it('shows the devices with a running Sr No, subscription labels and the pager text', async () => {
+    renderAt('/admin/device?page=2');
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    await within(table).findByText('MN-11');
+    expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/^11MN-11/);
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    expect(listRequests()[0]!.get('page')).toBe('2');
+  });
+
+  it('labels the subscription status and shows N/A without one', async () => {
+    renderAt('/admin/device');
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    await within(table).findByText('MN-1');
+    expect(within(table).getByText('Expired')).toBeTruthy();
+    expect(within(table).getAllByText('N/A').length).toBe(9);
+  });
+
+  it('searches after the typing pauses and goes back to page 1', async () => {
+    const router = renderAt('/admin/device?page=3');
+    await screen.findByText('MN-21');
+    await userEvent.type(screen.getByLabelText('Search devices'), 'nothing');
+    expect(await screen.findByText('No customers found.', {}, { timeout: 3000 })).toBeTruthy();
+    expect(router.state.location.search).toBe('?search=nothing');
+    const searched = listRequests().filter((p) => p.get('search'));
+    // One request for the whole word, not one per key.
+    expect(searched.map((p) => p.get('search'))).toEqual(['nothing']);
+    expect(searched[0]!.get('page')).toBe('1');
+  });
+
+  it('sorts a new column ascending and flips it on a second click, keeping it in the URL', async () => {
+    const router = renderAt('/admin/device');
+    await screen.findByText('MN-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Location' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=location&direction=asc'));
+    await userEvent.click(screen.getByRole('button', { name: 'Location' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=location&direction=desc'));
+    await waitFor(() => expect(listRequests().at(-1)!.get('direction')).toBe('desc'));
+    expect(listRequests().at(-1)!.get('sort')).toBe('location');
+  });
+
+  it('keeps machine and serial number in the column settings and remembers a hidden column', async () => {
+    renderAt('/admin/device');
+    await screen.findByText('MN-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    expect((screen.getByRole('checkbox', { name: /Machine Number/ }) as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('checkbox', { name: /Serial Number/ }) as HTMLInputElement).disabled).toBe(true);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
+    expect(screen.queryByRole('columnheader', { name: 'Location' })).toBeNull();
+    expect(JSON.parse(localStorage.getItem('columns:devices') ?? '[]')).toEqual(['location']);
+  });
+
+  it('sends only the status from the row select and confirms it', async () => {
+    renderAt('/admin/device');
+    await screen.findByText('MN-1');
+    await userEvent.selectOptions(screen.getByLabelText('Status of MN-1'), 'Inactive');
+    expect(await screen.findByText('Status updated successfully!')).toBeTruthy();
+    const put = server.requests.find((r) => r.method === 'PUT')!;
+    expect(put.url).toBe('/api/v1/admin/machine/00000000-0000-4000-8000-000000000001');
+    expect(JSON.parse(put.body)).toEqual({ status: 1 });
+  });
+});

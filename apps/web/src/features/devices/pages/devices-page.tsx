@@ -1,0 +1,106 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
+import { ColumnSettings, useColumnVisibility, type ColumnChoice } from '../../../components/column-settings.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
+import { EyeIcon, PencilIcon, PlusIcon, SearchIcon } from '../../../components/icons.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { DEFAULT_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { useUrlListState } from '../../../lib/use-url-list-state.ts';
+import { useDevices } from '../api/get-devices.ts';
+import { DeviceFormModal } from '../components/device-form-modal.tsx';
+import { DeviceStatusSelect } from '../components/device-status-select.tsx';
+import { SubscriptionStatus } from '../components/subscription-status.tsx';
+
+const columns: DataTableColumn<Device>[] = [
+  { key: 'machineNumber', header: 'Machine Number', sortable: true, mandatory: true, className: 'text-nowrap' },
+  { key: 'serialNumber', header: 'Serial Number', sortable: true, mandatory: true, className: 'text-nowrap' },
+  { key: 'location', header: 'Location', sortable: true },
+  { key: 'status', header: 'Status', sortable: true, render: (device) => <DeviceStatusSelect device={device} /> },
+  { key: 'subscriptionStatus', header: 'Subscription Status', sortable: true, render: (device) => <SubscriptionStatus device={device} /> },
+];
+const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) => ({ key, header, mandatory }));
+
+/** /admin/device: Device Management (SPEC 2). Page, size, sort and search live in the URL. */
+export function DevicesPage() {
+  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, sortKeys: deviceSortKeys });
+  const [visible, setVisible] = useColumnVisibility('columns:devices', columnChoices);
+  const [editing, setEditing] = useState<Device | null>(null);
+  const [adding, setAdding] = useState(false);
+  const searchId = useId();
+  const { data, isPending, isFetching } = useDevices({
+    page: list.page,
+    limit: list.limit,
+    search: list.debouncedSearch || undefined,
+    sort: list.sort?.key as DeviceSortKey | undefined,
+    direction: list.sort?.direction,
+  });
+
+  return (
+    <>
+      <PageHeader
+        title="Device Management"
+        actions={
+          <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={() => setAdding(true)}>
+            <PlusIcon size={16} />
+            Add New Device
+          </button>
+        }
+      />
+      <div className="card shadow-sm">
+        <div className="card-body">
+          <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+            <div className="input-group search-box" style={{ maxWidth: 360 }}>
+              <span className="input-group-text" aria-hidden="true">
+                <SearchIcon size={16} />
+              </span>
+              <label htmlFor={searchId} className="visually-hidden">
+                Search devices
+              </label>
+              <input
+                id={searchId}
+                type="search"
+                className="form-control"
+                placeholder="Search"
+                value={list.search}
+                onChange={(event) => list.setSearch(event.target.value)}
+              />
+            </div>
+            <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
+          </div>
+          <DataTable
+            label="Devices"
+            columns={columns}
+            rows={data?.allDevices}
+            getRowKey={(device) => device._id}
+            emptyText={deviceMessages.empty}
+            isLoading={isPending || (isFetching && !data)}
+            page={list.page}
+            limit={list.limit}
+            visibleColumns={visible}
+            sort={list.sort}
+            onSort={list.toggleSort}
+            actions={(device) => (
+              <>
+                <button type="button" className="btn btn-sm btn-outline-primary" aria-label={`Edit ${device.machineNumber}`} title="Edit" onClick={() => setEditing(device)}>
+                  <PencilIcon size={16} />
+                </button>
+                <Link
+                  to={`/admin/device-details/${device._id}`}
+                  state={{ deviceId: device._id }}
+                  className="btn btn-sm btn-outline-secondary"
+                  aria-label={`View ${device.machineNumber}`}
+                  title="View"
+                >
+                  <EyeIcon size={16} />
+                </Link>
+              </>
+            )}
+          />
+          <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} label="Devices pages" />
+        </div>
+      </div>
+      <DeviceFormModal show={adding || editing !== null} device={editing} onClose={() => (setAdding(false), setEditing(null))} />
+    </>
+  );
+}

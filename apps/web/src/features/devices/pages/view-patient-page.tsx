@@ -1,0 +1,61 @@
+import { useParams } from 'react-router';
+import { deviceUserMessages } from '@app/contract/device-users';
+import { LogsTabs } from '../../../components/logs-tabs.tsx';
+import { Tabs } from '../../../components/tabs.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { usePatient } from '../api/get-patient.ts';
+import { DetailsCard, SectionCard } from '../components/details-card.tsx';
+import { DeviceUserHeader } from '../components/device-user-header.tsx';
+import { TreatmentsTable } from '../components/treatments-table.tsx';
+
+/** /admin/view-patient/:id (SPEC 2 "Patient page"). */
+export function ViewPatientPage() {
+  const { id = '' } = useParams();
+  const { data: patient, isPending } = usePatient(id);
+  return (
+    <>
+      <DeviceUserHeader title="Patient Details" />
+      <DetailsCard
+        title="Patient Details"
+        isLoading={isPending}
+        missing={!isPending && !patient}
+        missingText={deviceUserMessages.patientsNoneFound}
+        items={
+          patient
+            ? [
+                { label: 'Patient Name', value: patient.patientname },
+                { label: 'Email', value: patient.email },
+                { label: 'Phone Number', value: patient.phone },
+                { label: 'Created Time', value: formatDateTime(patient.createTime) },
+              ]
+            : []
+        }
+      />
+      {patient ? (
+        <>
+          <SectionCard title="Treatment Details">
+            <Tabs
+              label="Treatment details"
+              tabs={[
+                {
+                  id: 'treatments',
+                  label: 'Treatment List',
+                  // SPEC 4: a patient's treatments filter by the patient's doctorid.
+                  render: () =>
+                    patient.doctorid ? (
+                      <TreatmentsTable doctorId={patient.doctorid} emptyText={deviceUserMessages.noTreatmentPatients} label="Treatments" />
+                    ) : (
+                      <p className="text-center text-body-secondary py-4 mb-0">{deviceUserMessages.noTreatmentPatients}</p>
+                    ),
+                },
+              ]}
+            />
+          </SectionCard>
+          <SectionCard title="Logs Details">
+            <LogsTabs userId={String(patient.userId)} />
+          </SectionCard>
+        </>
+      ) : null}
+    </>
+  );
+}

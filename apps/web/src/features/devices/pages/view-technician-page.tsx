@@ -1,0 +1,41 @@
+import { useParams } from 'react-router';
+import { deviceUserMessages, deviceUserStatusLabels } from '@app/contract/device-users';
+import { LogsTabs } from '../../../components/logs-tabs.tsx';
+import { formatDateTime, orNA } from '../../../lib/format.ts';
+import { useTechnician } from '../api/get-technician.ts';
+import { DetailsCard, SectionCard } from '../components/details-card.tsx';
+import { DeviceUserHeader } from '../components/device-user-header.tsx';
+
+/** /admin/view-technician/:id (SPEC 2 "Technician page"). */
+export function ViewTechnicianPage() {
+  const { id = '' } = useParams();
+  const { data: technician, isPending } = useTechnician(id);
+  return (
+    <>
+      <DeviceUserHeader title="Technician Details" />
+      <DetailsCard
+        title="Technician Details"
+        isLoading={isPending}
+        missing={!isPending && !technician}
+        missingText={deviceUserMessages.techniciansNoneFound}
+        items={
+          technician
+            ? [
+                { label: 'ID', value: technician.userId },
+                { label: 'User Name', value: technician.userName },
+                { label: 'Email', value: technician.email },
+                { label: 'Phone Number', value: technician.phonenumber },
+                { label: 'Created Time', value: formatDateTime(technician.createTime) },
+                { label: 'Status', value: orNA(deviceUserStatusLabels[technician.status]) },
+              ]
+            : []
+        }
+      />
+      {technician ? (
+        <SectionCard title="Logs Details">
+          <LogsTabs userId={String(technician.userId)} />
+        </SectionCard>
+      ) : null}
+    </>
+  );
+}
