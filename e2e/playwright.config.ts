@@ -12,6 +12,8 @@ export const e2eAdmin = { email: 'admin@example.com', password: 'E2e-Admin-Passw
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // One folder per port, so runs on different ports never trample each other's artifacts.
+  outputDir: `test-results/port-${port}`,
   fullyParallel: false,
   workers: 2,
   retries: 0,

@@ -77,11 +77,15 @@ export const createSubscriptionSchema = z
     isRecurring: isRecurringField,
     planType: z.preprocess(blankToUndefined, z.unknown().optional()),
   })
-  .superRefine((value, ctx) => {
-    if (value.isRecurring !== true) return;
-    if (value.planType === undefined) ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeRequired });
-    else if (!planTypes.includes(value.planType as PlanType)) ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeInvalid });
-  })
+  .superRefine(
+    (value, ctx) => {
+      if (value.isRecurring !== true) return;
+      if (value.planType === undefined) ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeRequired });
+      else if (!planTypes.includes(value.planType as PlanType)) ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeInvalid });
+    },
+    // Runs even when another field is wrong, so the form shows every message at once.
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
   .transform(({ planType, ...rest }) => (rest.isRecurring ? { ...rest, planType: planType as PlanType } : rest));
 export type CreateSubscriptionInput = z.input<typeof createSubscriptionSchema>;
 export type CreateSubscriptionBody = z.output<typeof createSubscriptionSchema>;

@@ -1,0 +1,10 @@
+import { useMutation } from '@tanstack/react-query';
+import { apiPaths } from '@app/contract/paths';
+import type { CheckoutSummary } from '@app/contract/subscriptions';
+import { apiClient } from '../../../lib/api-client.ts';
+
+/** POST subscription/reconcile: the server asks the provider, so the status never waits on a webhook. */
+export const reconcilePayment = async (subscriptionId: string) =>
+  (await apiClient.post<CheckoutSummary>(apiPaths.subscriptionReconcile, { subcriptionId: subscriptionId })).data;
+
+export const useReconcilePayment = () => useMutation({ mutationFn: reconcilePayment });

@@ -1,0 +1,36 @@
+import { checkoutMessages, checkoutTexts, subscriptionStatuses, type CheckoutSummary } from '@app/contract/subscriptions';
+import { CenteredCard } from '../../../components/centered-card.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { formatDollars, PlanBadge } from './plan-badge.tsx';
+
+/** The first step: who and what is being paid; Subscribe only while the link can still be paid. */
+export function PlanSummary({ summary, onSubscribe }: { summary: CheckoutSummary; onSubscribe: () => void }) {
+  const closed =
+    summary.status === subscriptionStatuses.complete ? checkoutMessages.paid : summary.status === subscriptionStatuses.expired ? checkoutMessages.expired : null;
+  return (
+    <CenteredCard title={`${checkoutTexts.greeting}, ${summary.fullName}`} className="checkout-card">
+      <div className="text-center mb-4">
+        <PlanBadge summary={summary} />
+      </div>
+      <dl className="row mb-4 checkout-facts">
+        <dt className="col-6">{checkoutTexts.email}</dt>
+        <dd className="col-6 text-end text-break">{summary.email}</dd>
+        <dt className="col-6">{checkoutTexts.machineSerialNumber}</dt>
+        <dd className="col-6 text-end text-break">{summary.machineSerialNumber}</dd>
+        <dt className="col-6">{checkoutTexts.amount}</dt>
+        <dd className="col-6 text-end fw-semibold">{formatDollars(summary.amount)}</dd>
+        <dt className="col-6">{checkoutTexts.startDate}</dt>
+        <dd className="col-6 text-end">{formatDate(summary.createdAt)}</dd>
+      </dl>
+      {closed ? (
+        <div className="alert alert-info mb-0" role="status">
+          {closed}
+        </div>
+      ) : (
+        <button type="button" className="btn btn-primary w-100" onClick={onSubscribe}>
+          {checkoutTexts.subscribe}
+        </button>
+      )}
+    </CenteredCard>
+  );
+}

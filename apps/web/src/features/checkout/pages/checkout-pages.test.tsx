@@ -1,0 +1,178 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBaseUrl } from '../../../lib/api-client.ts';
+import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
+import { PaymentCancelPage } from './payment-cancel-page.tsx';
+import { PaymentSuccessPage } from './payment-success-page.tsx';
+import { PlansPage } from './plans-page.tsx';
+
+const id = 'Lnk_0123456789abcdefghijkl';
+const summary = {
+  _id: id,
+  fullName: 'Ada Lovelace',
+  isRecurring: true,
+  planType: 'month',
+  email: 'ada@example.com',
+  machineSerialNumber: 'SN-0001',
+  amount: 49.99,
+  createdAt: '2025-03-04T10:00:00.000Z',
+  status: 1,
+};
+
+let answer: (request: Recorded) => Answer | undefined = () => undefined;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer((request) => answer(request) ?? { status: 404, body: { code: 404, msg: 'This payment link is not valid.', data: null } });
+  setApiBaseUrl(server.url);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  answer = (request) => {
+    if (request.url === `/api/v1/admin/subscrption/detail/${id}`) return { status: 200, body: { code: 200, msg: 'Success', data: summary } };
+    if (request.url === '/api/v1/admin/subscription/checkout') return { status: 200, body: { code: 200, msg: 'Success', data: { clientSecret: 'demo_pi_x_secret_y', provider: 'demo' } } };
+    if (request.url === '/api/v1/admin/subscription/reconcile') return { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 2 } } };
+    if (request.url === '/api/v1/admin/subscription/demo-pay') {
+      const card = (JSON.parse(request.body) as { cardNumber: string }).cardNumber;
+      return card === '4242424242424242'
+        ? { status: 200, body: { code: 200, msg: 'Payment succeeded', data: { status: 'succeeded' } } }
+        : { status: 402, body: { code: 402, msg: 'Your card was declined.', data: null } };
+    }
+    return undefined;
+  };
+});
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/plans/:id?', Component: PlansPage },
+      { path: '/success', Component: PaymentSuccessPage },
+      { path: '/cancel', Component: PaymentCancelPage },
+      { path: '/admin/subscription-management', element: <p>Subscriptions screen</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const posted = (path: string) => server.requests.filter((r) => r.url === path).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+
+describe('/plans/:id', () => {
+  it('greets the customer and shows the plan, email, serial number, amount and start date', async () => {
+    renderAt(`/plans/${id}`);
+    expect(await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeTruthy();
+    expect(screen.getByText('Monthly')).toBeTruthy();
+    expect(screen.getByText('ada@example.com')).toBeTruthy();
+    expect(screen.getByText('SN-0001')).toBeTruthy();
+    expect(screen.getByText('$49.99')).toBeTruthy();
+    expect(screen.getByText('04-03-2025')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Subscribe' })).toBeTruthy();
+  });
+
+  it('opens the payment step with a payment intent for this link, and Back to Plans returns', async () => {
+    renderAt(`/plans/${id}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
+    expect(await screen.findByLabelText('Card number')).toBeTruthy();
+    expect(screen.getByLabelText('Expiry (MM/YY)')).toBeTruthy();
+    expect(screen.getByLabelText('CVC')).toBeTruthy();
+    expect(screen.getByText(/Secure payment powered by/)).toBeTruthy();
+    expect(posted('/api/v1/admin/subscription/checkout')).toEqual([{ subcriptionId: id }]);
+    await userEvent.click(screen.getByRole('button', { name: 'Back to Plans' }));
+    expect(await screen.findByRole('button', { name: 'Subscribe' })).toBeTruthy();
+  });
+
+  it('checks the card in the browser before sending it', async () => {
+    renderAt(`/plans/${id}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Pay Now' }));
+    expect(await screen.findByText('Card number is required')).toBeTruthy();
+    expect(screen.getByText('Expiry date is required')).toBeTruthy();
+    expect(screen.getByText('CVC is required')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Card number'), '4242 4242 4242 4241');
+    await userEvent.type(screen.getByLabelText('Expiry (MM/YY)'), '01/20');
+    await userEvent.type(screen.getByLabelText('CVC'), '12');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay Now' }));
+    expect(await screen.findByText('Your card number is invalid.')).toBeTruthy();
+    expect(screen.getByText("Your card's expiry date is in the past.")).toBeTruthy();
+    expect(screen.getByText('CVC must be 3 or 4 digits')).toBeTruthy();
+    expect(posted('/api/v1/admin/subscription/demo-pay')).toHaveLength(0);
+  });
+
+  it('pays with 4242 4242 4242 4242, lands on /success and asks the server to reconcile', async () => {
+    const router = renderAt(`/plans/${id}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
+    await userEvent.type(await screen.findByLabelText('Card number'), '4242 4242 4242 4242');
+    await userEvent.type(screen.getByLabelText('Expiry (MM/YY)'), '12/40');
+    await userEvent.type(screen.getByLabelText('CVC'), '123');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay Now' }));
+    expect(await screen.findByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/success');
+    expect(posted('/api/v1/admin/subscription/demo-pay')).toEqual([
+      { subcriptionId: id, clientSecret: 'demo_pi_x_secret_y', cardNumber: '4242424242424242', expiry: '12/40', cvc: '123' },
+    ]);
+    await waitFor(() => expect(posted('/api/v1/admin/subscription/reconcile')).toEqual([{ subcriptionId: id }]));
+  });
+
+  it('logs a declined payment and goes to /cancel', async () => {
+    const router = renderAt(`/plans/${id}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
+    await userEvent.type(await screen.findByLabelText('Card number'), '4000 0000 0000 0002');
+    await userEvent.type(screen.getByLabelText('Expiry (MM/YY)'), '12/40');
+    await userEvent.type(screen.getByLabelText('CVC'), '123');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay Now' }));
+    expect(await screen.findByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/cancel');
+    expect(console.error).toHaveBeenCalledWith('Your card was declined.');
+    expect(screen.getByText('Your payment was cancelled. You can try again.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('link', { name: 'Back to Subscriptions' }));
+    expect(await screen.findByText('Subscriptions screen')).toBeTruthy();
+  });
+
+  it('offers no Subscribe button for a paid link, an expired one or an unknown one', async () => {
+    answer = (request) =>
+      request.url.endsWith(id) ? { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 2 } } } : undefined;
+    renderAt(`/plans/${id}`);
+    expect(await screen.findByText('This subscription has already been paid.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
+  });
+
+  it('says an expired link has expired', async () => {
+    answer = (request) =>
+      request.url.endsWith(id) ? { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 3, isRecurring: false, planType: null } } } : undefined;
+    renderAt(`/plans/${id}`);
+    expect(await screen.findByText('This payment link has expired. Please ask for a new one.')).toBeTruthy();
+    expect(screen.getByText('One Time')).toBeTruthy();
+  });
+
+  it('says an unknown link is not valid', async () => {
+    renderAt('/plans/nope');
+    expect(await screen.findByText('This payment link is not valid.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
+  });
+});
+
+describe('/success', () => {
+  it('opens the public website in a new tab on Go Back', async () => {
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    renderAt('/success');
+    expect(await screen.findByText(/Thank you for subscribing to our premium plan/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Go Back' }));
+    expect(open).toHaveBeenCalledWith(window.location.origin, '_blank', 'noopener,noreferrer');
+  });
+
+  it('sends a failed redirect back to /cancel', async () => {
+    const router = renderAt('/success?subscription=x&redirect_status=failed');
+    expect(await screen.findByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/cancel');
+  });
+});

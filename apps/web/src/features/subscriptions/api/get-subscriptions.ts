@@ -1,0 +1,23 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPaths } from '@app/contract/paths';
+import type { Subscription } from '@app/contract/subscriptions';
+import { apiClient } from '../../../lib/api-client.ts';
+import { subscriptionKeys } from './keys.ts';
+
+export type SubscriptionListParams = { page: number; limit: number };
+export type SubscriptionList = { subscriptions: Subscription[]; total_pages: number; total: number; page: number; limit: number };
+
+/** GET subscrption/all: a 400 reads as an empty list (SPEC 7). */
+export async function getSubscriptions(params: SubscriptionListParams, signal?: AbortSignal): Promise<SubscriptionList | null> {
+  const response = await apiClient.getList<SubscriptionList>(apiPaths.subscriptionsAll, { query: params, signal });
+  return response.data;
+}
+
+export const subscriptionsQueryOptions = (params: SubscriptionListParams) =>
+  queryOptions({
+    queryKey: subscriptionKeys.list(params),
+    queryFn: ({ signal }) => getSubscriptions(params, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useSubscriptions = (params: SubscriptionListParams) => useQuery(subscriptionsQueryOptions(params));

@@ -1,0 +1,116 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Toaster } from 'sonner';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setApiBaseUrl } from '../../../lib/api-client.ts';
+import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
+import { SubscriptionsPage } from './subscriptions-page.tsx';
+
+const row = (i: number, status: number) => ({
+  _id: `id${i}`,
+  fullName: `Customer ${i}`,
+  email: `c${i}@example.com`,
+  machineSerialNumber: `SN-${i}`,
+  amount: 1234.5,
+  isRecurring: false,
+  planType: null,
+  status,
+  createdAt: '2025-03-04T10:00:00.000Z',
+  expiredAt: '2025-03-11T10:00:00.000Z',
+  paidAt: null,
+  link: `http://localhost/plans/id${i}`,
+});
+
+let list: unknown[] = [];
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer((request: Recorded): Answer => {
+    if (request.url.startsWith('/api/v1/admin/subscrption/all')) return { status: 200, body: { code: 200, msg: 'Success', data: { subscriptions: list, total_pages: list.length ? 3 : 0, total: list.length, page: 1, limit: 10 } } };
+    if (request.url === '/api/v1/admin/subscrption/add') return { status: 201, body: { code: 201, msg: 'Subscription created and the payment link sent', data: row(9, 1) } };
+    return { status: 404, body: { code: 404, msg: 'Route not found', data: null } };
+  });
+  setApiBaseUrl(server.url);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+  list = [];
+});
+
+function renderPage() {
+  const router = createMemoryRouter([{ path: '/admin/subscription-management', Component: SubscriptionsPage }], { initialEntries: ['/admin/subscription-management'] });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+describe('Subscription Management', () => {
+  it('lists subscriptions with the spec columns, status labels and a pager', async () => {
+    list = [row(1, 1), row(2, 2), row(3, 3), row(4, 4), row(5, 7)];
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Subscriptions' });
+    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Sr No.', 'Name', 'Email', 'Machine Serial No.', 'Amount ($)', 'Link Sent Time', 'Link Expiry Time', 'Status', 'Action']);
+    expect(await within(table).findByText('Customer 1')).toBeTruthy();
+    expect(within(table).getAllByText('$1,234.50')).toHaveLength(5);
+    for (const label of ['Pending', 'Complete', 'Expired', 'Failed', 'N/A']) expect(within(table).getByText(label)).toBeTruthy();
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy link for Customer 1' })).toBeTruthy();
+  });
+
+  it("shows 'No Subscription found.' for an empty list", async () => {
+    renderPage();
+    expect(await screen.findByText('No Subscription found.')).toBeTruthy();
+  });
+
+  it('shows every message of the Subscription form and the plan type only for Recurring', async () => {
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add Subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Subscription' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Subscription' }));
+    for (const m of ['Full name is required', 'Email is required', 'Machine serial number is required', 'Amount is required', 'Payment Type is required']) {
+      expect(await within(dialog).findByText(m)).toBeTruthy();
+    }
+    expect(within(dialog).queryByLabelText(/Plan Type/)).toBeNull();
+
+    await userEvent.type(within(dialog).getByLabelText(/Email/), 'nope');
+    await userEvent.type(within(dialog).getByLabelText(/Amount/), 'abc');
+    await userEvent.selectOptions(within(dialog).getByLabelText(/Payment Type/), 'Recurring');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Subscription' }));
+    expect(await within(dialog).findByText('Invalid email format')).toBeTruthy();
+    expect(within(dialog).getByText('Amount must be a number')).toBeTruthy();
+    expect(within(dialog).getByText('Plan type is required')).toBeTruthy();
+
+    await userEvent.clear(within(dialog).getByLabelText(/Amount/));
+    await userEvent.type(within(dialog).getByLabelText(/Amount/), '0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Subscription' }));
+    expect(await within(dialog).findByText('Amount must be greater than 0')).toBeTruthy();
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('sends isRecurring as a boolean, the amount as a number and no planType for One Time', async () => {
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add Subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Subscription' });
+    await userEvent.type(within(dialog).getByLabelText(/Full Name/), 'Ada Lovelace');
+    await userEvent.type(within(dialog).getByLabelText(/Email/), 'ada@example.com');
+    await userEvent.type(within(dialog).getByLabelText(/Machine Serial Number/), 'SN-1');
+    await userEvent.type(within(dialog).getByLabelText(/Amount/), '49.99');
+    await userEvent.selectOptions(within(dialog).getByLabelText(/Payment Type/), 'Recurring');
+    await userEvent.selectOptions(within(dialog).getByLabelText(/Plan Type/), 'Yearly');
+    await userEvent.selectOptions(within(dialog).getByLabelText(/Payment Type/), 'One Time');
+    expect(within(dialog).queryByLabelText(/Plan Type/)).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Subscription' }));
+
+    expect(await screen.findByText('Subscription created and the payment link sent')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = server.requests.find((r) => r.method === 'POST')!;
+    expect(JSON.parse(sent.body)).toEqual({ fullName: 'Ada Lovelace', email: 'ada@example.com', machineSerialNumber: 'SN-1', amount: 49.99, isRecurring: false });
+  });
+});

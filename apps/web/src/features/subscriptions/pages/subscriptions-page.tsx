@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { subscriptionTexts, type Subscription } from '@app/contract/subscriptions';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
+import { PlusIcon } from '../../../components/icons.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { DEFAULT_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useUrlListState } from '../../../lib/use-url-list-state.ts';
+import { useSubscriptions } from '../api/get-subscriptions.ts';
+import { AddSubscriptionModal } from '../components/add-subscription-modal.tsx';
+import { CopyLinkButton } from '../components/copy-link-button.tsx';
+import { SubscriptionStatusBadge } from '../components/subscription-status-badge.tsx';
+
+const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+const columns: DataTableColumn<Subscription>[] = [
+  { key: 'fullName', header: 'Name' },
+  { key: 'email', header: 'Email' },
+  { key: 'machineSerialNumber', header: 'Machine Serial No.', className: 'text-nowrap' },
+  { key: 'amount', header: 'Amount ($)', className: 'text-nowrap', render: (s) => `$${dollars.format(s.amount)}` },
+  { key: 'createdAt', header: 'Link Sent Time', render: (s) => formatDateTime(s.createdAt) },
+  { key: 'expiredAt', header: 'Link Expiry Time', render: (s) => formatDateTime(s.expiredAt) },
+  { key: 'status', header: 'Status', render: (s) => <SubscriptionStatusBadge status={s.status} /> },
+];
+
+/** /admin/subscription-management (SPEC 2 "Subscription Management"). */
+export function SubscriptionsPage() {
+  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
+  const [adding, setAdding] = useState(false);
+  const { data, isPending, isFetching } = useSubscriptions({ page: list.page, limit: list.limit });
+
+  return (
+    <>
+      <PageHeader
+        title="Subscription Management"
+        actions={
+          <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={() => setAdding(true)}>
+            <PlusIcon size={16} />
+            {subscriptionTexts.addSubscription}
+          </button>
+        }
+      />
+      <div className="card shadow-sm">
+        <div className="card-body">
+          <DataTable
+            label="Subscriptions"
+            columns={columns}
+            rows={data?.subscriptions}
+            getRowKey={(s) => s._id}
+            emptyText={subscriptionTexts.empty}
+            isLoading={isPending || (isFetching && !data)}
+            page={list.page}
+            limit={list.limit}
+            srNoHeader="Sr No."
+            actions={(s) => <CopyLinkButton link={s.link} name={s.fullName} />}
+          />
+          <Pager page={list.page} totalPages={data?.total_pages ?? 1} limit={list.limit} onChange={list.changePage} label="Subscriptions pages" />
+        </div>
+      </div>
+      <AddSubscriptionModal show={adding} onClose={() => setAdding(false)} />
+    </>
+  );
+}
