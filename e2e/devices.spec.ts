@@ -1,6 +1,7 @@
 import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
 
-test.describe.configure({ mode: 'serial' });
+// Serial: the later tests open the device the first one adds. Generous time: CI machines are small.
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 const tag = `${Date.now().toString(36).slice(-5)}`.toUpperCase();
 const machineNumber = `E2E-${tag}`;
