@@ -193,6 +193,8 @@ const report = {
   iterations,
   budgetMs,
   cpus: os.cpus().length,
+  /** The machine's load average when the run ended: other work on the same cores inflates every figure. */
+  loadAverage: os.loadavg().map((n) => +n.toFixed(2)),
   results,
 };
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });

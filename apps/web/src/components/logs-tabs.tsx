@@ -27,20 +27,19 @@ const accessColumns: DataTableColumn<AccessLog>[] = [
 const errorColumns: DataTableColumn<ErrorLog>[] = [
   { key: 'resource', header: 'Resource', className: 'text-break' },
   { key: 'functionName', header: 'Function Name' },
-  { key: 'message', header: 'Message', className: 'text-break' },
+  { key: 'message', header: 'Message' },
   { key: 'userEmail', header: 'User', render: who },
   { key: 'utcTime', header: 'Time', className: 'text-nowrap', render: (log) => formatDateTime(log.utcTime) },
 ];
 
-type ListProps = LogsTabsProps & { kind: LogKind; search: string };
+type ListProps = LogsTabsProps & { kind: LogKind; search: string; limit: number; onLimitChange: (limit: number) => void };
 
 /**
  * One log list with its own pager. Next continues from the last row shown (the server's cursor),
  * so paging stays fast however deep it goes; Prev uses the cursor remembered for that page.
  */
-function LogsList({ kind, search, userId, machineNumber }: ListProps) {
+function LogsList({ kind, search, userId, machineNumber, limit, onLimitChange }: ListProps) {
   const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<number>(logPageSizes[0]);
   const [cursors, setCursors] = useState<Record<number, string>>({});
   const { data, isPending, isFetching } = useLogs({
     kind,
@@ -56,7 +55,7 @@ function LogsList({ kind, search, userId, machineNumber }: ListProps) {
   const changePage = (next: { page: number; limit: number }) => {
     if (next.limit !== limit) {
       setCursors({});
-      setLimit(next.limit);
+      onLimitChange(next.limit);
       setPage(1);
       return;
     }
@@ -111,10 +110,20 @@ export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
   const searchId = useId();
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search.trim());
+  // Page sizes outlive a new search; the page does not.
+  const [limits, setLimits] = useState<Record<LogKind, number>>({ access: logPageSizes[0], error: logPageSizes[0] });
 
   const list = (kind: LogKind) => (
     // Keyed by the search: a new search is a new list at page 1.
-    <LogsList key={`${kind}:${debounced}`} kind={kind} search={debounced} userId={userId} machineNumber={machineNumber} />
+    <LogsList
+      key={`${kind}:${debounced}`}
+      kind={kind}
+      search={debounced}
+      userId={userId}
+      machineNumber={machineNumber}
+      limit={limits[kind]}
+      onLimitChange={(limit) => setLimits((current) => ({ ...current, [kind]: limit }))}
+    />
   );
 
   return (

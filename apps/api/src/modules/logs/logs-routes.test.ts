@@ -185,6 +185,14 @@ describe('GET access-logs/all and error-logs/all', () => {
     expect(all.total).toBeGreaterThan(12_000);
   });
 
+  it('pages a search by cursor exactly as by offset', async () => {
+    const first = await accessLogsAll('?search=admin/bulk&limit=25');
+    const byOffset = await accessLogsAll('?search=admin/bulk&limit=25&page=2');
+    const byCursor = await accessLogsAll(`?search=admin/bulk&limit=25&page=2&after=${first.nextCursor}`);
+    expect(byCursor.logs).toEqual(byOffset.logs);
+    expect(byCursor.logs[0]._id).not.toBe(first.logs[0]._id);
+  });
+
   it('counts a narrow search exactly', async () => {
     const res = await accessLogsAll('?search=machine/3');
     expect(res).toMatchObject({ total: 8, totalIsEstimate: false });

@@ -1,4 +1,4 @@
-import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { logExactCountLimit, logMessages, type AccessLog, type ErrorLog } from '@app/contract/logs';
 import type { Db } from '../../db/client.ts';
 import { accessLogSearchText, accessLogs, errorLogSearchText, errorLogs, logCounters } from '../../db/schema/logs.ts';
@@ -17,6 +17,9 @@ export type LogListInput = {
 
 type Cursor = { at: Date; id: number };
 
+/** How many of the newest rows a search reads first (see searchPage). */
+const searchWindow = 5_000;
+
 /** The last row of a page as an opaque token: milliseconds and id (timestamps keep milliseconds only). */
 export const encodeCursor = (row: { createdAt: Date; id: number }) =>
   Buffer.from(`${row.createdAt.getTime()}.${row.id}`).toString('base64url');
@@ -33,10 +36,12 @@ const logUser = (userId: string | null, email: string | null) => (userId ? { use
 /**
  * The Admin Logs lists. Each page is an index range read newest first; with `after` it continues
  * from the previous page's last row, so depth costs nothing. 'Page X of Y' comes from the counter
- * table for the common cases (everything, one user, one machine); a search counts its matches
- * exactly when the planner expects few, else takes the planner's estimate: milliseconds either way
- * at millions of rows (bench/logs.mjs).
+ * table for the common cases (everything, one user, one machine); a search reads the newest rows
+ * first and scales their match rate, or counts rare matches exactly (searchPage): milliseconds
+ * either way at millions of rows (bench/logs.mjs).
  */
+const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+
 export function createLogsService({ db }: { db: Db }) {
   async function exactCount(kind: 'access' | 'error', scope: 'all' | 'user' | 'machine', key: string) {
     const [row] = await db
@@ -46,11 +51,10 @@ export function createLogsService({ db }: { db: Db }) {
     return Math.max(0, Number(row?.n ?? 0));
   }
 
-  /** The planner's row estimate for the filter: a millisecond, with pg_trgm's statistics for searches. */
+  /** The planner's row estimate for a filter on indexed columns: a millisecond. */
   async function estimate(table: typeof accessLogs, where: SQL | undefined) {
     const result = await db.execute(sql`explain (format json) ${db.select({ one: sql`1` }).from(table).where(where)}`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
-    const raw = rows[0]?.['QUERY PLAN'];
+    const raw = rowsOf(result)[0]?.['QUERY PLAN'];
     const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
     return Math.round(plan[0].Plan['Plan Rows']);
   }
@@ -65,6 +69,56 @@ export function createLogsService({ db }: { db: Db }) {
     return n > logExactCountLimit ? { total: Math.max(guess, n), estimated: true } : { total: n, estimated: false };
   }
 
+  /**
+   * A search's page ids and total. Trigram statistics cannot tell a common term from a rare one,
+   * so the plan is chosen by looking: the newest searchWindow rows of the list are read through the
+   * time index and searched. When they hold the page, it comes from them and their match rate gives
+   * the total (exact when they are the whole list, scaled to the list's size otherwise). When they
+   * do not, matches are rare and the trigram index finds them all, counted exactly.
+   */
+  async function searchPage(
+    table: typeof accessLogs,
+    base: SQL | undefined,
+    matchesSearch: SQL,
+    skip: number,
+    take: number,
+    listSize: () => Promise<number>,
+  ): Promise<{ ids: number[]; total: number; estimated: boolean }> {
+    const order = sql`${table.createdAt} desc nulls last, ${table.id} desc nulls last`;
+    const windowed = rowsOf(
+      await db.execute(sql`
+        with win as (
+          select ${table.id} as id, ${table.createdAt} as created_at, (${matchesSearch}) as hit
+          from ${table} ${base ? sql`where ${base}` : sql``}
+          order by ${order}
+          limit ${searchWindow}
+        )
+        select
+          (select count(*)::int from win) as scanned,
+          (select count(*)::int from win where hit) as matches,
+          array(select id from win where hit order by created_at desc, id desc offset ${skip} limit ${take}) as ids`),
+    )[0]!;
+    const scanned = Number(windowed.scanned);
+    const matches = Number(windowed.matches);
+    const ids = (windowed.ids as (string | number)[]).map(Number);
+    if (scanned < searchWindow) return { ids, total: matches, estimated: false };
+    if (ids.length === take) {
+      const size = await listSize();
+      return { ids, total: Math.max(matches, Math.round((matches / scanned) * size)), estimated: true };
+    }
+    // Fewer matches than a page in the newest rows: a rare term; the trigram index has them all.
+    const rare = rowsOf(
+      await db.execute(sql`
+        with m as materialized (
+          select ${table.id} as id, ${table.createdAt} as created_at from ${table}
+          where ${base ? sql`${base} and ` : sql``}${matchesSearch}
+        )
+        select (select count(*)::int from m) as total,
+          array(select id from m order by created_at desc, id desc offset ${skip} limit ${take}) as ids`),
+    )[0]!;
+    return { ids: (rare.ids as (string | number)[]).map(Number), total: Number(rare.total), estimated: false };
+  }
+
   async function list<Row extends { createdAt: Date; id: number }, R>(
     kind: 'access' | 'error',
     table: typeof accessLogs | typeof errorLogs,
@@ -73,47 +127,61 @@ export function createLogsService({ db }: { db: Db }) {
     extra: SQL[],
     toItem: (row: Row) => R,
   ) {
+    const t = table as typeof accessLogs;
     const cursor = input.after ? decodeCursor(input.after) : null;
     const filters: SQL[] = [...extra];
-    if (input.userId) filters.push(eq(table.userId, input.userId));
-    if (input.machineNumber) filters.push(eq(table.machineNumber, input.machineNumber));
-    if (input.search) filters.push(ilike(sql`(${searchText})`, containsPattern(input.search)));
+    if (input.userId) filters.push(eq(t.userId, input.userId));
+    if (input.machineNumber) filters.push(eq(t.machineNumber, input.machineNumber));
     const where = filters.length ? and(...filters) : undefined;
+    const afterCursor = cursor ? sql`(${t.createdAt}, ${t.id}) < (${cursor.at.toISOString()}::timestamptz, ${cursor.id})` : undefined;
+    const pageWhere = and(where, afterCursor);
+    // With a cursor the rows before this page are behind it; without, they are skipped.
+    const before = (input.page - 1) * input.limit;
+    const skip = cursor ? 0 : before;
+    const order = [sql`${t.createdAt} desc nulls last`, sql`${t.id} desc nulls last`];
 
-    const pageWhere = cursor
-      ? and(where, sql`(${table.createdAt}, ${table.id}) < (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`)
-      : where;
-    // Both tables share the columns read here; the row type is the caller's.
-    const rowsQuery = db
-      .select()
-      .from(table as typeof accessLogs)
-      .where(pageWhere)
-      // Spelled out to match the indexes (DESC NULLS LAST).
-      .orderBy(sql`${table.createdAt} desc nulls last`, sql`${table.id} desc nulls last`)
-      .limit(input.limit + 1)
-      .offset(cursor ? 0 : (input.page - 1) * input.limit);
+    // The list's size without the search: kept in log_counters for everything, a user, a machine.
+    const scopeSize = () =>
+      extra.length === 0 && !input.userId && !input.machineNumber
+        ? exactCount(kind, 'all', '')
+        : extra.length === 0 && input.userId && !input.machineNumber
+          ? exactCount(kind, 'user', input.userId)
+          : extra.length === 0 && input.machineNumber && !input.userId
+            ? exactCount(kind, 'machine', input.machineNumber)
+            : null;
 
-    const plain = !input.search && extra.length === 0;
-    const countQuery =
-      plain && !input.userId && !input.machineNumber
-        ? exactCount(kind, 'all', '').then((total) => ({ total, estimated: false }))
-        : plain && input.userId && !input.machineNumber
-          ? exactCount(kind, 'user', input.userId).then((total) => ({ total, estimated: false }))
-          : plain && input.machineNumber && !input.userId
-            ? exactCount(kind, 'machine', input.machineNumber).then((total) => ({ total, estimated: false }))
-            : filteredCount(table as typeof accessLogs, where);
+    let rows: Row[];
+    let total: number;
+    let estimated: boolean;
+    if (input.search) {
+      const matchesSearch = ilike(sql`(${searchText})`, containsPattern(input.search));
+      const found = await searchPage(t, pageWhere, matchesSearch, skip, input.limit + 1, async () => {
+        const known = scopeSize();
+        return known ? known : estimate(t, where);
+      });
+      const byId = found.ids.length
+        ? ((await db.select().from(t).where(inArray(t.id, found.ids)).orderBy(...order)) as unknown as Row[])
+        : [];
+      rows = byId;
+      total = found.total + (cursor ? before : 0);
+      estimated = found.estimated;
+    } else {
+      const rowsQuery = db.select().from(t).where(pageWhere).orderBy(...order).limit(input.limit + 1).offset(skip);
+      const known = scopeSize();
+      const [page, counted] = await Promise.all([
+        rowsQuery as unknown as Promise<Row[]>,
+        known ? known.then((n) => ({ total: n, estimated: false })) : filteredCount(t, where),
+      ]);
+      rows = page;
+      ({ total, estimated } = counted);
+    }
 
-    const [rows, counted] = await Promise.all([rowsQuery as unknown as Promise<Row[]>, countQuery]);
     const hasMore = rows.length > input.limit;
     const pageRows = hasMore ? rows.slice(0, input.limit) : rows;
     const last = pageRows[pageRows.length - 1];
     // An estimate never contradicts what this page has seen: the rows before it, its own, one more.
-    const seen = (input.page - 1) * input.limit + pageRows.length;
-    const { total, estimated } = !counted.estimated
-      ? counted
-      : hasMore
-        ? { total: Math.max(counted.total, seen + 1), estimated: true }
-        : { total: seen, estimated: false };
+    const seen = before + pageRows.length;
+    if (estimated) ({ total, estimated } = hasMore ? { total: Math.max(total, seen + 1), estimated: true } : { total: seen, estimated: false });
     return {
       logs: pageRows.map(toItem),
       total_pages: pageCount(total, input.limit),
