@@ -10,6 +10,8 @@ export default mergeConfig(
       include: ['src/**/*.test.{ts,tsx}'],
       setupFiles: ['./src/test/setup.ts'],
       restoreMocks: true,
+      // Lazy routes compile on first use; on a busy 2-core machine a first render can take seconds.
+      testTimeout: 20_000,
     },
   }),
 );

@@ -15,7 +15,9 @@ export async function serveWebApp(app: FastifyInstance, distDir: string) {
   }
   await app.register(fastifyStatic, {
     root: distDir,
-    wildcard: false,
+    // Looked up per request rather than indexed at start, so a rebuild is served without a restart;
+    // a missing file falls through to the not-found handler (index.html or a JSON 404).
+    wildcard: true,
     index: false,
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -122,7 +122,7 @@ describe('api client', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login-admin'), { timeout: 1000 });
     // Not at once: the toast is seen first, then the redirect.
     expect(navigatedAt - expiredAt).toBeGreaterThanOrEqual(95);
-    expect(screen.getByText('Sign-in screen')).toBeTruthy();
+    expect(await screen.findByText('Sign-in screen')).toBeTruthy();
     await act(async () => {});
   });
 });
