@@ -192,7 +192,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   const hasWeb = await serveWebApp(app, webDist);
   app.setNotFoundHandler((request, reply) => {
     if (hasWeb && request.method === 'GET' && !isApiPath(request.url)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
     return reply.code(404).send({ code: 404, msg: `${apiMessages.routeNotFound}: ${request.method} ${request.url.split('?')[0]}`, data: null });
   });

@@ -21,9 +21,10 @@ export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthServic
       if (!isIanaTimeZone(zone)) throw new BadRequestError(apiMessages.invalidTimezone);
       request.timeZone = zone;
     }
-    if (!request.url.startsWith('/api/') || request.routeOptions.config.public) return;
-    // Unknown API paths fall through to the 404 handler rather than a 401.
-    if (!request.routeOptions.url) return;
+    // Decided by the matched route, not the raw URL: unknown API paths (no route, or the static
+    // files' catch-all) fall through to the JSON 404 rather than a 401.
+    const route = request.routeOptions.url;
+    if (!route || !route.startsWith('/api/') || request.routeOptions.config.public) return;
     const header = request.headers.authorization;
     if (!header) throw new UnauthorizedError(apiMessages.unauthorized);
     const match = bearer.exec(header);

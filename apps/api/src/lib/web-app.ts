@@ -19,6 +19,7 @@ export async function serveWebApp(app: FastifyInstance, distDir: string) {
     // a missing file falls through to the not-found handler (index.html or a JSON 404).
     wildcard: true,
     index: false,
+    cacheControl: false,
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -41,3 +41,32 @@ describe('health, docs and unknown routes', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('serving the built console', () => {
+  it('serves index.html for app paths, hashed assets with a long cache, and JSON 404 for unknown API paths', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const dist = path.join(t.config.dataDir, 'web-dist');
+    mkdirSync(path.join(dist, 'assets'), { recursive: true });
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
+    writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    const web = await createTestApp({ WEB_DIST: dist });
+    try {
+      const page = await web.app.inject({ method: 'GET', url: '/admin/device?page=2' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      const asset = await web.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toContain('immutable');
+      // A file added after start (a rebuild) is served without a restart.
+      writeFileSync(path.join(dist, 'assets', 'later-def456.js'), 'console.log(2)');
+      expect((await web.app.inject({ method: 'GET', url: '/assets/later-def456.js' })).statusCode).toBe(200);
+      const api = await web.app.inject({ method: 'GET', url: '/api/v1/admin/nothing-here' });
+      expect(api.statusCode).toBe(404);
+      expect(api.json().code).toBe(404);
+    } finally {
+      await web.close();
+    }
+  });
+});
