@@ -158,6 +158,8 @@ export const deviceListSchema = z.object({
   allDevices: z.array(deviceSchema),
   totalPages: z.number().int(),
   total: z.number().int(),
+  /** True when a search matches more devices than are counted exactly; total is then the planner's estimate. */
+  totalIsEstimate: z.boolean(),
   page: z.number().int(),
   limit: z.number().int(),
 });

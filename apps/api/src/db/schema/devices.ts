@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  bigint,
   doublePrecision,
   index,
   integer,
@@ -58,6 +59,15 @@ export const devices = pgTable(
     index('devices_subscription_status_id_idx').on(t.subscriptionStatus, t.id),
   ],
 );
+
+/**
+ * Row counts kept by statement triggers as rows are written (see the device_counts migration), so
+ * the unfiltered device list knows its 'Page X of Y' without counting the table per request.
+ */
+export const tableRowCounts = pgTable('table_row_counts', {
+  tableName: text('table_name').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
 
 /**
  * Doctors, patients and technicians are users of the devices' mobile app. Their numeric userId (the

@@ -10,7 +10,7 @@ import {
   type SubscriptionSummary,
 } from '@app/contract/devices';
 import type { Db } from '../../db/client.ts';
-import { devices } from '../../db/schema/devices.ts';
+import { devices, tableRowCounts } from '../../db/schema/devices.ts';
 import { subscriptions } from '../../db/schema/subscriptions.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { containsPattern, isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts';
@@ -72,7 +72,40 @@ const toDevice = (row: DeviceListRow, subs: SubscriptionSummary[]): Device => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
+/** Pages starting before this row are fetched together with the count; deeper ones after it. */
+const nearPages = 1000;
+/**
+ * A search is counted exactly up to this many matches. Counting rechecks every match in the table
+ * (a trigram index narrows, it does not decide), so a term matching a third of 100,000 devices
+ * would cost more than the whole page; past this the planner's estimate stands in.
+ */
+export const deviceSearchExactCountLimit = 2000;
+
 export function createDevicesService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+  const countWhere = async (where: SQL | undefined) => (await db.select({ n: sql<number>`count(*)::int` }).from(devices).where(where))[0]!.n;
+  /** The planner's row estimate for a filter: instant, and close enough for trigram searches. */
+  const estimateWhere = async (where: SQL | undefined) => {
+    const result = (await db.execute(sql`explain (format json) ${db.select({ one: sql`1` }).from(devices).where(where)}`)) as unknown as {
+      rows: Record<string, unknown>[];
+    };
+    const raw = result.rows[0]?.['QUERY PLAN'];
+    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
+    return Math.round(plan[0].Plan['Plan Rows']);
+  };
+  /** Exact up to the limit; past it (or when the estimate is far past it) the estimate. */
+  const countSearch = async (where: SQL): Promise<{ total: number; estimated: boolean }> => {
+    const guess = await estimateWhere(where);
+    if (guess > 2 * deviceSearchExactCountLimit) return { total: guess, estimated: true };
+    const capped = db.select({ one: sql`1` }).from(devices).where(where).limit(deviceSearchExactCountLimit + 1).as('capped');
+    const n = (await db.select({ n: sql<number>`count(*)::int` }).from(capped))[0]!.n;
+    return n > deviceSearchExactCountLimit ? { total: Math.max(guess, n), estimated: true } : { total: n, estimated: false };
+  };
+  /** The whole table's count, kept by triggers as rows are written (no count per request). */
+  const countAll = async () => {
+    const [row] = await db.select({ n: tableRowCounts.n }).from(tableRowCounts).where(eq(tableRowCounts.tableName, 'devices'));
+    return row ? Number(row.n) : countWhere(undefined);
+  };
+
   /** Subscriptions of these devices, newest first, keyed by lower-cased serial number. */
   async function subscriptionsFor(serialNumbers: string[]): Promise<Map<string, SubscriptionSummary[]>> {
     const bySerial = new Map<string, SubscriptionSummary[]>();
@@ -139,28 +172,58 @@ export function createDevicesService({ db, now = () => new Date() }: { db: Db; n
     async list(params: DeviceListParams): Promise<DeviceList> {
       const { page, limit, sort } = params;
       const direction = params.direction ?? (sort === 'createdAt' ? 'desc' : 'asc');
-      const order = direction === 'asc' ? asc : desc;
       const { column, unique } = sortColumns[sort];
       // A unique column orders on its own; any other gets id as the tie-breaker (the index's second column).
-      const orderBy: SQL[] = unique ? [order(column)] : [order(column), order(devices.id)];
+      const orderOf = (dir: SortDirection): SQL[] => {
+        const order = dir === 'asc' ? asc : desc;
+        return unique ? [order(column)] : [order(column), order(devices.id)];
+      };
       const search = params.search?.toLowerCase();
       const where = search ? sql`${devices.searchText} like ${containsPattern(search)}` : undefined;
+      const offset = offsetOf(page, limit);
 
-      // Page ids first from the index alone, then fetch only those rows: a deep page skips index
-      // entries, not table rows.
-      const pageIds = db
-        .select({ pageId: sql<string>`${devices.id}`.as('page_id') })
-        .from(devices)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offsetOf(page, limit))
-        .as('page_ids');
-      const [rows, total] = await Promise.all([
-        db.select(deviceColumns).from(devices).innerJoin(pageIds, eq(devices.id, pageIds.pageId)).orderBy(...orderBy),
-        db.select({ total: sql<number>`count(*)::int` }).from(devices).where(where).then((r) => r[0]!.total),
-      ]);
-      return { allDevices: await withSubscriptions(rows), totalPages: pageCount(total, limit), total, page, limit };
+      // Page ids first from the index alone, then only those rows: a deep page skips index entries,
+      // not table rows.
+      const pageRows = (dir: SortDirection, skip: number, take: number) => {
+        const pageIds = db
+          .select({ pageId: sql<string>`${devices.id}`.as('page_id') })
+          .from(devices)
+          .where(where)
+          .orderBy(...orderOf(dir))
+          .limit(take)
+          .offset(skip)
+          .as('page_ids');
+        return db.select(deviceColumns).from(devices).innerJoin(pageIds, eq(devices.id, pageIds.pageId)).orderBy(...orderOf(dir));
+      };
+      const total = async (): Promise<{ total: number; estimated: boolean }> =>
+        where ? countSearch(where) : { total: await countAll(), estimated: false };
+
+      let rows: DeviceListRow[];
+      let counted: { total: number; estimated: boolean };
+      if (offset < nearPages) {
+        [rows, counted] = await Promise.all([pageRows(direction, offset, limit), total()]);
+      } else {
+        // A page past the middle is read from the other end, so no page skips more than half the list
+        // (only when the count is exact: an estimate could point past the real end).
+        counted = await total();
+        const count = counted.total;
+        if (offset >= count && !counted.estimated) rows = [];
+        else if (offset <= count / 2 || counted.estimated) rows = await pageRows(direction, offset, limit);
+        else {
+          const take = Math.min(limit, count - offset);
+          rows = (await pageRows(direction === 'asc' ? 'desc' : 'asc', count - offset - take, take)).reverse();
+        }
+      }
+      // An estimate never reads below what this page has shown to exist.
+      const count = counted.estimated ? Math.max(counted.total, offset + rows.length) : counted.total;
+      return {
+        allDevices: await withSubscriptions(rows),
+        totalPages: pageCount(count, limit),
+        total: count,
+        totalIsEstimate: counted.estimated,
+        page,
+        limit,
+      };
     },
 
     async get(id: string): Promise<Device> {
