@@ -45,10 +45,14 @@ const resources = [
 ];
 const resourceArray = `ARRAY[${resources.map((r) => `'${r}'`).join(',')}]`;
 
-/** Row g of the synthetic history: spread over a year, users and machines hashed so they do not line up. */
-const selectRows = (table, from, to) => `
+/**
+ * Row g of n: a year of history written in time order, as an append-only log is (row g is about
+ * g/n of the way through the year), so the newest rows sit together on disk as they do in
+ * production. Users and machines are hashed so they do not line up with time.
+ */
+const selectRows = (table, from, to, n) => `
   select
-    date_trunc('milliseconds', now() - ((g::bigint * 2654435761) % 31536000000) * interval '1 millisecond') as created_at,
+    date_trunc('milliseconds', now() - interval '1 minute' - ((${n} - g) * (31536000000 / ${n}) + (g * 7919) % 1000) * interval '1 millisecond') as created_at,
     'bench-user-' || ((g * 104723) % 60) as user_id,
     'user' || ((g * 104723) % 60) || '@example.com' as user_email,
     (${resourceArray})[1 + (g * 7919) % ${resources.length}] as resource,
@@ -77,7 +81,7 @@ async function fill(c, table, target) {
   try {
     for (let from = have + 1; from <= target; from += chunk) {
       const to = Math.min(target, from + chunk - 1);
-      await c.query(`insert into ${table} (${columns}) ${selectRows(table, from, to)}`);
+      await c.query(`insert into ${table} (${columns}) ${selectRows(table, from, to, target)}`);
       process.stdout.write(`  ${to.toLocaleString()}\r`);
     }
   } finally {
@@ -141,6 +145,8 @@ const cases = [
   ['access, by machine', `${A}?page=1&limit=10&machineNumber=MN-01234`],
   ['access, search common (treatement)', `${A}?page=1&limit=10&search=treatement`],
   ['access, search email (user17@)', `${A}?page=1&limit=25&search=user17@`],
+  ['access, search email, 100 rows', `${A}?page=1&limit=100&search=user17@`],
+  ['access, search common, page 5 of 25', `${A}?page=5&limit=25&search=treatement`],
   ['access, search rare ip (10.7.42.)', `${A}?page=1&limit=10&search=10.7.42.`],
   ['access, search no match', `${A}?page=1&limit=10&search=no-such-thing`],
   ['access, by user + search', `${A}?page=1&limit=10&userId=bench-user-17&search=patient`],

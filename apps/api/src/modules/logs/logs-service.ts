@@ -18,7 +18,9 @@ export type LogListInput = {
 type Cursor = { at: Date; id: number };
 
 /** How many of the newest rows a search reads first (see searchPage). */
-const searchWindow = 5_000;
+const searchWindow = 2_000;
+/** A search expected to match at most this many rows is rare: the trigram index finds them all quickly. */
+const rareMatches = 10_000;
 
 /** The last row of a page as an opaque token: milliseconds and id (timestamps keep milliseconds only). */
 export const encodeCursor = (row: { createdAt: Date; id: number }) =>
@@ -71,10 +73,11 @@ export function createLogsService({ db }: { db: Db }) {
 
   /**
    * A search's page ids and total. Trigram statistics cannot tell a common term from a rare one,
-   * so the plan is chosen by looking: the newest searchWindow rows of the list are read through the
-   * time index and searched. When they hold the page, it comes from them and their match rate gives
-   * the total (exact when they are the whole list, scaled to the list's size otherwise). When they
-   * do not, matches are rare and the trigram index finds them all, counted exactly.
+   * so the plan is chosen by looking: the newest rows of the list are read through the time index
+   * and searched. When they hold the page, it comes from them and their match rate gives the total
+   * (exact when they are the whole list, scaled to the list's size otherwise). When the rate says
+   * the term is rare, the trigram index finds every match, counted exactly; otherwise (a common
+   * term on a deep page) the walk goes on through more of the newest rows.
    */
   async function searchPage(
     table: typeof accessLogs,
@@ -85,28 +88,32 @@ export function createLogsService({ db }: { db: Db }) {
     listSize: () => Promise<number>,
   ): Promise<{ ids: number[]; total: number; estimated: boolean }> {
     const order = sql`${table.createdAt} desc nulls last, ${table.id} desc nulls last`;
-    const windowed = rowsOf(
-      await db.execute(sql`
-        with win as (
-          select ${table.id} as id, ${table.createdAt} as created_at, (${matchesSearch}) as hit
-          from ${table} ${base ? sql`where ${base}` : sql``}
-          order by ${order}
-          limit ${searchWindow}
-        )
-        select
-          (select count(*)::int from win) as scanned,
-          (select count(*)::int from win where hit) as matches,
-          array(select id from win where hit order by created_at desc, id desc offset ${skip} limit ${take}) as ids`),
-    )[0]!;
-    const scanned = Number(windowed.scanned);
-    const matches = Number(windowed.matches);
-    const ids = (windowed.ids as (string | number)[]).map(Number);
-    if (scanned < searchWindow) return { ids, total: matches, estimated: false };
-    if (ids.length === take) {
-      const size = await listSize();
-      return { ids, total: Math.max(matches, Math.round((matches / scanned) * size)), estimated: true };
+    let size: number | undefined;
+    for (let window = searchWindow; ; ) {
+      const found = rowsOf(
+        await db.execute(sql`
+          with win as (
+            select ${table.id} as id, ${table.createdAt} as created_at, (${matchesSearch}) as hit
+            from ${table} ${base ? sql`where ${base}` : sql``}
+            order by ${order}
+            limit ${window}
+          )
+          select
+            (select count(*)::int from win) as scanned,
+            (select count(*)::int from win where hit) as matches,
+            array(select id from win where hit order by created_at desc, id desc offset ${skip} limit ${take}) as ids`),
+      )[0]!;
+      const scanned = Number(found.scanned);
+      const matches = Number(found.matches);
+      const ids = (found.ids as (string | number)[]).map(Number);
+      if (scanned < window) return { ids, total: matches, estimated: false };
+      size ??= await listSize();
+      const expected = Math.max(matches, Math.round((matches / scanned) * size));
+      if (ids.length === take) return { ids, total: expected, estimated: true };
+      if (expected <= rareMatches) break;
+      // Common enough that the time index is the way: read as far as the page should need.
+      window = Math.min(Math.ceil(((skip + take) * scanned * 1.5) / Math.max(matches, 1)), window * 16);
     }
-    // Fewer matches than a page in the newest rows: a rare term; the trigram index has them all.
     const rare = rowsOf(
       await db.execute(sql`
         with m as materialized (
