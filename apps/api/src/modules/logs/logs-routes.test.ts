@@ -193,14 +193,15 @@ describe('GET access-logs/all and error-logs/all', () => {
     expect(byCursor.logs[0]._id).not.toBe(first.logs[0]._id);
   });
 
-  it('walks further back for a deep page of a common term and returns the same rows as plain SQL', async () => {
+  it('finds a deep page of a term missing from the newest rows, with the same rows as plain SQL', async () => {
     await t.database.db.execute(sql`
       insert into access_logs (created_at, resource, location)
       select now() + (g || ' milliseconds')::interval, case when g % 3 = 0 then 'GET /needle' else 'GET /hay' end, '10.0.0.8'
       from generate_series(1, 40000) g`);
     const res = await accessLogsAll('?search=needle&limit=100&page=10');
     expect(res.logs).toHaveLength(100);
-    expect(res.totalIsEstimate).toBe(true);
+    // Exact when the trigram index answers within its budget, estimated when the walk does.
+    expect(Math.abs(res.total - 13_333) / 13_333).toBeLessThan(0.5);
     const expected = await t.database.db.execute(
       sql`select id from access_logs where resource like '%needle%' order by created_at desc, id desc offset 900 limit 100`,
     );

@@ -3,7 +3,7 @@ import { logExactCountLimit, logMessages, type AccessLog, type ErrorLog } from '
 import type { Db } from '../../db/client.ts';
 import { accessLogSearchText, accessLogs, errorLogSearchText, errorLogs, logCounters } from '../../db/schema/logs.ts';
 import { BadRequestError } from '../../lib/errors.ts';
-import { containsPattern, pageCount } from '../../lib/pagination.ts';
+import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
 
 export type LogListInput = {
   page: number;
@@ -19,8 +19,10 @@ type Cursor = { at: Date; id: number };
 
 /** How many of the newest rows a search reads first (see searchPage). */
 const searchWindow = 2_000;
-/** A search expected to match at most this many rows is rare: the trigram index finds them all quickly. */
-const rareMatches = 10_000;
+/** The time a search may spend in the trigram index before it counts as common (see searchPage). */
+const trigramBudgetMs = 25;
+/** How far back a common term's walk through the time index may go before the trigram index takes over. */
+const searchWalkLimit = 1_000_000;
 
 /** The last row of a page as an opaque token: milliseconds and id (timestamps keep milliseconds only). */
 export const encodeCursor = (row: { createdAt: Date; id: number }) =>
@@ -71,13 +73,38 @@ export function createLogsService({ db }: { db: Db }) {
     return n > logExactCountLimit ? { total: Math.max(guess, n), estimated: true } : { total: n, estimated: false };
   }
 
+  /** Every match of a search through the trigram index, counted exactly; null when it takes longer than `budgetMs`. */
+  async function searchByTrigrams(table: typeof accessLogs, base: SQL | undefined, matchesSearch: SQL, skip: number, take: number, budgetMs?: number) {
+    const query = sql`
+      with m as materialized (
+        select ${table.id} as id, ${table.createdAt} as created_at from ${table}
+        where ${base ? sql`${base} and ` : sql``}${matchesSearch}
+      )
+      select (select count(*)::int from m) as total,
+        array(select id from m order by created_at desc, id desc offset ${skip} limit ${take}) as ids`;
+    try {
+      const row = budgetMs
+        ? await db.transaction(async (tx) => {
+            await tx.execute(sql.raw(`set local statement_timeout = ${Math.round(budgetMs)}`));
+            return rowsOf(await tx.execute(query))[0]!;
+          })
+        : rowsOf(await db.execute(query))[0]!;
+      return { ids: (row.ids as (string | number)[]).map(Number), total: Number(row.total), estimated: false };
+    } catch (error) {
+      if (budgetMs && pgErrorCode(error) === '57014') return null;
+      throw error;
+    }
+  }
+
   /**
-   * A search's page ids and total. Trigram statistics cannot tell a common term from a rare one,
-   * so the plan is chosen by looking: the newest rows of the list are read through the time index
-   * and searched. When they hold the page, it comes from them and their match rate gives the total
-   * (exact when they are the whole list, scaled to the list's size otherwise). When the rate says
-   * the term is rare, the trigram index finds every match, counted exactly; otherwise (a common
-   * term on a deep page) the walk goes on through more of the newest rows.
+   * A search's page ids and total. Trigram statistics cannot tell a common term from a rare one
+   * (the planner guesses the same few hundred rows for every pattern), and each plan is ruinous on
+   * the other kind of term, so the plan is chosen by looking. First the newest rows of the list are
+   * read through the time index and searched: when they hold the page (a common term, the usual
+   * case) it comes from them and their match rate gives the total, scaled to the list's size
+   * (exact when they are the whole list). Otherwise the trigram index gets a short time budget to
+   * find and count every match (a rare term). Past the budget the term is common after all (just
+   * not among the newest rows): the walk goes on through older rows until the page is full.
    */
   async function searchPage(
     table: typeof accessLogs,
@@ -89,6 +116,7 @@ export function createLogsService({ db }: { db: Db }) {
   ): Promise<{ ids: number[]; total: number; estimated: boolean }> {
     const order = sql`${table.createdAt} desc nulls last, ${table.id} desc nulls last`;
     let size: number | undefined;
+    let triedTrigrams = false;
     for (let window = searchWindow; ; ) {
       const found = rowsOf(
         await db.execute(sql`
@@ -108,22 +136,16 @@ export function createLogsService({ db }: { db: Db }) {
       const ids = (found.ids as (string | number)[]).map(Number);
       if (scanned < window) return { ids, total: matches, estimated: false };
       size ??= await listSize();
-      const expected = Math.max(matches, Math.round((matches / scanned) * size));
-      if (ids.length === take) return { ids, total: expected, estimated: true };
-      if (expected <= rareMatches) break;
-      // Common enough that the time index is the way: read as far as the page should need.
-      window = Math.min(Math.ceil(((skip + take) * scanned * 1.5) / Math.max(matches, 1)), window * 16);
+      if (ids.length === take) return { ids, total: Math.max(matches, Math.round((matches / scanned) * size)), estimated: true };
+      if (!triedTrigrams) {
+        triedTrigrams = true;
+        const rare = await searchByTrigrams(table, base, matchesSearch, skip, take, trigramBudgetMs);
+        if (rare) return rare;
+      }
+      if (window >= searchWalkLimit) return (await searchByTrigrams(table, base, matchesSearch, skip, take))!;
+      // As far back as the page should need at the rate seen, at most 16 times further each round.
+      window = Math.min(Math.ceil(((skip + take) * scanned * 1.5) / Math.max(matches, 1)), window * 16, searchWalkLimit);
     }
-    const rare = rowsOf(
-      await db.execute(sql`
-        with m as materialized (
-          select ${table.id} as id, ${table.createdAt} as created_at from ${table}
-          where ${base ? sql`${base} and ` : sql``}${matchesSearch}
-        )
-        select (select count(*)::int from m) as total,
-          array(select id from m order by created_at desc, id desc offset ${skip} limit ${take}) as ids`),
-    )[0]!;
-    return { ids: (rare.ids as (string | number)[]).map(Number), total: Number(rare.total), estimated: false };
   }
 
   async function list<Row extends { createdAt: Date; id: number }, R>(
