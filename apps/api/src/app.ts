@@ -77,7 +77,6 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     },
     bodyLimit: 256 * 1024,
     trustProxy: config.trustProxy,
-    disableRequestLogging: config.env === 'test',
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
