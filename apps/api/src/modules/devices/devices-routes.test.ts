@@ -330,7 +330,7 @@ describe('GET /api/v1/admin/machine on more than a thousand devices', () => {
   const page = async (query: Record<string, string | number>) => {
     const res = await t3.injectAs(token3, { method: 'GET', url: '/api/v1/admin/machine', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as { allDevices: { _id: string; machineNumber: string; status: number; subscriptionStatus: number | null }[]; total: number; totalPages: number };
+    return res.json().data as { allDevices: { _id: string; machineNumber: string; status: number; subscriptionStatus: number | null }[]; total: number; totalPages: number; totalIsEstimate: boolean };
   };
   const walk = async (query: Record<string, string>) => {
     const all = [];
