@@ -1,21 +1,9 @@
 import { z } from 'zod';
 
+export { apiMessages, type Envelope } from './api-messages.ts';
+
 /** Every API answer is `{ code, msg, data }`; `code` mirrors the HTTP status. */
 export const envelope = <T extends z.ZodType>(data: T) =>
   z.object({ code: z.number().int(), msg: z.string(), data });
 
 export const errorEnvelope = envelope(z.unknown().nullable());
-
-export type Envelope<T> = { code: number; msg: string; data: T };
-
-/** Messages the API uses for generic answers (not listed by the spec, ours). */
-export const apiMessages = {
-  unauthorized: 'Unauthorized access',
-  invalidToken: 'Your session has expired. Please sign in again.',
-  forbidden: 'You are not allowed to do this',
-  notFound: 'Not found',
-  routeNotFound: 'Route not found',
-  tooManyRequests: 'Too many attempts. Please try again later.',
-  invalidTimezone: 'X-Timezone must be an IANA time zone such as Europe/Berlin',
-  internal: 'Something went wrong on our side',
-} as const;

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches, useNavigate, useNavigation } from 'react-router';
-import { Toaster } from 'sonner';
 import { setNavigator } from '../lib/navigation.ts';
+import { LazyToaster } from './lazy-toaster.tsx';
 
 export type RouteHandle = { title?: string };
 
@@ -27,7 +27,7 @@ export function RootLayout() {
     <>
       {navigation.state === 'loading' ? <div className="route-progress" aria-hidden="true" /> : null}
       <Outlet />
-      <Toaster position="top-right" closeButton richColors />
+      <LazyToaster />
     </>
   );
 }

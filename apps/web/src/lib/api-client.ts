@@ -1,4 +1,4 @@
-import { apiMessages, type Envelope } from '@app/contract/envelope';
+import { apiMessages, type Envelope } from '@app/contract/api-messages';
 import { webMessages } from '@app/contract/web-messages';
 import { navigateTo } from './navigation.ts';
 import { notify } from './notify.ts';

@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { signInMessages } from '@app/contract/auth';
 import { signOut } from '../../features/auth/api/sign-out.ts';
 import { navigateTo } from '../../lib/navigation.ts';
-import { notify } from '../../lib/notify.ts';
+import { notify, preloadToastsWhenIdle } from '../../lib/notify.ts';
 import { clearSession, setSidebarOpen, useSession } from '../../lib/session-store.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { QueryProvider } from '../query-provider.tsx';
@@ -59,6 +59,9 @@ export function AdminLayout() {
       window.scrollTo(0, 0);
     }
   }, [pathname]);
+
+  // Admin screens toast often: fetch sonner once the first screen is up, not on the first toast.
+  useEffect(() => preloadToastsWhenIdle(), []);
 
   const logout = async () => {
     setLoggingOut(true);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { LoginBody, loginResponseSchema } from '@app/contract/auth';
+import type { loginResponseSchema } from '@app/contract/auth';
+import type { LoginBody } from '@app/contract/sign-in';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 

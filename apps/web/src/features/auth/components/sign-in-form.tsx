@@ -1,13 +1,10 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
-import { loginBodySchema, signInMessages, type LoginBody } from '@app/contract/auth';
+import { loginBodySchema, signInMessages, type LoginBody, type LoginInput } from '@app/contract/sign-in';
 import { EyeIcon, EyeOffIcon } from '../../../components/icons.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
+import { notify, preloadToasts } from '../../../lib/notify.ts';
 import { signIn, type SignInResult } from '../api/sign-in.ts';
 
 /** SPEC 8: the server msg, else the error's message, else 'Please check your email and password.' */
@@ -19,40 +16,87 @@ export function signInFailureMessage(error: unknown) {
 
 export type SignInFormProps = { onSignedIn: (result: SignInResult) => void };
 
+type Field = keyof LoginInput;
+type Errors = Partial<Record<Field, string>>;
+
+/** The contract schema's first message for each field (none when the values are valid). */
+function validate(values: LoginInput): { data?: LoginBody; errors: Errors } {
+  const result = loginBodySchema.safeParse(values);
+  if (result.success) return { data: result.data, errors: {} };
+  const errors: Errors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as Field;
+    errors[field] ??= issue.message;
+  }
+  return { errors };
+}
+
+/*
+ * A small controlled form instead of react-hook-form: this is the first screen, and RHF with its
+ * resolver was a tenth of its JavaScript (docs/decisions/007-light-sign-in-form.md). It behaves as
+ * the RHF forms do: validate on submit, then re-check a field as it changes; focus the first field
+ * in error; the button is disabled while the request runs. Every other form keeps RHF.
+ */
 export function SignInForm({ onSignedIn }: SignInFormProps) {
   const [showPassword, setShowPassword] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<z.input<typeof loginBodySchema>, unknown, LoginBody>({
-    resolver: zodResolver(loginBodySchema),
-    defaultValues: { email: '', password: '' },
-  });
+  const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
 
-  const onSubmit = async (body: LoginBody) => {
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const field = event.target.name as Field;
+    const next = { ...values, [field]: event.target.value };
+    setValues(next);
+    if (submitted) setErrors((current) => ({ ...current, [field]: validate(next).errors[field] }));
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isSubmitting) return;
+    setSubmitted(true);
+    const { data, errors: found } = validate(values);
+    setErrors(found);
+    if (!data) {
+      (found.email ? emailRef : passwordRef).current?.focus();
+      return;
+    }
+    // A failed attempt toasts: fetch the toasts alongside the request rather than after it.
+    void preloadToasts();
+    setSubmitting(true);
     try {
-      onSignedIn(await signIn(body));
+      onSignedIn(await signIn(data));
     } catch (error) {
       notify.error(signInFailureMessage(error));
+    } finally {
+      setSubmitting(false);
     }
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)}>
+    <form noValidate onSubmit={(event) => void onSubmit(event)}>
       <FormField
+        ref={emailRef}
         label="Email"
         type="email"
+        name="email"
         autoComplete="username"
         inputMode="email"
-        error={errors.email?.message}
-        {...register('email')}
+        value={values.email}
+        onChange={onChange}
+        error={errors.email}
       />
       <FormField
+        ref={passwordRef}
         label="Password"
         type={showPassword ? 'text' : 'password'}
+        name="password"
         autoComplete="current-password"
-        error={errors.password?.message}
+        value={values.password}
+        onChange={onChange}
+        error={errors.password}
         wrapperClassName="mb-2"
         append={
           <button
@@ -66,7 +110,6 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
             {showPassword ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
           </button>
         }
-        {...register('password')}
       />
       <div className="d-flex justify-content-end mb-4">
         <Link to="/forgot-password" className="small">

@@ -77,6 +77,21 @@ describe('sign-in page', () => {
     expect(screen.queryByText('Password is required')).toBeNull();
   });
 
+  it('focuses the first field in error and re-checks a field as it is corrected', async () => {
+    renderAt('/login-admin');
+    await userEvent.type(await screen.findByLabelText('Password'), 'x');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Email is required')).toBeTruthy();
+    const email = screen.getByLabelText('Email');
+    expect(document.activeElement).toBe(email);
+    await userEvent.type(email, 'admin@');
+    expect(screen.getByText('Invalid email format')).toBeTruthy();
+    await userEvent.type(email, 'example.com');
+    expect(screen.queryByText('Invalid email format')).toBeNull();
+    expect(email.getAttribute('aria-invalid')).toBeNull();
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('shows and hides the password with a pressed toggle', async () => {
     renderAt('/login-admin');
     const password = await screen.findByLabelText('Password');
