@@ -20,7 +20,9 @@ type Cursor = { at: Date; id: number };
 /** How many of the newest rows a search reads first (see searchPage). */
 const searchWindow = 2_000;
 /** The time a search may spend in the trigram index before it counts as common (see searchPage). */
-const trigramBudgetMs = 25;
+const trigramBudgetMs = 250;
+/** Below this many expected matches (the newest rows' rate times the list size) the trigram index is tried first. */
+const trigramFirstBelow = 20_000;
 /** How far back a common term's walk through the time index may go before the trigram index takes over. */
 const searchWalkLimit = 1_000_000;
 
@@ -137,7 +139,8 @@ export function createLogsService({ db }: { db: Db }) {
       if (scanned < window) return { ids, total: matches, estimated: false };
       size ??= await listSize();
       if (ids.length === take) return { ids, total: Math.max(matches, Math.round((matches / scanned) * size)), estimated: true };
-      if (!triedTrigrams) {
+      // A term that looks rare so far gets the trigram index first; one seen often enough walks on.
+      if (!triedTrigrams && (matches / scanned) * size < trigramFirstBelow) {
         triedTrigrams = true;
         const rare = await searchByTrigrams(table, base, matchesSearch, skip, take, trigramBudgetMs);
         if (rare) return rare;
