@@ -1,46 +1,36 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { loginBodySchema, signInMessages, type LoginBody, type LoginInput } from '@app/contract/sign-in';
+import type { LoginInput } from '@app/contract/sign-in';
 import { EyeIcon, EyeOffIcon } from '../../../components/icons.tsx';
 import { FormField } from '../../../components/form-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { notify, preloadToasts } from '../../../lib/notify.ts';
-import { signIn, type SignInResult } from '../api/sign-in.ts';
-
-/** SPEC 8: the server msg, else the error's message, else 'Please check your email and password.' */
-export function signInFailureMessage(error: unknown) {
-  if (error instanceof ApiError && error.msg) return error.msg;
-  if (error instanceof Error && error.message) return error.message;
-  return signInMessages.failed;
-}
+import type { SignInResult } from '../api/sign-in.ts';
+import type * as SubmitModule from './sign-in-submit.ts';
+import type { SignInErrors } from './sign-in-submit.ts';
 
 export type SignInFormProps = { onSignedIn: (result: SignInResult) => void };
 
 type Field = keyof LoginInput;
-type Errors = Partial<Record<Field, string>>;
 
-/** The contract schema's first message for each field (none when the values are valid). */
-function validate(values: LoginInput): { data?: LoginBody; errors: Errors } {
-  const result = loginBodySchema.safeParse(values);
-  if (result.success) return { data: result.data, errors: {} };
-  const errors: Errors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as Field;
-    errors[field] ??= issue.message;
-  }
-  return { errors };
+// Validation and the request load on the first interaction, not with the screen (decision 009).
+let submitModule: typeof SubmitModule | null = null;
+let loadingSubmit: Promise<typeof SubmitModule> | null = null;
+function loadSubmit() {
+  loadingSubmit ??= import('./sign-in-submit.ts').then((module) => (submitModule = module));
+  return loadingSubmit;
 }
 
 /*
  * A small controlled form instead of react-hook-form: this is the first screen, and RHF with its
- * resolver was a tenth of its JavaScript (docs/decisions/007-light-sign-in-form.md). It behaves as
- * the RHF forms do: validate on submit, then re-check a field as it changes; focus the first field
- * in error; the button is disabled while the request runs. Every other form keeps RHF.
+ * resolver was a tenth of its JavaScript (docs/decisions/009-light-sign-in-form.md). It behaves as
+ * the RHF forms do: validate on submit with the contract schema, then re-check a field as it
+ * changes; focus the first field in error; the button is disabled while the request runs.
+ * Every other form keeps RHF.
  */
 export function SignInForm({ onSignedIn }: SignInFormProps) {
   const [showPassword, setShowPassword] = useState(false);
   const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<SignInErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [isSubmitting, setSubmitting] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -50,33 +40,46 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
     const field = event.target.name as Field;
     const next = { ...values, [field]: event.target.value };
     setValues(next);
-    if (submitted) setErrors((current) => ({ ...current, [field]: validate(next).errors[field] }));
+    // After a submit the module is loaded: it validated that submit.
+    if (submitted && submitModule) {
+      const message = submitModule.validateSignIn(next).errors[field];
+      setErrors((current) => ({ ...current, [field]: message }));
+    }
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (isSubmitting) return;
-    setSubmitted(true);
-    const { data, errors: found } = validate(values);
-    setErrors(found);
-    if (!data) {
-      (found.email ? emailRef : passwordRef).current?.focus();
-      return;
-    }
-    // A failed attempt toasts: fetch the toasts alongside the request rather than after it.
-    void preloadToasts();
     setSubmitting(true);
     try {
-      onSignedIn(await signIn(data));
-    } catch (error) {
-      notify.error(signInFailureMessage(error));
+      const { validateSignIn, signIn, signInFailureMessage } = await loadSubmit();
+      setSubmitted(true);
+      const { data, errors: found } = validateSignIn(values);
+      setErrors(found);
+      if (!data) {
+        (found.email ? emailRef : passwordRef).current?.focus();
+        return;
+      }
+      // A failed attempt toasts: fetch the toasts alongside the request rather than after it.
+      void preloadToasts();
+      try {
+        onSignedIn(await signIn(data));
+      } catch (error) {
+        notify.error(signInFailureMessage(error));
+      }
     } finally {
       setSubmitting(false);
     }
   };
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)}>
+    <form
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      onFocus={() => void loadSubmit()}
+      onPointerDown={() => void loadSubmit()}
+      onKeyDown={() => void loadSubmit()}
+    >
       <FormField
         ref={emailRef}
         label="Email"
