@@ -18,7 +18,10 @@ export async function serveWebApp(app: FastifyInstance, distDir: string) {
     // Looked up per request rather than indexed at start, so a rebuild is served without a restart;
     // a missing file falls through to the not-found handler (index.html or a JSON 404).
     wildcard: true,
-    index: false,
+    // `/` is the sign-in page: a directory request serves index.html, not a 403.
+    index: 'index.html',
+    // Build bookkeeping such as .build-hash is not for the browser.
+    allowedPath: (pathName) => !pathName.split('/').some((part) => part.startsWith('.')),
     cacheControl: false,
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -56,6 +56,12 @@ describe('serving the built console', () => {
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.headers['cache-control']).toBe('no-cache');
+      const home = await web.app.inject({ method: 'GET', url: '/' });
+      expect(home.statusCode).toBe(200);
+      expect(home.headers['content-type']).toContain('text/html');
+      expect(home.headers['cache-control']).toBe('no-cache');
+      writeFileSync(path.join(dist, '.build-hash'), 'abc');
+      expect((await web.app.inject({ method: 'GET', url: '/.build-hash' })).headers['content-type']).toContain('text/html');
       const asset = await web.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toContain('immutable');
