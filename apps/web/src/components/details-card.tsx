@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Spinner } from '../../../components/spinner.tsx';
-import { orNA, type Displayable } from '../../../lib/format.ts';
+import { orNA, type Displayable } from '../lib/format.ts';
+import { Spinner } from './spinner.tsx';
 
 export type DetailItem = { label: string; value: ReactNode | Displayable };
 
@@ -12,19 +12,31 @@ export type DetailsCardProps = {
   /** Shown instead of the items when the record could not be found. */
   missingText?: string;
   missing?: boolean;
+  /** Without a heading the card is named by `title` only: for a page whose header already names the record. */
+  heading?: boolean;
 };
 
 const show = (value: DetailItem['value']) =>
   value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? orNA(value) : value;
 
 /** A record's fields as a labelled list in a card; empty values show N/A (SPEC 1). */
-export function DetailsCard({ title, items, actions, isLoading = false, missing = false, missingText = 'Not found.' }: DetailsCardProps) {
+export function DetailsCard({
+  title,
+  items,
+  actions,
+  isLoading = false,
+  missing = false,
+  missingText = 'Not found.',
+  heading = true,
+}: DetailsCardProps) {
   return (
-    <section className="card shadow-sm mb-4" aria-label={title}>
-      <div className="card-header bg-white d-flex justify-content-between align-items-center gap-2">
-        <h2 className="h5 mb-0">{title}</h2>
-        {actions}
-      </div>
+    <section className={heading ? 'card shadow-sm mb-4' : 'card shadow-sm'} aria-label={title}>
+      {heading ? (
+        <div className="card-header bg-white d-flex justify-content-between align-items-center gap-2">
+          <h2 className="h5 mb-0">{title}</h2>
+          {actions}
+        </div>
+      ) : null}
       <div className="card-body">
         {isLoading ? (
           <Spinner />

@@ -11,7 +11,7 @@ import { Tabs } from '../../../components/tabs.tsx';
 import { formatDate, formatDateTime, orNA } from '../../../lib/format.ts';
 import { setDeviceDetail } from '../../../lib/session-store.ts';
 import { useDevice } from '../api/get-device.ts';
-import { DetailsCard, SectionCard } from '../components/details-card.tsx';
+import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { DoctorsTable, PatientsTable, TechniciansTable } from '../components/device-user-tables.tsx';
 import { SubscriptionStatus, subscriptionOf } from '../components/subscription-status.tsx';

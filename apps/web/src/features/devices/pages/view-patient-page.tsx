@@ -4,7 +4,7 @@ import { LogsTabs } from '../../../components/logs-tabs.tsx';
 import { Tabs } from '../../../components/tabs.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { usePatient } from '../api/get-patient.ts';
-import { DetailsCard, SectionCard } from '../components/details-card.tsx';
+import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
 

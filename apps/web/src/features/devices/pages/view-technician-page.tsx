@@ -3,7 +3,7 @@ import { deviceUserMessages, deviceUserStatusLabels } from '@app/contract/device
 import { LogsTabs } from '../../../components/logs-tabs.tsx';
 import { formatDateTime, orNA } from '../../../lib/format.ts';
 import { useTechnician } from '../api/get-technician.ts';
-import { DetailsCard, SectionCard } from '../components/details-card.tsx';
+import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
 
 /** /admin/view-technician/:id (SPEC 2 "Technician page"). */
