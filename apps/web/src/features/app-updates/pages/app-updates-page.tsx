@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { appUpdateMessages, updateTypeLabel, type AppUpdate } from '@app/contract/app-updates';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
-import { PlusIcon } from '../../../components/icons.tsx';
+import type { DataTableColumn } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { DEFAULT_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { AddButton, PagedTable } from '../../../components/paged-table.tsx';
+import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useUrlListState } from '../../../lib/use-url-list-state.ts';
 import { useAppUpdates } from '../api/get-app-updates.ts';
@@ -38,28 +38,19 @@ export function AppUpdatesPage() {
     <>
       <PageHeader
         title="App Update"
-        actions={
-          <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={() => setAdding(true)}>
-            <PlusIcon size={16} />
-            Add App Update
-          </button>
-        }
+        actions={<AddButton onClick={() => setAdding(true)}>Add App Update</AddButton>}
       />
-      <div className="card shadow-sm">
-        <div className="card-body">
-          <DataTable
-            label="App updates"
-            columns={columns}
-            rows={data?.allSystems}
-            getRowKey={(u) => u._id}
-            emptyText={appUpdateMessages.empty}
-            isLoading={isPending || (isFetching && !data)}
-            page={list.page}
-            limit={list.limit}
-          />
-          <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} label="App update pages" />
-        </div>
-      </div>
+      <PagedTable
+        label="App updates"
+        columns={columns}
+        rows={data?.allSystems}
+        getRowKey={(u) => u._id}
+        emptyText={appUpdateMessages.empty}
+        isLoading={isPending || (isFetching && !data)}
+        list={list}
+        totalPages={data?.totalPages}
+        pagerLabel="App update pages"
+      />
       {adding ? <AppUpdateFormModal show onClose={() => setAdding(false)} /> : null}
     </>
   );

@@ -2,10 +2,11 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
 import { ColumnSettings, useColumnVisibility, type ColumnChoice } from '../../../components/column-settings.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
-import { EyeIcon, PencilIcon, PlusIcon, SearchIcon } from '../../../components/icons.tsx';
+import type { DataTableColumn } from '../../../components/data-table.tsx';
+import { EyeIcon, PencilIcon, SearchIcon } from '../../../components/icons.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { DEFAULT_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { AddButton, PagedTable } from '../../../components/paged-table.tsx';
+import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
 import { useUrlListState } from '../../../lib/use-url-list-state.ts';
 import { useDevices } from '../api/get-devices.ts';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
@@ -40,15 +41,10 @@ export function DevicesPage() {
     <>
       <PageHeader
         title="Device Management"
-        actions={
-          <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={() => setAdding(true)}>
-            <PlusIcon size={16} />
-            Add New Device
-          </button>
-        }
+        actions={<AddButton onClick={() => setAdding(true)}>Add New Device</AddButton>}
       />
-      <div className="card shadow-sm">
-        <div className="card-body">
+      <PagedTable
+        toolbar={
           <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
             <div className="input-group search-box" style={{ maxWidth: 360 }}>
               <span className="input-group-text" aria-hidden="true">
@@ -68,38 +64,36 @@ export function DevicesPage() {
             </div>
             <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
           </div>
-          <DataTable
-            label="Devices"
-            columns={columns}
-            rows={data?.allDevices}
-            getRowKey={(device) => device._id}
-            emptyText={deviceMessages.empty}
-            isLoading={isPending || (isFetching && !data)}
-            page={list.page}
-            limit={list.limit}
-            visibleColumns={visible}
-            sort={list.sort}
-            onSort={list.toggleSort}
-            actions={(device) => (
-              <>
-                <button type="button" className="btn btn-sm btn-outline-primary" aria-label={`Edit ${device.machineNumber}`} title="Edit" onClick={() => setEditing(device)}>
-                  <PencilIcon size={16} />
-                </button>
-                <Link
-                  to={`/admin/device-details/${device._id}`}
-                  state={{ deviceId: device._id }}
-                  className="btn btn-sm btn-outline-secondary"
-                  aria-label={`View ${device.machineNumber}`}
-                  title="View"
-                >
-                  <EyeIcon size={16} />
-                </Link>
-              </>
-            )}
-          />
-          <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} label="Devices pages" />
-        </div>
-      </div>
+        }
+        label="Devices"
+        columns={columns}
+        rows={data?.allDevices}
+        getRowKey={(device) => device._id}
+        emptyText={deviceMessages.empty}
+        isLoading={isPending || (isFetching && !data)}
+        list={list}
+        totalPages={data?.totalPages}
+        pagerLabel="Devices pages"
+        visibleColumns={visible}
+        sort={list.sort}
+        onSort={list.toggleSort}
+        actions={(device) => (
+          <>
+            <button type="button" className="btn btn-sm btn-outline-primary" aria-label={`Edit ${device.machineNumber}`} title="Edit" onClick={() => setEditing(device)}>
+              <PencilIcon size={16} />
+            </button>
+            <Link
+              to={`/admin/device-details/${device._id}`}
+              state={{ deviceId: device._id }}
+              className="btn btn-sm btn-outline-secondary"
+              aria-label={`View ${device.machineNumber}`}
+              title="View"
+            >
+              <EyeIcon size={16} />
+            </Link>
+          </>
+        )}
+      />
       <DeviceFormModal show={adding || editing !== null} device={editing} onClose={() => (setAdding(false), setEditing(null))} />
     </>
   );

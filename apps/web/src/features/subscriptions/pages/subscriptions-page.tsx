@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { subscriptionTexts, type Subscription } from '@app/contract/subscriptions';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
-import { PlusIcon } from '../../../components/icons.tsx';
+import type { DataTableColumn } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { DEFAULT_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
+import { AddButton, PagedTable } from '../../../components/paged-table.tsx';
+import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useUrlListState } from '../../../lib/use-url-list-state.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
@@ -33,30 +33,21 @@ export function SubscriptionsPage() {
     <>
       <PageHeader
         title="Subscription Management"
-        actions={
-          <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={() => setAdding(true)}>
-            <PlusIcon size={16} />
-            {subscriptionTexts.addSubscription}
-          </button>
-        }
+        actions={<AddButton onClick={() => setAdding(true)}>{subscriptionTexts.addSubscription}</AddButton>}
       />
-      <div className="card shadow-sm">
-        <div className="card-body">
-          <DataTable
-            label="Subscriptions"
-            columns={columns}
-            rows={data?.subscriptions}
-            getRowKey={(s) => s._id}
-            emptyText={subscriptionTexts.empty}
-            isLoading={isPending || (isFetching && !data)}
-            page={list.page}
-            limit={list.limit}
-            srNoHeader="Sr No."
-            actions={(s) => <CopyLinkButton link={s.link} name={s.fullName} />}
-          />
-          <Pager page={list.page} totalPages={data?.total_pages ?? 1} limit={list.limit} onChange={list.changePage} label="Subscriptions pages" />
-        </div>
-      </div>
+      <PagedTable
+        label="Subscriptions"
+        columns={columns}
+        rows={data?.subscriptions}
+        getRowKey={(s) => s._id}
+        emptyText={subscriptionTexts.empty}
+        isLoading={isPending || (isFetching && !data)}
+        list={list}
+        totalPages={data?.total_pages}
+        pagerLabel="Subscriptions pages"
+        srNoHeader="Sr No."
+        actions={(s) => <CopyLinkButton link={s.link} name={s.fullName} />}
+      />
       <AddSubscriptionModal show={adding} onClose={() => setAdding(false)} />
     </>
   );

@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { userMessages, type User } from '@app/contract/users';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
-import { EyeIcon, PencilIcon, PlusIcon, TrashIcon } from '../../../components/icons.tsx';
+import type { DataTableColumn } from '../../../components/data-table.tsx';
+import { EyeIcon, PencilIcon, TrashIcon } from '../../../components/icons.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { DEFAULT_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
-import { notifyError } from '../../../lib/api-client.ts';
+import { AddButton, PagedTable } from '../../../components/paged-table.tsx';
+import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
 import { orNA } from '../../../lib/format.ts';
-import { notify } from '../../../lib/notify.ts';
+import { useConfirmDelete } from '../../../lib/use-confirm-delete.ts';
 import { useUrlListState } from '../../../lib/use-url-list-state.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
 import { useUsers } from '../api/get-users.ts';
@@ -26,77 +26,55 @@ export function UsersPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
   const { data, isPending, isFetching } = useUsers({ page: list.page, limit: list.limit });
   const [editing, setEditing] = useState<{ user: User | null } | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const remove = useDeleteUser();
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      const response = await remove.mutateAsync(deleting._id);
-      notify.success(response.msg || userMessages.deleted);
-    } catch (error) {
-      notifyError(error);
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const deleting = useConfirmDelete<User>(useDeleteUser(), userMessages.deleted);
 
   return (
     <>
       <PageHeader
         title="User Management"
-        actions={
-          <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={() => setEditing({ user: null })}>
-            <PlusIcon size={16} />
-            Add New User
-          </button>
-        }
+        actions={<AddButton onClick={() => setEditing({ user: null })}>Add New User</AddButton>}
       />
-      <div className="card shadow-sm">
-        <div className="card-body">
-          <DataTable
-            label="Users"
-            columns={columns}
-            rows={data?.users}
-            getRowKey={(user) => user._id}
-            emptyText={userMessages.empty}
-            isLoading={isPending || (isFetching && !data)}
-            page={list.page}
-            limit={list.limit}
-            srNoHeader="Sr No."
-            actionsHeader="Actions"
-            actions={(user) => (
-              <>
-                <button
-                  type="button"
-                  className="btn btn-sm btn-outline-secondary"
-                  aria-label={`Edit ${user.userName}`}
-                  title={user.isDeletable ? 'Edit' : userMessages.protectedEdit}
-                  disabled={!user.isDeletable}
-                  onClick={() => setEditing({ user })}
-                >
-                  <PencilIcon size={16} />
-                </button>
-                <Link to={`/admin/view-user/${user._id}`} className="btn btn-sm btn-outline-primary" aria-label={`View ${user.userName}`} title="View">
-                  <EyeIcon size={16} />
-                </Link>
-                <button
-                  type="button"
-                  className="btn btn-sm btn-outline-danger"
-                  aria-label={`Delete ${user.userName}`}
-                  title="Delete"
-                  onClick={() => setDeleting(user)}
-                >
-                  <TrashIcon size={16} />
-                </button>
-              </>
-            )}
-          />
-          <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} label="Users pages" />
-        </div>
-      </div>
+      <PagedTable
+        label="Users"
+        columns={columns}
+        rows={data?.users}
+        getRowKey={(user) => user._id}
+        emptyText={userMessages.empty}
+        isLoading={isPending || (isFetching && !data)}
+        list={list}
+        totalPages={data?.totalPages}
+        pagerLabel="Users pages"
+        srNoHeader="Sr No."
+        actionsHeader="Actions"
+        actions={(user) => (
+          <>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-secondary"
+              aria-label={`Edit ${user.userName}`}
+              title={user.isDeletable ? 'Edit' : userMessages.protectedEdit}
+              disabled={!user.isDeletable}
+              onClick={() => setEditing({ user })}
+            >
+              <PencilIcon size={16} />
+            </button>
+            <Link to={`/admin/view-user/${user._id}`} className="btn btn-sm btn-outline-primary" aria-label={`View ${user.userName}`} title="View">
+              <EyeIcon size={16} />
+            </Link>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-danger"
+              aria-label={`Delete ${user.userName}`}
+              title="Delete"
+              onClick={() => deleting.ask(user)}
+            >
+              <TrashIcon size={16} />
+            </button>
+          </>
+        )}
+      />
       <UserFormModal show={editing !== null} user={editing?.user} onClose={() => setEditing(null)} />
-      <ConfirmModal show={deleting !== null} isPending={remove.isPending} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
+      <ConfirmModal {...deleting.modal} />
     </>
   );
 }
