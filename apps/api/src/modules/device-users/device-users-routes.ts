@@ -1,4 +1,6 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import {
   doctorIdParamSchema,
   doctorListQuerySchema,
@@ -13,69 +15,82 @@ import {
   technicianListResponseSchema,
   technicianResponseSchema,
 } from '@app/contract/device-users';
+import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '../../lib/envelope.ts';
 import type { DeviceUsersService } from './device-users-service.ts';
 
-export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsersService }> = async (app, { deviceUsers }) => {
+type DeviceUser = { _id: string; machineNumber: string | null };
+
+/** One kind of device user: its list route and its read route; a read is audited as a record view. */
+type DeviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser> = {
+  kind: 'doctor' | 'patient' | 'technician';
+  listPath: string;
+  listSummary: string;
+  query: Query;
+  listResponse: z.ZodType<Envelope<List>>;
+  list: (query: z.output<Query>) => Promise<List>;
+  onePath: string;
+  params: z.ZodType<{ id: string }>;
+  response: z.ZodType<Envelope<One>>;
+  get: (id: string) => Promise<One>;
+};
+
+function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>(app: FastifyInstance, routes: DeviceUserRoutes<Query, List, One>) {
   const tags = ['device users'];
-
-  app.get(
-    apiPaths.doctorsAll,
-    { schema: { tags, summary: 'Doctors, newest first; filter by machineNumber', querystring: doctorListQuerySchema, response: { 200: doctorListResponseSchema } } },
-    async (request) => ok(await deviceUsers.listDoctors(request.query)),
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.get(
+    routes.listPath,
+    { schema: { tags, summary: routes.listSummary, querystring: routes.query, response: { 200: routes.listResponse } } },
+    // The querystring schema parsed it; a generic schema only loses that in the provider's types.
+    async (request) => ok(await routes.list(request.query as z.output<Query>)),
   );
-  app.get(
-    apiPaths.doctor(':id'),
-    { schema: { tags, summary: 'One doctor', params: doctorIdParamSchema, response: { 200: doctorResponseSchema } } },
+  typed.get(
+    routes.onePath,
+    { schema: { tags, summary: `One ${routes.kind}`, params: routes.params, response: { 200: routes.response } } },
     async (request) => {
-      const doctor = await deviceUsers.getDoctor(request.params.id);
-      app.audit.recordView(request, { kind: 'doctor', id: doctor._id, machineNumber: doctor.machineNumber });
-      return ok(doctor);
+      const record = await routes.get(request.params.id);
+      app.audit.recordView(request, { kind: routes.kind, id: record._id, machineNumber: record.machineNumber });
+      return ok(record);
     },
   );
+}
 
-  app.get(
-    apiPaths.patientsAll,
-    {
-      schema: {
-        tags,
-        summary: 'Patients, newest first; filter by machineNumber and doctorId',
-        querystring: patientListQuerySchema,
-        response: { 200: patientListResponseSchema },
-      },
-    },
-    async (request) => ok(await deviceUsers.listPatients(request.query)),
-  );
-  app.get(
-    apiPaths.patient(':id'),
-    { schema: { tags, summary: 'One patient', params: patientIdParamSchema, response: { 200: patientResponseSchema } } },
-    async (request) => {
-      const patient = await deviceUsers.getPatient(request.params.id);
-      app.audit.recordView(request, { kind: 'patient', id: patient._id, machineNumber: patient.machineNumber });
-      return ok(patient);
-    },
-  );
-
-  app.get(
-    apiPaths.techniciansAll,
-    {
-      schema: {
-        tags,
-        summary: 'Technicians, newest first; filter by machineNumber',
-        querystring: technicianListQuerySchema,
-        response: { 200: technicianListResponseSchema },
-      },
-    },
-    async (request) => ok(await deviceUsers.listTechnicians(request.query)),
-  );
-  app.get(
-    apiPaths.technician(':id'),
-    { schema: { tags, summary: 'One technician', params: technicianIdParamSchema, response: { 200: technicianResponseSchema } } },
-    async (request) => {
-      const technician = await deviceUsers.getTechnician(request.params.id);
-      app.audit.recordView(request, { kind: 'technician', id: technician._id, machineNumber: technician.machineNumber });
-      return ok(technician);
-    },
-  );
+export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsersService }> = async (app, { deviceUsers }) => {
+  deviceUserRoutes(app, {
+    kind: 'doctor',
+    listPath: apiPaths.doctorsAll,
+    listSummary: 'Doctors, newest first; filter by machineNumber',
+    query: doctorListQuerySchema,
+    listResponse: doctorListResponseSchema,
+    list: deviceUsers.listDoctors,
+    onePath: apiPaths.doctor(':id'),
+    params: doctorIdParamSchema,
+    response: doctorResponseSchema,
+    get: deviceUsers.getDoctor,
+  });
+  deviceUserRoutes(app, {
+    kind: 'patient',
+    listPath: apiPaths.patientsAll,
+    listSummary: 'Patients, newest first; filter by machineNumber and doctorId',
+    query: patientListQuerySchema,
+    listResponse: patientListResponseSchema,
+    list: deviceUsers.listPatients,
+    onePath: apiPaths.patient(':id'),
+    params: patientIdParamSchema,
+    response: patientResponseSchema,
+    get: deviceUsers.getPatient,
+  });
+  deviceUserRoutes(app, {
+    kind: 'technician',
+    listPath: apiPaths.techniciansAll,
+    listSummary: 'Technicians, newest first; filter by machineNumber',
+    query: technicianListQuerySchema,
+    listResponse: technicianListResponseSchema,
+    list: deviceUsers.listTechnicians,
+    onePath: apiPaths.technician(':id'),
+    params: technicianIdParamSchema,
+    response: technicianResponseSchema,
+    get: deviceUsers.getTechnician,
+  });
 };
