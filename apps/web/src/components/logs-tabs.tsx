@@ -1,11 +1,11 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { logMessages, logPageSizes, type AccessLog, type ErrorLog } from '@app/contract/logs';
 import { formatDateTime, orNA } from '../lib/format.ts';
 import { useDebouncedValue } from '../lib/use-debounced-value.ts';
 import { DataTable, type DataTableColumn } from './data-table.tsx';
-import { SearchIcon } from './icons.tsx';
 import { useLogs, type LogKind } from './logs-api.ts';
 import { Pager } from './pager.tsx';
+import { SearchBox } from './search-box.tsx';
 import { Tabs } from './tabs.tsx';
 
 export type LogsTabsProps = {
@@ -107,7 +107,6 @@ function LogsList({ kind, search, userId, machineNumber, limit, onLimitChange }:
  * A new search starts both lists at page 1; each list loads only while its tab is shown.
  */
 export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
-  const searchId = useId();
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search.trim());
   // Page sizes outlive a new search; the page does not.
@@ -128,22 +127,7 @@ export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
 
   return (
     <div className="logs-tabs">
-      <div className="input-group search-box mb-3" style={{ maxWidth: 360 }}>
-        <span className="input-group-text" aria-hidden="true">
-          <SearchIcon size={16} />
-        </span>
-        <label htmlFor={searchId} className="visually-hidden">
-          Search logs
-        </label>
-        <input
-          id={searchId}
-          type="search"
-          className="form-control"
-          placeholder="Search"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      </div>
+      <SearchBox label="Search logs" value={search} onChange={setSearch} className="mb-3" />
       <Tabs
         label="Logs"
         tabs={[

@@ -1,12 +1,13 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
 import { ColumnSettings, useColumnVisibility, type ColumnChoice } from '../../../components/column-settings.tsx';
 import type { DataTableColumn } from '../../../components/data-table.tsx';
-import { EyeIcon, PencilIcon, SearchIcon } from '../../../components/icons.tsx';
+import { EyeIcon, PencilIcon } from '../../../components/icons.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { AddButton, PagedTable } from '../../../components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
+import { SearchBox } from '../../../components/search-box.tsx';
 import { useUrlListState } from '../../../lib/use-url-list-state.ts';
 import { useDevices } from '../api/get-devices.ts';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
@@ -28,7 +29,6 @@ export function DevicesPage() {
   const [visible, setVisible] = useColumnVisibility('columns:devices', columnChoices);
   const [editing, setEditing] = useState<Device | null>(null);
   const [adding, setAdding] = useState(false);
-  const searchId = useId();
   const { data, isPending, isFetching } = useDevices({
     page: list.page,
     limit: list.limit,
@@ -46,22 +46,7 @@ export function DevicesPage() {
       <PagedTable
         toolbar={
           <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-            <div className="input-group search-box" style={{ maxWidth: 360 }}>
-              <span className="input-group-text" aria-hidden="true">
-                <SearchIcon size={16} />
-              </span>
-              <label htmlFor={searchId} className="visually-hidden">
-                Search devices
-              </label>
-              <input
-                id={searchId}
-                type="search"
-                className="form-control"
-                placeholder="Search"
-                value={list.search}
-                onChange={(event) => list.setSearch(event.target.value)}
-              />
-            </div>
+            <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
             <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
           </div>
         }
