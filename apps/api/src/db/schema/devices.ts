@@ -81,14 +81,19 @@ const appUserId = () =>
     .unique()
     .default(sql`nextval('app_user_id_seq')`);
 
+/** The keys every kind of device user has: its own id, the shared numeric userId, and its device. */
+const deviceUserKeys = () => ({
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: appUserId(),
+  deviceId: uuid('device_id')
+    .notNull()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+});
+
 export const doctors = pgTable(
   'doctors',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: appUserId(),
-    deviceId: uuid('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    ...deviceUserKeys(),
     userName: text('user_name').notNull(),
     email: text('email').notNull(),
     phonenumber: text('phonenumber'),
@@ -102,11 +107,7 @@ export const doctors = pgTable(
 export const technicians = pgTable(
   'technicians',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: appUserId(),
-    deviceId: uuid('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    ...deviceUserKeys(),
     userName: text('user_name').notNull(),
     email: text('email').notNull(),
     phonenumber: text('phonenumber'),
@@ -119,11 +120,7 @@ export const technicians = pgTable(
 export const patients = pgTable(
   'patients',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: appUserId(),
-    deviceId: uuid('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    ...deviceUserKeys(),
     doctorId: uuid('doctor_id').references(() => doctors.id, { onDelete: 'set null' }),
     patientname: text('patientname').notNull(),
     email: text('email').notNull(),
