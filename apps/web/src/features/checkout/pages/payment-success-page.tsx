@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { checkoutTexts } from '@app/contract/subscriptions';
 import { CenteredCard } from '../../../components/centered-card.tsx';
+import { OutcomeIcon } from '../components/outcome-icon.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { reconcilePayment } from '../api/reconcile-payment.ts';
 import { publicWebsiteUrl } from '../checkout-config.ts';
@@ -27,12 +28,7 @@ export function PaymentSuccessPage() {
 
   return (
     <CenteredCard title={checkoutTexts.successTitle} className="text-center">
-      <div className="d-flex justify-content-center mb-3 text-success" aria-hidden="true">
-        <svg width={56} height={56} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
-          <circle cx="12" cy="12" r="10" />
-          <path d="M8 12l3 3 5-6" />
-        </svg>
-      </div>
+      <OutcomeIcon outcome="success" />
       <p className="text-center mb-4">{checkoutTexts.successText}</p>
       <button type="button" className="btn btn-primary w-100" onClick={() => window.open(publicWebsiteUrl(), '_blank', 'noopener,noreferrer')}>
         {checkoutTexts.goBack}
