@@ -1,17 +1,16 @@
 /// <reference types="node" />
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
+import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminProfile } from '@app/contract/auth';
 import type { AppUpdate } from '@app/contract/app-updates';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
 import { startSession } from '../../../lib/session-store.ts';
 import { AppUpdatesPage } from './app-updates-page.tsx';
+import { renderRouter } from '../../../test/render-router.tsx';
 
 const admin: AdminProfile = {
   _id: 'a1',
@@ -100,13 +99,7 @@ beforeEach(() => {
 
 function renderPage() {
   const router = createMemoryRouter([{ path: '/admin/app-update', Component: AppUpdatesPage }], { initialEntries: ['/admin/app-update'] });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  renderRouter(router);
 }
 
 describe('App Update page', () => {

@@ -1,14 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { Toaster } from 'sonner';
+import { createMemoryRouter, useLocation } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
 import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
 import { EnterOtpPage } from './enter-otp-page.tsx';
 import { ForgotPasswordPage } from './forgot-password-page.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
+import { renderRouter } from '../../../test/render-router.tsx';
 
 /** What the test server answers per path; each test sets its own. */
 let answers: Record<string, Answer> = {};
@@ -44,14 +43,7 @@ function renderAt(path: string, state?: unknown) {
     ],
     { initialEntries: [{ pathname: path, state }] },
   );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderRouter(router);
 }
 
 describe('/forgot-password', () => {

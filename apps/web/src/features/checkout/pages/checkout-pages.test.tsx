@@ -1,13 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
 import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
 import { PaymentCancelPage } from './payment-cancel-page.tsx';
 import { PaymentSuccessPage } from './payment-success-page.tsx';
 import { PlansPage } from './plans-page.tsx';
+import { renderRouter } from '../../../test/render-router.tsx';
 
 const id = 'Lnk_0123456789abcdefghijkl';
 const summary = {
@@ -56,13 +56,7 @@ function renderAt(path: string) {
     ],
     { initialEntries: [path] },
   );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderRouter(router, { toaster: false });
 }
 
 const posted = (path: string) => server.requests.filter((r) => r.url === path).map((r) => JSON.parse(r.body) as Record<string, unknown>);

@@ -1,9 +1,7 @@
 import { File as NodeFile } from 'node:buffer';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
+import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminProfile } from '@app/contract/auth';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
@@ -12,6 +10,7 @@ import { startTestServer, type Answer, type Recorded } from '../../../test/http-
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { ProfilePage } from './profile-page.tsx';
 import { UpdateProfilePage } from './update-profile-page.tsx';
+import { renderRouter } from '../../../test/render-router.tsx';
 
 const admin: AdminProfile = {
   _id: 'a1',
@@ -61,14 +60,7 @@ function renderAt(path: string) {
     ],
     { initialEntries: [path] },
   );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderRouter(router);
 }
 
 describe('/admin/profile', () => {

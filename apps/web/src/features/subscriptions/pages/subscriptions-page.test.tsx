@@ -1,12 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
+import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
 import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
 import { SubscriptionsPage } from './subscriptions-page.tsx';
+import { renderRouter } from '../../../test/render-router.tsx';
 
 const row = (i: number, status: number) => ({
   _id: `id${i}`,
@@ -41,13 +40,7 @@ beforeEach(() => {
 
 function renderPage() {
   const router = createMemoryRouter([{ path: '/admin/subscription-management', Component: SubscriptionsPage }], { initialEntries: ['/admin/subscription-management'] });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+  renderRouter(router);
 }
 
 describe('Subscription Management', () => {
