@@ -91,7 +91,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, public: true };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: route.config?.public === true });
+      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: route.config?.public === true || route.config?.access === 'public' });
     }
   });
 

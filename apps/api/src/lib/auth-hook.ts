@@ -24,7 +24,8 @@ export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthServic
     // Decided by the matched route, not the raw URL: unknown API paths (no route, or the static
     // files' catch-all) fall through to the JSON 404 rather than a 401.
     const route = request.routeOptions.url;
-    if (!route || !route.startsWith('/api/') || request.routeOptions.config.public) return;
+    const { config } = request.routeOptions;
+    if (!route || !route.startsWith('/api/') || config.public || config.access === 'public') return;
     const header = request.headers.authorization;
     if (!header) throw new UnauthorizedError(apiMessages.unauthorized);
     const match = bearer.exec(header);
