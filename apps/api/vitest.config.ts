@@ -1,10 +1,12 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 export default defineProject({
   test: {
     name: 'api',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // The hardening suites have their own project (vitest.hardening.config.ts) and budget.
+    exclude: [...configDefaults.exclude, 'src/hardening/**'],
     // Each file migrates its own fresh database; that takes a moment on 2 cores.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Figure = { name: string; value: number | string; unit?: string; target?: string };
+
+/** The one shape every hardening suite writes; scripts/reliability-report.mjs reads nothing else. */
+export type HardeningResult = {
+  suite: string;
+  title: string;
+  ranAt: string;
+  passed: boolean;
+  figures: Figure[];
+  notes?: string[];
+  commit?: string;
+  database?: string;
+};
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const resultsDir = path.join(repoRoot, 'bench/results/hardening');
+
+function currentCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Writes bench/results/hardening/<suite>.json. `commit` and `database` are filled in when the suite
+ * does not set them, so every section of docs/reliability.md says where its figures came from.
+ */
+export function writeHardeningResult(result: Omit<HardeningResult, 'ranAt' | 'commit' | 'database'> & Partial<HardeningResult>): string {
+  const full: HardeningResult = {
+    ranAt: new Date().toISOString(),
+    commit: currentCommit(),
+    database: process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)',
+    ...result,
+  };
+  mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `${full.suite}.json`);
+  writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  return file;
+}
