@@ -3,7 +3,8 @@ import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-c
 
 /**
  * Every message the server sends. Without SMTP the row is the delivery ('logged'); with SMTP a row
- * stays 'failed' until a retry gets it through, then turns 'sent'.
+ * is stored 'pending' before the first try and stays 'pending'/'failed' until a try gets it
+ * through, then turns 'sent'.
  */
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -21,7 +22,8 @@ export const mailOutbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
-    index('mail_outbox_retry_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'failed'`),
+    // The retry loop's scan: failed messages and pending ones whose first delivery never finished.
+    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'failed')`),
     index('mail_outbox_created_at_idx').on(t.createdAt),
   ],
 );
