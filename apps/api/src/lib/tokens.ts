@@ -1,33 +1,67 @@
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 
 const issuer = 'device-admin-api';
 const audience = 'device-admin-console';
+/** The only algorithm we sign with is the only one we accept: no `none`, no RS256 key confusion, no HS512. */
+const algorithms = ['HS256'];
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What a token is for, carried in its `typ` claim. A token of one purpose never passes as another:
+ * an access token cannot finish a sign-in step and a step token cannot call the API.
+ */
+export type TokenPurpose = 'access' | 'mfa';
 
 export type AccessClaims = { userId: string; sessionId: string };
 
 export function createTokenSigner(secret: string, now: () => Date = () => new Date()) {
   const key = new TextEncoder().encode(secret);
+  const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+  const sign = (purpose: TokenPurpose, subject: string, claims: Record<string, string>, expiresAt: Date) =>
+    new SignJWT({ ...claims, typ: purpose })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(subject)
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setIssuedAt(seconds(now()))
+      .setExpirationTime(seconds(expiresAt))
+      .sign(key);
+
+  /** The payload of a valid, unexpired token of that purpose from us; null for anything else. */
+  const verify = async (purpose: TokenPurpose, token: string): Promise<JWTPayload | null> => {
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms,
+        issuer,
+        audience,
+        typ: 'JWT',
+        // A token without an expiry would live for ever; one without a subject names nobody.
+        requiredClaims: ['exp', 'iat', 'sub'],
+        currentDate: now(),
+      });
+      if (payload.typ !== purpose || typeof payload.sub !== 'string' || !uuid.test(payload.sub)) return null;
+      return payload;
+    } catch {
+      return null;
+    }
+  };
+
   return {
-    async signAccess(claims: AccessClaims, expiresAt: Date): Promise<string> {
-      return new SignJWT({ sid: claims.sessionId, typ: 'access' })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(claims.userId)
-        .setIssuer(issuer)
-        .setAudience(audience)
-        .setIssuedAt(Math.floor(now().getTime() / 1000))
-        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-        .sign(key);
-    },
+    signAccess: (claims: AccessClaims, expiresAt: Date) => sign('access', claims.userId, { sid: claims.sessionId }, expiresAt),
+
     /** Returns the claims, or null for anything not a valid, unexpired access token of ours. */
     async verifyAccess(token: string): Promise<AccessClaims | null> {
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer, audience, currentDate: now() });
-        if (payload.typ !== 'access' || typeof payload.sid !== 'string' || typeof payload.sub !== 'string') return null;
-        return { userId: payload.sub, sessionId: payload.sid };
-      } catch {
-        return null;
-      }
+      const payload = await verify('access', token);
+      // The session id goes into a uuid column: a malformed one must be a 401, not a database error.
+      if (!payload || typeof payload.sid !== 'string' || !uuid.test(payload.sid)) return null;
+      return { userId: payload.sub!, sessionId: payload.sid };
     },
+
+    /** A short-lived token for one step of a flow (e.g. the sign-in code step); never an access token. */
+    signPurpose: (purpose: Exclude<TokenPurpose, 'access'>, subject: string, expiresAt: Date, claims: Record<string, string> = {}) =>
+      sign(purpose, subject, claims, expiresAt),
+    verifyPurpose: (purpose: Exclude<TokenPurpose, 'access'>, token: string) => verify(purpose, token),
   };
 }
 export type TokenSigner = ReturnType<typeof createTokenSigner>;
