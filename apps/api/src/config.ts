@@ -17,12 +17,15 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   PUBLIC_URL: z.url().optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAIL: z.email().default('admin@example.com'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Device Admin <no-reply@localhost>'),
+  MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   PAYMENT_PROVIDER: z.enum(['stripe', 'demo']).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -43,12 +46,18 @@ export type Config = Readonly<{
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How long a request waits for a PostgreSQL connection before it is answered 503. */
+  databaseConnectTimeoutMs: number;
   publicUrl: string;
   jwtSecret: string;
   adminEmail: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** How often the outbox is retried; also the first back-off step (doubling, capped at an hour). */
+  mailRetrySeconds: number;
+  /** Tries per message (the first send included) before it stays 'failed' for good. */
+  mailMaxAttempts: number;
   paymentProvider: 'stripe' | 'demo';
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
@@ -99,12 +108,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    mailRetrySeconds: e.MAIL_RETRY_SECONDS,
+    mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
     paymentProvider,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -16,7 +16,7 @@ async function main() {
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, connectTimeoutMs: config.databaseConnectTimeoutMs });
   const first = await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
   // The demo data set fills an empty database (DEMO_DATA; on by default for the embedded one).
   const demo = config.demoData ? await seedDemoData(database.db, { storage: createStorage(config) }) : null;

@@ -16,4 +16,5 @@ export const apiMessages = {
   tooManyRequests: 'Too many attempts. Please try again later.',
   invalidTimezone: 'X-Timezone must be an IANA time zone such as Europe/Berlin',
   internal: 'Something went wrong on our side',
+  unavailable: 'The service is temporarily unavailable. Please try again in a moment.',
 } as const;

@@ -17,13 +17,22 @@ export type Database = {
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** PGlite in `dataDir` (or in memory when dataDir is null); node-postgres when a URL is given. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string | null }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string | null; connectTimeoutMs?: number }): Promise<Database> {
   if (opts.databaseUrl) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new Pool({ connectionString: opts.databaseUrl, max: 10 });
-    // A dropped connection must not crash the process; the next query gets a new one.
+    const pool = new Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      // Without a bound, a request waits forever for a connection while the server is down or
+      // unreachable; with it, the wait ends in an error the handler answers 503.
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+      // Notice a silently dropped peer (a failed-over host, a dead NAT entry) on idle connections.
+      keepAlive: true,
+    });
+    // A dropped connection must not crash the process; the pool discards it and the next query
+    // opens a new one, so the API recovers when the database is back without a restart.
     pool.on('error', () => {});
     const db = drizzle(pool);
     await migrate(db, { migrationsFolder });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { apiMessages } from '@app/contract/envelope';
+import { isDatabaseUnavailable } from './db-unavailable.ts';
 import { AppError, TooManyRequestsError } from './errors.ts';
 import { validationMessage } from './validation-message.ts';
 
@@ -27,6 +28,11 @@ export function installErrorHandler(app: FastifyInstance) {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const msg = (error.code && frameworkMessages[error.code]) || error.message;
       return reply.code(error.statusCode).send({ code: error.statusCode, msg, data: null });
+    }
+    // The database is down or restarting: not a bug, and the same request will work again soon.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', '5').send({ code: 503, msg: apiMessages.unavailable, data: null });
     }
     const id = randomUUID();
     request.log.error({ err: error, errorId: id }, 'unhandled error');

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, lt } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -16,16 +16,21 @@ type MailLog = {
 };
 
 export type MailerDeps = {
-  config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'> & Partial<Pick<Config, 'mailRetrySeconds' | 'mailMaxAttempts'>>;
   db: Db;
   log: MailLog;
   now?: () => Date;
 };
 
-const maxAttempts = 8;
-const retryEveryMs = 60_000;
-// Back off 1, 2, 4 … minutes between tries, capped at an hour.
-const backoffMs = (attempts: number) => Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 1));
+// Bounds on one SMTP conversation, so a peer that accepts the connection and then says nothing
+// cannot hold a request (or the retry loop) for nodemailer's default of minutes.
+const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/**
+ * A message being delivered is leased: its next_attempt_at is pushed past the longest a delivery
+ * can take, so neither this process's retry loop nor another API instance's picks it up meanwhile.
+ * If the process dies mid-delivery, the lease lapses and the message is retried (at least once).
+ */
+const leaseMs = 2 * 60_000;
 
 /** Never echo the SMTP password from a connection error into the log or the table. */
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\/\/[^@\s]*@/g, '//***@').slice(0, 500);
@@ -37,7 +42,12 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * `send` never throws for a delivery problem: callers (OTP, payment links) must not fail with it.
  */
 export function createMailer({ config, db, log, now = () => new Date() }: MailerDeps) {
-  const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
+  const transport = config.smtpUrl ? nodemailer.createTransport({ url: config.smtpUrl, ...smtpTimeouts }) : null;
+  const retryEveryMs = (config.mailRetrySeconds ?? 60) * 1000;
+  const maxAttempts = config.mailMaxAttempts ?? 8;
+  // Back off one retry interval, then 2, 4, 8 … intervals between tries, capped at an hour.
+  const backoffMs = (attempts: number) => Math.min(60 * 60_000, retryEveryMs * 2 ** Math.max(0, attempts - 1));
+  const later = (ms: number) => new Date(now().getTime() + ms);
   const inFlight = new Set<Promise<unknown>>();
 
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -58,7 +68,7 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
       const giveUp = attempts >= maxAttempts;
       await db
         .update(mailOutbox)
-        .set({ status: 'failed', attempts, lastError, nextAttemptAt: giveUp ? null : new Date(now().getTime() + backoffMs(attempts)) })
+        .set({ status: 'failed', attempts, lastError, nextAttemptAt: giveUp ? null : later(backoffMs(attempts)) })
         .where(eq(mailOutbox.id, id));
       log.warn({ mailId: id, to: message.to, attempts, err: lastError }, giveUp ? 'mail failed; giving up' : 'mail failed; will retry');
       return false;
@@ -70,7 +80,9 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
       (async (): Promise<MailResult> => {
         const [row] = await db
           .insert(mailOutbox)
-          .values({ ...message, html: message.html ?? null, status: transport ? 'pending' : 'logged', createdAt: now() })
+          // Stored before any delivery attempt, leased to this send: if SMTP or this process fails
+          // from here on, the retry loop still finds the message.
+          .values({ ...message, html: message.html ?? null, status: transport ? 'pending' : 'logged', createdAt: now(), nextAttemptAt: transport ? later(leaseMs) : null })
           .returning({ id: mailOutbox.id });
         const id = row!.id;
         if (!transport) {
@@ -82,15 +94,22 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     );
   }
 
-  /** Tries every failed message whose time has come once more. Returns how many went through. */
+  /**
+   * Tries once more every message whose time has come: failed ones after their back-off, and
+   * pending ones whose first delivery never finished (the process died). Returns how many went
+   * through. Rows are claimed (leased) in one statement with SKIP LOCKED, so two loops, here or in
+   * another API instance, never send the same message at the same time.
+   */
   async function retryDue(): Promise<number> {
     if (!transport) return 0;
-    const due = await db
-      .select()
+    const dueIds = db
+      .select({ id: mailOutbox.id })
       .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, 'failed'), lte(mailOutbox.nextAttemptAt, now()), lt(mailOutbox.attempts, maxAttempts)))
+      .where(and(inArray(mailOutbox.status, ['pending', 'failed']), lte(mailOutbox.nextAttemptAt, now()), lt(mailOutbox.attempts, maxAttempts)))
       .orderBy(asc(mailOutbox.nextAttemptAt))
-      .limit(50);
+      .limit(50)
+      .for('update', { skipLocked: true });
+    const due = await db.update(mailOutbox).set({ nextAttemptAt: later(leaseMs) }).where(inArray(mailOutbox.id, dueIds)).returning();
     let sent = 0;
     for (const row of due) {
       const ok = await track(deliver(row.id, { to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined }, row.attempts));
@@ -99,7 +118,7 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     return sent;
   }
 
-  /** Retries failed mail every minute until stopped; the timer never keeps the process alive. */
+  /** Retries due mail every MAIL_RETRY_SECONDS until stopped; the timer never keeps the process alive. */
   function startRetryLoop(): () => void {
     if (!transport) return () => {};
     let running = false;

@@ -96,7 +96,7 @@ function decodeWords(s: string): string {
  * A real SMTP server on a free local port that keeps what it receives: tests point SMTP_URL at it
  * instead of mocking the mailer. No TLS and no auth, so nodemailer talks plain SMTP to it.
  */
-export async function startSmtpPeer(): Promise<SmtpPeer> {
+export async function startSmtpPeer(opts: { port?: number } = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
   const waiters: { match: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }[] = [];
   let failures = 0;
@@ -137,7 +137,8 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    // A fixed port lets a test point SMTP_URL at a peer that only starts later (SMTP down, then up).
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
 
