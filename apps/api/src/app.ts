@@ -28,6 +28,8 @@ import { createDeviceUsersService } from './modules/device-users/device-users-se
 import { devicesRoutes } from './modules/devices/devices-routes.ts';
 import { createDevicesService } from './modules/devices/devices-service.ts';
 import { createAuthService } from './modules/auth/auth-service.ts';
+import { createSessionActivity } from './modules/auth/session-activity.ts';
+import { sessionRoutes } from './modules/auth/session-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { logsRoutes } from './modules/logs/logs-routes.ts';
 import { createLogsService } from './modules/logs/logs-service.ts';
@@ -143,6 +145,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     mailer.close();
   });
   const profiles = createProfileService({ db: database.db, storage, now, log: app.log });
+  const activity = createSessionActivity({ db: database.db, idleMinutes: config.sessionIdleMinutes, now });
   const auth = createAuthService({
     db: database.db,
     signer,
@@ -152,14 +155,16 @@ export async function buildApp({ config, database, now = () => new Date(), logge
       byIp: createAttemptLimiter({ max: 30, windowMs: 15 * 60_000 }),
     },
     sessionHours: config.sessionHours,
+    activity,
     now,
   });
 
-  await app.register(authHook, { auth });
+  await app.register(authHook, { auth, now });
   // Before any route, so every request and every failure lands in the Admin Logs (app.audit).
   installAuditHooks(app, createAuditLog({ db: database.db, now, log: app.log }));
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth });
+  await app.register(sessionRoutes, { activity, now });
   await app.register(profileRoutes, { profiles });
   const account = createAccountService({ db: database.db, mailer, secret: config.jwtSecret, log: app.log, now });
   app.decorate('account', account);

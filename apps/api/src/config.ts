@@ -36,6 +36,8 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  // Fractions allowed (tests and e2e use a short one); at least 30 s so the one-minute warning has room.
+  SESSION_IDLE_MINUTES: z.coerce.number().min(0.5, 'must be at least 0.5').max(24 * 60).default(30),
   TRUST_PROXY: flag,
   APK_MAX_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(4 * 1024 ** 3, 'must be at most 4 GiB').default(200 * 1024 * 1024),
 });
@@ -70,7 +72,10 @@ export type Config = Readonly<{
   demoData: boolean;
   webDist: string | undefined;
   logLevel: string;
+  /** Absolute lifetime of a sign-in, however active. */
   sessionHours: number;
+  /** A session with no authenticated request for this long is refused (HIPAA automatic logoff). */
+  sessionIdleMinutes: number;
   trustProxy: boolean;
   /** Largest APK an admin may upload (413 above). */
   apkMaxBytes: number;
@@ -128,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
     sessionHours: e.SESSION_HOURS,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     trustProxy: e.TRUST_PROXY ?? false,
     apkMaxBytes: e.APK_MAX_BYTES,
   });

@@ -3,6 +3,8 @@ export const apiPaths = {
   health: '/api/health',
   login: '/api/v1/admin/login',
   logout: '/api/v1/admin/logout',
+  // Ours: the session's clock; a GET also counts as activity ("Stay signed in").
+  session: '/api/v1/admin/session',
   profile: '/api/v1/admin/profile',
   // Ours (not in the spec): the avatar file; public, the name is unguessable.
   profileImage: (name: string) => `/api/v1/admin/profile/image/${name}`,

@@ -12,10 +12,14 @@ const bearer = /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+)$/;
  * Deny by default: every API route needs a live session unless its config says `public: true`.
  * The X-Timezone header, when sent, must be an IANA zone.
  */
-export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthService }) => {
+/** On every authenticated answer: how long the session lives if no other request comes. */
+export const sessionExpiresInHeader = 'x-session-expires-in';
+const secondsUntil = (end: Date, now: Date) => String(Math.max(0, Math.floor((end.getTime() - now.getTime()) / 1000)));
+
+export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthService; now: () => Date }) => {
   app.decorateRequest('auth', null);
   app.decorateRequest('timeZone', 'UTC');
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const zone = request.headers['x-timezone'];
     if (typeof zone === 'string' && zone !== '') {
       if (!isIanaTimeZone(zone)) throw new BadRequestError(apiMessages.invalidTimezone);
@@ -31,5 +35,7 @@ export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthServic
     const match = bearer.exec(header);
     if (!match) throw new UnauthorizedError(apiMessages.invalidToken);
     request.auth = await opts.auth.authenticate(match[1]!);
+    // Seconds, not a time: the browser's clock may differ from ours. The console warns a minute before.
+    reply.header(sessionExpiresInHeader, secondsUntil(request.auth.endsAt, opts.now()));
   });
 });

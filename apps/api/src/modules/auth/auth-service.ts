@@ -8,8 +8,17 @@ import { TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { ProfileService } from '../profile/profile-service.ts';
+import type { SessionActivity } from './session-activity.ts';
 
-export type AuthContext = { userId: string; sessionId: string; email: string };
+export type AuthContext = {
+  userId: string;
+  sessionId: string;
+  email: string;
+  /** When this session ends with no further request: idle deadline or absolute expiry, whichever is first. */
+  endsAt: Date;
+  /** The absolute expiry, however active the session. */
+  expiresAt: Date;
+};
 
 type Deps = {
   db: Db;
@@ -17,10 +26,11 @@ type Deps = {
   profiles: ProfileService;
   limiters: { byEmail: AttemptLimiter; byIp: AttemptLimiter };
   sessionHours: number;
+  activity: SessionActivity;
   now: () => Date;
 };
 
-export function createAuthService({ db, signer, profiles, limiters, sessionHours, now }: Deps) {
+export function createAuthService({ db, signer, profiles, limiters, sessionHours, activity, now }: Deps) {
   const throttle = (email: string, ip: string) => {
     const wait = Math.max(limiters.byEmail.blockedFor(email), limiters.byIp.blockedFor(ip));
     if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
@@ -53,19 +63,20 @@ export function createAuthService({ db, signer, profiles, limiters, sessionHours
       const expiresAt = new Date(now().getTime() + sessionHours * 3600_000);
       const [session] = await db
         .insert(sessions)
-        .values({ userId: account.id, expiresAt, ip: input.ip, userAgent: input.userAgent?.slice(0, 300) })
+        // The service clock, not the database's: idle time is measured against it.
+        .values({ userId: account.id, expiresAt, createdAt: now(), lastSeenAt: now(), ip: input.ip, userAgent: input.userAgent?.slice(0, 300) })
         .returning({ id: sessions.id });
       const accessToken = await signer.signAccess({ userId: account.id, sessionId: session!.id }, expiresAt);
       const admin = (await profiles.findById(account.id)) as AdminProfile;
       return { accessToken, admin };
     },
 
-    /** The token must verify and its session must be live; anything else is a 401. */
+    /** The token must verify and its session must be live (not revoked, expired or idle); anything else is a 401. */
     async authenticate(token: string): Promise<AuthContext> {
       const claims = await signer.verifyAccess(token);
       if (!claims) throw new UnauthorizedError(apiMessages.invalidToken);
       const [row] = await db
-        .select({ email: users.email })
+        .select({ email: users.email, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
         .from(sessions)
         .innerJoin(users, eq(sessions.userId, users.id))
         .where(
@@ -78,7 +89,9 @@ export function createAuthService({ db, signer, profiles, limiters, sessionHours
         )
         .limit(1);
       if (!row) throw new UnauthorizedError(apiMessages.invalidToken);
-      return { userId: claims.userId, sessionId: claims.sessionId, email: row.email };
+      const endsAt = await activity.record({ id: claims.sessionId, lastSeenAt: row.lastSeenAt, expiresAt: row.expiresAt });
+      if (!endsAt) throw new UnauthorizedError(apiMessages.invalidToken);
+      return { userId: claims.userId, sessionId: claims.sessionId, email: row.email, endsAt, expiresAt: row.expiresAt };
     },
 
     async logout(sessionId: string) {
