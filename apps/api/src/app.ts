@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -12,6 +12,7 @@ import type { Database } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { createAuditLog, installAuditHooks } from './lib/audit.ts';
 import { authHook } from './lib/auth-hook.ts';
+import { routeAccess, type RouteAccess } from './lib/route-access.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
@@ -45,7 +46,15 @@ import { createTreatmentsService } from './modules/treatments/treatments-service
 import { usersRoutes } from './modules/users/users-routes.ts';
 import { createUsersService } from './modules/users/users-service.ts';
 
-export type RegisteredRoute = { method: string; url: string; public: boolean };
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  /** Who may call it (every route declares it; the docs and the web app's files are public). */
+  access: RouteAccess;
+  public: boolean;
+  /** The route's zod schemas: the strict-input test walks them. */
+  schema?: FastifySchema;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -86,14 +95,15 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   // Only JSON (and multipart where a route registers it) is accepted: a text body gets a 415.
   app.removeContentTypeParser('text/plain');
 
-  // The docs are public reading; mark their routes so the auth hook lets them through.
+  // Deny by default, declared: a route without `config.access` stops the app from starting.
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, public: true };
+    const access = routeAccess(route);
+    route.config = { ...route.config, access };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, public: route.config?.public === true || route.config?.access === 'public' });
+      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, access, public: access === 'public', schema: route.schema });
     }
   });
 

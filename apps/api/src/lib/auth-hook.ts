@@ -2,15 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiMessages } from '@app/contract/envelope';
 import type { AuthService } from '../modules/auth/auth-service.ts';
-import { BadRequestError, UnauthorizedError } from './errors.ts';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.ts';
 import { isIanaTimeZone } from './time-zone.ts';
 import './request-context.ts';
 
 const bearer = /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+)$/;
 
 /**
- * Deny by default: every API route needs a live session unless its config says `public: true`.
- * The X-Timezone header, when sent, must be an IANA zone.
+ * Deny by default: every API route needs a live session of an admin unless its config says
+ * `access: 'public'` (app.ts refuses to register a route that declares nothing). The role is read
+ * on every request, so demoting a user takes effect at once. The X-Timezone header, when sent,
+ * must be an IANA zone.
  */
 /** On every authenticated answer: how long the session lives if no other request comes. */
 export const sessionExpiresInHeader = 'x-session-expires-in';
@@ -29,7 +31,7 @@ export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthServic
     // files' catch-all) fall through to the JSON 404 rather than a 401.
     const route = request.routeOptions.url;
     const { config } = request.routeOptions;
-    if (!route || !route.startsWith('/api/') || config.public || config.access === 'public') return;
+    if (!route || !route.startsWith('/api/') || config.access === 'public') return;
     const header = request.headers.authorization;
     if (!header) throw new UnauthorizedError(apiMessages.unauthorized);
     const match = bearer.exec(header);
@@ -37,5 +39,6 @@ export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthServic
     request.auth = await opts.auth.authenticate(match[1]!);
     // Seconds, not a time: the browser's clock may differ from ours. The console warns a minute before.
     reply.header(sessionExpiresInHeader, secondsUntil(request.auth.endsAt, opts.now()));
+    if (request.auth.roleType !== 'admin') throw new ForbiddenError(apiMessages.forbidden);
   });
 });

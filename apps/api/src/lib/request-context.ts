@@ -2,8 +2,6 @@ import type { AuthContext } from '../modules/auth/auth-service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Routes are private by default; a public one says so here. (Being replaced by `access`.) */
-    public?: boolean;
     /**
      * Who may call the route: anyone (`public`) or a signed-in console user, whose role is of
      * type admin (`admin`). Every route must declare it; a test fails on any that does not.

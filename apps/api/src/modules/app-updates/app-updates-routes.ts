@@ -58,6 +58,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
   app.post(
     apiPaths.systemUpdates,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['app-updates'],
         summary:
@@ -82,6 +83,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
   app.get(
     apiPaths.systemUpdatesAll,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['app-updates'],
         summary: 'App updates, newest first: page, limit → allSystems, totalPages',
@@ -95,7 +97,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
   app.get(
     apiPaths.appUpdateLatest,
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         tags: ['app-updates'],
         summary:
@@ -111,7 +113,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
   app.get(
     apiPaths.appUpdateApk(':id'),
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         tags: ['app-updates'],
         summary: 'Download an APK. Public by unguessable id (see docs/decisions): the mobile app has no admin token.',

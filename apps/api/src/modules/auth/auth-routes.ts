@@ -9,7 +9,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     apiPaths.login,
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: { tags: ['auth'], summary: 'Sign in', body: loginBodySchema, response: { 200: loginResponseSchema } },
     },
     async (request) => {
@@ -20,7 +20,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
 
   app.post(
     apiPaths.logout,
-    { schema: { tags: ['auth'], summary: 'Sign out (revokes this session)', response: { 200: emptyResponseSchema } } },
+    { config: { access: 'admin' }, schema: { tags: ['auth'], summary: 'Sign out (revokes this session)', response: { 200: emptyResponseSchema } } },
     async (request) => {
       await auth.logout(requireAuth(request).sessionId);
       return ok(null, signInMessages.loggedOut);

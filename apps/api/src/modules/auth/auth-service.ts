@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { apiMessages } from '@app/contract/envelope';
-import { signInMessages, type AdminProfile } from '@app/contract/auth';
+import { signInMessages, type AdminProfile, type RoleType } from '@app/contract/auth';
 import type { Db } from '../../db/client.ts';
 import { roles, sessions, users } from '../../db/schema/users.ts';
 import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
@@ -14,6 +14,8 @@ export type AuthContext = {
   userId: string;
   sessionId: string;
   email: string;
+  /** Read on every request, so a user whose role stops being admin loses access at once. */
+  roleType: RoleType;
   /** When this session ends with no further request: idle deadline or absolute expiry, whichever is first. */
   endsAt: Date;
   /** The absolute expiry, however active the session. */
@@ -76,9 +78,10 @@ export function createAuthService({ db, signer, profiles, limiters, sessionHours
       const claims = await signer.verifyAccess(token);
       if (!claims) throw new UnauthorizedError(apiMessages.invalidToken);
       const [row] = await db
-        .select({ email: users.email, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+        .select({ email: users.email, roleType: roles.type, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
         .from(sessions)
         .innerJoin(users, eq(sessions.userId, users.id))
+        .innerJoin(roles, eq(users.roleId, roles.id))
         .where(
           and(
             eq(sessions.id, claims.sessionId),
@@ -91,7 +94,7 @@ export function createAuthService({ db, signer, profiles, limiters, sessionHours
       if (!row) throw new UnauthorizedError(apiMessages.invalidToken);
       const endsAt = await activity.record({ id: claims.sessionId, lastSeenAt: row.lastSeenAt, expiresAt: row.expiresAt });
       if (!endsAt) throw new UnauthorizedError(apiMessages.invalidToken);
-      return { userId: claims.userId, sessionId: claims.sessionId, email: row.email, endsAt, expiresAt: row.expiresAt };
+      return { userId: claims.userId, sessionId: claims.sessionId, email: row.email, roleType: row.roleType, endsAt, expiresAt: row.expiresAt };
     },
 
     async logout(sessionId: string) {

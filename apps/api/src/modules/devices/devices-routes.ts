@@ -16,6 +16,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
   app.get(
     apiPaths.machines,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['devices'],
         summary: 'Device list: page, limit, search (machine number, serial number, location, city, country), sort, direction',
@@ -29,6 +30,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
   app.post(
     apiPaths.machineAdd,
     {
+      config: { access: 'admin' },
       schema: { tags: ['devices'], summary: 'Add a device', body: deviceCreateBodySchema, response: { 201: deviceResponseSchema } },
     },
     async (request, reply) => {
@@ -39,13 +41,14 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
 
   app.get(
     apiPaths.machine(':id'),
-    { schema: { tags: ['devices'], summary: 'One device', params: deviceIdParamSchema, response: { 200: deviceResponseSchema } } },
+    { config: { access: 'admin' }, schema: { tags: ['devices'], summary: 'One device', params: deviceIdParamSchema, response: { 200: deviceResponseSchema } } },
     async (request) => ok(await devices.get(request.params.id)),
   );
 
   app.put(
     apiPaths.machine(':id'),
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['devices'],
         summary: 'Update a device: the whole form (machine and serial number cannot change) or only { status }',

@@ -9,7 +9,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ping: () => Promise<void> }> 
   app.get(
     apiPaths.health,
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: { tags: ['health'], summary: 'Ready when the database answers', response: { 200: healthSchema, 503: healthSchema } },
     },
     async (_request, reply) => {

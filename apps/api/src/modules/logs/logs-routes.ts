@@ -8,6 +8,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
   app.get(
     apiPaths.accessLogsAll,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['logs'],
         summary: 'Access logs, newest first (filters: search, userId, machineNumber, recordId; `after` continues from the last page)',
@@ -23,6 +24,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
   app.get(
     apiPaths.errorLogsAll,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['logs'],
         summary: 'Error logs, newest first (filters: search, userId, machineNumber; `after` continues from the last page)',

@@ -44,7 +44,7 @@ async function readProfileForm(request: FastifyRequest): Promise<{ fields: Recor
 export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> = async (app, { profiles }) => {
   app.get(
     apiPaths.profile,
-    { schema: { tags: ['profile'], summary: 'The signed-in admin', response: { 200: profileResponseSchema } } },
+    { config: { access: 'admin' }, schema: { tags: ['profile'], summary: 'The signed-in admin', response: { 200: profileResponseSchema } } },
     async (request) => {
       const profile = await profiles.findById(requireAuth(request).userId);
       if (!profile) throw new NotFoundError('User not found');
@@ -55,6 +55,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
   app.put(
     apiPaths.profile,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['profile'],
         summary: 'Update the signed-in admin (multipart: firstName, lastName, userName, phone, file; email is read-only)',
@@ -80,7 +81,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
     apiPaths.profileImage(':name'),
     {
       // An <img> cannot send a bearer token; the name is 128 random bits, as good as a capability.
-      config: { public: true },
+      config: { access: 'public' },
       schema: { tags: ['profile'], summary: 'A profile image', params: z.object({ name: z.string().max(64) }) },
     },
     async (request, reply) => {

@@ -18,6 +18,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.get(
     apiPaths.rolesAll,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['roles'],
         summary: 'Roles (page/limit or currentPage/pageSize; without either, every role for a dropdown)',
@@ -32,7 +33,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
 
   app.post(
     apiPaths.roles,
-    { schema: { tags: ['roles'], summary: 'Create a role', body: roleBodySchema, response: { 201: roleResponseSchema } } },
+    { config: { access: 'admin' }, schema: { tags: ['roles'], summary: 'Create a role', body: roleBodySchema, response: { 201: roleResponseSchema } } },
     async function createRole(request, reply) {
       const role = await roles.create(request.body);
       return reply.code(201).send(ok(role, roleMessages.created, 201));
@@ -41,7 +42,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
 
   app.get(
     byId,
-    { schema: { tags: ['roles'], summary: 'One role', params: roleIdParamSchema, response: { 200: roleResponseSchema } } },
+    { config: { access: 'admin' }, schema: { tags: ['roles'], summary: 'One role', params: roleIdParamSchema, response: { 200: roleResponseSchema } } },
     async function getRole(request) {
       return ok(await roles.get(request.params.id));
     },
@@ -50,6 +51,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.put(
     byId,
     {
+      config: { access: 'admin' },
       schema: { tags: ['roles'], summary: 'Update a role', params: roleIdParamSchema, body: roleBodySchema, response: { 200: roleResponseSchema } },
     },
     async function updateRole(request) {
@@ -60,6 +62,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.delete(
     byId,
     {
+      config: { access: 'admin' },
       schema: { tags: ['roles'], summary: 'Delete a role no user holds', params: roleIdParamSchema, response: { 200: roleDeleteResponseSchema } },
     },
     async function deleteRole(request) {

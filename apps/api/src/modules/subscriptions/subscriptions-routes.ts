@@ -27,13 +27,14 @@ const webhookResponseSchema = envelope(z.object({ received: z.boolean(), duplica
 export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: SubscriptionsService }> = async (app, { subscriptions }) => {
   app.get(
     apiPaths.subscriptionsAll,
-    { schema: { tags: ['subscriptions'], summary: 'Subscriptions, newest first', querystring: subscriptionListQuery, response: { 200: subscriptionListResponseSchema } } },
+    { config: { access: 'admin' }, schema: { tags: ['subscriptions'], summary: 'Subscriptions, newest first', querystring: subscriptionListQuery, response: { 200: subscriptionListResponseSchema } } },
     async (request) => ok(await subscriptions.list(request.query)),
   );
 
   app.post(
     apiPaths.subscriptionAdd,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['subscriptions'],
         summary: 'Create a subscription and email its payment link',
@@ -52,7 +53,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.get(
     apiPaths.subscriptionDetail(':id'),
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         tags: ['checkout'],
         summary: 'Checkout summary by link id (public; only what the page shows)',
@@ -67,7 +68,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.post(
     apiPaths.checkout,
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         tags: ['checkout'],
         summary: 'Create (or resume) the payment intent of a subscription (public)',
@@ -82,7 +83,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.post(
     apiPaths.subscriptionDemoPay,
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         tags: ['checkout'],
         summary: 'Pay with the built-in demo provider (Stripe test card numbers; nothing is stored)',
@@ -97,7 +98,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.post(
     apiPaths.subscriptionReconcile,
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         tags: ['checkout'],
         summary: "Ask the payment provider for the payment's state (public)",
@@ -116,7 +117,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     raw.post(
       apiPaths.subscriptionWebhook,
       {
-        config: { public: true },
+        config: { access: 'public' },
         schema: { tags: ['checkout'], summary: 'Stripe webhook (signature verified, each event applied once)', security: [], response: { 200: webhookResponseSchema } },
       },
       async (request) => {

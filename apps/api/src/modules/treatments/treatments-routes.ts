@@ -13,6 +13,7 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
   app.get(
     apiPaths.treatmentsAll,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['treatments'],
         summary: 'Treatment records, newest first; filter by machineNumber, doctorId, patientId; search patient name, plan, device',
@@ -25,6 +26,7 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
   app.get(
     apiPaths.treatment(':id'),
     {
+      config: { access: 'admin' },
       schema: { tags: ['treatments'], summary: 'One treatment record with its images', params: treatmentIdParamSchema, response: { 200: treatmentResponseSchema } },
     },
     async (request) => {

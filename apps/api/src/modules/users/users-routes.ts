@@ -20,6 +20,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     apiPaths.usersAll,
     {
+      config: { access: 'admin' },
       schema: { tags: ['users'], summary: 'Users, newest first', querystring: userListQuerySchema, response: { 200: userListResponseSchema } },
     },
     async function listUsers(request) {
@@ -32,6 +33,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     app.post(
       url,
       {
+        config: { access: 'admin' },
         schema: {
           tags: ['users'],
           summary: 'Create a user (the password is stored as an argon2id hash and never returned)',
@@ -49,7 +51,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
 
   app.get(
     byId,
-    { schema: { tags: ['users'], summary: 'One user', params: userIdParamSchema, response: { 200: userResponseSchema } } },
+    { config: { access: 'admin' }, schema: { tags: ['users'], summary: 'One user', params: userIdParamSchema, response: { 200: userResponseSchema } } },
     async function getUser(request) {
       return ok(await users.get(request.params.id));
     },
@@ -58,6 +60,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.put(
     byId,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['users'],
         summary: 'Update a user (a password in the body is ignored; protected users cannot be edited)',
@@ -74,6 +77,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.delete(
     byId,
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['users'],
         summary: 'Delete a user and end their sessions (not yourself, not a protected user)',

@@ -1,0 +1,90 @@
+import Fastify from 'fastify';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roles, users } from '../db/schema/users.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { routeAccess } from './route-access.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('deny by default, declared', () => {
+  it('has a declared access on every registered route', () => {
+    expect(t.app.registeredRoutes.length).toBeGreaterThan(30);
+    for (const route of t.app.registeredRoutes) {
+      expect(['public', 'admin'], `${route.method} ${route.url}`).toContain(route.access);
+    }
+  });
+
+  it('keeps the public API routes to a reviewed list (a new public route must be added here on purpose)', () => {
+    const reviewed = [
+      'GET /api/health',
+      // Signing in and recovering a password happen before there is a session.
+      'POST /api/v1/admin/login',
+      /^POST \/api\/v1\/admin\/login\/mfa(\/setup|\/confirm)?$/,
+      'POST /api/v1/admin/forgot-password',
+      'POST /api/v1/admin/verify-email',
+      'POST /api/v1/admin/resend-otp',
+      'POST /api/v1/admin/reset-password',
+      // Unguessable ids: the avatar file, the emailed checkout link, the mobile app's APK.
+      'GET /api/v1/admin/profile/image/:name',
+      'GET /api/v1/admin/subscrption/detail/:id',
+      'POST /api/v1/admin/subscription/checkout',
+      'POST /api/v1/admin/subscription/demo-pay',
+      'POST /api/v1/admin/subscription/reconcile',
+      // Signed by Stripe instead of a session.
+      'POST /api/v1/admin/subscription/webhook',
+      'GET /api/v1/app/updates/:id/apk',
+      'GET /api/v1/app/updates/latest',
+    ];
+    const publicApi = t.app.registeredRoutes
+      .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.access === 'public')
+      .map((r) => `${r.method} ${r.url}`);
+    expect(publicApi).toContain('POST /api/v1/admin/login');
+    for (const entry of publicApi) {
+      expect(reviewed.some((r) => (typeof r === 'string' ? r === entry : r.test(entry))), `${entry} is public but not reviewed`).toBe(true);
+    }
+  });
+
+  it('refuses to register a route that declares no access', async () => {
+    const app = Fastify();
+    app.addHook('onRoute', (route) => {
+      routeAccess(route);
+    });
+    expect(() => app.get('/api/v1/admin/forgotten', async () => 'x')).toThrow(/GET \/api\/v1\/admin\/forgotten declares no access/);
+    await app.close();
+  });
+
+  it('refuses a made-up access value and accepts the two real ones', () => {
+    expect(() => routeAccess({ url: '/api/x', method: 'GET', config: { access: 'everyone' as 'public' } })).toThrow(/must be 'public' or 'admin'/);
+    expect(routeAccess({ url: '/api/x', method: 'GET', config: { access: 'admin' } })).toBe('admin');
+    expect(routeAccess({ url: '/api/x', method: 'GET', config: { access: 'public' } })).toBe('public');
+    // The docs and the web app's files are framework routes, readable by anyone.
+    expect(routeAccess({ url: '/api/docs/json', method: 'GET' })).toBe('public');
+    expect(routeAccess({ url: '/*', method: 'GET' })).toBe('public');
+  });
+});
+
+describe("access: 'admin' is checked on every request", () => {
+  it("refuses a live session with 403 once the user's role is no longer of type admin", async () => {
+    const token = await t.login();
+    expect((await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(200);
+    // Change the role behind the services' back (they would also revoke the session): the
+    // per-request check alone must stop the token.
+    const [admin] = await t.database.db.select({ roleId: users.roleId }).from(users).limit(1);
+    await t.database.db.update(roles).set({ type: 'app' }).where(eq(roles.id, admin!.roleId));
+    try {
+      for (const url of ['/api/v1/admin/profile', '/api/v1/admin/users/all', '/api/v1/admin/patient/all']) {
+        const res = await t.injectAs(token, { method: 'GET', url });
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json()).toEqual({ code: 403, msg: 'You are not allowed to do this', data: null });
+      }
+    } finally {
+      await t.database.db.update(roles).set({ type: 'admin' }).where(eq(roles.id, admin!.roleId));
+    }
+    expect((await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(200);
+  });
+});
