@@ -29,6 +29,9 @@ import { createDeviceUsersService } from './modules/device-users/device-users-se
 import { devicesRoutes } from './modules/devices/devices-routes.ts';
 import { createDevicesService } from './modules/devices/devices-service.ts';
 import { createAuthService } from './modules/auth/auth-service.ts';
+import { createMfaCrypto } from './modules/auth/mfa-crypto.ts';
+import { mfaRoutes } from './modules/auth/mfa-routes.ts';
+import { createMfaService } from './modules/auth/mfa-service.ts';
 import { createSessionActivity } from './modules/auth/session-activity.ts';
 import { sessionRoutes } from './modules/auth/session-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
@@ -156,9 +159,22 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   });
   const profiles = createProfileService({ db: database.db, storage, now, log: app.log });
   const activity = createSessionActivity({ db: database.db, idleMinutes: config.sessionIdleMinutes, now });
+  const mfa = createMfaService({
+    db: database.db,
+    crypto: createMfaCrypto(config.jwtSecret),
+    signer,
+    // Wrong codes: an attacker who has the password gets 5 guesses per 15 minutes at a 1-in-330,000 code.
+    limiters: {
+      byUser: createAttemptLimiter({ max: 5, windowMs: 15 * 60_000 }),
+      byIp: createAttemptLimiter({ max: 30, windowMs: 15 * 60_000 }),
+    },
+    requireMfa: config.requireMfa,
+    now,
+  });
   const auth = createAuthService({
     db: database.db,
     signer,
+    mfa,
     profiles,
     limiters: {
       byEmail: createAttemptLimiter({ max: 5, windowMs: 15 * 60_000 }),
@@ -174,6 +190,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   installAuditHooks(app, createAuditLog({ db: database.db, now, log: app.log }));
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth });
+  await app.register(mfaRoutes, { auth, mfa });
   await app.register(sessionRoutes, { activity, now });
   await app.register(profileRoutes, { profiles });
   const account = createAccountService({ db: database.db, mailer, secret: config.jwtSecret, log: app.log, now });

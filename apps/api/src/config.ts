@@ -35,6 +35,7 @@ const envSchema = z.object({
   DEMO_DATA: flag,
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  REQUIRE_MFA: flag,
   SESSION_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   // Fractions allowed (tests and e2e use a short one); at least 30 s so the one-minute warning has room.
   SESSION_IDLE_MINUTES: z.coerce.number().min(0.5, 'must be at least 0.5').max(24 * 60).default(30),
@@ -74,6 +75,8 @@ export type Config = Readonly<{
   logLevel: string;
   /** Absolute lifetime of a sign-in, however active. */
   sessionHours: number;
+  /** Console users must use two-step sign-in: one without an authenticator enrols before getting a session. */
+  requireMfa: boolean;
   /** A session with no authenticated request for this long is refused (HIPAA automatic logoff). */
   sessionIdleMinutes: number;
   trustProxy: boolean;
@@ -133,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
     sessionHours: e.SESSION_HOURS,
+    requireMfa: e.REQUIRE_MFA ?? false,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     trustProxy: e.TRUST_PROXY ?? false,
     apkMaxBytes: e.APK_MAX_BYTES,

@@ -22,6 +22,14 @@ export const adminProfileSchema = z.object({
 });
 export type AdminProfile = z.infer<typeof adminProfileSchema>;
 
-export const loginResponseSchema = envelope(z.object({ accessToken: z.string(), admin: adminProfileSchema }));
+export const loginSessionSchema = z.object({ accessToken: z.string(), admin: adminProfileSchema });
+/**
+ * Instead of a session, when a second step is due: `verify` (ask for the TOTP or a recovery code)
+ * or `enrol` (REQUIRE_MFA and none set up). The token only serves the two-step routes (mfa.ts).
+ */
+export const mfaChallengeSchema = z.object({ mfa: z.enum(['verify', 'enrol']), mfaToken: z.string() });
+export type MfaChallenge = z.infer<typeof mfaChallengeSchema>;
+export const loginResponseSchema = envelope(z.union([loginSessionSchema, mfaChallengeSchema]));
+export const loginSessionResponseSchema = envelope(loginSessionSchema);
 export const profileResponseSchema = envelope(adminProfileSchema);
 export const emptyResponseSchema = envelope(z.null());

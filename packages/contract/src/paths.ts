@@ -5,6 +5,15 @@ export const apiPaths = {
   logout: '/api/v1/admin/logout',
   // Ours: the session's clock; a GET also counts as activity ("Stay signed in").
   session: '/api/v1/admin/session',
+  // Ours: two-step sign-in. The login/ ones take the short-lived challenge token, not a session.
+  loginMfa: '/api/v1/admin/login/mfa',
+  loginMfaSetup: '/api/v1/admin/login/mfa/setup',
+  loginMfaConfirm: '/api/v1/admin/login/mfa/confirm',
+  profileMfa: '/api/v1/admin/profile/mfa',
+  profileMfaSetup: '/api/v1/admin/profile/mfa/setup',
+  profileMfaConfirm: '/api/v1/admin/profile/mfa/confirm',
+  profileMfaDisable: '/api/v1/admin/profile/mfa/disable',
+  profileMfaRecoveryCodes: '/api/v1/admin/profile/mfa/recovery-codes',
   profile: '/api/v1/admin/profile',
   // Ours (not in the spec): the avatar file; public, the name is unguessable.
   profileImage: (name: string) => `/api/v1/admin/profile/image/${name}`,

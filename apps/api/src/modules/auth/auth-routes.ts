@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emptyResponseSchema, loginBodySchema, loginResponseSchema, signInMessages } from '@app/contract/auth';
+import { mfaMessages } from '@app/contract/mfa';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '../../lib/envelope.ts';
 import { requireAuth } from '../../lib/request-context.ts';
@@ -10,10 +11,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     apiPaths.login,
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'Sign in', body: loginBodySchema, response: { 200: loginResponseSchema } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in',
+        description:
+          'Answers `{ accessToken, admin }`, or, when a second step is due, `{ mfa: "verify" | "enrol", mfaToken }` and no session: see the login/mfa routes.',
+        body: loginBodySchema,
+        response: { 200: loginResponseSchema },
+      },
     },
     async (request) => {
       const result = await auth.login({ ...request.body, ip: request.ip, userAgent: request.headers['user-agent'] });
+      if ('mfa' in result) return ok(result, result.mfa === 'verify' ? mfaMessages.codeStep : mfaMessages.enrolStep);
       return ok(result, 'Login successful');
     },
   );

@@ -8,6 +8,7 @@ import { TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { ProfileService } from '../profile/profile-service.ts';
+import type { MfaService } from './mfa-service.ts';
 import type { SessionActivity } from './session-activity.ts';
 
 export type AuthContext = {
@@ -30,9 +31,11 @@ type Deps = {
   sessionHours: number;
   activity: SessionActivity;
   now: () => Date;
+  /** Two-step sign-in: after a correct password, a second step may be due instead of a session. */
+  mfa: Pick<MfaService, 'challengeFor'>;
 };
 
-export function createAuthService({ db, signer, profiles, limiters, sessionHours, activity, now }: Deps) {
+export function createAuthService({ db, signer, profiles, limiters, sessionHours, activity, now, mfa }: Deps) {
   const throttle = (email: string, ip: string) => {
     const wait = Math.max(limiters.byEmail.blockedFor(email), limiters.byIp.blockedFor(ip));
     if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
@@ -42,6 +45,19 @@ export function createAuthService({ db, signer, profiles, limiters, sessionHours
     limiters.byIp.fail(ip);
     throw new UnauthorizedError(signInMessages.wrongCredentials);
   };
+
+  /** A session row and its access token: the end of every sign-in (password, or password and code). */
+  async function openSession(input: { userId: string; ip: string; userAgent?: string }) {
+    const expiresAt = new Date(now().getTime() + sessionHours * 3600_000);
+    const [session] = await db
+      .insert(sessions)
+      // The service clock, not the database's: idle time is measured against it.
+      .values({ userId: input.userId, expiresAt, createdAt: now(), lastSeenAt: now(), ip: input.ip, userAgent: input.userAgent?.slice(0, 300) })
+      .returning({ id: sessions.id });
+    const accessToken = await signer.signAccess({ userId: input.userId, sessionId: session!.id }, expiresAt);
+    const admin = (await profiles.findById(input.userId)) as AdminProfile;
+    return { accessToken, admin };
+  }
 
   return {
     async login(input: { email: string; password: string; ip: string; userAgent?: string }) {
@@ -62,16 +78,13 @@ export function createAuthService({ db, signer, profiles, limiters, sessionHours
       if (!matches || account.roleType !== 'admin') return fail(email, input.ip);
 
       limiters.byEmail.reset(email);
-      const expiresAt = new Date(now().getTime() + sessionHours * 3600_000);
-      const [session] = await db
-        .insert(sessions)
-        // The service clock, not the database's: idle time is measured against it.
-        .values({ userId: account.id, expiresAt, createdAt: now(), lastSeenAt: now(), ip: input.ip, userAgent: input.userAgent?.slice(0, 300) })
-        .returning({ id: sessions.id });
-      const accessToken = await signer.signAccess({ userId: account.id, sessionId: session!.id }, expiresAt);
-      const admin = (await profiles.findById(account.id)) as AdminProfile;
-      return { accessToken, admin };
+      // A user with an authenticator (or, under REQUIRE_MFA, without one) gets a step token, not a session.
+      const challenge = await mfa.challengeFor(account.id);
+      if (challenge) return challenge;
+      return openSession({ userId: account.id, ip: input.ip, userAgent: input.userAgent });
     },
+
+    openSession,
 
     /** The token must verify and its session must be live (not revoked, expired or idle); anything else is a 401. */
     async authenticate(token: string): Promise<AuthContext> {

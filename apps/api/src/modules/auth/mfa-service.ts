@@ -1,0 +1,201 @@
+import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import QRCode from 'qrcode';
+import { apiMessages } from '@app/contract/envelope';
+import { mfaMessages, type MfaChallenge, type MfaSetup, type MfaStatus } from '@app/contract/mfa';
+import type { Db } from '../../db/client.ts';
+import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
+import { users } from '../../db/schema/users.ts';
+import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, type AppError } from '../../lib/errors.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
+import type { TokenSigner } from '../../lib/tokens.ts';
+import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
+import { newRecoveryCodes, type MfaCrypto } from './mfa-crypto.ts';
+
+/** Long enough to open the app and type a code, short enough that a leaked step token is soon dead. */
+export const challengeMinutes = 5;
+const issuer = 'Device Admin';
+
+type Deps = {
+  db: Db;
+  crypto: MfaCrypto;
+  signer: TokenSigner;
+  /** Wrong codes, per user and per client address. */
+  limiters: { byUser: AttemptLimiter; byIp: AttemptLimiter };
+  /** REQUIRE_MFA: console users without an authenticator must enrol before they get a session. */
+  requireMfa: boolean;
+  now: () => Date;
+};
+
+type Purpose = MfaChallenge['mfa'];
+
+export function createMfaService({ db, crypto, signer, limiters, requireMfa, now }: Deps) {
+  const authenticator = async (userId: string) =>
+    (await db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId)).limit(1))[0];
+
+  /** Accepts a TOTP code of a step later than the last one accepted; the update is the replay guard. */
+  async function consumeTotp(userId: string, code: string): Promise<boolean> {
+    const row = await authenticator(userId);
+    if (!row?.enabledAt) return false;
+    const secret = crypto.decryptSecret(row.secretEnc, userId);
+    const step = secret && matchTotp(secret, code, now().getTime());
+    if (step == null) return false;
+    const accepted = await db
+      .update(mfaAuthenticators)
+      .set({ lastStep: step })
+      .where(
+        and(
+          eq(mfaAuthenticators.userId, userId),
+          isNotNull(mfaAuthenticators.enabledAt),
+          or(isNull(mfaAuthenticators.lastStep), lt(mfaAuthenticators.lastStep, step)),
+        ),
+      )
+      .returning({ userId: mfaAuthenticators.userId });
+    return accepted.length > 0;
+  }
+
+  /** Marks an unused recovery code used, atomically: two requests with one code cannot both pass. */
+  async function consumeRecoveryCode(userId: string, code: string): Promise<boolean> {
+    const used = await db
+      .update(mfaRecoveryCodes)
+      .set({ usedAt: now() })
+      .where(and(eq(mfaRecoveryCodes.userId, userId), eq(mfaRecoveryCodes.codeHash, crypto.hashRecoveryCode(userId, code)), isNull(mfaRecoveryCodes.usedAt)))
+      .returning({ id: mfaRecoveryCodes.id });
+    return used.length > 0;
+  }
+
+  /**
+   * Checks a code (six digits: TOTP; anything else: a recovery code) under the per-user and per-IP
+   * limits; a wrong one counts against both and throws `wrong`.
+   */
+  async function checkCode(userId: string, ip: string, code: string, wrong: AppError) {
+    const wait = Math.max(limiters.byUser.blockedFor(userId), limiters.byIp.blockedFor(ip));
+    if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
+    const compact = code.replace(/\s/g, '');
+    const ok = /^\d{6}$/.test(compact) ? await consumeTotp(userId, compact) : await consumeRecoveryCode(userId, code);
+    if (!ok) {
+      limiters.byUser.fail(userId);
+      limiters.byIp.fail(ip);
+      throw wrong;
+    }
+    limiters.byUser.reset(userId);
+  }
+
+  /** Replaces the user's recovery codes with ten new ones and returns them in clear, once. */
+  async function renewCodes(tx: Pick<Db, 'insert' | 'delete'>, userId: string) {
+    const codes = newRecoveryCodes();
+    await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+    await tx.insert(mfaRecoveryCodes).values(codes.map((code) => ({ userId, codeHash: crypto.hashRecoveryCode(userId, code) })));
+    return codes;
+  }
+
+  async function userIdOf(token: string, purpose: Purpose): Promise<string> {
+    const claims = await signer.verifyPurpose('mfa', token);
+    if (!claims || claims.pur !== purpose) throw new UnauthorizedError(mfaMessages.challengeInvalid);
+    return claims.sub!;
+  }
+
+  const service = {
+    /** After a correct password: the second step due for this user, or null when none is. */
+    async challengeFor(userId: string): Promise<MfaChallenge | null> {
+      const row = await authenticator(userId);
+      const purpose: Purpose | null = row?.enabledAt ? 'verify' : requireMfa ? 'enrol' : null;
+      if (!purpose) return null;
+      const expiresAt = new Date(now().getTime() + challengeMinutes * 60_000);
+      return { mfa: purpose, mfaToken: await signer.signPurpose('mfa', userId, expiresAt, { pur: purpose }) };
+    },
+
+    /** The code step of sign-in: returns the user to open a session for. */
+    async passChallenge(token: string, code: string, ip: string): Promise<string> {
+      const userId = await userIdOf(token, 'verify');
+      await checkCode(userId, ip, code, new UnauthorizedError(mfaMessages.codeInvalid));
+      return userId;
+    },
+
+    /** REQUIRE_MFA enrolment at sign-in: the user the enrol token names. */
+    enrollingUser: (token: string) => userIdOf(token, 'enrol'),
+
+    async status(userId: string): Promise<MfaStatus> {
+      const row = await authenticator(userId);
+      const [left] = await db
+        .select({ n: count() })
+        .from(mfaRecoveryCodes)
+        .where(and(eq(mfaRecoveryCodes.userId, userId), isNull(mfaRecoveryCodes.usedAt)));
+      return { enabled: Boolean(row?.enabledAt), recoveryCodesLeft: row?.enabledAt ? (left?.n ?? 0) : 0, required: requireMfa };
+    },
+
+    /** A new pending secret (replacing any earlier unconfirmed one); sign-in ignores it until confirmed. */
+    async startSetup(userId: string): Promise<MfaSetup> {
+      const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+      if (!user) throw new NotFoundError('User not found');
+      if ((await authenticator(userId))?.enabledAt) throw new ConflictError(mfaMessages.alreadyEnabled);
+      const secret = newTotpSecret();
+      const secretEnc = crypto.encryptSecret(secret, userId);
+      await db
+        .insert(mfaAuthenticators)
+        .values({ userId, secretEnc, createdAt: now() })
+        .onConflictDoUpdate({ target: mfaAuthenticators.userId, set: { secretEnc, lastStep: null, createdAt: now() }, where: isNull(mfaAuthenticators.enabledAt) });
+      const uri = otpauthUri({ secret, issuer, account: user.email });
+      const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+      return {
+        otpauthUri: uri,
+        qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+        // Groups of four are easier to type into an app by hand.
+        manualKey: base32Encode(secret).replace(/(.{4})(?=.)/g, '$1 '),
+      };
+    },
+
+    /** A current code from the app proves it holds the secret: only then is two-step sign-in on. */
+    async confirmSetup(userId: string, code: string, ip: string): Promise<string[]> {
+      const wait = Math.max(limiters.byUser.blockedFor(userId), limiters.byIp.blockedFor(ip));
+      if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
+      const row = await authenticator(userId);
+      if (row?.enabledAt) throw new ConflictError(mfaMessages.alreadyEnabled);
+      if (!row) throw new ConflictError(mfaMessages.noPendingSetup);
+      const secret = crypto.decryptSecret(row.secretEnc, userId);
+      const step = secret && matchTotp(secret, code, now().getTime());
+      if (step == null) {
+        limiters.byUser.fail(userId);
+        limiters.byIp.fail(ip);
+        throw new BadRequestError(mfaMessages.codeInvalid);
+      }
+      limiters.byUser.reset(userId);
+      return db.transaction(async (tx) => {
+        const enabled = await tx
+          .update(mfaAuthenticators)
+          .set({ enabledAt: now(), lastStep: step })
+          .where(and(eq(mfaAuthenticators.userId, userId), isNull(mfaAuthenticators.enabledAt)))
+          .returning({ userId: mfaAuthenticators.userId });
+        if (enabled.length === 0) throw new ConflictError(mfaMessages.alreadyEnabled);
+        return renewCodes(tx, userId);
+      });
+    },
+
+    /** Needs the password and a current code, so an unattended signed-in browser cannot turn it off. */
+    async disable(userId: string, input: { password: string; code: string }, ip: string) {
+      if (requireMfa) throw new ForbiddenError(mfaMessages.requiredByPolicy);
+      if (!(await authenticator(userId))?.enabledAt) throw new ConflictError(mfaMessages.notEnabled);
+      const wait = Math.max(limiters.byUser.blockedFor(userId), limiters.byIp.blockedFor(ip));
+      if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
+      const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+      if (!user || !(await verifyPassword(user.passwordHash, input.password))) {
+        limiters.byUser.fail(userId);
+        limiters.byIp.fail(ip);
+        throw new BadRequestError(mfaMessages.passwordWrong);
+      }
+      await checkCode(userId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));
+      await db.transaction(async (tx) => {
+        await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+        await tx.delete(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId));
+      });
+    },
+
+    async renewRecoveryCodes(userId: string, code: string, ip: string): Promise<string[]> {
+      if (!(await authenticator(userId))?.enabledAt) throw new ConflictError(mfaMessages.notEnabled);
+      await checkCode(userId, ip, code, new BadRequestError(mfaMessages.codeInvalid));
+      return db.transaction((tx) => renewCodes(tx, userId));
+    },
+  };
+  return service;
+}
+export type MfaService = ReturnType<typeof createMfaService>;
