@@ -197,7 +197,13 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   app.decorate('account', account);
   await app.register(accountRoutes, { account });
   await app.register(appUpdatesRoutes, {
-    appUpdates: createAppUpdatesService({ db: database.db, storage, publicUrl: config.publicUrl, apkMaxBytes: config.apkMaxBytes }),
+    appUpdates: createAppUpdatesService({
+      db: database.db,
+      storage,
+      publicUrl: config.publicUrl,
+      apkMaxBytes: config.apkMaxBytes,
+      apkLimits: { maxEntries: config.apkMaxEntries, maxUncompressedBytes: config.apkMaxUncompressedBytes },
+    }),
   });
   await app.register(rolesRoutes, { roles: createRolesService({ db: database.db, now }) });
   await app.register(usersRoutes, { users: createUsersService({ db: database.db, now }) });

@@ -41,6 +41,15 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().min(0.5, 'must be at least 0.5').max(24 * 60).default(30),
   TRUST_PROXY: flag,
   APK_MAX_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(4 * 1024 ** 3, 'must be at most 4 GiB').default(200 * 1024 * 1024),
+  APK_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
+  APK_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(64 * 1024 ** 3, 'must be at most 64 GiB').default(2 * 1024 ** 3),
+  STORAGE: z.enum(['disk', 's3']).default('disk'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1').default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag,
 });
 
 export type Config = Readonly<{
@@ -82,7 +91,25 @@ export type Config = Readonly<{
   trustProxy: boolean;
   /** Largest APK an admin may upload (413 above). */
   apkMaxBytes: number;
+  /** Zip-bomb limits, checked from an APK's central directory before anything is unpacked (413 above). */
+  apkMaxEntries: number;
+  apkMaxUncompressedBytes: number;
+  /** Where uploaded files live: disk under DATA_DIR/files, or an S3-compatible bucket. */
+  storage: StorageConfig;
 }>;
+
+export type S3Config = {
+  /** Unset → AWS itself; set for MinIO, Ceph, R2 and other S3-compatible stores. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Both or neither: neither → the AWS SDK's default chain (instance role, env, profile). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** `https://host/bucket/key` instead of `https://bucket.host/key` (most self-hosted stores want it). */
+  forcePathStyle: boolean;
+};
+
+export type StorageConfig = { kind: 'disk' } | ({ kind: 's3' } & S3Config);
 
 export class ConfigError extends Error {}
 
@@ -94,6 +121,22 @@ function persistedSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
+  if (e.STORAGE === 'disk') return { kind: 'disk' };
+  if (!e.S3_BUCKET) throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE=s3');
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (set both, or neither for the default AWS credential chain)');
+  }
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT,
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+  };
 }
 
 /** Parses the environment once. A bad value stops the start with one line naming every bad variable. */
@@ -112,6 +155,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return Object.freeze({
     env: e.NODE_ENV,
+    storage: storageConfig(e),
     port: e.PORT,
     host: e.HOST,
     dataDir,
@@ -140,5 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     trustProxy: e.TRUST_PROXY ?? false,
     apkMaxBytes: e.APK_MAX_BYTES,
+    apkMaxEntries: e.APK_MAX_ENTRIES,
+    apkMaxUncompressedBytes: e.APK_MAX_UNCOMPRESSED_BYTES,
   });
 }

@@ -21,6 +21,13 @@ export const appUpdateMessages = {
   appNameFormat: 'App name may use letters, digits, spaces and . _ - only',
   versionCodeTaken: 'This version code already exists for this app',
   tooLarge: 'The APK file is too large',
+  /** A ZIP whose declared numbers exceed the server's limits (zip bombs), before anything is unpacked. */
+  tooManyEntries: 'The APK file lists too many entries',
+  unpacksTooLarge: 'The APK file unpacks to more than the allowed size',
+  /** A ZIP whose records contradict each other (overlapping entries, wrong counts or offsets). */
+  malformed: 'The APK file is damaged or malformed',
+  /** An entry named like `../x`, `/x`, `C:x` or with a backslash: it could escape a folder when unpacked. */
+  unsafeEntryName: 'The APK file holds an unsafe entry name',
   notFound: 'App update not found',
   invalidId: 'Invalid app update id',
   noneForApp: 'No update found for this app',

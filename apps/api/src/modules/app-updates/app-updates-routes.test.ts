@@ -1,17 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { appUpdates } from '../../db/schema/app-updates.ts';
+import { craftZip, manifestEntry } from '../../test/crafted-zip.ts';
 import { buildDemoApk, buildZip } from './zip-writer.ts';
 
 const limit = 64 * 1024;
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp({ APK_MAX_BYTES: String(limit) });
+  t = await createTestApp({ APK_MAX_BYTES: String(limit), APK_MAX_ENTRIES: '500', APK_MAX_UNCOMPRESSED_BYTES: String(1024 * 1024) });
   token = await t.login();
 });
 afterAll(() => t.close());
@@ -194,6 +195,51 @@ describe('POST /api/v1/admin/system/updates', () => {
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/admin/system/updates', ...multipart(fieldsFor()) });
     expect(anonymous.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/system/updates/all' })).statusCode).toBe(401);
+  });
+
+  it('refuses zip bombs from their declared numbers with 413, and keeps nothing', async () => {
+    const before = { files: storedFiles().length, rows: await rowCount() };
+    // A few hundred bytes declaring 3 GB once unpacked.
+    const declared = craftZip([manifestEntry, { name: 'assets/a.bin', uncompressed: 1_500_000_000 }, { name: 'assets/b.bin', uncompressed: 1_500_000_000 }]);
+    const big = await upload(fieldsFor({ versionCode: '100' }), { name: 'bomb.apk', data: declared });
+    expect(big.statusCode, big.body).toBe(413);
+    expect(big.json().msg).toMatch(/^The APK file unpacks to more than the allowed size/);
+    // More entries than APK_MAX_ENTRIES (500 in this test), each empty: a 50 kB file.
+    const many = craftZip([manifestEntry, ...Array.from({ length: 600 }, (_, i) => ({ name: `r/${i}` }))]);
+    expect(many.length).toBeLessThan(limit);
+    const crowded = await upload(fieldsFor({ versionCode: '101' }), { name: 'many.apk', data: many });
+    expect(crowded.statusCode).toBe(413);
+    expect(crowded.json().msg).toBe('The APK file lists too many entries (601 entries, the limit is 500)');
+    const overlapping = craftZip([manifestEntry, { name: 'k.bin', data: Buffer.alloc(500, 1) }, { name: 'k2.bin', sameOffsetAs: 1, data: Buffer.alloc(500, 1) }]);
+    const overlap = await upload(fieldsFor({ versionCode: '102' }), { name: 'overlap.apk', data: overlapping });
+    expect(overlap.statusCode).toBe(415);
+    expect(overlap.json().msg).toMatch(/^The APK file is damaged or malformed/);
+    expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
+  });
+
+  it('never uses entry or file names as paths: traversal names are refused, a good APK lands under a generated name', async () => {
+    const before = { files: storedFiles().length, rows: await rowCount() };
+    const escapee = `pwned-${randomBytes(6).toString('hex')}`;
+    const traversal = craftZip([manifestEntry, { name: `../../../${escapee}`, data: 'boo' }]);
+    const res = await upload(fieldsFor({ versionCode: '110' }), { name: 'traversal.apk', data: traversal });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().msg).toBe(`The APK file holds an unsafe entry name: "../../../${escapee}"`);
+    expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
+    for (const dir of [t.config.dataDir, path.join(t.config.dataDir, 'files'), path.dirname(t.config.dataDir), '/']) {
+      expect(existsSync(path.join(dir, escapee))).toBe(false);
+    }
+    // The multipart file name is hostile too: it only becomes a sanitised download name.
+    const apk = buildDemoApk('com.example.names', 111);
+    const ok = await upload(fieldsFor({ appName: 'com.example.names', versionCode: '111' }), { name: '../../x/..\\evil;name.apk', data: apk });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().data.fileName).toBe('evil_name.apk');
+    const added = storedFiles().filter((name) => !name.endsWith('.part'));
+    expect(added.length).toBe(before.files + 1);
+    expect(added.every((name) => /^[a-f0-9]{32}\.apk$/.test(name))).toBe(true);
+    const download = await t.app.inject({ method: 'GET', url: new URL(ok.json().data.apkUrl).pathname });
+    expect(download.headers['content-disposition']).toBe('attachment; filename="evil_name.apk"');
+    expect(download.headers['x-content-type-options']).toBe('nosniff');
+    expect(sha256(download.rawPayload)).toBe(sha256(apk));
   });
 
   it('leaves no file and no row when the client goes away mid-upload', async () => {

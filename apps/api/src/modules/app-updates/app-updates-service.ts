@@ -16,7 +16,7 @@ import { isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts'
 import type { Storage, StoredObject } from '../../lib/storage/storage.ts';
 import { storageKey } from '../../lib/storage/storage-key.ts';
 import { validationMessage } from '../../lib/validation-message.ts';
-import { looksLikeApk } from './apk-check.ts';
+import { checkApk, defaultApkLimits, type ApkLimits, type ApkVerdict } from './apk-check.ts';
 
 /** One part of a multipart body, as the route hands it over (fields as text, the file as a stream). */
 export type UploadPart =
@@ -47,8 +47,27 @@ function parseFields(raw: Record<string, unknown>): AppUpdateFields {
   throw new BadRequestError(validationMessage(issues), { errors: issues });
 }
 
-export function createAppUpdatesService(deps: { db: Db; storage: Storage; publicUrl: string; apkMaxBytes: number }) {
-  const { db, storage, publicUrl, apkMaxBytes } = deps;
+/** A 413 for what the ZIP declares, kept apart from the 413 for the bytes received. */
+class ZipLimitError extends PayloadTooLargeError {}
+
+/** The client's error for a refused APK: 413 for declared sizes over the limits, 415 for the rest. */
+function refusal(verdict: Exclude<ApkVerdict, { ok: true }>): AppError {
+  switch (verdict.reason) {
+    case 'too-many-entries':
+      return new ZipLimitError(`${appUpdateMessages.tooManyEntries} (${verdict.detail})`);
+    case 'too-large-uncompressed':
+      return new ZipLimitError(`${appUpdateMessages.unpacksTooLarge} (${verdict.detail})`);
+    case 'unsafe-name':
+      return new UnsupportedMediaTypeError(`${appUpdateMessages.unsafeEntryName}: ${verdict.detail}`);
+    case 'malformed':
+      return new UnsupportedMediaTypeError(`${appUpdateMessages.malformed} (${verdict.detail})`);
+    case 'not-apk':
+      return new UnsupportedMediaTypeError(appUpdateMessages.apkContent);
+  }
+}
+
+export function createAppUpdatesService(deps: { db: Db; storage: Storage; publicUrl: string; apkMaxBytes: number; apkLimits?: ApkLimits }) {
+  const { db, storage, publicUrl, apkMaxBytes, apkLimits = defaultApkLimits } = deps;
 
   const toDto = (row: Row): AppUpdate => ({
     _id: row.id,
@@ -83,13 +102,14 @@ export function createAppUpdatesService(deps: { db: Db; storage: Storage; public
         contentType: apkContentType,
         maxBytes: apkMaxBytes,
         check: async (localPath) => {
-          if (!(await looksLikeApk(localPath))) throw new UnsupportedMediaTypeError(appUpdateMessages.apkContent);
+          const verdict = await checkApk(localPath, apkLimits);
+          if (!verdict.ok) throw refusal(verdict);
         },
       });
       return { key, fileName: safeApkFileName(filename), ...put };
     } catch (error) {
       // The multipart parser's own file-size stop reads as ours.
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || error instanceof PayloadTooLargeError) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || (error instanceof PayloadTooLargeError && !(error instanceof ZipLimitError))) {
         throw new PayloadTooLargeError(`${appUpdateMessages.tooLarge} (limit ${Math.floor(apkMaxBytes / (1024 * 1024))} MB)`);
       }
       throw error;
