@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /*
  * Admin Logs: append-only, the largest tables. Every list reads an index range ordered by
@@ -33,10 +33,15 @@ export const accessLogs = pgTable(
     index('access_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('access_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('access_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),
+    // A search term that names emails or routes reads these ranges (decision 007, "dictionary").
+    index('access_logs_email_created_idx').on(t.userEmail, t.createdAt.desc(), t.id.desc()),
+    index('access_logs_resource_created_idx').on(t.resource, t.createdAt.desc(), t.id.desc()),
     index('access_logs_record_created_idx')
       .on(t.recordId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.recordId} is not null`),
     index('access_logs_search_trgm_idx').using('gin', sql`(${accessLogSearchText(t)}) gin_trgm_ops`),
+    // Only an address: the search relies on it (a term with other characters cannot match here).
+    check('access_logs_location_is_address', sql`${t.location} ~ '^[0-9A-Fa-f:.]+$'`),
   ],
 );
 
@@ -61,23 +66,27 @@ export const errorLogs = pgTable(
     index('error_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('error_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),
     index('error_logs_search_trgm_idx').using('gin', sql`(${errorLogSearchText(t)}) gin_trgm_ops`),
+    check('error_logs_location_is_address', sql`${t.location} ~ '^[0-9A-Fa-f:.]+$'`),
   ],
 );
 
 /**
  * Row counts kept as rows are written (statement triggers in the migration), so 'Page X of Y'
- * is exact and instant for the whole table, one user and one machine.
- * scope: 'all' (key ''), 'user' (key user_id), 'machine' (key machine_number).
+ * is exact and instant for the whole table, one user and one machine. The email, resource and
+ * machine keys double as the dictionary of the values those columns hold, which a search reads
+ * first (decision 007): a trigram index over the keys finds which values a term names.
+ * scope: 'all' (key ''), 'user' (key user_id), 'machine' (key machine_number),
+ * 'email' (key user_email), 'resource' (key resource).
  */
 export const logCounters = pgTable(
   'log_counters',
   {
     logKind: text('log_kind', { enum: ['access', 'error'] }).notNull(),
-    scope: text('scope', { enum: ['all', 'user', 'machine'] }).notNull(),
+    scope: text('scope', { enum: ['all', 'user', 'machine', 'email', 'resource'] }).notNull(),
     key: text('key').notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.logKind, t.scope, t.key] })],
+  (t) => [primaryKey({ columns: [t.logKind, t.scope, t.key] }), index('log_counters_key_trgm_idx').using('gin', sql`${t.key} gin_trgm_ops`)],
 );
 
 type SearchColumns = { resource: unknown; userEmail: unknown; location: unknown; machineNumber: unknown };
