@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -10,6 +9,7 @@ import { apiMessages } from '@app/contract/envelope';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
+import { installSecurityHeaders } from './lib/security-headers.ts';
 import { createAuditLog, installAuditHooks } from './lib/audit.ts';
 import { authHook } from './lib/auth-hook.ts';
 import { routeAccess, type RouteAccess } from './lib/route-access.ts';
@@ -80,9 +80,6 @@ export type AppDeps = {
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-// Stripe's script, frames and API are the only third-party origins the console talks to.
-const stripe = { script: 'https://js.stripe.com', frames: ['https://js.stripe.com', 'https://hooks.stripe.com'], api: 'https://api.stripe.com' };
-
 export async function buildApp({ config, database, now = () => new Date(), logger = true, storage = createStorage(config) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger && {
@@ -110,26 +107,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     }
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", stripe.script],
-        frameSrc: stripe.frames,
-        connectSrc: ["'self'", stripe.api],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        // Toasts and Bootstrap set inline styles.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    strictTransportSecurity: config.publicUrl.startsWith('https:'),
-    referrerPolicy: { policy: 'no-referrer' },
-  });
+  await installSecurityHeaders(app);
 
   await app.register(swagger, {
     openapi: {

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet from '@fastify/helmet';
+
+/*
+ * Security headers on every answer (docs/decisions/012). One CSP for everything the origin serves,
+ * without any third-party host; the public checkout page (/plans, /plans/:id) is the only page
+ * that loads Stripe.js, so only its HTML carries Stripe's hosts.
+ */
+
+const baseDirectives = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  // Toasts and Bootstrap set inline styles.
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'frame-src': ["'none'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'frame-ancestors': ["'none'"],
+  'form-action': ["'self'"],
+} as const;
+
+// Stripe.js, its frames (card fields, 3-D Secure) and its API.
+const stripeDirectives = {
+  ...baseDirectives,
+  'script-src': ["'self'", 'https://js.stripe.com'],
+  'frame-src': ['https://js.stripe.com', 'https://hooks.stripe.com'],
+  'connect-src': ["'self'", 'https://api.stripe.com'],
+};
+
+const serialize = (directives: Record<string, readonly string[]>) =>
+  Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
+
+export const contentSecurityPolicy = serialize(baseDirectives);
+export const checkoutContentSecurityPolicy = serialize(stripeDirectives);
+
+/** The SPA paths of the public checkout (apps/web routes 'plans/:id?'). */
+export const isCheckoutPage = (url: string) => /^\/plans(\/[^/?#]*)?\/?(\?|#|$)/.test(url);
+
+/** Answers that may be cached: the docs' static files and routes that set their own Cache-Control. */
+const mayCache = (url: string) => url.startsWith('/api/docs');
+
+export async function installSecurityHeaders(app: FastifyInstance) {
+  await app.register(helmet, {
+    contentSecurityPolicy: false,
+    // Sent per request below: only when this request really came over TLS.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    reply.header('content-security-policy', request.method === 'GET' && isCheckoutPage(request.url) ? checkoutContentSecurityPolicy : contentSecurityPolicy);
+    // request.protocol reads X-Forwarded-Proto only with TRUST_PROXY on, so a client cannot fake it.
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    // API answers carry patient and user data: never stored by a browser or a shared cache. A route
+    // serving a public, unguessable file (APK, avatar) sets its own Cache-Control and keeps it.
+    const api = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
+    if (api && !mayCache(request.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
