@@ -7,7 +7,7 @@ export type RouteAccess = 'public' | 'admin';
  * The access a route declared. Routes the framework adds itself are public reading: the API docs
  * and the web app's static files (outside /api, where the auth hook never looks). Every other
  * route must say `config: { access }`; one that does not throws here, at registration, so an
- * unguarded route can never be served (docs/decisions/001, 011).
+ * unguarded route can never be served (docs/decisions/001, 012).
  */
 export function routeAccess(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): RouteAccess {
   const declared = route.config?.access;

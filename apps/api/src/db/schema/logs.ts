@@ -2,7 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { bigint, bigserial, check, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /*
- * Admin Logs: append-only, the largest tables. Every list reads an index range ordered by
+ * Admin Logs: append-only (a trigger refuses UPDATE, DELETE and TRUNCATE: migration 0014_audit_append_only,
+ * docs/decisions/013), the largest tables. Every list reads an index range ordered by
  * (created_at, id) newest first: overall, per user, per machine; search goes through a trigram
  * index over the same expression the queries use. Timestamps keep milliseconds only, so a page
  * cursor taken from a JavaScript Date points at exactly one row.
@@ -28,6 +29,8 @@ export const accessLogs = pgTable(
     /** Set on "record viewed" rows: which patient/doctor/treatment was read. */
     recordKind: text('record_kind'),
     recordId: text('record_id'),
+    /** Set on security-event rows: sign-in, logout, password and MFA events (lib/security-events.ts). */
+    event: text('event'),
   },
   (t) => [
     index('access_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
@@ -60,6 +63,8 @@ export const errorLogs = pgTable(
     message: text('message'),
     location: text('location'),
     machineNumber: text('machine_number'),
+    /** Set on security-event rows: a refused sign-in ('login.failure'), a refused request ('access.denied'). */
+    event: text('event'),
   },
   (t) => [
     index('error_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
