@@ -42,6 +42,7 @@ export const accountMessages = {
   userNameTaken: 'A user with this user name already exists',
   imageTooLarge: 'The image must be at most 2 MB',
   imageDamaged: 'The image file could not be read',
+  imageDimensions: 'The image must be at most 10000 pixels wide and high, and 25 megapixels in all',
   imageNotFound: 'Image not found',
   formUnreadable: 'The form data could not be read',
 } as const;
@@ -52,6 +53,8 @@ export const otpValidMinutes = 10;
 export const otpMaxWrongTries = 5;
 export const otpResendSeconds = 30;
 export const profileImageMaxBytes = 2 * 1024 * 1024;
+/** Pixel bounds checked from the header before decoding (a small file can declare a huge picture). */
+export const profileImageLimits = { maxSide: 10_000, maxPixels: 25_000_000 } as const;
 export const passwordMinLength = 6;
 
 const email = z

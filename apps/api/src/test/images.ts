@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -23,12 +24,26 @@ function chunk(type: string, data: Buffer): Buffer {
 /**
  * A real, decodable RGB PNG of one colour, with optional metadata chunks (tEXt, eXIf) that the
  * server must strip. `padTo` appends a private chunk to make the file that many bytes or more.
+ * `idatTrailer` hides bytes inside the image data chunk, after the compressed pixels (a place a
+ * metadata stripper keeps). `declare` writes other dimensions into the header than the pixels have:
+ * a decompression bomb's header on a file of a few hundred bytes.
  */
-export function makePng(opts: { width?: number; height?: number; rgb?: [number, number, number]; text?: string; exif?: string; padTo?: number } = {}): Buffer {
+export function makePng(
+  opts: {
+    width?: number;
+    height?: number;
+    rgb?: [number, number, number];
+    text?: string;
+    exif?: string;
+    padTo?: number;
+    idatTrailer?: string;
+    declare?: { width: number; height: number };
+  } = {},
+): Buffer {
   const { width = 8, height = 8, rgb = [200, 30, 30] } = opts;
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt32BE(opts.declare?.width ?? width, 0);
+  ihdr.writeUInt32BE(opts.declare?.height ?? height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // truecolour
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
@@ -36,7 +51,7 @@ export function makePng(opts: { width?: number; height?: number; rgb?: [number, 
   const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr)];
   if (opts.text) parts.push(chunk('tEXt', Buffer.from(`Comment\0${opts.text}`, 'latin1')));
   if (opts.exif) parts.push(chunk('eXIf', Buffer.from(opts.exif, 'latin1')));
-  parts.push(chunk('IDAT', deflateSync(pixels)));
+  parts.push(chunk('IDAT', Buffer.concat([deflateSync(pixels), Buffer.from(opts.idatTrailer ?? '', 'latin1')])));
   const withoutEnd = Buffer.concat(parts);
   const end = chunk('IEND', Buffer.alloc(0));
   if (opts.padTo && withoutEnd.length + end.length < opts.padTo) {
@@ -60,19 +75,18 @@ const segment = (marker: number, data: Buffer) => {
 };
 
 /**
- * A structurally valid baseline JPEG skeleton (SOI, APP0 JFIF, optional APP1 EXIF and COM, DQT,
- * SOF0, DHT, SOS with stuffed and restart bytes, EOI), plus optional bytes after EOI.
+ * A real, decodable JPEG (encoded by sharp from one colour) with optional APP1 EXIF and COM segments
+ * spliced in after SOI, and optional bytes after EOI: the places cameras and polyglots put things.
  */
-export function makeJpeg(opts: { exif?: string; comment?: string; trailer?: string } = {}): Buffer {
-  const parts = [Buffer.from([0xff, 0xd8]), segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'))];
+export async function makeJpeg(opts: { width?: number; height?: number; exif?: string; comment?: string; trailer?: string } = {}): Promise<Buffer> {
+  const { width = 16, height = 16 } = opts;
+  const base = await sharp({ create: { width, height, channels: 3, background: { r: 30, g: 90, b: 200 } } })
+    .jpeg()
+    .toBuffer();
+  const parts = [base.subarray(0, 2)];
   if (opts.exif) parts.push(segment(0xe1, Buffer.from(`Exif\0\0${opts.exif}`, 'latin1')));
   if (opts.comment) parts.push(segment(0xfe, Buffer.from(opts.comment, 'latin1')));
-  parts.push(segment(0xdb, Buffer.concat([Buffer.from([0]), Buffer.alloc(64, 1)])));
-  parts.push(segment(0xc0, Buffer.from([8, 0, 8, 0, 8, 1, 1, 0x11, 0])));
-  parts.push(segment(0xc4, Buffer.concat([Buffer.from([0]), Buffer.from([0, 1, ...Array(14).fill(0)]), Buffer.from([0])])));
-  parts.push(segment(0xda, Buffer.from([1, 1, 0, 0, 63, 0])));
-  parts.push(Buffer.from([0x12, 0xff, 0x00, 0x34, 0xff, 0xd0, 0x56]));
-  parts.push(Buffer.from([0xff, 0xd9]));
+  parts.push(base.subarray(2));
   if (opts.trailer) parts.push(Buffer.from(opts.trailer, 'latin1'));
   return Buffer.concat(parts);
 }

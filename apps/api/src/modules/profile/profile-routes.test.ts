@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roles, users } from '../../db/schema/users.ts';
+import { buildDemoApk } from '../app-updates/zip-writer.ts';
 import { makeJpeg, makePng, multipartBody, pngChunkTypes } from '../../test/images.ts';
 import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
 
@@ -62,24 +64,71 @@ describe('PUT /api/v1/admin/profile', () => {
     const image = await t.app.inject({ method: 'GET', url });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
-    expect(pngChunkTypes(image.rawPayload)).toEqual(['IHDR', 'IDAT', 'IEND']);
+    expect(image.headers['content-disposition']).toBe('attachment; filename="profile.png"');
+    expect(image.headers['x-content-type-options']).toBe('nosniff');
+    // Only picture chunks (pHYs is the encoder's own pixel density): no tEXt, no eXIf.
+    expect(pngChunkTypes(image.rawPayload).filter((type) => !['IHDR', 'pHYs', 'IDAT', 'IEND'].includes(type))).toEqual([]);
     expect(image.rawPayload.includes(Buffer.from('secret-location'))).toBe(false);
+    // The same picture: 8 × 8 of the one colour.
+    const { data, info } = await sharp(image.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([8, 8]);
+    expect([...data.subarray(0, 3)]).toEqual([200, 30, 30]);
+  });
+
+  it('encodes the picture anew: bytes hidden in the image data and a ZIP appended after the end are gone', async () => {
+    const payload = '<script>alert(document.cookie)</script>';
+    const polyglot = Buffer.concat([makePng({ idatTrailer: payload }), buildDemoApk('com.example.polyglot', 1)]);
+    const res = await withFile(polyglot);
+    expect(res.statusCode, res.body).toBe(200);
+    const image = await t.app.inject({ method: 'GET', url: res.json().data.profileImage });
+    expect(image.rawPayload.includes(Buffer.from(payload))).toBe(false);
+    expect(image.rawPayload.includes(Buffer.from('AndroidManifest.xml'))).toBe(false);
+    expect(image.rawPayload.includes(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(false);
+    expect(image.rawPayload.equals(makePng())).toBe(false);
+  });
+
+  it('refuses a decompression bomb (a 50000 × 50000 header on a tiny file) with 413 before decoding it', async () => {
+    const files = avatarFiles();
+    const bomb = makePng({ declare: { width: 50_000, height: 50_000 } });
+    expect(bomb.length).toBeLessThan(1000);
+    const started = Date.now();
+    const res = await withFile(bomb);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().msg).toBe('The image must be at most 10000 pixels wide and high, and 25 megapixels in all');
+    expect(Date.now() - started).toBeLessThan(1000);
+    // Within the side limit but over the pixel count.
+    const wide = await withFile(makePng({ declare: { width: 9000, height: 9000 } }));
+    expect(wide.statusCode).toBe(413);
+    // A header that promises more rows than the data holds is damaged, not a 500.
+    const short = await withFile(makePng({ declare: { width: 8, height: 4000 } }));
+    expect(short.statusCode).toBe(415);
+    expect(avatarFiles()).toEqual(files);
+  });
+
+  it('scales a large picture down to 1024 px on its longest side', async () => {
+    const res = await withFile(makePng({ width: 2000, height: 1000 }));
+    expect(res.statusCode).toBe(200);
+    const image = await t.app.inject({ method: 'GET', url: res.json().data.profileImage });
+    const meta = await sharp(image.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 1024, 512]);
   });
 
   it('strips EXIF, comments and trailing bytes from a JPEG', async () => {
-    const jpeg = makeJpeg({ exif: 'GPS 48.85N 2.35E', comment: 'made by camera X', trailer: 'hidden zip' });
+    const jpeg = await makeJpeg({ exif: 'GPS 48.85N 2.35E', comment: 'made by camera X', trailer: 'hidden zip' });
     const res = await withFile(jpeg, 'me.jpg', 'image/jpeg');
     expect(res.statusCode).toBe(200);
     const url: string = res.json().data.profileImage;
     expect(url).toMatch(/\.jpg$/);
     const image = await t.app.inject({ method: 'GET', url });
     expect(image.headers['content-type']).toBe('image/jpeg');
+    expect(image.headers['content-disposition']).toBe('attachment; filename="profile.jpg"');
+    expect(image.headers['x-content-type-options']).toBe('nosniff');
     const bytes = image.rawPayload;
     expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     expect(bytes.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9]));
     for (const gone of ['GPS', 'camera X', 'hidden zip', 'Exif']) expect(bytes.includes(Buffer.from(gone))).toBe(false);
-    expect(bytes.includes(Buffer.from('JFIF'))).toBe(true);
-    expect(bytes.length).toBe(makeJpeg().length);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.format, meta.width, meta.height, meta.exif, meta.comments]).toEqual(['jpeg', 16, 16, undefined, undefined]);
   });
 
   it('decides by content: a text file named .png is refused with 415', async () => {

@@ -60,7 +60,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
         tags: ['profile'],
         summary: 'Update the signed-in admin (multipart: firstName, lastName, userName, phone, file; email is read-only)',
         description:
-          'multipart/form-data (or JSON without the file). `file` must be a PNG or JPEG by content (415 otherwise), at most 2 MB (413); its metadata is stripped. An `email` field is ignored.',
+          'multipart/form-data (or JSON without the file). `file` must be a PNG or JPEG by content (415 otherwise), at most 2 MB (413) and 10000 × 10000 pixels / 25 megapixels (413); it is decoded and encoded anew (metadata and anything hidden in the file are gone), scaled to at most 1024 px. An `email` field is ignored.',
         consumes: ['multipart/form-data', 'application/json'],
         response: { 200: profileUpdateResponseSchema },
       },
@@ -90,6 +90,9 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
       return reply
         .type(found.contentType)
         .header('content-length', String(found.size))
+        // A user's file: never rendered as a page of ours, never sniffed into another type (an <img> still shows it).
+        .header('content-disposition', `attachment; filename="profile.${found.contentType === 'image/png' ? 'png' : 'jpg'}"`)
+        .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'public, max-age=31536000, immutable')
         .send(found.stream);
     },

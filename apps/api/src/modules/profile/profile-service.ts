@@ -73,7 +73,7 @@ export function createProfileService({ db, storage, now = () => new Date(), log 
 
     /**
      * Updates the signed-in user's own profile. The email is not a field here: it cannot change.
-     * A new image (checked by content, metadata stripped) replaces the old one, whose file is removed.
+     * A new image (checked by content, decoded and encoded anew) replaces the old one, whose file is removed.
      */
     async update(userId: string, fields: ProfileUpdateFields, image?: Buffer): Promise<AdminProfile> {
       const [current] = await db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, userId)).limit(1);
@@ -88,7 +88,7 @@ export function createProfileService({ db, storage, now = () => new Date(), log 
       let newKey: string | null = null;
       let profileImage = current.profileImage;
       if (image) {
-        const clean = cleanProfileImage(image);
+        const clean = await cleanProfileImage(image);
         newKey = storageKey(avatarPrefix, clean.ext);
         await needStorage().put(newKey, Readable.from([clean.bytes]), { contentType: clean.contentType });
         profileImage = apiPaths.profileImage(newKey.slice(avatarPrefix.length + 1));
