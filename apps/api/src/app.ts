@@ -14,6 +14,7 @@ import { createAuditLog, installAuditHooks } from './lib/audit.ts';
 import { authHook } from './lib/auth-hook.ts';
 import { routeAccess, type RouteAccess } from './lib/route-access.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
+import { frameworkErrors } from './lib/framework-errors.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
 import type { Storage } from './lib/storage/storage.ts';
@@ -88,6 +89,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     },
     bodyLimit: 256 * 1024,
     trustProxy: config.trustProxy,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -71,6 +71,9 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
   });
 
   async function load(id: string): Promise<Row> {
+    // Our ids are base64url (newSubscriptionId): anything else names no link, and some text (a NUL
+    // byte) would make PostgreSQL refuse the query itself, a 500 instead of this 404.
+    if (!/^[\w-]{1,64}$/.test(id)) throw new NotFoundError(checkoutMessages.notFound);
     const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
     if (!row) throw new NotFoundError(checkoutMessages.notFound);
     return row;
