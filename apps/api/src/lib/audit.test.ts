@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
-import { handlerName, createAuditLog } from './audit.ts';
+import { clientAddress, handlerName, createAuditLog } from './audit.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -81,7 +81,9 @@ describe('the audit writer', () => {
     const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
     expect(rows).toEqual([
       { scope: 'all', key: '', n: 7 },
+      { scope: 'email', key: 'u@example.com', n: 7 },
       { scope: 'machine', key: 'M1', n: 3 },
+      ...Array.from({ length: 7 }, (_, i) => ({ scope: 'resource', key: `GET /r/${i}`, n: 1 })),
       { scope: 'user', key: 'u', n: 7 },
     ]);
   });
@@ -95,5 +97,14 @@ describe('handlerName', () => {
     expect(handlerName('GET', '/api/v1/admin/access-logs/all', { name: '' })).toBe('getAccessLogsAll');
     expect(handlerName('PUT', '/api/v1/admin/machine/:id', { name: 'bound ' })).toBe('putMachineById');
     expect(handlerName('GET', undefined)).toBe('notFound');
+  });
+});
+
+describe('clientAddress', () => {
+  it('keeps IPv4 and IPv6 addresses and drops anything else a forwarded header could carry', () => {
+    expect(clientAddress({ ip: '10.1.2.3' })).toBe('10.1.2.3');
+    expect(clientAddress({ ip: '::ffff:127.0.0.1' })).toBe('::ffff:127.0.0.1');
+    expect(clientAddress({ ip: '<script>alert(1)</script>' })).toBeNull();
+    expect(clientAddress({ ip: 'Nairobi' })).toBeNull();
   });
 });

@@ -25,6 +25,13 @@ type Options = {
   maxBuffered?: number;
 };
 
+/**
+ * The client's address as the log stores it. With TRUST_PROXY the address comes from a header the
+ * client writes; anything that is not an IP address is dropped, so the column only ever holds
+ * addresses (the table's check, and the search, rely on it).
+ */
+export const clientAddress = (request: { ip: string }): string | null => (/^[0-9A-Fa-f:.]{2,45}$/.test(request.ip) ? request.ip : null);
+
 export function createAuditLog({ db, now = () => new Date(), log, flushIntervalMs = 250, maxBatch = 500, maxBuffered = 50_000 }: Options) {
   let access: AccessEntry[] = [];
   let errors: ErrorEntry[] = [];
@@ -113,7 +120,7 @@ export function createAuditLog({ db, now = () => new Date(), log, flushIntervalM
         userId: auth.userId,
         userEmail: auth.email,
         resource: `VIEW ${record.kind} ${String(record.id)}`.slice(0, 200),
-        location: request.ip,
+        location: clientAddress(request),
         statusCode: null,
         durationMs: null,
         machineNumber: record.machineNumber ?? null,
@@ -203,7 +210,7 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
           userId: auth.userId,
           userEmail: auth.email,
           resource,
-          location: request.ip,
+          location: clientAddress(request),
           statusCode: reply.statusCode,
           durationMs: Math.round(reply.elapsedTime),
           machineNumber,
@@ -217,7 +224,7 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
           functionName: request.routeOptions.config.functionName ?? handlerName(request.method, route, request.routeOptions.handler),
           statusCode: reply.statusCode,
           message: request.auditMessage ?? null,
-          location: request.ip,
+          location: clientAddress(request),
           machineNumber,
         });
       }

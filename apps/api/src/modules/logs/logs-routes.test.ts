@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLogs, errorLogs } from '../../db/schema/logs.ts';
 import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { searchAccessByDictionary } from './dictionary-search.ts';
 
 let t: TestApp;
 let token: string;
@@ -175,7 +176,8 @@ describe('GET access-logs/all and error-logs/all', () => {
       insert into access_logs (created_at, resource, location)
       select now() - (g || ' seconds')::interval, 'GET /api/v1/admin/bulk', '10.0.0.9' from generate_series(1, 12000) g`);
     await t.database.db.execute(sql`analyze access_logs`);
-    const res = await accessLogsAll('?search=admin/bulk&limit=25');
+    // A term with a space spans columns, so it goes the general way (not the dictionary).
+    const res = await accessLogsAll('?search=GET%20/api/v1/admin/bulk&limit=25');
     expect(res.totalIsEstimate).toBe(true);
     expect(res.total).toBeGreaterThan(5_000);
     expect(res.total_pages).toBe(Math.ceil(res.total / 25));
@@ -186,9 +188,9 @@ describe('GET access-logs/all and error-logs/all', () => {
   });
 
   it('pages a search by cursor exactly as by offset', async () => {
-    const first = await accessLogsAll('?search=admin/bulk&limit=25');
-    const byOffset = await accessLogsAll('?search=admin/bulk&limit=25&page=2');
-    const byCursor = await accessLogsAll(`?search=admin/bulk&limit=25&page=2&after=${first.nextCursor}`);
+    const first = await accessLogsAll('?search=GET%20/api/v1/admin/bulk&limit=25');
+    const byOffset = await accessLogsAll('?search=GET%20/api/v1/admin/bulk&limit=25&page=2');
+    const byCursor = await accessLogsAll(`?search=GET%20/api/v1/admin/bulk&limit=25&page=2&after=${first.nextCursor}`);
     expect(byCursor.logs).toEqual(byOffset.logs);
     expect(byCursor.logs[0]._id).not.toBe(first.logs[0]._id);
   });
@@ -198,7 +200,7 @@ describe('GET access-logs/all and error-logs/all', () => {
       insert into access_logs (created_at, resource, location)
       select now() + (g || ' milliseconds')::interval, case when g % 3 = 0 then 'GET /needle' else 'GET /hay' end, '10.0.0.8'
       from generate_series(1, 40000) g`);
-    const res = await accessLogsAll('?search=needle&limit=100&page=10');
+    const res = await accessLogsAll('?search=GET%20/needle&limit=100&page=10');
     expect(res.logs).toHaveLength(100);
     // Exact when the trigram index answers within its budget, estimated when the walk does.
     expect(Math.abs(res.total - 13_333) / 13_333).toBeLessThan(0.5);
@@ -212,5 +214,73 @@ describe('GET access-logs/all and error-logs/all', () => {
   it('counts a narrow search exactly', async () => {
     const res = await accessLogsAll('?search=machine/3');
     expect(res).toMatchObject({ total: 8, totalIsEstimate: false });
+  });
+});
+
+describe('search through the dictionary of emails, routes and machine numbers', () => {
+  beforeAll(async () => {
+    await t.app.audit.flush();
+    await t.database.db.execute(sql`
+      insert into access_logs (created_at, user_id, user_email, resource, location, machine_number)
+      select timestamptz '2026-03-01T00:00:00Z' + (g % 997) * interval '1 second',
+             'dict-' || (g % 12), 'dict' || (g % 12) || '@clinic.example', 'GET /api/v1/admin/doctor/' || (g % 5),
+             '10.9.' || (g % 7) || '.1', case when g % 4 = 0 then 'DX-' || (g % 9) end
+      from generate_series(1, 3000) g`);
+  });
+
+  /** The same search in plain SQL over the whole table: the rows every path must return. */
+  async function plain(term: string, offset: number, limit: number) {
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { id: number; n: number }[];
+    const text = sql`resource || ' ' || coalesce(user_email, '') || ' ' || coalesce(location, '') || ' ' || coalesce(machine_number, '')`;
+    const ids = rows(await t.database.db.execute(sql`select id from access_logs where ${text} ilike ${pattern} order by created_at desc, id desc offset ${offset} limit ${limit}`));
+    const [count] = rows(await t.database.db.execute(sql`select count(*)::int as n from access_logs where ${text} ilike ${pattern}`));
+    return { ids: ids.map((r) => String(r.id)), total: Number(count!.n) };
+  }
+
+  it.each(['dict1', 'DICT1@', 'dict11@clinic', 'doctor/3', 'DX-', 'dx-4', 'clinic.example', 'no-such-term', '100%_x'])(
+    'returns the same rows and count as plain SQL for %s, on every page and by cursor',
+    async (term) => {
+      const q = `?search=${encodeURIComponent(term)}&limit=20`;
+      const expected = await plain(term, 0, 20);
+      const first = await accessLogsAll(q);
+      expect(first.logs.map((l: { _id: string }) => l._id)).toEqual(expected.ids);
+      if (!first.totalIsEstimate) expect(first.total).toBe(expected.total);
+      if (!first.nextCursor) return;
+      const second = await plain(term, 20, 20);
+      expect((await accessLogsAll(`${q}&page=2`)).logs.map((l: { _id: string }) => l._id)).toEqual(second.ids);
+      const byCursor = await accessLogsAll(`${q}&page=2&after=${first.nextCursor}`);
+      expect(byCursor.logs.map((l: { _id: string }) => l._id)).toEqual(second.ids);
+      if (!byCursor.totalIsEstimate) expect(byCursor.total).toBe(expected.total);
+    },
+  );
+
+  it('answers plain terms from the dictionary and leaves the rest to the general search', async () => {
+    const db = t.database.db;
+    expect(await searchAccessByDictionary(db, 'dict1', undefined, 0, 10)).toMatchObject({ total: 750, estimated: false });
+    expect((await searchAccessByDictionary(db, 'dict1', undefined, 0, 10))!.ids).toHaveLength(10);
+    expect(await searchAccessByDictionary(db, 'no-such-term', undefined, 0, 10)).toEqual({ ids: [], total: 0, estimated: false });
+    expect(await searchAccessByDictionary(db, 'GET /api', undefined, 0, 10)).toBeNull(); // a space spans columns
+    expect(await searchAccessByDictionary(db, '10.9.', undefined, 0, 10)).toBeNull(); // could be an address
+    expect(await searchAccessByDictionary(db, 'GET', undefined, 0, 10)).toBeNull(); // names too many routes
+  });
+
+  it('counts a term that names one column exactly, however many rows it matches', async () => {
+    // 3,000 rows over 12 emails: the general way would estimate; the counters know.
+    for (const term of ['dict1', 'clinic.example', 'doctor/3', 'DX-']) {
+      const res = await accessLogsAll(`?search=${encodeURIComponent(term)}&limit=10`);
+      expect(res.totalIsEstimate, term).toBe(false);
+      expect(res.total, term).toBe((await plain(term, 0, 1)).total);
+    }
+  });
+
+  it('keeps counting right as new rows arrive and after rows are removed by the owner', async () => {
+    const before = (await accessLogsAll('?search=dict5@')).total;
+    await t.database.db.insert(accessLogs).values({ resource: 'GET /x', userEmail: 'dict5@clinic.example', location: '10.0.0.1' });
+    expect((await accessLogsAll('?search=dict5@')).total).toBe(before + 1);
+  });
+
+  it('refuses a log row whose location is not an address', async () => {
+    await expect(t.database.db.insert(accessLogs).values({ resource: 'GET /x', location: 'Nairobi' })).rejects.toThrow();
   });
 });

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { accessLogSearchText, accessLogs, errorLogSearchText, errorLogs, logCounters } from '../../db/schema/logs.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
+import { searchAccessByDictionary } from './dictionary-search.ts';
 
 export type LogListInput = {
   page: number;
@@ -187,15 +188,21 @@ export function createLogsService({ db }: { db: Db }) {
     let estimated: boolean;
     if (input.search) {
       const matchesSearch = ilike(sql`(${searchText})`, containsPattern(input.search));
-      const found = await searchPage(t, pageWhere, matchesSearch, skip, input.limit + 1, async () => {
-        const known = scopeSize();
-        return known ? known : estimate(t, where);
-      });
+      // A plain access-log search first asks the dictionary (exact, index ranges only).
+      const named =
+        kind === 'access' && !where ? await searchAccessByDictionary(db, input.search, afterCursor, skip, input.limit + 1) : null;
+      const found =
+        named ??
+        (await searchPage(t, pageWhere, matchesSearch, skip, input.limit + 1, async () => {
+          const known = scopeSize();
+          return known ? known : estimate(t, where);
+        }));
       const byId = found.ids.length
         ? ((await db.select().from(t).where(inArray(t.id, found.ids)).orderBy(...order)) as unknown as Row[])
         : [];
       rows = byId;
-      total = found.total + (cursor ? before : 0);
+      // The dictionary counts the whole search; the general way counts from the cursor on.
+      total = named ? found.total : found.total + (cursor ? before : 0);
       estimated = found.estimated;
     } else {
       const rowsQuery = db.select().from(t).where(pageWhere).orderBy(...order).limit(input.limit + 1).offset(skip);

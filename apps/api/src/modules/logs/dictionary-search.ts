@@ -1,0 +1,74 @@
+import { and, eq, gt, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { accessLogs, logCounters } from '../../db/schema/logs.ts';
+import { containsPattern } from '../../lib/pagination.ts';
+
+/*
+ * The access-log search through the dictionary (decision 007). The searched text joins resource,
+ * email, address and machine number with spaces, so a term without a space can only match inside
+ * one column. Three of those columns have few distinct values, and log_counters already holds each
+ * of them with its row count; the address column holds only IP addresses (a check constraint), so
+ * a term with any other character cannot match there. For such a term the counters say exactly
+ * which values it names and how many rows each has: the page is a merge of those values' index
+ * ranges (newest first) and the total is exact, whatever the table's size and however rare or
+ * common the term. Everything else (spaces, address-like terms, terms naming many values, other
+ * filters) goes the general way (searchPage in logs-service.ts).
+ */
+
+const columns = { email: accessLogs.userEmail, resource: accessLogs.resource, machine: accessLogs.machineNumber } as const;
+type Scope = keyof typeof columns;
+const scopes = Object.keys(columns) as Scope[];
+
+/** Past this many named values a merge of index ranges stops paying; the general search takes over. */
+const maxValues = 32;
+/** Characters an address can hold: a term made only of these might match the address column. */
+const addressLike = /^[0-9A-Fa-f:.]+$/;
+
+export type DictionaryPage = { ids: number[]; total: number; estimated: boolean };
+
+/**
+ * The page of access-log ids a search term names, or null when the dictionary cannot answer it.
+ * `after` continues below a cursor row; `skip` rows are passed over first (page without cursor).
+ */
+export async function searchAccessByDictionary(
+  db: Db,
+  term: string,
+  after: SQL | undefined,
+  skip: number,
+  take: number,
+): Promise<DictionaryPage | null> {
+  if (/\s/.test(term) || addressLike.test(term)) return null;
+  const named = await db
+    .select({ scope: logCounters.scope, key: logCounters.key, n: logCounters.n })
+    .from(logCounters)
+    .where(
+      and(
+        eq(logCounters.logKind, 'access'),
+        inArray(logCounters.scope, scopes),
+        ilike(logCounters.key, containsPattern(term)),
+        gt(logCounters.n, 0),
+      ),
+    )
+    .limit(maxValues + 1);
+  if (named.length > maxValues) return null;
+  if (named.length === 0) return { ids: [], total: 0, estimated: false };
+
+  const need = skip + take;
+  const ranges = named.map(
+    ({ scope, key }) => sql`(
+      select ${accessLogs.id} as id, ${accessLogs.createdAt} as created_at from ${accessLogs}
+      where ${and(eq(columns[scope as Scope], key), after)}
+      order by ${accessLogs.createdAt} desc nulls last, ${accessLogs.id} desc nulls last
+      limit ${need})`,
+  );
+  // UNION, not UNION ALL: a row can be named twice (its email and its route both match).
+  const result = await db.execute(sql`
+    select id from (${sql.join(ranges, sql` union `)}) named
+    order by created_at desc, id desc offset ${skip} limit ${take}`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string | number }[];
+  const total = named.reduce((sum, v) => sum + Number(v.n), 0);
+  // Values of one column never share a row, so their counts add up exactly; across columns a row
+  // can be counted twice, and the sum is an upper bound.
+  const estimated = new Set(named.map((v) => v.scope)).size > 1;
+  return { ids: rows.map((r) => Number(r.id)), total, estimated };
+}
