@@ -54,6 +54,13 @@ if (process.env.TEST_POSTGRES !== '0' && (process.env.TEST_DATABASE_URL || (awai
   console.log('\n(no PostgreSQL on 127.0.0.1:5432: API tests ran on the embedded database only)');
 }
 
+// The hardening suites (fuzz, payments, faults, load; decision 011) run once, on their own budget,
+// then docs/reliability.md is written from their result files (a broken result file fails the run).
+if (process.env.TEST_HARDENING !== '0') {
+  vitest('hardening', ['-c', 'apps/api/vitest.hardening.config.ts']);
+  run('reliability-report', process.execPath, ['scripts/reliability-report.mjs'], {}, () => ({ passed: 0, failed: 0 }));
+}
+
 if (process.env.TEST_E2E !== '0') {
   buildWebIfStale();
   const file = path.join(out, 'e2e.json');
