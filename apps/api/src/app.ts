@@ -30,6 +30,7 @@ import { createDeviceUsersService } from './modules/device-users/device-users-se
 import { devicesRoutes } from './modules/devices/devices-routes.ts';
 import { createDevicesService } from './modules/devices/devices-service.ts';
 import { createAuthService } from './modules/auth/auth-service.ts';
+import { createSignInThrottle } from './modules/auth/sign-in-throttle.ts';
 import { createMfaCrypto } from './modules/auth/mfa-crypto.ts';
 import { mfaRoutes } from './modules/auth/mfa-routes.ts';
 import { createMfaService } from './modules/auth/mfa-service.ts';
@@ -156,10 +157,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     signer,
     mfa,
     profiles,
-    limiters: {
-      byEmail: createAttemptLimiter({ max: 5, windowMs: 15 * 60_000 }),
-      byIp: createAttemptLimiter({ max: 30, windowMs: 15 * 60_000 }),
-    },
+    signInThrottle: createSignInThrottle({ db: database.db, now }),
     sessionHours: config.sessionHours,
     activity,
     now,

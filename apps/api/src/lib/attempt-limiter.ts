@@ -34,3 +34,41 @@ export function createAttemptLimiter(opts: { max: number; windowMs: number; now?
   };
 }
 export type AttemptLimiter = ReturnType<typeof createAttemptLimiter>;
+
+/**
+ * A short, capped back-off per key instead of a lock: the first `free` consecutive failures cost
+ * nothing, then each one makes the key wait base, 2×base, 4×base … up to `capMs` from that
+ * failure. An attacker can slow an account down but never lock it for longer than the cap
+ * (docs/decisions, "sign-in throttling"). Same interface as createAttemptLimiter; forgotten after `forgetMs` quiet.
+ */
+export function createBackoffLimiter(opts: { free: number; baseMs: number; capMs: number; forgetMs: number; now?: () => number }) {
+  const now = opts.now ?? Date.now;
+  const streaks = new Map<string, { count: number; last: number }>();
+
+  const streak = (key: string) => {
+    const s = streaks.get(key);
+    if (s && now() - s.last > opts.forgetMs) {
+      streaks.delete(key);
+      return undefined;
+    }
+    return s;
+  };
+
+  return {
+    blockedFor(key: string): number {
+      const s = streak(key);
+      if (!s || s.count < opts.free) return 0;
+      const wait = Math.min(opts.baseMs * 2 ** (s.count - opts.free), opts.capMs);
+      const left = s.last + wait - now();
+      return left > 0 ? Math.ceil(left / 1000) : 0;
+    },
+    fail(key: string) {
+      const s = streak(key);
+      streaks.set(key, { count: (s?.count ?? 0) + 1, last: now() });
+      if (streaks.size > 100_000) streaks.delete(streaks.keys().next().value!);
+    },
+    reset(key: string) {
+      streaks.delete(key);
+    },
+  };
+}

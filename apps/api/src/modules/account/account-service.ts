@@ -5,7 +5,7 @@ import { apiMessages } from '@app/contract/envelope';
 import type { Db } from '../../db/client.ts';
 import { passwordResets } from '../../db/schema/account.ts';
 import { sessions, users } from '../../db/schema/users.ts';
-import { createAttemptLimiter, type AttemptLimiter } from '../../lib/attempt-limiter.ts';
+import { createAttemptLimiter, createBackoffLimiter, type AttemptLimiter } from '../../lib/attempt-limiter.ts';
 import { BadRequestError, TooManyRequestsError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -31,6 +31,8 @@ type Deps = {
     resendGap: AttemptLimiter;
     /** Wrong OTPs per client IP (the per-OTP limit is 5, this stops spraying many emails). */
     verifyByIp: AttemptLimiter;
+    /** Wrong OTPs per email from anywhere: a capped back-off across OTPs, never a lock (decisions: sign-in throttling). */
+    verifyByEmail: AttemptLimiter;
     /** Wrong current passwords per user on change-password. */
     changeByUser: AttemptLimiter;
   };
@@ -49,6 +51,7 @@ function defaultLimiters(now: () => Date) {
     otpByEmail: limiter(6, minutes(60)),
     resendGap: limiter(1, otpResendSeconds * 1000),
     verifyByIp: limiter(30, minutes(15)),
+    verifyByEmail: createBackoffLimiter({ free: 5, baseMs: 1000, capMs: 30_000, forgetMs: minutes(15), now: clock }),
     changeByUser: limiter(5, minutes(15)),
   };
 }
@@ -113,8 +116,10 @@ export function createAccountService({ db, mailer, secret, log, now, limiters = 
     async verifyOtp(input: { email: string; otp: string; ip: string }) {
       const email = input.email.toLowerCase();
       throttle(limiters.verifyByIp, input.ip);
+      throttle(limiters.verifyByEmail, email);
       const invalid = () => {
         limiters.verifyByIp.fail(input.ip);
+        limiters.verifyByEmail.fail(email);
         return new BadRequestError(accountMessages.otpInvalid);
       };
       const at = now();
@@ -161,6 +166,7 @@ export function createAccountService({ db, mailer, secret, log, now, limiters = 
         )
         .returning({ id: passwordResets.id });
       if (used.length === 0) throw invalid();
+      limiters.verifyByEmail.reset(email);
       return { rememberToken, email: row.email };
     },
 

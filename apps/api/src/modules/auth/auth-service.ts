@@ -3,13 +3,13 @@ import { apiMessages } from '@app/contract/envelope';
 import { signInMessages, type AdminProfile, type RoleType } from '@app/contract/auth';
 import type { Db } from '../../db/client.ts';
 import { roles, sessions, users } from '../../db/schema/users.ts';
-import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
-import { TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
+import { UnauthorizedError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { ProfileService } from '../profile/profile-service.ts';
 import type { MfaService } from './mfa-service.ts';
 import type { SessionActivity } from './session-activity.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 
 export type AuthContext = {
   userId: string;
@@ -27,7 +27,8 @@ type Deps = {
   db: Db;
   signer: TokenSigner;
   profiles: ProfileService;
-  limiters: { byEmail: AttemptLimiter; byIp: AttemptLimiter };
+  /** Per address, per account and address, and a capped per-account back-off (sign-in-throttle.ts). */
+  signInThrottle: SignInThrottle;
   sessionHours: number;
   activity: SessionActivity;
   now: () => Date;
@@ -35,14 +36,9 @@ type Deps = {
   mfa: Pick<MfaService, 'challengeFor'>;
 };
 
-export function createAuthService({ db, signer, profiles, limiters, sessionHours, activity, now, mfa }: Deps) {
-  const throttle = (email: string, ip: string) => {
-    const wait = Math.max(limiters.byEmail.blockedFor(email), limiters.byIp.blockedFor(ip));
-    if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
-  };
+export function createAuthService({ db, signer, profiles, signInThrottle, sessionHours, activity, now, mfa }: Deps) {
   const fail = (email: string, ip: string): never => {
-    limiters.byEmail.fail(email);
-    limiters.byIp.fail(ip);
+    signInThrottle.fail(email, ip);
     throw new UnauthorizedError(signInMessages.wrongCredentials);
   };
 
@@ -62,7 +58,7 @@ export function createAuthService({ db, signer, profiles, limiters, sessionHours
   return {
     async login(input: { email: string; password: string; ip: string; userAgent?: string }) {
       const email = input.email.toLowerCase();
-      throttle(email, input.ip);
+      await signInThrottle.check(email, input.ip);
       const [account] = await db
         .select({ id: users.id, passwordHash: users.passwordHash, roleType: roles.type })
         .from(users)
@@ -77,7 +73,7 @@ export function createAuthService({ db, signer, profiles, limiters, sessionHours
       // Only users whose role is of type admin may use the console; app users get the same answer.
       if (!matches || account.roleType !== 'admin') return fail(email, input.ip);
 
-      limiters.byEmail.reset(email);
+      signInThrottle.succeed(email, input.ip);
       // A user with an authenticator (or, under REQUIRE_MFA, without one) gets a step token, not a session.
       const challenge = await mfa.challengeFor(account.id);
       if (challenge) return challenge;
