@@ -1,10 +1,14 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import type { MfaChallenge } from '@app/contract/auth';
 import { Navigate, useNavigate } from 'react-router';
 import { DeviceIcon } from '../../../components/icons.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { startSession, useToken } from '../../../lib/session-store.ts';
 import { SignInForm } from '../components/sign-in-form.tsx';
-import type { SignInResult } from '../api/sign-in.ts';
+import type { SignInResult, SignInSession } from '../api/sign-in.ts';
+
+// The second step loads only when the login answer asks for it: the first screen stays light (decision 010).
+const MfaStep = lazy(() => import('../components/mfa-step.tsx').then((m) => ({ default: m.MfaStep })));
 
 /** /login-admin, /login and /: SPEC 2 "Sign-in screen". */
 export function SignInPage() {
@@ -12,10 +16,19 @@ export function SignInPage() {
   const navigate = useNavigate();
   // Set with the new session so this page does not also send the admin to /admin/device.
   const [signedInHere, setSignedInHere] = useState(false);
+  // Two-step sign-in: the password was right and a code (or enrolment) is due.
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
 
   if (token && !signedInHere) return <Navigate to="/admin/device" replace />;
 
-  const onSignedIn = ({ accessToken, admin }: SignInResult) => {
+  const onSignedIn = (result: SignInResult) => {
+    if ('mfa' in result) {
+      notify.dismiss();
+      setChallenge(result);
+    } else enterConsole(result);
+  };
+
+  const enterConsole = ({ accessToken, admin }: SignInSession) => {
     setSignedInHere(true);
     // A failed attempt's toast is no longer true.
     notify.dismiss();
@@ -31,9 +44,15 @@ export function SignInPage() {
             <DeviceIcon size={28} />
           </span>
           <h1 className="h3 mb-1">Sign In</h1>
-          <p className="text-body-secondary mb-0">Device Admin Console</p>
+          <p className="text-body-secondary mb-0">{challenge ? 'Two-step sign-in' : 'Device Admin Console'}</p>
         </div>
-        <SignInForm onSignedIn={onSignedIn} />
+        {challenge ? (
+          <Suspense fallback={<p role="status">Loading...</p>}>
+            <MfaStep challenge={challenge} onSignedIn={enterConsole} onRestart={() => setChallenge(null)} />
+          </Suspense>
+        ) : (
+          <SignInForm onSignedIn={onSignedIn} />
+        )}
       </div>
     </div>
   );

@@ -6,6 +6,7 @@ import { webMessages } from '@app/contract/web-messages';
 import { orNA } from '../../../lib/format.ts';
 import { useProfile } from '../api/get-profile.ts';
 import { ProfileAvatar } from '../components/profile-avatar.tsx';
+import { TwoStepCard } from '../components/two-step-card.tsx';
 
 const rows: [label: string, value: (p: AdminProfile) => string | null][] = [
   ['First Name', (p) => p.firstName],
@@ -50,6 +51,7 @@ export function ProfilePage() {
           )}
         </div>
       </div>
+      <TwoStepCard />
     </>
   );
 }
