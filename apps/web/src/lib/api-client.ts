@@ -2,6 +2,7 @@ import { apiMessages, type Envelope } from '@app/contract/api-messages';
 import { webMessages } from '@app/contract/web-messages';
 import { navigateTo } from './navigation.ts';
 import { notify } from './notify.ts';
+import { noteSessionExpiresIn, SESSION_EXPIRES_HEADER } from './session-expiry.ts';
 import { clearSession, getTimeZone, getToken } from './session-store.ts';
 
 /**
@@ -132,6 +133,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(0, '', null, { code: 0 });
   }
 
+  // Every authenticated answer says how long the session has left (the idle warning reads it).
+  if (!anonymous) noteSessionExpiresIn(response.headers.get(SESSION_EXPIRES_HEADER));
   return settle<T>(response.status, await response.text(), { anonymous, ignoreUnauthorized, emptyOn400 });
 }
 
@@ -191,6 +194,7 @@ export function upload<T>(
       });
     };
     xhr.onload = () => {
+      noteSessionExpiresIn(xhr.getResponseHeader(SESSION_EXPIRES_HEADER));
       try {
         resolve(settle<T>(xhr.status, xhr.responseText, {}));
       } catch (error) {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Recorded = { method: string; url: string; headers: IncomingMessage['headers']; body: string };
-export type Answer = { status: number; body?: unknown };
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 
 /** A real HTTP server on a free port for component tests: answers with `respond`, records every request. */
 export async function startTestServer(respond: (request: Recorded) => Answer) {
@@ -18,6 +18,8 @@ export async function startTestServer(respond: (request: Recorded) => Answer) {
       res.writeHead(answer.status, {
         'content-type': 'application/json',
         'access-control-allow-origin': '*',
+        'access-control-expose-headers': '*',
+        ...answer.headers,
       });
       res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });

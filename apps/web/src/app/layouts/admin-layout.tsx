@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { signInMessages } from '@app/contract/auth';
+import { sessionMessages } from '@app/contract/session';
 import { signOut } from '../../features/auth/api/sign-out.ts';
 import { navigateTo } from '../../lib/navigation.ts';
 import { notify, preloadToastsWhenIdle } from '../../lib/notify.ts';
 import { clearSession, setSidebarOpen, useSession } from '../../lib/session-store.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { QueryProvider } from '../query-provider.tsx';
+import { IdleWarning } from './idle-warning.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { Topbar } from './topbar.tsx';
 
@@ -73,6 +75,14 @@ export function AdminLayout() {
     setTimeout(() => navigateTo('/login-admin'), LOGOUT_REDIRECT_MS);
   };
 
+  // The idle deadline passed: revoke (the server may not have noticed yet) and go to sign-in.
+  const expire = async () => {
+    await signOut();
+    clearSession();
+    notify.info(sessionMessages.signedOutIdle);
+    navigateTo('/login-admin');
+  };
+
   return (
     <QueryProvider>
       <a href="#main-content" className="skip-link" onClick={focusMain}>
@@ -98,6 +108,7 @@ export function AdminLayout() {
           <footer className="admin-footer">
             © {new Date().getFullYear()} Device Admin. All rights reserved.
           </footer>
+          <IdleWarning onSignOut={() => void logout()} onExpired={() => void expire()} />
         </div>
       </div>
     </QueryProvider>
