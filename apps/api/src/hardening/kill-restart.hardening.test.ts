@@ -6,7 +6,6 @@
 // KILL_ROUNDS (default 2) and KILL_ROUNDS_PGLITE (default 1: each PGlite restart costs some 10-20 s
 // of WASM start-up on 2 cores) set the kills per database; KILL_AFTER (default 24) the acknowledged
 // writes per round before the kill.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,12 +14,12 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
 import { apiEnv, call, login, startApi, type ApiProcess } from './api-process.ts';
+import { createScratchDatabase } from './private-postgres.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';
 import { checkAcked, startWriteStream, type StreamTally } from './write-stream.ts';
 
 const rounds = { PostgreSQL: Number(process.env.KILL_ROUNDS ?? 2), PGlite: Number(process.env.KILL_ROUNDS_PGLITE ?? 1) };
 const killAfter = Number(process.env.KILL_AFTER ?? 24);
-const serverUrl = process.env.HARDENING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ports = { postgres: 3601, pglite: 3602 };
 
 const figures: Figure[] = [];
@@ -121,16 +120,10 @@ async function killRounds(label: keyof typeof rounds, env: Record<string, string
 
 describe('kill -9 during a stream of writes', () => {
   it('loses no acknowledged write and leaves nothing half written on PostgreSQL', async () => {
-    const name = `kill_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const dbUrl = new URL(serverUrl);
-    dbUrl.pathname = `/${name}`;
+    const scratch = await createScratchDatabase('kill');
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kill-pg-'));
-    const env = apiEnv({ port: ports.postgres, dataDir, env: { DATABASE_URL: dbUrl.toString() } });
-    const client = new pg.Client({ connectionString: dbUrl.toString() });
+    const env = apiEnv({ port: ports.postgres, dataDir, env: { DATABASE_URL: scratch.url } });
+    const client = new pg.Client({ connectionString: scratch.url });
     try {
       const { tally, problems, restartMs, api } = await killRounds('PostgreSQL', env);
       await api.kill('SIGTERM');
@@ -146,10 +139,7 @@ describe('kill -9 during a stream of writes', () => {
       throw error;
     } finally {
       await client.end().catch(() => {});
-      const drop = new pg.Client({ connectionString: serverUrl });
-      await drop.connect();
-      await drop.query(`drop database if exists ${name} with (force)`);
-      await drop.end();
+      await scratch.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,4 +64,26 @@ export function createPrivatePostgres(port: number): PrivatePostgres {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The shared PostgreSQL the suites may create throwaway databases on. */
+export const sharedPostgresUrl = process.env.HARDENING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A new empty database on the shared server for one suite; `drop()` removes it again. */
+export async function createScratchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = async (q: string) => {
+    const client = new pg.Client({ connectionString: sharedPostgresUrl });
+    await client.connect();
+    try {
+      await client.query(q);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(sharedPostgresUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
