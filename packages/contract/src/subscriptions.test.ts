@@ -9,6 +9,15 @@ describe('the subscription form schema', () => {
     expect(createSubscriptionSchema.parse({ ...base, isRecurring: true, planType: 'year' })).toEqual({ ...base, amount: 49.9, isRecurring: true, planType: 'year' });
   });
 
+  it('refuses an amount that rounds to 0 cents, however small (found by the fuzz suite)', () => {
+    for (const amount of [1e-9, 0.004, 0.001]) {
+      const result = createSubscriptionSchema.safeParse({ ...base, amount, isRecurring: false });
+      expect(result.success, String(amount)).toBe(false);
+      expect(result.error!.issues[0]!.message).toBe('Amount can have at most 2 decimal places');
+    }
+    expect(createSubscriptionSchema.parse({ ...base, amount: 0.01, isRecurring: false }).amount).toBe(0.01);
+  });
+
   it('reports the plan type together with the other fields', () => {
     const result = createSubscriptionSchema.safeParse({ ...base, amount: 'x', isRecurring: 'true', planType: '' });
     expect(result.success).toBe(false);

@@ -50,7 +50,8 @@ const amountField = z.preprocess(
     .number({ error: (i) => (i.input === undefined ? subscriptionMessages.amountRequired : subscriptionMessages.amountNumber) })
     .gt(0, subscriptionMessages.amountPositive)
     .max(maxAmount, subscriptionMessages.amountTooLarge)
-    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, subscriptionMessages.amountCents),
+    // Whole cents, and at least one: 0.000000001 is within the rounding tolerance but is 0 cents.
+    .refine((n) => Math.round(n * 100) >= 1 && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, subscriptionMessages.amountCents),
 );
 
 const isRecurringField = z.preprocess(
