@@ -36,9 +36,10 @@ export const accessLogs = pgTable(
     index('access_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('access_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('access_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),
-    // A search term that names emails or routes reads these ranges (decision 007, "dictionary").
+    // A search term that names emails, routes or addresses reads these ranges (decision 007, "dictionary").
     index('access_logs_email_created_idx').on(t.userEmail, t.createdAt.desc(), t.id.desc()),
     index('access_logs_resource_created_idx').on(t.resource, t.createdAt.desc(), t.id.desc()),
+    index('access_logs_address_created_idx').on(t.location, t.createdAt.desc(), t.id.desc()),
     index('access_logs_record_created_idx')
       .on(t.recordId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.recordId} is not null`),
@@ -77,17 +78,17 @@ export const errorLogs = pgTable(
 
 /**
  * Row counts kept as rows are written (statement triggers in the migration), so 'Page X of Y'
- * is exact and instant for the whole table, one user and one machine. The email, resource and
- * machine keys double as the dictionary of the values those columns hold, which a search reads
- * first (decision 007): a trigram index over the keys finds which values a term names.
+ * is exact and instant for the whole table, one user and one machine. The email, resource,
+ * address and machine keys double as the dictionary of the values those columns hold, which a
+ * search reads first (decision 007): a trigram index over the keys finds which values a term names.
  * scope: 'all' (key ''), 'user' (key user_id), 'machine' (key machine_number),
- * 'email' (key user_email), 'resource' (key resource).
+ * 'email' (key user_email), 'resource' (key resource), 'address' (key location).
  */
 export const logCounters = pgTable(
   'log_counters',
   {
     logKind: text('log_kind', { enum: ['access', 'error'] }).notNull(),
-    scope: text('scope', { enum: ['all', 'user', 'machine', 'email', 'resource'] }).notNull(),
+    scope: text('scope', { enum: ['all', 'user', 'machine', 'email', 'resource', 'address'] }).notNull(),
     key: text('key').notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
   },
