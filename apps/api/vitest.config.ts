@@ -9,6 +9,9 @@ export default defineProject({
     exclude: [...configDefaults.exclude, 'src/hardening/**'],
     // Each file migrates its own fresh database; that takes a moment on 2 cores.
     testTimeout: 30_000,
+    // Every test app logs to files; at the end the run's logs and audit rows are grepped for every
+    // password, OTP, token and card number the tests used (src/test/secret-scan.ts).
+    globalSetup: ['src/test/secret-scan.global-setup.ts'],
     hookTimeout: 60_000,
   },
 });

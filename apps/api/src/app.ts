@@ -70,23 +70,39 @@ declare module 'fastify' {
   }
 }
 
+const redactedLogPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["stripe-signature"]',
+  'res.headers["set-cookie"]',
+  ...['password', 'old_password', 'new_password', 'otp', 'code', 'token', 'accessToken', 'rememberToken', 'mfaToken', 'secret', 'cardNumber'].flatMap((key) => [
+    key,
+    `*.${key}`,
+    `*.*.${key}`,
+  ]),
+];
+
 export type AppDeps = {
   config: Config;
   database: Database;
   /** The clock services read; tests move it. */
   now?: () => Date;
   logger?: boolean;
+  /** Where the server log goes instead of stdout (tests write it to a file and grep it for secrets). */
+  logStream?: { write: (line: string) => void };
   /** File storage (disk under DATA_DIR/files by default); modules that keep files receive it from here. */
   storage?: Storage;
 };
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-export async function buildApp({ config, database, now = () => new Date(), logger = true, storage = createStorage(config) }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, now = () => new Date(), logger = true, logStream, storage = createStorage(config) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger && {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
+      // Fastify logs no bodies; these catch a secret that a handler or a library logs as a field.
+      redact: { paths: redactedLogPaths, censor: '[redacted]' },
+      ...(logStream ? { stream: logStream } : {}),
     },
     bodyLimit: 256 * 1024,
     trustProxy: config.trustProxy,

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Db } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import './request-context.ts';
+import { accessDenied, claimedEmail, logSecurityEvent, securityEventOf } from './security-events.ts';
 
 /*
  * The audit trail (Admin Logs), written by the API itself. Requests only push a row into memory;
@@ -205,15 +206,18 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
       const resource = `${request.method} ${route ?? safePath(request.url)}`;
       const auth = request.auth;
       const machineNumber = machineNumberOf(request);
-      if (auth) {
+      const event = securityEventOf(request, reply.statusCode);
+      if (auth || (event && event !== accessDenied)) {
+        // An anonymous security event (a sign-in, a password reset) is kept under the email given.
         audit.access({
-          userId: auth.userId,
-          userEmail: auth.email,
+          userId: auth?.userId ?? null,
+          userEmail: auth ? auth.email : claimedEmail(request),
           resource,
           location: clientAddress(request),
           statusCode: reply.statusCode,
           durationMs: Math.round(reply.elapsedTime),
           machineNumber,
+          event,
         });
       }
       if (reply.statusCode >= 400) {
@@ -226,8 +230,10 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
           message: request.auditMessage ?? null,
           location: clientAddress(request),
           machineNumber,
+          event,
         });
       }
+      if (event) logSecurityEvent(request, event, reply.statusCode);
     } catch (err) {
       request.log.error({ err }, 'audit: could not record the request');
     }

@@ -59,13 +59,18 @@ describe('mailer', () => {
     mailer.close();
   });
 
-  it('keeps the message in the outbox and prints its text to the log when no SMTP_URL is set', async () => {
-    const mailer = createMailer({ config: { smtpUrl: undefined, mailFrom: 'no-reply@example.test' }, db: database.db, log });
-    const result = await mailer.send({ to: 'bob@example.test', subject: 'Your code', text: 'Code: 654321' });
+  it('keeps the message in the outbox and prints its text to the log when no SMTP_URL is set, in development only', async () => {
+    const dev = createMailer({ config: { env: 'development', smtpUrl: undefined, mailFrom: 'no-reply@example.test' }, db: database.db, log });
+    const result = await dev.send({ to: 'bob@example.test', subject: 'Your code', text: 'Code: 654321' });
     expect(result.status).toBe('logged');
     const [row] = await database.db.select().from(mailOutbox).where(eq(mailOutbox.id, result.id));
     expect(row).toMatchObject({ status: 'logged', to: 'bob@example.test', text: 'Code: 654321' });
     expect(lines.some((l) => l.includes('Code: 654321') && l.includes('bob@example.test'))).toBe(true);
+    // Anywhere else a one-time code in a mail never reaches the server log.
+    const prod = createMailer({ config: { env: 'production', smtpUrl: undefined, mailFrom: 'no-reply@example.test' }, db: database.db, log });
+    expect((await prod.send({ to: 'dave@example.test', subject: 'Your code 112233', text: 'Code: 112233' })).status).toBe('logged');
+    expect(lines.at(-1)).toBe('mail kept in the outbox (no SMTP_URL); its text is not logged outside development');
+    expect(lines.some((l) => l.includes('112233'))).toBe(false);
   });
 
   it('does not throw when the SMTP server cannot be reached', async () => {

@@ -16,7 +16,7 @@ type MailLog = {
 };
 
 export type MailerDeps = {
-  config: Pick<Config, 'smtpUrl' | 'mailFrom'> & Partial<Pick<Config, 'mailRetrySeconds' | 'mailMaxAttempts'>>;
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'> & Partial<Pick<Config, 'mailRetrySeconds' | 'mailMaxAttempts' | 'env'>>;
   db: Db;
   log: MailLog;
   now?: () => Date;
@@ -86,7 +86,13 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
           .returning({ id: mailOutbox.id });
         const id = row!.id;
         if (!transport) {
-          log.info({ mailId: id, to: message.to, subject: message.subject }, `mail (no SMTP_URL, kept in the outbox)\n--- to: ${message.to}\n--- subject: ${message.subject}\n${message.text}\n---`);
+          // Mails carry one-time codes and links: their subject and text reach the server log only in
+          // development, where reading the OTP from the console is the point. Elsewhere only the id.
+          if (config.env === 'development') {
+            log.info({ mailId: id, to: message.to }, `mail (no SMTP_URL, kept in the outbox)\n--- to: ${message.to}\n--- subject: ${message.subject}\n${message.text}\n---`);
+          } else {
+            log.info({ mailId: id, to: message.to }, 'mail kept in the outbox (no SMTP_URL); its text is not logged outside development');
+          }
           return { id, status: 'logged' };
         }
         return { id, status: (await deliver(id, message, 0)) ? 'sent' : 'queued' };

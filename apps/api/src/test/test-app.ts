@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
+import { accessLogs, errorLogs } from '../db/schema/logs.ts';
+import { recordSecrets } from './secret-scan.ts';
 
 export const testAdmin = { email: 'admin@example.com', password: 'Admin-Passw0rd!' } as const;
 
@@ -61,7 +64,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     JWT_SECRET: randomBytes(32).toString('hex'),
     ADMIN_EMAIL: testAdmin.email,
     ADMIN_PASSWORD: testAdmin.password,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'info',
     DEMO_DATA: '0',
     WEB_DIST: path.join(dataDir, 'no-web'),
     ...env,
@@ -74,7 +77,19 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       clock.now = new Date(clock.now.getTime() + ms);
     },
   };
-  const app = await buildApp({ config, database, now: () => clock.now, logger: false });
+  // The server log of every test app goes to the run's log directory, where the global teardown
+  // greps it (and the audit rows) for every secret the tests used (secret-scan.ts).
+  const logDir = inject('apiLogDir') as string | undefined;
+  const runId = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const logFd = logDir ? openSync(path.join(logDir, `pino-${runId}.log`), 'a') : null;
+  const app = await buildApp({
+    config,
+    database,
+    now: () => clock.now,
+    logger: logFd !== null,
+    logStream: logFd === null ? undefined : { write: (line) => void writeSync(logFd, line) },
+  });
+  if (logDir) recordSecrets(app, path.join(logDir, `secrets-${runId}.txt`), [testAdmin.password, config.jwtSecret, ...Object.entries(env).filter(([k]) => /SECRET|PASSWORD/.test(k)).map(([, v]) => v)]);
   await app.ready();
 
   const login = async (email: string = testAdmin.email, password: string = testAdmin.password) => {
@@ -94,8 +109,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     injectAs,
     close: async () => {
       await app.close();
+      if (logDir) await dumpAuditRows(database, path.join(logDir, `rows-${runId}.jsonl`));
+      if (logFd !== null) closeSync(logFd);
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The audit rows a test app wrote, for the secret scan (a row must never hold a secret either). */
+async function dumpAuditRows(database: Database, file: string) {
+  const { writeFileSync } = await import('node:fs');
+  const rows = [...(await database.db.select().from(accessLogs)), ...(await database.db.select().from(errorLogs))];
+  writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
 }

@@ -25,7 +25,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
   app.post(
     apiPaths.forgotPassword,
     {
-      config: { access: 'public' },
+      config: { access: 'public', securityEvent: 'password.forgot' },
       schema: {
         tags: ['account'],
         summary: 'Email a 6-digit OTP (valid 10 minutes); the same answer whether or not the email has an account',
@@ -42,7 +42,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
   app.post(
     apiPaths.resendOtp,
     {
-      config: { access: 'public' },
+      config: { access: 'public', securityEvent: 'password.forgot' },
       schema: {
         tags: ['account'],
         summary: 'Email a new OTP that replaces the previous one; at most one per 30 seconds per email',
@@ -59,7 +59,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
   app.post(
     apiPaths.verifyEmail,
     {
-      config: { access: 'public' },
+      config: { access: 'public', securityEvent: 'password.otp' },
       schema: {
         tags: ['account'],
         summary: 'Trade a right OTP for a short-lived reset token (5 wrong tries void the OTP)',
@@ -73,7 +73,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
   app.post(
     apiPaths.resetPassword,
     {
-      config: { access: 'public' },
+      config: { access: 'public', securityEvent: 'password.reset' },
       schema: {
         tags: ['account'],
         summary: 'Set a new password with the reset token; signs the user out everywhere',
@@ -90,7 +90,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
   app.post(
     apiPaths.changePassword,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', securityEvent: 'password.change' },
       schema: {
         tags: ['account'],
         summary: 'Change the signed-in user’s password; other sessions are signed out, this one stays',

@@ -10,7 +10,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     apiPaths.login,
     {
-      config: { access: 'public' },
+      config: { access: 'public', securityEvent: 'login' },
       schema: {
         tags: ['auth'],
         summary: 'Sign in',
@@ -29,7 +29,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
 
   app.post(
     apiPaths.logout,
-    { config: { access: 'admin' }, schema: { tags: ['auth'], summary: 'Sign out (revokes this session)', response: { 200: emptyResponseSchema } } },
+    { config: { access: 'admin', securityEvent: 'logout' }, schema: { tags: ['auth'], summary: 'Sign out (revokes this session)', response: { 200: emptyResponseSchema } } },
     async (request) => {
       await auth.logout(requireAuth(request).sessionId);
       return ok(null, signInMessages.loggedOut);

@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify';
+import './request-context.ts';
+
+/*
+ * Security events (docs/decisions/015): sign-in, sign-out, password and MFA steps, and every refused
+ * request (401/403). Each lands in the audit trail (the `event` column of access_logs / error_logs,
+ * written by lib/audit.ts) and in the server's structured log as one 'security event' line. Never a
+ * secret: only the event, the outcome, the user id / email and the client's address.
+ *
+ * A route opts in with `config: { securityEvent: 'login' }`; the outcome is taken from the status
+ * code: 'login.success' or 'login.failure'.
+ */
+
+export type SecurityEventName =
+  | 'login'
+  | 'logout'
+  | 'password.forgot'
+  | 'password.otp'
+  | 'password.reset'
+  | 'password.change'
+  | 'mfa.verify'
+  | 'mfa.enrol'
+  | 'mfa.disable'
+  | 'mfa.recovery-codes';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** This route is a security event; recorded with '.success' or '.failure' appended. */
+    securityEvent?: SecurityEventName;
+  }
+}
+
+export const accessDenied = 'access.denied';
+
+/** The event this answer records, if any: the route's own, or access.denied for a 401/403. */
+export function securityEventOf(request: FastifyRequest, statusCode: number): string | null {
+  const name = request.routeOptions.config.securityEvent;
+  if (name) return `${name}.${statusCode < 400 ? 'success' : 'failure'}`;
+  return statusCode === 401 || statusCode === 403 ? accessDenied : null;
+}
+
+const emailShape = /^[^\s@]{1,64}@[^\s@]{1,189}$/;
+
+/**
+ * Who an anonymous event was about: the email the caller gave (sign-in, password recovery), only
+ * when it looks like an address, so a password typed into the email field is never kept.
+ */
+export function claimedEmail(request: FastifyRequest): string | null {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' && emailShape.test(email.trim()) ? email.trim().toLowerCase() : null;
+}
+
+/** One structured line per security event: a failure or a refusal at warn, the rest at info. */
+export function logSecurityEvent(request: FastifyRequest, event: string, statusCode: number) {
+  const entry = {
+    securityEvent: event,
+    statusCode,
+    userId: request.auth?.userId ?? null,
+    email: request.auth?.email ?? claimedEmail(request),
+    route: `${request.method} ${request.routeOptions.url ?? '(no route)'}`,
+  };
+  if (statusCode >= 400) request.log.warn(entry, 'security event');
+  else request.log.info(entry, 'security event');
+}

@@ -1,0 +1,26 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { collectSecrets, scanForSecrets } from './secret-scan.ts';
+
+describe('the secret scan of the test logs', () => {
+  it('finds a noted secret in a log or audit row file, and an OTP only as a whole number', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'scan-'));
+    try {
+      writeFileSync(path.join(dir, 'secrets-1.txt'), 'Hunter-2-password\n654321\n');
+      writeFileSync(path.join(dir, 'pino-1.log'), '{"msg":"fine","responseTime":3.6543219}\n{"msg":"oops Hunter-2-password"}\n');
+      writeFileSync(path.join(dir, 'rows-1.jsonl'), '{"message":"code 654321 sent"}');
+      const { hits } = scanForSecrets(dir);
+      expect(hits.map((h) => `${h.file}:${h.line}`).sort()).toEqual(['pino-1.log:2', 'rows-1.jsonl:1']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('collects secrets by field name, at any depth, and ignores short or non-secret values', () => {
+    const found = new Set<string>();
+    collectSecrets({ email: 'a@b.co', password: 'pw-123456', data: { accessToken: 'tok.en.value', recoveryCodes: ['abcd-efgh'] }, otp: '12' }, found);
+    expect([...found].sort()).toEqual(['abcd-efgh', 'pw-123456', 'tok.en.value']);
+  });
+});

@@ -1,0 +1,93 @@
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+
+/*
+ * The "no secret in the logs" check (docs/decisions/015). Every test app writes its server log
+ * (pino, level info) to <dir>/pino-<id>.log and, at close, its audit rows to <dir>/rows-<id>.jsonl.
+ * While it runs it notes every secret that passes through it in <dir>/secrets-<id>.txt: bearer
+ * tokens, passwords, OTPs, reset and MFA tokens, TOTP secrets, recovery codes, card numbers. The
+ * global teardown (secret-scan.global-setup.ts) greps every log and row file for every secret.
+ */
+
+/** Secrets shorter than this are not tracked: they would match ordinary text by chance. */
+const minLength = 6;
+/** Field names whose string values are secrets, in request bodies and in answers. */
+const secretKey = /pass|otp|code|token|secret|card|cvc|recovery/i;
+/** Fixed secrets every run uses: Stripe's test card numbers. */
+export const knownSecrets = ['4242424242424242', '4000002500003155', '4000000000009995'];
+
+export function collectSecrets(value: unknown, into: Set<string>, keyIsSecret = false, depth = 0): void {
+  if (depth > 6 || value == null) return;
+  if (typeof value === 'string') {
+    if (keyIsSecret && value.length >= minLength && value.length <= 4096) into.add(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) collectSecrets(item, into, keyIsSecret, depth + 1);
+    return;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [key, item] of Object.entries(value)) collectSecrets(item, into, keyIsSecret || secretKey.test(key), depth + 1);
+  }
+}
+
+/** Hooks on a test app (before ready) that note every secret it sees. */
+export function recordSecrets(app: FastifyInstance, file: string, fixed: string[]) {
+  const seen = new Set<string>();
+  const note = (found: Set<string>) => {
+    const fresh = [...found].filter((s) => !seen.has(s) && !s.includes('\n'));
+    for (const s of fresh) seen.add(s);
+    if (fresh.length) appendFileSync(file, fresh.map((s) => `${s}\n`).join(''));
+  };
+  note(new Set([...fixed, ...knownSecrets].filter((s) => s.length >= minLength)));
+  app.addHook('onRequest', async (request) => {
+    const found = new Set<string>();
+    const header = request.headers.authorization;
+    if (typeof header === 'string') collectSecrets(header.replace(/^\w+\s+/, ''), found, true);
+    collectSecrets(request.query, found);
+    note(found);
+  });
+  app.addHook('preHandler', async (request) => {
+    const found = new Set<string>();
+    collectSecrets(request.body, found);
+    note(found);
+  });
+  app.addHook('onSend', async (_request, _reply, payload) => {
+    if (typeof payload === 'string' && payload.length < 100_000 && payload.startsWith('{')) {
+      const found = new Set<string>();
+      try {
+        collectSecrets(JSON.parse(payload), found);
+      } catch {
+        // Not JSON.
+      }
+      note(found);
+    }
+    return payload;
+  });
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A secret of digits only (an OTP) must not match inside a longer number (a timestamp, a duration). */
+const matcher = (secret: string) => (/^\d+$/.test(secret) ? new RegExp(`(?<![\\d.])${secret}(?!\\d)`) : new RegExp(escape(secret)));
+
+export type SecretHit = { file: string; line: number; secret: string };
+
+/** Every place in the run's log and row files where a noted secret appears. */
+export function scanForSecrets(dir: string): { hits: SecretHit[]; secrets: number; files: number } {
+  const names = readdirSync(dir);
+  const secrets = new Set<string>();
+  for (const name of names.filter((n) => n.startsWith('secrets-'))) {
+    for (const line of readFileSync(path.join(dir, name), 'utf8').split('\n')) if (line) secrets.add(line);
+  }
+  const checks = [...secrets].map((secret) => ({ secret, re: matcher(secret) }));
+  const hits: SecretHit[] = [];
+  const scanned = names.filter((n) => n.startsWith('pino-') || n.startsWith('rows-'));
+  for (const name of scanned) {
+    const lines = readFileSync(path.join(dir, name), 'utf8').split('\n');
+    lines.forEach((text, i) => {
+      for (const { secret, re } of checks) if (text.includes(secret.slice(0, 6)) && re.test(text)) hits.push({ file: name, line: i + 1, secret });
+    });
+  }
+  return { hits, secrets: secrets.size, files: scanned.length };
+}
