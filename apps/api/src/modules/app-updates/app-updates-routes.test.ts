@@ -6,16 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { appUpdates } from '../../db/schema/app-updates.ts';
 import { craftZip, manifestEntry } from '../../test/crafted-zip.ts';
+import { startS3StandIn, type S3StandIn } from '../../test/s3-stand-in.ts';
 import { buildDemoApk, buildZip } from './zip-writer.ts';
 
 const limit = 64 * 1024;
 let t: TestApp;
 let token: string;
-beforeAll(async () => {
-  t = await createTestApp({ APK_MAX_BYTES: String(limit), APK_MAX_ENTRIES: '500', APK_MAX_UNCOMPRESSED_BYTES: String(1024 * 1024) });
-  token = await t.login();
-});
-afterAll(() => t.close());
+/** Set while the tests run on STORAGE=s3: the bucket is this local stand-in. */
+let standIn: S3StandIn | null = null;
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -55,257 +53,281 @@ const upload = (fields: Fields, file?: { name: string; data: Buffer; field?: str
   return t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', ...body });
 };
 
-const storedFiles = () => {
-  const root = path.join(t.config.dataDir, 'files');
+const filesUnder = (root: string) => {
   try {
     return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
   } catch {
     return [];
   }
 };
+/** Every file the upload left anywhere: on disk (files/, the S3 adapter's temp folder) and in the bucket. */
+const storedFiles = () => [
+  ...filesUnder(path.join(t.config.dataDir, 'files')),
+  ...filesUnder(path.join(t.config.dataDir, 'upload-tmp')),
+  ...[...(standIn?.objects.keys() ?? [])].map((key) => key.split('/').pop()!),
+];
 const rowCount = async () => (await t.database.db.select().from(appUpdates)).length;
 
-describe('POST /api/v1/admin/system/updates', () => {
-  it('stores a valid APK with its size and SHA-256, lists it, and serves it back byte for byte', async () => {
-    const apk = buildDemoApk('com.example.device', 1, 4000);
-    const res = await upload(fieldsFor({ updateType: '2' }), { name: 'device-app-1.0.0.apk', data: apk });
-    expect(res.statusCode, res.body).toBe(201);
-    const created = res.json().data;
-    expect(created).toMatchObject({
-      appName: 'com.example.device',
-      versionCode: 1,
-      versionName: '1.0.0',
-      remark: 'First release',
-      updateDesc: 'Initial version',
-      updateType: 2,
-      fileName: 'device-app-1.0.0.apk',
-      apkSize: apk.length,
-      apkSha256: sha256(apk),
-    });
-    expect(created.apkUrl).toBe(`${t.config.publicUrl}/api/v1/app/updates/${created.id}/apk`);
-
-    const list = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/system/updates/all?page=1&limit=10' });
-    expect(list.statusCode).toBe(200);
-    expect(list.json().data).toMatchObject({ totalPages: 1, total: 1, page: 1, limit: 10 });
-    expect(list.json().data.allSystems[0]).toEqual(created);
-
-    // The mobile app downloads without any token.
-    const download = await t.app.inject({ method: 'GET', url: new URL(created.apkUrl).pathname });
-    expect(download.statusCode).toBe(200);
-    expect(download.headers['content-type']).toBe('application/vnd.android.package-archive');
-    expect(download.headers['content-length']).toBe(String(apk.length));
-    expect(download.headers['content-disposition']).toBe('attachment; filename="device-app-1.0.0.apk"');
-    expect(download.headers['x-content-type-options']).toBe('nosniff');
-    expect(sha256(download.rawPayload)).toBe(sha256(apk));
+// Every route test runs twice: on disk storage and on S3 storage (the SigV4-checking stand-in).
+describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
+  beforeAll(async () => {
+    standIn = kind === 's3' ? await startS3StandIn() : null;
+    t = await createTestApp({ APK_MAX_BYTES: String(limit), APK_MAX_ENTRIES: '500', APK_MAX_UNCOMPRESSED_BYTES: String(1024 * 1024), ...standIn?.env() });
+    token = await t.login();
+  });
+  afterAll(async () => {
+    await t.close();
+    await standIn?.close();
   });
 
-  it('refuses a text file named .apk with 415 and keeps nothing', async () => {
-    const before = { files: storedFiles().length, rows: await rowCount() };
-    const res = await upload(fieldsFor({ versionCode: '50' }), { name: 'fake.apk', data: Buffer.from('just some text, not a zip\n'.repeat(50)) });
-    expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ code: 415, msg: 'Only APK files are allowed', data: null });
-    expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-  });
-
-  it('refuses a ZIP without AndroidManifest.xml with 415', async () => {
-    const before = { files: storedFiles().length, rows: await rowCount() };
-    const zip = buildZip([{ name: 'readme.txt', data: 'hello' }, { name: 'classes.dex', data: 'dex' }]);
-    const res = await upload(fieldsFor({ versionCode: '51' }), { name: 'app.apk', data: zip });
-    expect(res.statusCode).toBe(415);
-    expect(res.json().msg).toBe('Only APK files are allowed');
-    expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-  });
-
-  it('refuses a file whose name does not end in .apk', async () => {
-    const res = await upload(fieldsFor({ versionCode: '52' }), { name: 'app.zip', data: buildDemoApk('x', 1) });
-    expect(res.statusCode).toBe(415);
-    expect(res.json().msg).toBe('Only APK files are allowed');
-  });
-
-  it('refuses an APK over the configured size limit with 413 and keeps nothing', async () => {
-    const before = { files: storedFiles().length, rows: await rowCount() };
-    const big = buildDemoApk('com.example.device', 60, limit + 10);
-    const res = await upload(fieldsFor({ versionCode: '60' }), { name: 'big.apk', data: big });
-    expect(res.statusCode).toBe(413);
-    expect(res.json().msg).toMatch(/^The APK file is too large/);
-    expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-  });
-
-  it('refuses a versionCode the app already has with 409 and keeps only the first file', async () => {
-    const first = await upload(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }), { name: 'a.apk', data: buildDemoApk('dup', 7) });
-    expect(first.statusCode).toBe(201);
-    const files = storedFiles().length;
-    const again = await upload(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }), { name: 'b.apk', data: buildDemoApk('dup', 7) });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().msg).toBe('This version code already exists for this app');
-    expect(storedFiles().length).toBe(files);
-    // The file first, the fields after: the duplicate is found after the upload and the file removed.
-    const body = multipart({}, { name: 'c.apk', data: buildDemoApk('dup', 7) });
-    const tail = multipart(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }));
-    const boundary = body.headers['content-type'].split('boundary=')[1]!;
-    const reordered = Buffer.concat([
-      body.payload.subarray(0, body.payload.length - `--${boundary}--\r\n`.length),
-      Buffer.from(tail.payload.toString('latin1').replaceAll(tail.headers['content-type'].split('boundary=')[1]!, boundary), 'latin1'),
-    ]);
-    const late = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', payload: reordered, headers: body.headers });
-    expect(late.statusCode, late.body).toBe(409);
-    expect(storedFiles().length).toBe(files);
-    // Another app may use the same versionCode.
-    const other = await upload(fieldsFor({ appName: 'com.example.other', versionCode: '7' }), { name: 'o.apk', data: buildDemoApk('o', 7) });
-    expect(other.statusCode).toBe(201);
-  });
-
-  it('gives every validation message of the form', async () => {
-    const empty = await upload({});
-    expect(empty.statusCode).toBe(400);
-    for (const msg of ['App name is required', 'Version code is required', 'Version name is required', 'Remark is required', 'Update description is required', 'Update type is required']) {
-      expect(empty.json().msg).toContain(msg);
-    }
-    const badType = await upload(fieldsFor({ updateType: '3', versionCode: '70' }), { name: 'a.apk', data: buildDemoApk('a', 70) });
-    expect(badType.statusCode).toBe(400);
-    expect(badType.json().msg).toBe('Invalid update type');
-    const noFile = await upload(fieldsFor({ versionCode: '71' }));
-    expect(noFile.statusCode).toBe(400);
-    expect(noFile.json().msg).toBe('File is required');
-    const badCode = await upload(fieldsFor({ versionCode: '1.5' }), { name: 'a.apk', data: buildDemoApk('a', 1) });
-    expect(badCode.statusCode).toBe(400);
-    expect(badCode.json().msg).toMatch(/^Version code must be a whole number/);
-  });
-
-  it('answers a non-multipart body and a missing token with 4xx, never a 500', async () => {
-    const json = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', payload: { appName: 'x' } });
-    expect(json.statusCode).toBe(415);
-    const garbage = await t.injectAs(token, {
-      method: 'POST',
-      url: '/api/v1/admin/system/updates',
-      payload: 'not really multipart',
-      headers: { 'content-type': 'multipart/form-data; boundary=zzz' },
-    });
-    expect(garbage.statusCode).toBeGreaterThanOrEqual(400);
-    expect(garbage.statusCode).toBeLessThan(500);
-    const cut = multipart(fieldsFor({ versionCode: '80' }), { name: 'cut.apk', data: buildDemoApk('cut', 80, 5000) });
-    const truncated = await t.injectAs(token, {
-      method: 'POST',
-      url: '/api/v1/admin/system/updates',
-      payload: cut.payload.subarray(0, cut.payload.length - 3000),
-      headers: cut.headers,
-    });
-    expect(truncated.statusCode).toBe(400);
-    expect(truncated.json().msg).toBe('The upload was incomplete or is not valid multipart/form-data');
-    const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/admin/system/updates', ...multipart(fieldsFor()) });
-    expect(anonymous.statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/system/updates/all' })).statusCode).toBe(401);
-  });
-
-  it('refuses zip bombs from their declared numbers with 413, and keeps nothing', async () => {
-    const before = { files: storedFiles().length, rows: await rowCount() };
-    // A few hundred bytes declaring 3 GB once unpacked.
-    const declared = craftZip([manifestEntry, { name: 'assets/a.bin', uncompressed: 1_500_000_000 }, { name: 'assets/b.bin', uncompressed: 1_500_000_000 }]);
-    const big = await upload(fieldsFor({ versionCode: '100' }), { name: 'bomb.apk', data: declared });
-    expect(big.statusCode, big.body).toBe(413);
-    expect(big.json().msg).toMatch(/^The APK file unpacks to more than the allowed size/);
-    // More entries than APK_MAX_ENTRIES (500 in this test), each empty: a 50 kB file.
-    const many = craftZip([manifestEntry, ...Array.from({ length: 600 }, (_, i) => ({ name: `r/${i}` }))]);
-    expect(many.length).toBeLessThan(limit);
-    const crowded = await upload(fieldsFor({ versionCode: '101' }), { name: 'many.apk', data: many });
-    expect(crowded.statusCode).toBe(413);
-    expect(crowded.json().msg).toBe('The APK file lists too many entries (601 entries, the limit is 500)');
-    const overlapping = craftZip([manifestEntry, { name: 'k.bin', data: Buffer.alloc(500, 1) }, { name: 'k2.bin', sameOffsetAs: 1, data: Buffer.alloc(500, 1) }]);
-    const overlap = await upload(fieldsFor({ versionCode: '102' }), { name: 'overlap.apk', data: overlapping });
-    expect(overlap.statusCode).toBe(415);
-    expect(overlap.json().msg).toMatch(/^The APK file is damaged or malformed/);
-    expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-  });
-
-  it('never uses entry or file names as paths: traversal names are refused, a good APK lands under a generated name', async () => {
-    const before = { files: storedFiles().length, rows: await rowCount() };
-    const escapee = `pwned-${randomBytes(6).toString('hex')}`;
-    const traversal = craftZip([manifestEntry, { name: `../../../${escapee}`, data: 'boo' }]);
-    const res = await upload(fieldsFor({ versionCode: '110' }), { name: 'traversal.apk', data: traversal });
-    expect(res.statusCode).toBe(415);
-    expect(res.json().msg).toBe(`The APK file holds an unsafe entry name: "../../../${escapee}"`);
-    expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-    for (const dir of [t.config.dataDir, path.join(t.config.dataDir, 'files'), path.dirname(t.config.dataDir), '/']) {
-      expect(existsSync(path.join(dir, escapee))).toBe(false);
-    }
-    // The multipart file name is hostile too: it only becomes a sanitised download name.
-    const apk = buildDemoApk('com.example.names', 111);
-    const ok = await upload(fieldsFor({ appName: 'com.example.names', versionCode: '111' }), { name: '../../x/..\\evil;name.apk', data: apk });
-    expect(ok.statusCode, ok.body).toBe(201);
-    expect(ok.json().data.fileName).toBe('evil_name.apk');
-    const added = storedFiles().filter((name) => !name.endsWith('.part'));
-    expect(added.length).toBe(before.files + 1);
-    expect(added.every((name) => /^[a-f0-9]{32}\.apk$/.test(name))).toBe(true);
-    const download = await t.app.inject({ method: 'GET', url: new URL(ok.json().data.apkUrl).pathname });
-    expect(download.headers['content-disposition']).toBe('attachment; filename="evil_name.apk"');
-    expect(download.headers['x-content-type-options']).toBe('nosniff');
-    expect(sha256(download.rawPayload)).toBe(sha256(apk));
-  });
-
-  it('leaves no file and no row when the client goes away mid-upload', async () => {
-    const before = { files: storedFiles().length, rows: await rowCount() };
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = new URL(address);
-    const apk = buildDemoApk('com.example.cut', 90, 40_000);
-    const { payload, headers } = multipart(fieldsFor({ appName: 'com.example.cut', versionCode: '90' }), { name: 'cut.apk', data: apk });
-    let sawPartial = false;
-    await new Promise<void>((resolve, reject) => {
-      const socket = net.connect(Number(port), '127.0.0.1', () => {
-        socket.write(
-          `POST /api/v1/admin/system/updates HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
-            `content-type: ${headers['content-type']}\r\ncontent-length: ${payload.length}\r\n\r\n`,
-        );
-        socket.write(payload.subarray(0, Math.floor(payload.length / 2)), async () => {
-          // Cut the connection only once the server is visibly mid-way: a partial file exists.
-          const until = Date.now() + 3000;
-          while (Date.now() < until && !storedFiles().some((name) => name.endsWith('.part'))) await new Promise((r) => setTimeout(r, 10));
-          sawPartial = storedFiles().some((name) => name.endsWith('.part'));
-          socket.destroy();
-        });
+  describe('POST /api/v1/admin/system/updates', () => {
+    it('stores a valid APK with its size and SHA-256, lists it, and serves it back byte for byte', async () => {
+      const apk = buildDemoApk('com.example.device', 1, 4000);
+      const res = await upload(fieldsFor({ updateType: '2' }), { name: 'device-app-1.0.0.apk', data: apk });
+      expect(res.statusCode, res.body).toBe(201);
+      const created = res.json().data;
+      // The file is where this run's storage keeps it: in the bucket, or under DATA_DIR/files.
+      const apksOnDisk = filesUnder(path.join(t.config.dataDir, 'files', 'apks')).map((name) => `apks/${name}`);
+      expect(standIn ? [...standIn.objects.keys()] : apksOnDisk).toEqual([expect.stringMatching(/^apks\/[a-f0-9]{32}\.apk$/)]);
+      if (standIn) expect(apksOnDisk).toEqual([]);
+      expect(created).toMatchObject({
+        appName: 'com.example.device',
+        versionCode: 1,
+        versionName: '1.0.0',
+        remark: 'First release',
+        updateDesc: 'Initial version',
+        updateType: 2,
+        fileName: 'device-app-1.0.0.apk',
+        apkSize: apk.length,
+        apkSha256: sha256(apk),
       });
-      socket.on('close', () => resolve());
-      socket.on('error', reject);
+      expect(created.apkUrl).toBe(`${t.config.publicUrl}/api/v1/app/updates/${created.id}/apk`);
+
+      const list = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/system/updates/all?page=1&limit=10' });
+      expect(list.statusCode).toBe(200);
+      expect(list.json().data).toMatchObject({ totalPages: 1, total: 1, page: 1, limit: 10 });
+      expect(list.json().data.allSystems[0]).toEqual(created);
+
+      // The mobile app downloads without any token.
+      const download = await t.app.inject({ method: 'GET', url: new URL(created.apkUrl).pathname });
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-type']).toBe('application/vnd.android.package-archive');
+      expect(download.headers['content-length']).toBe(String(apk.length));
+      expect(download.headers['content-disposition']).toBe('attachment; filename="device-app-1.0.0.apk"');
+      expect(download.headers['x-content-type-options']).toBe('nosniff');
+      expect(sha256(download.rawPayload)).toBe(sha256(apk));
     });
-    // The server notices the reset asynchronously; give it a moment, then nothing may remain.
-    const deadline = Date.now() + 3000;
-    while (Date.now() < deadline && storedFiles().length !== before.files) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(sawPartial).toBe(true);
-    expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-  });
-});
 
-describe('GET /api/v1/app/updates/latest (public, for the mobile app)', () => {
-  it('returns the newest version and says whether the update must be forced', async () => {
-    const app = 'com.example.latest';
-    for (const [code, type] of [
-      [1, '1'],
-      [2, '2'],
-      [3, '1'],
-    ] as const) {
-      const res = await upload(fieldsFor({ appName: app, versionCode: String(code), updateType: type }), { name: 'l.apk', data: buildDemoApk(app, code) });
-      expect(res.statusCode).toBe(201);
-    }
-    const plain = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}` });
-    expect(plain.statusCode).toBe(200);
-    expect(plain.json().data).toMatchObject({ versionCode: 3, updateType: 1, updateAvailable: null, forceUpdate: false });
-    // Version 1 skipped the Force release 2: it must update even though 3 is Flexible.
-    const fromOne = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=1` });
-    expect(fromOne.json().data).toMatchObject({ versionCode: 3, updateAvailable: true, forceUpdate: true });
-    const fromTwo = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=2` });
-    expect(fromTwo.json().data).toMatchObject({ updateAvailable: true, forceUpdate: false });
-    const current = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=3` });
-    expect(current.json().data).toMatchObject({ updateAvailable: false, forceUpdate: false });
-    const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/latest?appName=com.nobody' });
-    expect(unknown.statusCode).toBe(404);
-    const missing = await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/latest' });
-    expect(missing.statusCode).toBe(400);
-    expect(missing.json().msg).toBe('App name is required');
+    it('refuses a text file named .apk with 415 and keeps nothing', async () => {
+      const before = { files: storedFiles().length, rows: await rowCount() };
+      const res = await upload(fieldsFor({ versionCode: '50' }), { name: 'fake.apk', data: Buffer.from('just some text, not a zip\n'.repeat(50)) });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toEqual({ code: 415, msg: 'Only APK files are allowed', data: null });
+      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
+    });
+
+    it('refuses a ZIP without AndroidManifest.xml with 415', async () => {
+      const before = { files: storedFiles().length, rows: await rowCount() };
+      const zip = buildZip([{ name: 'readme.txt', data: 'hello' }, { name: 'classes.dex', data: 'dex' }]);
+      const res = await upload(fieldsFor({ versionCode: '51' }), { name: 'app.apk', data: zip });
+      expect(res.statusCode).toBe(415);
+      expect(res.json().msg).toBe('Only APK files are allowed');
+      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
+    });
+
+    it('refuses a file whose name does not end in .apk', async () => {
+      const res = await upload(fieldsFor({ versionCode: '52' }), { name: 'app.zip', data: buildDemoApk('x', 1) });
+      expect(res.statusCode).toBe(415);
+      expect(res.json().msg).toBe('Only APK files are allowed');
+    });
+
+    it('refuses an APK over the configured size limit with 413 and keeps nothing', async () => {
+      const before = { files: storedFiles().length, rows: await rowCount() };
+      const big = buildDemoApk('com.example.device', 60, limit + 10);
+      const res = await upload(fieldsFor({ versionCode: '60' }), { name: 'big.apk', data: big });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().msg).toMatch(/^The APK file is too large/);
+      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
+    });
+
+    it('refuses a versionCode the app already has with 409 and keeps only the first file', async () => {
+      const first = await upload(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }), { name: 'a.apk', data: buildDemoApk('dup', 7) });
+      expect(first.statusCode).toBe(201);
+      const files = storedFiles().length;
+      const again = await upload(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }), { name: 'b.apk', data: buildDemoApk('dup', 7) });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().msg).toBe('This version code already exists for this app');
+      expect(storedFiles().length).toBe(files);
+      // The file first, the fields after: the duplicate is found after the upload and the file removed.
+      const body = multipart({}, { name: 'c.apk', data: buildDemoApk('dup', 7) });
+      const tail = multipart(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }));
+      const boundary = body.headers['content-type'].split('boundary=')[1]!;
+      const reordered = Buffer.concat([
+        body.payload.subarray(0, body.payload.length - `--${boundary}--\r\n`.length),
+        Buffer.from(tail.payload.toString('latin1').replaceAll(tail.headers['content-type'].split('boundary=')[1]!, boundary), 'latin1'),
+      ]);
+      const late = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', payload: reordered, headers: body.headers });
+      expect(late.statusCode, late.body).toBe(409);
+      expect(storedFiles().length).toBe(files);
+      // Another app may use the same versionCode.
+      const other = await upload(fieldsFor({ appName: 'com.example.other', versionCode: '7' }), { name: 'o.apk', data: buildDemoApk('o', 7) });
+      expect(other.statusCode).toBe(201);
+    });
+
+    it('gives every validation message of the form', async () => {
+      const empty = await upload({});
+      expect(empty.statusCode).toBe(400);
+      for (const msg of ['App name is required', 'Version code is required', 'Version name is required', 'Remark is required', 'Update description is required', 'Update type is required']) {
+        expect(empty.json().msg).toContain(msg);
+      }
+      const badType = await upload(fieldsFor({ updateType: '3', versionCode: '70' }), { name: 'a.apk', data: buildDemoApk('a', 70) });
+      expect(badType.statusCode).toBe(400);
+      expect(badType.json().msg).toBe('Invalid update type');
+      const noFile = await upload(fieldsFor({ versionCode: '71' }));
+      expect(noFile.statusCode).toBe(400);
+      expect(noFile.json().msg).toBe('File is required');
+      const badCode = await upload(fieldsFor({ versionCode: '1.5' }), { name: 'a.apk', data: buildDemoApk('a', 1) });
+      expect(badCode.statusCode).toBe(400);
+      expect(badCode.json().msg).toMatch(/^Version code must be a whole number/);
+    });
+
+    it('answers a non-multipart body and a missing token with 4xx, never a 500', async () => {
+      const json = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', payload: { appName: 'x' } });
+      expect(json.statusCode).toBe(415);
+      const garbage = await t.injectAs(token, {
+        method: 'POST',
+        url: '/api/v1/admin/system/updates',
+        payload: 'not really multipart',
+        headers: { 'content-type': 'multipart/form-data; boundary=zzz' },
+      });
+      expect(garbage.statusCode).toBeGreaterThanOrEqual(400);
+      expect(garbage.statusCode).toBeLessThan(500);
+      const cut = multipart(fieldsFor({ versionCode: '80' }), { name: 'cut.apk', data: buildDemoApk('cut', 80, 5000) });
+      const truncated = await t.injectAs(token, {
+        method: 'POST',
+        url: '/api/v1/admin/system/updates',
+        payload: cut.payload.subarray(0, cut.payload.length - 3000),
+        headers: cut.headers,
+      });
+      expect(truncated.statusCode).toBe(400);
+      expect(truncated.json().msg).toBe('The upload was incomplete or is not valid multipart/form-data');
+      const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/admin/system/updates', ...multipart(fieldsFor()) });
+      expect(anonymous.statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/system/updates/all' })).statusCode).toBe(401);
+    });
+
+    it('refuses zip bombs from their declared numbers with 413, and keeps nothing', async () => {
+      const before = { files: storedFiles().length, rows: await rowCount() };
+      // A few hundred bytes declaring 3 GB once unpacked.
+      const declared = craftZip([manifestEntry, { name: 'assets/a.bin', uncompressed: 1_500_000_000 }, { name: 'assets/b.bin', uncompressed: 1_500_000_000 }]);
+      const big = await upload(fieldsFor({ versionCode: '100' }), { name: 'bomb.apk', data: declared });
+      expect(big.statusCode, big.body).toBe(413);
+      expect(big.json().msg).toMatch(/^The APK file unpacks to more than the allowed size/);
+      // More entries than APK_MAX_ENTRIES (500 in this test), each empty: a 50 kB file.
+      const many = craftZip([manifestEntry, ...Array.from({ length: 600 }, (_, i) => ({ name: `r/${i}` }))]);
+      expect(many.length).toBeLessThan(limit);
+      const crowded = await upload(fieldsFor({ versionCode: '101' }), { name: 'many.apk', data: many });
+      expect(crowded.statusCode).toBe(413);
+      expect(crowded.json().msg).toBe('The APK file lists too many entries (601 entries, the limit is 500)');
+      const overlapping = craftZip([manifestEntry, { name: 'k.bin', data: Buffer.alloc(500, 1) }, { name: 'k2.bin', sameOffsetAs: 1, data: Buffer.alloc(500, 1) }]);
+      const overlap = await upload(fieldsFor({ versionCode: '102' }), { name: 'overlap.apk', data: overlapping });
+      expect(overlap.statusCode).toBe(415);
+      expect(overlap.json().msg).toMatch(/^The APK file is damaged or malformed/);
+      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
+    });
+
+    it('never uses entry or file names as paths: traversal names are refused, a good APK lands under a generated name', async () => {
+      const before = { files: storedFiles().length, rows: await rowCount() };
+      const kept = new Set(storedFiles().filter((name) => !name.endsWith('.part')));
+      const escapee = `pwned-${randomBytes(6).toString('hex')}`;
+      const traversal = craftZip([manifestEntry, { name: `../../../${escapee}`, data: 'boo' }]);
+      const res = await upload(fieldsFor({ versionCode: '110' }), { name: 'traversal.apk', data: traversal });
+      expect(res.statusCode).toBe(415);
+      expect(res.json().msg).toBe(`The APK file holds an unsafe entry name: "../../../${escapee}"`);
+      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
+      for (const dir of [t.config.dataDir, path.join(t.config.dataDir, 'files'), path.dirname(t.config.dataDir), '/']) {
+        expect(existsSync(path.join(dir, escapee))).toBe(false);
+      }
+      // The multipart file name is hostile too: it only becomes a sanitised download name.
+      const apk = buildDemoApk('com.example.names', 111);
+      const ok = await upload(fieldsFor({ appName: 'com.example.names', versionCode: '111' }), { name: '../../x/..\\evil;name.apk', data: apk });
+      expect(ok.statusCode, ok.body).toBe(201);
+      expect(ok.json().data.fileName).toBe('evil_name.apk');
+      // Exactly one new file, under a name we generated (temp files of other requests aside).
+      const complete = storedFiles().filter((name) => !name.endsWith('.part'));
+      expect(complete.filter((name) => !kept.has(name))).toEqual([expect.stringMatching(/^[a-f0-9]{32}\.apk$/)]);
+      expect(complete.every((name) => /^[a-f0-9]{32}\.apk$/.test(name))).toBe(true);
+      const download = await t.app.inject({ method: 'GET', url: new URL(ok.json().data.apkUrl).pathname });
+      expect(download.headers['content-disposition']).toBe('attachment; filename="evil_name.apk"');
+      expect(download.headers['x-content-type-options']).toBe('nosniff');
+      expect(sha256(download.rawPayload)).toBe(sha256(apk));
+    });
+
+    it('leaves no file and no row when the client goes away mid-upload', async () => {
+      const before = { files: storedFiles().length, rows: await rowCount() };
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = new URL(address);
+      const apk = buildDemoApk('com.example.cut', 90, 40_000);
+      const { payload, headers } = multipart(fieldsFor({ appName: 'com.example.cut', versionCode: '90' }), { name: 'cut.apk', data: apk });
+      let sawPartial = false;
+      await new Promise<void>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `POST /api/v1/admin/system/updates HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+              `content-type: ${headers['content-type']}\r\ncontent-length: ${payload.length}\r\n\r\n`,
+          );
+          socket.write(payload.subarray(0, Math.floor(payload.length / 2)), async () => {
+            // Cut the connection only once the server is visibly mid-way: a partial file exists.
+            const until = Date.now() + 3000;
+            while (Date.now() < until && !storedFiles().some((name) => name.endsWith('.part'))) await new Promise((r) => setTimeout(r, 10));
+            sawPartial = storedFiles().some((name) => name.endsWith('.part'));
+            socket.destroy();
+          });
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', reject);
+      });
+      // The server notices the reset asynchronously; give it a moment, then nothing may remain.
+      const deadline = Date.now() + 3000;
+      while (Date.now() < deadline && storedFiles().length !== before.files) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sawPartial).toBe(true);
+      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
+    });
   });
 
-  it('answers an unknown or malformed download id with 404 or 400', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/00000000-0000-4000-8000-000000000000/apk' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/../../etc/apk' })).statusCode).toBeLessThan(500);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/nope/apk' })).statusCode).toBe(400);
+  describe('GET /api/v1/app/updates/latest (public, for the mobile app)', () => {
+    it('returns the newest version and says whether the update must be forced', async () => {
+      const app = 'com.example.latest';
+      for (const [code, type] of [
+        [1, '1'],
+        [2, '2'],
+        [3, '1'],
+      ] as const) {
+        const res = await upload(fieldsFor({ appName: app, versionCode: String(code), updateType: type }), { name: 'l.apk', data: buildDemoApk(app, code) });
+        expect(res.statusCode).toBe(201);
+      }
+      const plain = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}` });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.json().data).toMatchObject({ versionCode: 3, updateType: 1, updateAvailable: null, forceUpdate: false });
+      // Version 1 skipped the Force release 2: it must update even though 3 is Flexible.
+      const fromOne = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=1` });
+      expect(fromOne.json().data).toMatchObject({ versionCode: 3, updateAvailable: true, forceUpdate: true });
+      const fromTwo = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=2` });
+      expect(fromTwo.json().data).toMatchObject({ updateAvailable: true, forceUpdate: false });
+      const current = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=3` });
+      expect(current.json().data).toMatchObject({ updateAvailable: false, forceUpdate: false });
+      const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/latest?appName=com.nobody' });
+      expect(unknown.statusCode).toBe(404);
+      const missing = await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/latest' });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().msg).toBe('App name is required');
+    });
+
+    it('answers an unknown or malformed download id with 404 or 400', async () => {
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/00000000-0000-4000-8000-000000000000/apk' })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/../../etc/apk' })).statusCode).toBeLessThan(500);
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/nope/apk' })).statusCode).toBe(400);
+    });
   });
 });
