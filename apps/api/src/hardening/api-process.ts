@@ -47,8 +47,8 @@ export function apiEnv(opts: { port: number; dataDir: string; jwtSecret?: string
 }
 
 /** Starts the server and resolves once /api/health answers 200 (or rejects with its output). */
-export async function startApi(env: Record<string, string>, { readyTimeoutMs = 90_000 } = {}): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startApi(env: Record<string, string>, { readyTimeoutMs = 90_000, nodeArgs = [] as string[] } = {}): Promise<ApiProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', serverEntry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (chunk: Buffer) => {
     out += chunk.toString('utf8');
