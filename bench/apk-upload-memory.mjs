@@ -3,6 +3,8 @@
 // holds only if the upload is streamed to storage and never held whole in memory. Then downloads
 // the APK and checks its SHA-256. Results are printed and written to
 // bench/results/apk-upload-memory-<date>.json; the exit code is 1 when over budget or corrupted.
+// BENCH_STORAGE=s3 runs the same with STORAGE=s3 against the local S3 stand-in (its own process, so
+// the bucket's memory is not counted) and writes apk-upload-memory-s3-<date>.json.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { crc32 } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sizeMb = Number(process.env.BENCH_APK_MB ?? 150);
+const storageKind = process.env.BENCH_STORAGE === 's3' ? 's3' : 'disk';
 const budgetMb = 64;
 const admin = { email: 'bench@example.com', password: 'Bench-Passw0rd' };
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-apk-'));
@@ -124,6 +127,19 @@ function uploadBody(fields, file, fileName) {
   return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) } };
 }
 
+/** The S3 stand-in in a child process; resolves with the API environment it prints. */
+function startStandIn() {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/test/s3-stand-in-cli.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (out.includes('\n')) resolve({ process: child, env: JSON.parse(out.split('\n')[0]) });
+    });
+    child.once('exit', (code) => reject(new Error(`S3 stand-in exited (${code})`)));
+  });
+}
+
 async function main() {
   const apkFile = path.join(work, 'bench.apk');
   const smallFile = path.join(work, 'small.apk');
@@ -132,6 +148,7 @@ async function main() {
   writeApk(smallFile, 64 * 1024);
   const expected = await sha256File(apkFile);
 
+  const standIn = storageKind === 's3' ? await startStandIn() : null;
   const port = await freePort();
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
     cwd: root,
@@ -148,6 +165,7 @@ async function main() {
       ADMIN_PASSWORD: admin.password,
       LOG_LEVEL: 'warn',
       WEB_DIST: path.join(work, 'no-web'),
+      ...standIn?.env,
     },
   });
   try {
@@ -187,6 +205,7 @@ async function main() {
     const growth = peak - baseline;
     const result = {
       date: new Date().toISOString(),
+      storage: storageKind,
       apkMb: sizeMb,
       uploadSeconds: Number(seconds.toFixed(2)),
       throughputMbPerS: Number((sizeMb / seconds).toFixed(1)),
@@ -201,11 +220,12 @@ async function main() {
     result.pass = result.rssGrowthMb < budgetMb && result.storedSha256Matches && result.downloadSha256Matches;
     console.log(JSON.stringify(result, null, 2));
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    writeFileSync(path.join(root, `bench/results/apk-upload-memory-${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + '\n');
+    writeFileSync(path.join(root, `bench/results/apk-upload-memory-${storageKind === 's3' ? 's3-' : ''}${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + '\n');
     process.exitCode = result.pass ? 0 : 1;
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    standIn?.process.kill('SIGTERM');
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -48,11 +48,14 @@ export function createS3Storage(config: S3Config, tmpDir: string, options: { par
     const { sdk, client } = await s3();
     const file = await open(localPath, 'r');
     try {
+      // One buffer for every part: each send has finished (retries included) before the next read
+      // overwrites it, so memory stays at one part instead of waiting on the collector.
+      const buffer = Buffer.allocUnsafe(Math.min(partSize, size));
       const readPart = async (position: number) => {
-        const buffer = Buffer.allocUnsafe(Math.min(partSize, size - position));
-        const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
-        if (bytesRead !== buffer.length) throw new Error('temp file shorter than received');
-        return buffer;
+        const length = Math.min(partSize, size - position);
+        const { bytesRead } = await file.read(buffer, 0, length, position);
+        if (bytesRead !== length) throw new Error('temp file shorter than received');
+        return buffer.subarray(0, length);
       };
       if (size <= partSize) {
         await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: await readPart(0), ContentLength: size, ContentType: contentType }));
