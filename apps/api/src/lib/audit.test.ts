@@ -80,6 +80,7 @@ describe('the audit writer', () => {
     const result = await database.db.execute(sql`select scope, key, n::int as n from log_counters where log_kind = 'access' order by scope, key`);
     const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
     expect(rows).toEqual([
+      { scope: 'address', key: '127.0.0.1', n: 7 },
       { scope: 'all', key: '', n: 7 },
       { scope: 'email', key: 'u@example.com', n: 7 },
       { scope: 'machine', key: 'M1', n: 3 },

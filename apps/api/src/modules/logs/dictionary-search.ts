@@ -6,23 +6,25 @@ import { containsPattern } from '../../lib/pagination.ts';
 /*
  * The access-log search through the dictionary (decision 007). The searched text joins resource,
  * email, address and machine number with spaces, so a term without a space can only match inside
- * one column. Three of those columns have few distinct values, and log_counters already holds each
- * of them with its row count; the address column holds only IP addresses (a check constraint), so
- * a term with any other character cannot match there. For such a term the counters say exactly
- * which values it names and how many rows each has: the page is a merge of those values' index
- * ranges (newest first) and the total is exact, whatever the table's size and however rare or
- * common the term. Everything else (spaces, address-like terms, terms naming many values, other
- * filters) goes the general way (searchPage in logs-service.ts).
+ * one column. Those columns have few distinct values next to the rows (routes, console users and
+ * device apps, their addresses, machines), and log_counters holds each value with its row count.
+ * For such a term the counters say exactly which values it names and how many rows each has: the
+ * page is a merge of those values' index ranges (newest first) and the total is exact, however
+ * large the table and however rare or common the term. Everything else (spaces, terms naming many
+ * values, other filters) goes the general way (searchPage in logs-service.ts).
  */
 
-const columns = { email: accessLogs.userEmail, resource: accessLogs.resource, machine: accessLogs.machineNumber } as const;
+const columns = {
+  email: accessLogs.userEmail,
+  resource: accessLogs.resource,
+  address: accessLogs.location,
+  machine: accessLogs.machineNumber,
+} as const;
 type Scope = keyof typeof columns;
 const scopes = Object.keys(columns) as Scope[];
 
 /** Past this many named values a merge of index ranges stops paying; the general search takes over. */
 const maxValues = 32;
-/** Characters an address can hold: a term made only of these might match the address column. */
-const addressLike = /^[0-9A-Fa-f:.]+$/;
 
 const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
@@ -39,7 +41,7 @@ export async function searchAccessByDictionary(
   skip: number,
   take: number,
 ): Promise<DictionaryPage | null> {
-  if (/\s/.test(term) || addressLike.test(term)) return null;
+  if (/\s/.test(term)) return null;
   // The trigram index over the keys finds the values; the kind and scope filter what it found.
   // (Asked directly, the planner walks the primary key and tests every key of the scope.)
   const found = await db.execute(sql`

@@ -132,6 +132,7 @@ describe('GET access-logs/all and error-logs/all', () => {
   });
 
   it('counts everything exactly, matching the table', async () => {
+    await t.app.audit.flush();
     const [{ n }] = (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(accessLogs)) as [{ n: number }];
     expect((await accessLogsAll()).total).toBe(n);
   });
@@ -228,7 +229,10 @@ describe('search through the dictionary of emails, routes and machine numbers', 
       from generate_series(1, 3000) g`);
   });
 
-  /** The same search in plain SQL over the whole table: the rows every path must return. */
+  /**
+   * The same search in plain SQL over the whole table: the rows every path must return. (Terms
+   * avoid 127.0.0.1 and the admin's email: the test's own requests add rows of those as it runs.)
+   */
   async function plain(term: string, offset: number, limit: number) {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { id: number; n: number }[];
@@ -238,7 +242,7 @@ describe('search through the dictionary of emails, routes and machine numbers', 
     return { ids: ids.map((r) => String(r.id)), total: Number(count!.n) };
   }
 
-  it.each(['dict1', 'DICT1@', 'dict11@clinic', 'doctor/3', 'DX-', 'dx-4', 'clinic.example', 'no-such-term', '100%_x'])(
+  it.each(['dict1', 'DICT1@', 'dict11@clinic', 'doctor/3', 'DX-', 'dx-4', 'clinic.example', 'no-such-term', '100%_x', '10.9.3', '10.0.0.', '9.3.'])(
     'returns the same rows and count as plain SQL for %s, on every page and by cursor',
     async (term) => {
       const q = `?search=${encodeURIComponent(term)}&limit=20`;
@@ -261,13 +265,13 @@ describe('search through the dictionary of emails, routes and machine numbers', 
     expect((await searchAccessByDictionary(db, 'dict1', undefined, 0, 10))!.ids).toHaveLength(10);
     expect(await searchAccessByDictionary(db, 'no-such-term', undefined, 0, 10)).toEqual({ ids: [], total: 0, estimated: false });
     expect(await searchAccessByDictionary(db, 'GET /api', undefined, 0, 10)).toBeNull(); // a space spans columns
-    expect(await searchAccessByDictionary(db, '10.9.', undefined, 0, 10)).toBeNull(); // could be an address
+    expect(await searchAccessByDictionary(db, '10.9.', undefined, 0, 10)).toMatchObject({ total: 3000, estimated: false });
     expect(await searchAccessByDictionary(db, 'GET', undefined, 0, 10)).toBeNull(); // names too many routes
   });
 
   it('counts a term that names one column exactly, however many rows it matches', async () => {
     // 3,000 rows over 12 emails: the general way would estimate; the counters know.
-    for (const term of ['dict1', 'clinic.example', 'doctor/3', 'DX-']) {
+    for (const term of ['dict1', 'clinic.example', 'doctor/3', 'DX-', '10.9.']) {
       const res = await accessLogsAll(`?search=${encodeURIComponent(term)}&limit=10`);
       expect(res.totalIsEstimate, term).toBe(false);
       expect(res.total, term).toBe((await plain(term, 0, 1)).total);
