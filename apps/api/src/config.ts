@@ -44,7 +44,7 @@ const envSchema = z.object({
   APK_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   APK_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(64 * 1024 ** 3, 'must be at most 64 GiB').default(2 * 1024 ** 3),
   STORAGE: z.enum(['disk', 's3']).default('disk'),
-  S3_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
   S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1').default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
