@@ -180,3 +180,22 @@ describe('mailer outbox retry', () => {
     }
   });
 });
+
+describe('mail stored with the caller’s rows (sendWithin)', () => {
+  it('keeps no mail from a transaction that rolled back and sends the one from a committed transaction', async () => {
+    const mailer = createMailer({ config: { smtpUrl: peer.url, mailFrom: 'no-reply@example.test' }, db: database.db, log });
+    await expect(
+      database.db.transaction(async (tx) => {
+        await mailer.sendWithin(tx, { to: 'rolled-back@example.test', subject: 'Link', text: 'never' });
+        throw new Error('the caller failed after storing its mail');
+      }),
+    ).rejects.toThrow('the caller failed');
+    expect(await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'rolled-back@example.test'))).toEqual([]);
+
+    const sendMail = await database.db.transaction((tx) => mailer.sendWithin(tx, { to: 'committed@example.test', subject: 'Link', text: 'kept' }));
+    expect((await sendMail()).status).toBe('sent');
+    expect((await peer.waitFor((m) => m.to.includes('committed@example.test'))).text).toContain('kept');
+    expect(peer.received.some((m) => m.to.includes('rolled-back@example.test'))).toBe(false);
+    mailer.close();
+  });
+});

@@ -75,29 +75,44 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     }
   }
 
+  /**
+   * Stored before any delivery attempt, leased to this send: if SMTP or this process fails from
+   * here on, the retry loop still finds the message.
+   */
+  async function store(executor: Db, message: MailMessage): Promise<string> {
+    const [row] = await executor
+      .insert(mailOutbox)
+      .values({ ...message, html: message.html ?? null, status: transport ? 'pending' : 'logged', createdAt: now(), nextAttemptAt: transport ? later(leaseMs) : null })
+      .returning({ id: mailOutbox.id });
+    return row!.id;
+  }
+
+  async function dispatch(id: string, message: MailMessage): Promise<MailResult> {
+    if (!transport) {
+      // Mails carry one-time codes and links: their subject and text reach the server log only in
+      // development, where reading the OTP from the console is the point. Elsewhere only the id.
+      if (config.env === 'development') {
+        log.info({ mailId: id, to: message.to }, `mail (no SMTP_URL, kept in the outbox)\n--- to: ${message.to}\n--- subject: ${message.subject}\n${message.text}\n---`);
+      } else {
+        log.info({ mailId: id, to: message.to }, 'mail kept in the outbox (no SMTP_URL); its text is not logged outside development');
+      }
+      return { id, status: 'logged' };
+    }
+    return { id, status: (await deliver(id, message, 0)) ? 'sent' : 'queued' };
+  }
+
   async function send(message: MailMessage): Promise<MailResult> {
-    return track(
-      (async (): Promise<MailResult> => {
-        const [row] = await db
-          .insert(mailOutbox)
-          // Stored before any delivery attempt, leased to this send: if SMTP or this process fails
-          // from here on, the retry loop still finds the message.
-          .values({ ...message, html: message.html ?? null, status: transport ? 'pending' : 'logged', createdAt: now(), nextAttemptAt: transport ? later(leaseMs) : null })
-          .returning({ id: mailOutbox.id });
-        const id = row!.id;
-        if (!transport) {
-          // Mails carry one-time codes and links: their subject and text reach the server log only in
-          // development, where reading the OTP from the console is the point. Elsewhere only the id.
-          if (config.env === 'development') {
-            log.info({ mailId: id, to: message.to }, `mail (no SMTP_URL, kept in the outbox)\n--- to: ${message.to}\n--- subject: ${message.subject}\n${message.text}\n---`);
-          } else {
-            log.info({ mailId: id, to: message.to }, 'mail kept in the outbox (no SMTP_URL); its text is not logged outside development');
-          }
-          return { id, status: 'logged' };
-        }
-        return { id, status: (await deliver(id, message, 0)) ? 'sent' : 'queued' };
-      })(),
-    );
+    return track((async () => dispatch(await store(db, message), message))());
+  }
+
+  /**
+   * Stores the message inside the caller's transaction, so it exists exactly when the caller's rows
+   * do (a subscription is never saved without its payment-link mail, nor a mail without its
+   * subscription). The returned function sends it: call it once the transaction has committed.
+   */
+  async function sendWithin(tx: Db, message: MailMessage): Promise<() => Promise<MailResult>> {
+    const id = await store(tx, message);
+    return () => track(dispatch(id, message));
   }
 
   /**
@@ -148,6 +163,7 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
 
   return {
     send,
+    sendWithin,
     retryDue,
     startRetryLoop,
     idle,

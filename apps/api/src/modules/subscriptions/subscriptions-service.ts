@@ -23,7 +23,7 @@ import { effectiveStatus, renewalGraceMs } from './subscription-status.ts';
 type Row = typeof subscriptions.$inferSelect;
 type Deps = {
   db: Db;
-  mailer: Pick<Mailer, 'send'>;
+  mailer: Pick<Mailer, 'sendWithin'>;
   provider: PaymentProvider;
   publicUrl: string;
   linkDays: number;
@@ -174,28 +174,34 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
       return { subscriptions: rows.map(toSubscription), total_pages: Math.ceil(n / limit), total: n, page, limit };
     },
 
-    /** Creates the link (Pending, expiring in linkDays) and mails it to the customer. */
+    /**
+     * Creates the link (Pending, expiring in linkDays) and mails it to the customer. The row and its
+     * mail are committed together: a crash in between never leaves a link nobody was sent.
+     */
     async create(input: CreateSubscriptionBody, createdBy: string | null): Promise<Subscription> {
       const at = now();
-      const [row] = await db
-        .insert(subscriptions)
-        .values({
-          id: newSubscriptionId(),
-          fullName: input.fullName,
-          email: input.email.toLowerCase(),
-          machineSerialNumber: input.machineSerialNumber,
-          amountCents: Math.round(input.amount * 100),
-          isRecurring: input.isRecurring,
-          planType: 'planType' in input ? input.planType : null,
-          status: pending,
-          createdAt: at,
-          updatedAt: at,
-          expiredAt: new Date(at.getTime() + linkDays * 24 * 3600_000),
-          createdBy,
-        })
-        .returning();
-      await sendLink(row!);
-      return toSubscription(row!);
+      const { row, sendMail } = await db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(subscriptions)
+          .values({
+            id: newSubscriptionId(),
+            fullName: input.fullName,
+            email: input.email.toLowerCase(),
+            machineSerialNumber: input.machineSerialNumber,
+            amountCents: Math.round(input.amount * 100),
+            isRecurring: input.isRecurring,
+            planType: 'planType' in input ? input.planType : null,
+            status: pending,
+            createdAt: at,
+            updatedAt: at,
+            expiredAt: new Date(at.getTime() + linkDays * 24 * 3600_000),
+            createdBy,
+          })
+          .returning();
+        return { row: created!, sendMail: await mailer.sendWithin(tx as unknown as Db, linkMail(created!)) };
+      });
+      await sendMail();
+      return toSubscription(row);
     },
 
     async summary(id: string): Promise<CheckoutSummary> {
@@ -340,7 +346,7 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
     },
   };
 
-  async function sendLink(row: Row) {
+  function linkMail(row: Row) {
     const link = linkOf(row.id);
     const plan = row.isRecurring ? `${planTypeLabels[row.planType ?? 'month']} subscription` : `${oneTimeLabel} payment`;
     const expires = row.expiredAt.toUTCString();
@@ -357,7 +363,7 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
       `<p>Your ${escapeHtml(plan)} for machine ${escapeHtml(row.machineSerialNumber)} is ready: $${money(row.amountCents)}.</p>` +
       `<p><a href="${escapeHtml(link)}">Pay securely by card</a></p>` +
       `<p>This link expires on ${escapeHtml(expires)}.</p>`;
-    await mailer.send({ to: row.email, subject: 'Your subscription payment link', text, html });
+    return { to: row.email, subject: 'Your subscription payment link', text, html };
   }
 }
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
