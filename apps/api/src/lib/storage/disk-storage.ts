@@ -51,16 +51,8 @@ export async function receiveToTempFile(tmpDir: string, source: Readable | Async
 
 const staleTempMs = 24 * 60 * 60 * 1000;
 
-/** Files under `root/<key>`; uploads land in `root/.tmp` and are renamed into place when complete. */
-export function createDiskStorage(root: string): Storage {
-  const resolvedRoot = path.resolve(root);
-  const tmpDir = path.join(resolvedRoot, '.tmp');
-  const fileOf = (key: string) => {
-    assertValidKey(key);
-    return path.join(resolvedRoot, ...key.split('/'));
-  };
-
-  // A crash mid-upload leaves a .part file; sweep old ones (other instances may share the disk, so only old ones).
+/** A crash mid-upload leaves a .part file; sweep old ones (other instances may share the disk, so only old ones). */
+export function sweepStaleTempFiles(tmpDir: string): void {
   void (async () => {
     const names = await readdir(tmpDir).catch(() => [] as string[]);
     for (const name of names) {
@@ -70,6 +62,18 @@ export function createDiskStorage(root: string): Storage {
       }
     }
   })();
+}
+
+/** Files under `root/<key>`; uploads land in `root/.tmp` and are renamed into place when complete. */
+export function createDiskStorage(root: string): Storage {
+  const resolvedRoot = path.resolve(root);
+  const tmpDir = path.join(resolvedRoot, '.tmp');
+  const fileOf = (key: string) => {
+    assertValidKey(key);
+    return path.join(resolvedRoot, ...key.split('/'));
+  };
+
+  sweepStaleTempFiles(tmpDir);
 
   return {
     kind: 'disk',

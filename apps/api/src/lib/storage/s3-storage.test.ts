@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -116,6 +116,14 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
     expect(standIn.openUploads()).toBe(0);
     expect(standIn.objects.has(key)).toBe(false);
     expect(tempFiles()).toEqual([]);
+  });
+
+  it('sweeps temp files a crash left over a day ago, and only those', async () => {
+    const old = `${Date.now() - 25 * 3600 * 1000}-dead.part`;
+    const fresh = `${Date.now()}-alive.part`;
+    for (const name of [old, fresh]) writeFileSync(path.join(tmp, name), 'partial');
+    createS3Storage(configOf(), tmp);
+    await expect.poll(() => tempFiles()).toEqual([fresh]);
   });
 
   it('refuses keys that are not ours', async () => {

@@ -2,7 +2,7 @@ import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.ts';
-import { receiveToTempFile } from './disk-storage.ts';
+import { receiveToTempFile, sweepStaleTempFiles } from './disk-storage.ts';
 import type { PutOptions, Storage } from './storage.ts';
 import { assertValidKey } from './storage-key.ts';
 
@@ -26,6 +26,7 @@ const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: 
  */
 export function createS3Storage(config: S3Config, tmpDir: string, options: { partSize?: number } = {}): Storage {
   const partSize = options.partSize ?? defaultPartSize;
+  sweepStaleTempFiles(tmpDir);
   let loaded: Promise<{ sdk: Sdk; client: S3Sdk.S3Client }> | null = null;
   const s3 = () =>
     (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({

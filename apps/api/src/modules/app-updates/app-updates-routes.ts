@@ -63,7 +63,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
         tags: ['app-updates'],
         summary:
           'Add an app update: multipart/form-data with appName, versionCode, versionName, remark, updateDesc, updateType (1 Flexible, 2 Force) and the file apk. ' +
-          'The APK streams to storage; 415 unless it is a ZIP listing AndroidManifest.xml, 413 over APK_MAX_BYTES, 409 for a versionCode the app already has.',
+          'The APK streams to storage; 415 unless it is a ZIP listing AndroidManifest.xml with a consistent directory and safe entry names, 413 over APK_MAX_BYTES or over the declared zip limits (APK_MAX_ENTRIES, APK_MAX_UNCOMPRESSED_BYTES), 409 for a versionCode the app already has.',
         consumes: ['multipart/form-data'],
         response: { 201: appUpdateResponseSchema },
       },
