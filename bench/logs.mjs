@@ -49,7 +49,10 @@ const resourceArray = `ARRAY[${resources.map((r) => `'${r}'`).join(',')}]`;
  * Row g of n: a year of history written in time order, as an append-only log is (row g is about
  * g/n of the way through the year), so the newest rows sit together on disk as they do in
  * production. Users, resources and machines are hashed so they do not line up with time or with
- * each other (every user calls every route).
+ * each other (every user calls every route). Addresses are those of the callers: each machine's
+ * app calls from its clinic's address, each console user from one of four (office, home, ...):
+ * about 2,240 addresses in all. (Until 2026-11-22 every row had an address of its own, 5,000,000
+ * addresses for 60 users and 2,000 machines, which no installation produces.)
  */
 const selectRows = (table, from, to, n) => `
   select
@@ -57,7 +60,10 @@ const selectRows = (table, from, to, n) => `
     'bench-user-' || ((g * 104723) % 60) as user_id,
     'user' || ((g * 104723) % 60) || '@example.com' as user_email,
     (${resourceArray})[1 + (g * 7919 + g / 60) % ${resources.length}] as resource,
-    '10.' || (g % 251) || '.' || ((g / 251) % 251) || '.' || ((g / 63001) % 251) as location,
+    case when g % 10 < 7
+      then '10.' || (((g * 104729) % 2000) * 37 % 251) || '.' || (((g * 104729) % 2000) * 101 % 251) || '.' || (1 + ((g * 104729) % 2000) % 254)
+      else '172.' || (16 + ((g * 104723) % 60) % 16) || '.' || ((g * 104723) % 60) || '.' || (1 + g % 4)
+    end as location,
     case when g % 10 < 7 then 'MN-' || lpad(((g * 104729) % 2000)::text, 5, '0') end as machine_number
     ${table === 'error_logs' ? `, 'handler' || (g % 40) as function_name, 'Something failed ' || (g % 97) as message, (400 + g % 5)::smallint as status_code` : ', 200::smallint as status_code'}
   from generate_series(${from}::bigint, ${to}::bigint) g`;
@@ -161,6 +167,9 @@ const cases = [
   ['access, search email, 100 rows', `${A}?page=1&limit=100&search=user17@`],
   ['access, search common, page 5 of 25', `${A}?page=5&limit=25&search=treatement`],
   ['access, search rare ip (10.7.42.)', `${A}?page=1&limit=10&search=10.7.42.`],
+  ['access, search address (172.17.1.)', `${A}?page=1&limit=25&search=172.17.1.`],
+  ['access, search route, 100 rows', `${A}?page=1&limit=100&search=doctor/:id`],
+  ['access, search with a space', `${A}?page=1&limit=25&search=GET%20/api/v1/admin/profile`],
   ['access, search no match', `${A}?page=1&limit=10&search=no-such-thing`],
   ['access, by user + search', `${A}?page=1&limit=10&userId=bench-user-17&search=patient`],
   ['error, page 1, 10 rows', `${E}?page=1&limit=10`],
