@@ -109,12 +109,16 @@ describe('sessions across tabs', () => {
     expect(getSessionDeadline()).toBeNull();
   });
 
-  it('a sign-in in another tab reaches this tab', () => {
-    expect(getToken()).toBeNull();
+  it('a sign-in in another tab takes this tab from the sign-in page into the console', async () => {
+    const router = createMemoryRouter(routes, { initialEntries: ['/login-admin'] });
+    render(<RouterProvider router={router} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
     fromAnotherTab(
       SESSION_STORAGE_KEY,
       JSON.stringify({ details: { _id: '2', email: 'b@example.com', token: 'x.y.z' }, toggle: true, deviceDetail: null, userDetails: null }),
     );
     expect(getToken()).toBe('x.y.z');
+    // SPEC 2: a signed-in admin on the sign-in screen goes to /admin/device.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/device'));
   });
 });
