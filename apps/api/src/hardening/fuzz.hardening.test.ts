@@ -1,0 +1,178 @@
+// Property-based fuzzing of every route in the OpenAPI document the API serves: random, boundary,
+// wrong-typed, missing, extra, huge, unicode and injection-looking input, as the admin, anonymously
+// and with forged tokens. The only acceptable answers are 2xx, or 4xx with a `{ code, msg, data }`
+// envelope whose msg is a non-empty string; afterwards the database must still be consistent.
+//
+// FUZZ_RUNS (default 200) sets the cases per route; FUZZ_SEED replays a run.
+import fc from 'fast-check';
+import { SignJWT } from 'jose';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { seedDemoData } from '../demo/seed-demo.ts';
+import { createStorage } from '../lib/storage/create-storage.ts';
+import { createTestApp, testAdmin } from '../test/test-app.ts';
+import { adminFingerprint, checkInvariants } from './invariants.ts';
+import { operationsOf, requestArb, type FuzzRequest, type OpenApiDocument, type Operation } from './openapi-requests.ts';
+import { writeHardeningResult } from './result-file.ts';
+
+const runsPerRoute = Number(process.env.FUZZ_RUNS ?? 200);
+const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+
+const t = await createTestApp();
+const storage = createStorage(t.config);
+await seedDemoData(t.database.db, { storage });
+const adminBefore = await adminFingerprint(t.database.db, testAdmin.email);
+let token = await t.login();
+const forgedTokens = [
+  'Bearer not-a-jwt',
+  `Bearer ${await new SignJWT({ typ: 'access' }).setProtectedHeader({ alg: 'HS256' }).setSubject(String(adminBefore?.id)).setExpirationTime('1h').sign(new TextEncoder().encode('x'.repeat(32)))}`,
+  // alg "none": must never be accepted.
+  `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: adminBefore?.id, typ: 'access' })).toString('base64url')}.`,
+  'Basic YWRtaW46YWRtaW4=',
+];
+
+const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as OpenApiDocument;
+// Deletions last, so the routes before them still find the rows they could name.
+const operations = operationsOf(doc).sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+
+/** Ids of real rows (never the seeded admin's: renaming or deleting the admin is not what we test here). */
+async function knownIds(): Promise<string[]> {
+  const q = sql`select id::text as id from devices union all select id::text from doctors union all select id::text from patients
+    union all select id::text from technicians union all select id::text from treatment_records union all select id::text from roles
+    union all select id::text from users where lower(email) <> lower(${testAdmin.email}) union all select id from subscriptions
+    union all select id::text from app_updates`;
+  const { rows } = (await t.database.db.execute(q)) as unknown as { rows: Array<{ id: string }> };
+  // A sample keeps the generator small; enough ids of every kind to reach the handlers.
+  return rows.filter((_, i) => i % 7 === 0).map((r) => r.id);
+}
+const known = { ids: await knownIds() };
+
+const tally = { cases: 0, s2xx: 0, s4xx: 0, s5xx: 0, other: 0, badEnvelope: 0, reSignIns: 0, invariantRuns: 0, invariantQueries: 0, routesDone: 0 };
+const problems: string[] = [];
+/** CPU seconds per route (this process, argon2's threads included): where the CI budget goes. */
+const cpuByRoute = new Map<string, number>();
+const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+const cpuAtStart = cpuSeconds();
+
+/** Why an answer is unacceptable, or null when it is fine. */
+function verdict(status: number, body: string): string | null {
+  if (status >= 200 && status < 300) return null;
+  if (status >= 400 && status < 500) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return `${status} whose body is not JSON`;
+    }
+    const e = parsed as { code?: unknown; msg?: unknown; data?: unknown } | null;
+    if (!e || typeof e !== 'object' || !('code' in e) || !('data' in e)) return `${status} without the { code, msg, data } envelope`;
+    if (typeof e.msg !== 'string' || e.msg.trim() === '') return `${status} without a msg`;
+    return null;
+  }
+  return `status ${status}`;
+}
+
+const brief = (r: FuzzRequest) =>
+  JSON.stringify({ ...r, url: r.url.slice(0, 300), payload: r.payload === undefined ? undefined : String(r.payload).slice(0, 300) });
+
+async function send(r: FuzzRequest) {
+  const headers = { ...r.headers };
+  if (r.caller === 'admin') headers.authorization = `Bearer ${token}`;
+  if (r.caller === 'forged') headers.authorization = forgedTokens[r.remoteAddress.length % forgedTokens.length]!;
+  const res = await t.app.inject({ method: r.method as 'GET', url: r.url, headers, payload: r.payload, remoteAddress: r.remoteAddress });
+  tally.cases++;
+  const s = res.statusCode;
+  if (s >= 200 && s < 300) tally.s2xx++;
+  else if (s >= 400 && s < 500) tally.s4xx++;
+  else if (s >= 500) tally.s5xx++;
+  else tally.other++;
+  const problem = verdict(s, res.body);
+  if (problem && s < 500) tally.badEnvelope++;
+  // A case may legitimately end the admin's session (logout, password change); sign in again.
+  if (r.caller === 'admin' && s === 401) {
+    const check = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' });
+    if (check.statusCode === 401) {
+      token = await t.login();
+      tally.reSignIns++;
+    }
+  }
+  return { problem, status: s, body: res.body };
+}
+
+async function invariantsHold(after: string) {
+  const results = await checkInvariants(t.database.db, storage);
+  tally.invariantRuns++;
+  tally.invariantQueries += results.length;
+  for (const r of results) if (r.violations.length) problems.push(`after ${after}: ${r.name}: ${JSON.stringify(r.violations.slice(0, 3))}`);
+  return results.filter((r) => r.violations.length).map((r) => r.name);
+}
+
+afterAll(async () => {
+  const adminAfter = await adminFingerprint(t.database.db, testAdmin.email);
+  let signIn = 'ok';
+  try {
+    await t.login();
+  } catch (e) {
+    signIn = String(e);
+  }
+  const broken = await invariantsHold('the whole run');
+  const adminUnchanged = JSON.stringify(adminAfter) === JSON.stringify(adminBefore);
+  const passed = problems.length === 0 && broken.length === 0 && signIn === 'ok' && adminUnchanged && tally.routesDone === operations.length;
+  writeHardeningResult({
+    suite: 'fuzz',
+    title: 'Fuzz: every route of the OpenAPI document',
+    passed,
+    figures: [
+      { name: 'Routes in the OpenAPI document', value: operations.length },
+      { name: 'Routes fuzzed', value: tally.routesDone, target: 'all' },
+      { name: 'Cases per route', value: runsPerRoute, target: '≥ 200 in CI' },
+      { name: 'Cases tried', value: tally.cases },
+      { name: '2xx answers', value: tally.s2xx },
+      { name: '4xx answers with a { code, msg, data } envelope', value: tally.s4xx - tally.badEnvelope },
+      { name: '4xx answers without an envelope or msg', value: tally.badEnvelope, target: '0' },
+      { name: '5xx answers', value: tally.s5xx, target: '0' },
+      { name: 'Other answers (1xx, 3xx)', value: tally.other, target: '0' },
+      { name: 'Invariant checks (after every route and at the end)', value: tally.invariantRuns },
+      { name: 'Invariant queries run', value: tally.invariantQueries },
+      { name: 'Invariant violations', value: problems.filter((p) => p.startsWith('after ')).length, target: '0' },
+      { name: 'Admin still signs in, its security columns unchanged', value: signIn === 'ok' && adminUnchanged ? 'yes' : 'no', target: 'yes' },
+      { name: 'Admin sessions ended by a fuzz case (signed in again)', value: tally.reSignIns },
+      { name: 'CPU time of the run (this process)', value: Math.round(cpuSeconds() - cpuAtStart), unit: 's' },
+      { name: 'Seed', value: String(seed) },
+    ],
+    notes: [
+      'Cases: values from each field\'s JSON schema, its boundaries (min/max length and range, one past them), wrong types, missing required and unknown extra fields, 1 MiB strings, unicode (RTL override, emoji, NUL, lone surrogates), SQL- and HTML-looking strings, path parameters of every shape; as the admin, anonymously and with forged tokens (wrong key, alg none).',
+      'Routes without a JSON body schema (multipart uploads, the raw Stripe webhook) get random multipart bodies (fields, files, hostile file names, broken boundaries) and random non-multipart bodies.',
+      'Invariants: device and log counters equal real counts, device subscription status mirrors the latest subscription, no orphan users/sessions/patients/records, no duplicate e-mail or user name, stored files exist for their rows, the seeded admin still signs in and its id, e-mail, password hash, role and deletability are unchanged.',
+      `Most expensive routes (CPU s for all their cases): ${[...cpuByRoute].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([r, s]) => `${r} ${s.toFixed(1)}`).join('; ')}.`,
+      ...problems.slice(0, 20).map((p) => `Problem: ${p.slice(0, 400)}`),
+    ],
+  });
+  await t.close();
+});
+
+describe(`fuzz (${runsPerRoute} cases per route, seed ${seed})`, () => {
+  operations.forEach((op: Operation, index) => {
+    it(`${op.method} ${op.path} answers 2xx or a 4xx envelope, and the database stays consistent`, async () => {
+      const failures = new Map<string, string>();
+      const cpuBefore = cpuSeconds();
+      await fc.assert(
+        fc.asyncProperty(requestArb(op, known), async (r) => {
+          const { problem, status, body } = await send(r);
+          // Collected, not thrown: one run shows every distinct failure of the route at once.
+          if (problem && !failures.has(problem)) failures.set(problem, `${brief(r)} -> ${status} ${body.slice(0, 300)}`);
+        }),
+        { numRuns: runsPerRoute, seed: seed + index, endOnFailure: true },
+      );
+      cpuByRoute.set(`${op.method} ${op.path}`, cpuSeconds() - cpuBefore);
+      for (const [problem, example] of failures) problems.push(`${op.method} ${op.path}: ${problem}: ${example}`);
+      const broken = await invariantsHold(`${op.method} ${op.path}`);
+      tally.routesDone++;
+      expect([...failures.entries()].map(([p, ex]) => `${p}: ${ex}`)).toEqual([]);
+      expect(broken).toEqual([]);
+    });
+  });
+});
