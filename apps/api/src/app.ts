@@ -15,6 +15,7 @@ import { authHook } from './lib/auth-hook.ts';
 import { routeAccess, type RouteAccess } from './lib/route-access.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { frameworkErrors } from './lib/framework-errors.ts';
+import { installNulGuard } from './lib/nul-guard.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
 import type { Storage } from './lib/storage/storage.ts';
@@ -111,6 +112,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installNulGuard(app);
   // Only JSON (and multipart where a route registers it) is accepted: a text body gets a 415.
   app.removeContentTypeParser('text/plain');
 

@@ -20,8 +20,14 @@ describe('answers the router itself gives', () => {
     expect(res.json()).toEqual({ code: 414, msg: 'A part of the address is too long', data: null });
   });
 
-  it('answers a subscription id holding a NUL byte with 404, not a database error', async () => {
+  it('answers a subscription id holding a NUL byte with a 400, not a database error', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/admin/subscrption/detail/a%00b' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().msg).toBe('id must not contain a NUL character');
+  });
+
+  it('answers a subscription id that is not base64url with 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/admin/subscrption/detail/${encodeURIComponent("ä' or 1=1")}` });
     expect(res.statusCode).toBe(404);
     expect(res.json().msg).toBe('This payment link is not valid.');
   });
