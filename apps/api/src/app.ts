@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { installSecurityHeaders } from './lib/security-headers.ts';
+import { requestLogSerializer } from './lib/log-url.ts';
 import { createAuditLog, installAuditHooks } from './lib/audit.ts';
 import { authHook } from './lib/auth-hook.ts';
 import { routeAccess, type RouteAccess } from './lib/route-access.ts';
@@ -103,6 +104,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
       level: config.logLevel,
       // Fastify logs no bodies; these catch a secret that a handler or a library logs as a field.
       redact: { paths: redactedLogPaths, censor: '[redacted]' },
+      serializers: { req: requestLogSerializer },
       ...(logStream ? { stream: logStream } : {}),
     },
     bodyLimit: 256 * 1024,

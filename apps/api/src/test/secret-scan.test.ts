@@ -20,7 +20,7 @@ describe('the secret scan of the test logs', () => {
 
   it('collects secrets by field name, at any depth, and ignores short or non-secret values', () => {
     const found = new Set<string>();
-    collectSecrets({ email: 'a@b.co', password: 'pw-123456', data: { accessToken: 'tok.en.value', recoveryCodes: ['abcd-efgh'] }, otp: '12' }, found);
+    collectSecrets({ email: 'a@b.co', password: 'pw-123456', data: { accessToken: 'tok.en.value', recoveryCodes: ['abcd-efgh'] }, otp: '12', codeKind: 'account' }, found);
     expect([...found].sort()).toEqual(['abcd-efgh', 'pw-123456', 'tok.en.value']);
   });
 });

@@ -20,7 +20,9 @@ export const knownSecrets = ['4242424242424242', '4000002500003155', '4000000000
 export function collectSecrets(value: unknown, into: Set<string>, keyIsSecret = false, depth = 0): void {
   if (depth > 6 || value == null) return;
   if (typeof value === 'string') {
-    if (keyIsSecret && value.length >= minLength && value.length <= 4096) into.add(value);
+    // A short plain word ('account', 'verify') under a secret-looking key is a label, not a secret.
+    const word = /^[A-Za-z]+$/.test(value) && value.length < 12;
+    if (keyIsSecret && !word && value.length >= minLength && value.length <= 4096) into.add(value);
     return;
   }
   if (Array.isArray(value)) {
