@@ -210,8 +210,8 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
       if (auth || (event && event !== accessDenied)) {
         // An anonymous security event (a sign-in, a password reset) is kept under the email given.
         audit.access({
-          userId: auth?.userId ?? null,
-          userEmail: auth ? auth.email : claimedEmail(request),
+          userId: auth?.userId ?? request.securitySubject?.userId ?? null,
+          userEmail: auth ? auth.email : (request.securitySubject?.email ?? claimedEmail(request)),
           resource,
           location: clientAddress(request),
           statusCode: reply.statusCode,

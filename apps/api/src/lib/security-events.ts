@@ -28,6 +28,13 @@ declare module 'fastify' {
     /** This route is a security event; recorded with '.success' or '.failure' appended. */
     securityEvent?: SecurityEventName;
   }
+  interface FastifyRequest {
+    /**
+     * Whom an anonymous security event is about when the body names no email: the code step of
+     * sign-in knows the user from its step token. Set by the handler before it can fail.
+     */
+    securitySubject?: { userId: string; email: string };
+  }
 }
 
 export const accessDenied = 'access.denied';
@@ -55,8 +62,8 @@ export function logSecurityEvent(request: FastifyRequest, event: string, statusC
   const entry = {
     securityEvent: event,
     statusCode,
-    userId: request.auth?.userId ?? null,
-    email: request.auth?.email ?? claimedEmail(request),
+    userId: request.auth?.userId ?? request.securitySubject?.userId ?? null,
+    email: request.auth?.email ?? request.securitySubject?.email ?? claimedEmail(request),
     route: `${request.method} ${request.routeOptions.url ?? '(no route)'}`,
   };
   if (statusCode >= 400) request.log.warn(entry, 'security event');

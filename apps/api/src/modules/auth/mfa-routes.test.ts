@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
+import { accessLogs, errorLogs } from '../../db/schema/logs.ts';
 import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
 import { roles, users } from '../../db/schema/users.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -171,6 +172,14 @@ describe('signing in with two-step sign-in on', () => {
     expect((await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: fresh })).statusCode).toBe(200);
     const previous = totp(secret, t.clock.now.getTime() - 30_000);
     expect((await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: previous })).statusCode).toBe(401);
+    // Each code step is a security event in the audit trail, under the account's email.
+    await t.app.audit.flush();
+    const recorded = [
+      ...(await t.database.db.select({ event: accessLogs.event, email: accessLogs.userEmail }).from(accessLogs)),
+      ...(await t.database.db.select({ event: errorLogs.event, email: errorLogs.userEmail }).from(errorLogs)),
+    ].filter((r) => r.email === email && r.event?.startsWith('mfa.verify'));
+    expect(recorded.filter((r) => r.event === 'mfa.verify.success').length).toBeGreaterThanOrEqual(2);
+    expect(recorded.filter((r) => r.event === 'mfa.verify.failure').length).toBeGreaterThanOrEqual(2);
   });
 
   it('accepts each recovery code once, typed in any case and without the dash', async () => {

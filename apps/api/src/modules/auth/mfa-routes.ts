@@ -28,7 +28,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.loginMfa,
     {
-      config: { access: 'public' },
+      config: { access: 'public', securityEvent: 'mfa.verify' },
       schema: {
         tags,
         summary: 'Sign-in code step: the TOTP code or a recovery code; answers as login does',
@@ -37,6 +37,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
       },
     },
     async (request) => {
+      request.securitySubject = await mfa.subjectOf(request.body.mfaToken);
       const userId = await mfa.passChallenge(request.body.mfaToken, request.body.code, request.ip);
       return ok(await auth.openSession({ userId, ip: request.ip, userAgent: request.headers['user-agent'] }), 'Login successful');
     },
@@ -45,10 +46,11 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.loginMfaSetup,
     {
-      config: { access: 'public' },
+      config: { access: 'public', securityEvent: 'mfa.enrol' },
       schema: { tags, summary: 'REQUIRE_MFA: start enrolment before the first session', body: mfaChallengeBodySchema, response: { 200: mfaSetupResponseSchema } },
     },
     async (request, reply) => {
+      request.securitySubject = await mfa.subjectOf(request.body.mfaToken);
       const userId = await mfa.enrollingUser(request.body.mfaToken);
       reply.headers(noStore);
       return ok(await mfa.startSetup(userId), mfaMessages.setupStarted);
@@ -58,7 +60,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.loginMfaConfirm,
     {
-      config: { access: 'public' },
+      config: { access: 'public', securityEvent: 'mfa.enrol' },
       schema: {
         tags,
         summary: 'REQUIRE_MFA: confirm with a code; answers a session and the recovery codes (shown once)',
@@ -67,6 +69,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
       },
     },
     async (request, reply) => {
+      request.securitySubject = await mfa.subjectOf(request.body.mfaToken);
       const userId = await mfa.enrollingUser(request.body.mfaToken);
       const recoveryCodes = await mfa.confirmSetup(userId, request.body.code, request.ip);
       const session = await auth.openSession({ userId, ip: request.ip, userAgent: request.headers['user-agent'] });
@@ -85,7 +88,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.profileMfaSetup,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', securityEvent: 'mfa.enrol' },
       schema: { tags, summary: 'Start enrolment: a new secret as QR code, otpauth URI and manual key', response: { 200: mfaSetupResponseSchema } },
     },
     async (request, reply) => {
@@ -97,7 +100,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.profileMfaConfirm,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', securityEvent: 'mfa.enrol' },
       schema: { tags, summary: 'Confirm enrolment with a code; answers the ten recovery codes (shown once)', body: mfaConfirmBodySchema, response: { 200: recoveryCodesResponseSchema } },
     },
     async (request, reply) => {
@@ -110,7 +113,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.profileMfaDisable,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', securityEvent: 'mfa.disable' },
       schema: { tags, summary: 'Turn two-step sign-in off (password and a current code)', body: mfaDisableBodySchema, response: { 200: mfaStatusResponseSchema } },
     },
     async (request) => {
@@ -123,7 +126,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.profileMfaRecoveryCodes,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', securityEvent: 'mfa.recovery-codes' },
       schema: { tags, summary: 'Replace the recovery codes (needs a current code)', body: mfaCodeBodySchema, response: { 200: recoveryCodesResponseSchema } },
     },
     async (request, reply) => {

@@ -96,6 +96,14 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
   }
 
   const service = {
+    /** Whom a step token names (for the audit trail), without judging it: undefined when it names no one. */
+    async subjectOf(token: string): Promise<{ userId: string; email: string } | undefined> {
+      const claims = await signer.verifyPurpose('mfa', token);
+      if (!claims?.sub) return undefined;
+      const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, claims.sub)).limit(1);
+      return user ? { userId: claims.sub, email: user.email } : undefined;
+    },
+
     /** After a correct password: the second step due for this user, or null when none is. */
     async challengeFor(userId: string): Promise<MfaChallenge | null> {
       const row = await authenticator(userId);

@@ -132,14 +132,15 @@ describe('reset tokens and access tokens never stand in for each other', () => {
     const { sid } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string };
     const key = new TextEncoder().encode(t.config.jwtSecret);
     const base = (alg: string, aud = 'device-admin-console', exp: number | string = '1h') =>
-      new SignJWT({ sid, typ: 'access' }).setProtectedHeader({ alg, typ: 'JWT' }).setSubject(id).setIssuer('device-admin-api').setAudience(aud).setIssuedAt().setExpirationTime(exp);
+      new SignJWT({ sid, typ: 'access' }).setProtectedHeader({ alg, typ: 'JWT' }).setSubject(id).setIssuer('device-admin-api').setAudience(aud).setIssuedAt(Math.floor(t.clock.now.getTime() / 1000)).setExpirationTime(exp);
     const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${token.split('.')[1]}.`;
     const candidates = {
       none,
       hs512: await base('HS512').sign(key),
       audience: await base('HS256', 'someone-else').sign(key),
-      expired: await base('HS256', 'device-admin-console', Math.floor(Date.now() / 1000) - 10).sign(key),
+      // Expired by the app's clock (the test app's clock stands still; Date.now() runs on).
+      expired: await base('HS256', 'device-admin-console', Math.floor(t.clock.now.getTime() / 1000) - 10).sign(key),
     };
     // The same claims, rightly made, do pass: the refusals are about the one thing changed.
     expect((await profile(await base('HS256').sign(key))).statusCode).toBe(200);
