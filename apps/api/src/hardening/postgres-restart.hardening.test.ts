@@ -8,7 +8,7 @@ import path from 'node:path';
 import { apiPaths } from '@app/contract/paths';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiEnv, call, login, startApi } from './api-process.ts';
-import { createPrivatePostgres } from './private-postgres.ts';
+import { createPrivatePostgres, privatePostgresAvailable } from './private-postgres.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';
 import { bodyFor } from './write-stream.ts';
 
@@ -38,6 +38,8 @@ afterAll(() => {
 
 describe('PostgreSQL stopped and started while the API runs', () => {
   it('answers 503 while the database is down and recovers without an API restart', async () => {
+    // Not skipped when missing: the proof is required, so its absence must fail loudly.
+    if (!privatePostgresAvailable()) throw new Error('initdb and pg_ctl not found (set PG_BIN_DIR to their folder)');
     const cluster = createPrivatePostgres(pgPort);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pg-restart-'));
     const api = await startApi(apiEnv({ port: apiPort, dataDir, env: { DATABASE_URL: cluster.url } }));
