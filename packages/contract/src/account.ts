@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminProfileSchema } from './auth.ts';
 import { envelope } from './envelope.ts';
+import { strictObject } from './fields.ts';
 
 /** SPEC 5 "Forgot password", "OTP", "Reset password", "Change password", "Update profile" and SPEC 8. */
 export const accountMessages = {
@@ -75,23 +76,24 @@ const otp = z
   .string({ error: (i) => (i.input == null ? accountMessages.otpRequired : 'otp must be text') })
   .trim()
   .min(1, accountMessages.otpRequired)
+  .max(otpLength, accountMessages.otpFormat)
   .regex(/^\d{6}$/, accountMessages.otpFormat);
 
 /** POST forgot-password and resend-otp. */
-export const forgotPasswordBodySchema = z.object({ email });
+export const forgotPasswordBodySchema = strictObject({ email });
 export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
 
 /** POST verify-email. */
-export const verifyOtpBodySchema = z.object({ email, otp });
+export const verifyOtpBodySchema = strictObject({ email, otp });
 export type VerifyOtpBody = z.infer<typeof verifyOtpBodySchema>;
 /** The /enter-otp form: only the OTP is typed; the email comes from navigation state. */
-export const otpFormSchema = z.object({ otp });
+export const otpFormSchema = strictObject({ otp });
 export type OtpForm = z.infer<typeof otpFormSchema>;
 
 export const verifyOtpResponseSchema = envelope(z.object({ rememberToken: z.string(), email: z.string() }));
 
 /** POST reset-password. */
-export const resetPasswordBodySchema = z.object({
+export const resetPasswordBodySchema = strictObject({
   rememberToken: z
     .string({ error: accountMessages.resetTokenInvalid })
     .min(16, accountMessages.resetTokenInvalid)
@@ -102,16 +104,14 @@ export const resetPasswordBodySchema = z.object({
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 /** The /reset-password/{token} form. */
-export const resetPasswordFormSchema = z
-  .object({
-    password: newPassword(accountMessages.passwordRequired),
-    confirmPassword: z.string().min(1, accountMessages.confirmPasswordRequired),
-  })
-  .refine((v) => v.password === v.confirmPassword, { message: accountMessages.passwordsMustMatch, path: ['confirmPassword'] });
+export const resetPasswordFormSchema = strictObject({
+  password: newPassword(accountMessages.passwordRequired),
+  confirmPassword: z.string().min(1, accountMessages.confirmPasswordRequired).max(256, 'Confirm password must be at most 256 characters'),
+}).refine((v) => v.password === v.confirmPassword, { message: accountMessages.passwordsMustMatch, path: ['confirmPassword'] });
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
 
 /** POST change-password (and its form). */
-export const changePasswordBodySchema = z.object({
+export const changePasswordBodySchema = strictObject({
   old_password: z
     .string({ error: (i) => (i.input == null ? accountMessages.currentPasswordRequired : 'old_password must be text') })
     .min(1, accountMessages.currentPasswordRequired)
@@ -128,8 +128,12 @@ const optionalName = (label: string) =>
     .optional()
     .transform((v) => (v ? v : null));
 
-/** PUT profile: the text fields of the multipart form. The email is read-only and ignored if sent. */
-export const profileUpdateFieldsSchema = z.object({
+/**
+ * PUT profile: the text fields of the multipart form. The email is read-only: accepted (bounded)
+ * because a client may send the whole profile back, and ignored. Any other unknown field is refused.
+ */
+export const profileUpdateFieldsSchema = strictObject({
+  email: z.string({ error: 'email must be text' }).max(254, 'Email must be at most 254 characters').optional(),
   firstName: optionalName('First name'),
   lastName: optionalName('Last name'),
   userName: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-import { pageQuery, requiredText } from './fields.ts';
+import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 /** SPEC 5 "App update" (required fields, update type, apk file) and our server-side texts. */
 export const appUpdateMessages = {
@@ -71,7 +71,7 @@ export const versionCodeSchema = z.preprocess(
 const appNameSchema = requiredText(appUpdateMessages.appNameRequired, 120).regex(/^[\p{L}\p{N} ._-]+$/u, appUpdateMessages.appNameFormat);
 
 /** The text fields of the Add App Update form and of the multipart POST (server and form share them). */
-export const appUpdateFieldsSchema = z.object({
+export const appUpdateFieldsSchema = strictObject({
   appName: appNameSchema,
   versionCode: versionCodeSchema,
   versionName: requiredText(appUpdateMessages.versionNameRequired, 64),
@@ -142,7 +142,7 @@ export const appUpdateResponseSchema = envelope(appUpdateSchema);
 export const appUpdateIdParamSchema = z.object({ id: z.uuid({ error: appUpdateMessages.invalidId }) });
 
 /** GET app/updates/latest (public, for the mobile app). */
-export const latestUpdateQuerySchema = z.object({
+export const latestUpdateQuerySchema = strictObject({
   appName: appNameSchema,
   /** The version the device runs; when given the answer says whether to update and how. */
   versionCode: versionCodeSchema.optional(),

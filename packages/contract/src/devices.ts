@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-import { pageQuery, requiredText } from './fields.ts';
+import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 /** SPEC 5 "Device": every form field is required; the coordinates must be numbers. */
 export const deviceMessages = {
@@ -80,12 +80,12 @@ const formFields = {
 export const deviceFormKeys = Object.keys(formFields) as (keyof typeof formFields)[];
 
 /** The add/edit modal's form (the web form and the server use this one schema). */
-export const deviceFormSchema = z.object(formFields);
+export const deviceFormSchema = strictObject(formFields);
 export type DeviceFormInput = z.input<typeof deviceFormSchema>;
 export type DeviceForm = z.output<typeof deviceFormSchema>;
 
 /** POST machine/add: the form, and optionally the first status (Active when left out). */
-export const deviceCreateBodySchema = z.object({ ...formFields, status: deviceStatusSchema.optional() });
+export const deviceCreateBodySchema = strictObject({ ...formFields, status: deviceStatusSchema.optional() });
 export type DeviceCreateBody = z.output<typeof deviceCreateBodySchema>;
 
 /**
@@ -101,7 +101,7 @@ export const deviceUpdateBodySchema = z.preprocess(
     if (!isForm) return { status: null, ...record };
     return { ...Object.fromEntries(deviceFormKeys.map((k) => [k, null])), ...record };
   },
-  z.object({
+  strictObject({
     ...Object.fromEntries(Object.entries(formFields).map(([k, schema]) => [k, schema.optional()])),
     status: deviceStatusSchema.optional(),
   } as { [K in keyof typeof formFields]: z.ZodOptional<(typeof formFields)[K]> } & { status: z.ZodOptional<typeof deviceStatusSchema> }),

@@ -3,6 +3,7 @@ import { adminProfileSchema } from './auth.ts';
 
 export { mfaChallengeSchema, type MfaChallenge } from './auth.ts';
 import { envelope } from './envelope.ts';
+import { strictObject } from './fields.ts';
 
 /*
  * Two-step sign-in (TOTP, RFC 6238) for console users: enrolment from the profile, the code step
@@ -58,17 +59,17 @@ const challengeField = z
   .max(2048, 'mfaToken must be at most 2048 characters');
 
 /** POST login/mfa: the code step after the password. */
-export const mfaVerifyBodySchema = z.strictObject({ mfaToken: challengeField, code: codeField });
+export const mfaVerifyBodySchema = strictObject({ mfaToken: challengeField, code: codeField });
 /** POST login/mfa/setup: REQUIRE_MFA enrolment before the first session. */
-export const mfaChallengeBodySchema = z.strictObject({ mfaToken: challengeField });
+export const mfaChallengeBodySchema = strictObject({ mfaToken: challengeField });
 /** POST login/mfa/confirm. */
-export const mfaChallengeConfirmBodySchema = z.strictObject({ mfaToken: challengeField, code: totpField });
+export const mfaChallengeConfirmBodySchema = strictObject({ mfaToken: challengeField, code: totpField });
 /** POST profile/mfa/confirm. */
-export const mfaConfirmBodySchema = z.strictObject({ code: totpField });
+export const mfaConfirmBodySchema = strictObject({ code: totpField });
 /** POST profile/mfa/recovery-codes. */
-export const mfaCodeBodySchema = z.strictObject({ code: codeField });
+export const mfaCodeBodySchema = strictObject({ code: codeField });
 /** POST profile/mfa/disable: the password and a current code, so a borrowed session cannot do it. */
-export const mfaDisableBodySchema = z.strictObject({
+export const mfaDisableBodySchema = strictObject({
   password: z
     .string({ error: (i) => (i.input == null ? mfaMessages.passwordRequired : 'password must be text') })
     .min(1, mfaMessages.passwordRequired)

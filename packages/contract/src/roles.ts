@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { roleTypes } from './auth.ts';
 import { envelope } from './envelope.ts';
-import { requiredText } from './fields.ts';
+import { requiredText, strictObject } from './fields.ts';
 
 export { roleTypeLabels, roleTypes, type RoleType } from './auth.ts';
 
@@ -23,7 +23,7 @@ export const roleMessages = {
   empty: 'No Roles found.',
 } as const;
 
-export const roleBodySchema = z.object({
+export const roleBodySchema = strictObject({
   roleName: requiredText(roleMessages.roleNameRequired, 100),
   type: z.enum(roleTypes, { error: (i) => (i.input == null || i.input === '' ? roleMessages.typeRequired : roleMessages.typeInvalid) }),
 });
@@ -42,7 +42,7 @@ const optionalNumber = (name: string, max: number) =>
  * SPEC 7 sends page/limit in one place and currentPage/pageSize in another, and no parameters at
  * all to fill the role dropdown (then every role comes back on one page).
  */
-export const roleListQuerySchema = z.object({
+export const roleListQuerySchema = strictObject({
   page: optionalNumber('page', 1_000_000),
   limit: optionalNumber('limit', 100),
   currentPage: optionalNumber('currentPage', 1_000_000),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-import { pageQuery, requiredText } from './fields.ts';
+import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 /** SPEC 5 "Subscription": the form's messages, used by the API and the Add Subscription modal. */
 export const subscriptionMessages = {
@@ -64,8 +64,7 @@ const isRecurringField = z.preprocess(
  * its amount input a string, so both are read here. planType is required only when recurring and is
  * dropped from the output otherwise (SPEC 5).
  */
-export const createSubscriptionSchema = z
-  .object({
+export const createSubscriptionSchema = strictObject({
     fullName: requiredText(subscriptionMessages.fullNameRequired, 120),
     email: z
       .string({ error: (i) => (i.input == null ? subscriptionMessages.emailRequired : 'Email must be text') })
@@ -76,7 +75,8 @@ export const createSubscriptionSchema = z
     machineSerialNumber: requiredText(subscriptionMessages.machineSerialNumberRequired, 100),
     amount: amountField,
     isRecurring: isRecurringField,
-    planType: z.preprocess(blankToUndefined, z.unknown().optional()),
+    // Checked against planTypes below, and only when recurring; bounded like every text field.
+    planType: z.preprocess(blankToUndefined, z.string({ error: subscriptionMessages.planTypeInvalid }).max(16, subscriptionMessages.planTypeInvalid).optional()),
   })
   .superRefine(
     (value, ctx) => {
@@ -140,7 +140,7 @@ const subscriptionIdField = z
   .max(64, 'subcriptionId is too long');
 
 /** SPEC 7 "Create payment intent": body {subcriptionId} (spelled as given). */
-export const checkoutBodySchema = z.object({ subcriptionId: subscriptionIdField });
+export const checkoutBodySchema = strictObject({ subcriptionId: subscriptionIdField });
 export const paymentProviders = ['demo', 'stripe'] as const;
 export type PaymentProviderName = (typeof paymentProviders)[number];
 export const checkoutResponseSchema = envelope(z.object({ clientSecret: z.string(), provider: z.enum(paymentProviders) }));
@@ -239,22 +239,23 @@ const expiryField = z
   .string({ error: (i) => (i.input == null ? demoCardMessages.expiryRequired : demoCardMessages.expiryFormat) })
   .trim()
   .min(1, demoCardMessages.expiryRequired)
+  .max(16, demoCardMessages.expiryFormat)
   .regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, demoCardMessages.expiryFormat);
 const cvcField = z
   .string({ error: (i) => (i.input == null ? demoCardMessages.cvcRequired : demoCardMessages.cvcInvalid) })
   .trim()
   .min(1, demoCardMessages.cvcRequired)
+  .max(8, demoCardMessages.cvcInvalid)
   .regex(/^\d{3,4}$/, demoCardMessages.cvcInvalid);
 
 /** The demo card form; the future-expiry rule runs against the browser's clock here and the server's there. */
-export const demoCardFormSchema = z
-  .object({ cardNumber: cardNumberField, expiry: expiryField, cvc: cvcField })
+export const demoCardFormSchema = strictObject({ cardNumber: cardNumberField, expiry: expiryField, cvc: cvcField })
   .superRefine((v, ctx) => {
     if (!expiryInFuture(v.expiry, new Date())) ctx.addIssue({ code: 'custom', path: ['expiry'], message: demoCardMessages.expiryPast });
   });
 export type DemoCardInput = z.input<typeof demoCardFormSchema>;
 
-export const demoPayBodySchema = z.object({
+export const demoPayBodySchema = strictObject({
   subcriptionId: subscriptionIdField,
   clientSecret: z.string({ error: demoCardMessages.clientSecretRequired }).min(1, demoCardMessages.clientSecretRequired).max(200),
   cardNumber: cardNumberField,

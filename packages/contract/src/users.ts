@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { roleTypes } from './auth.ts';
 import { envelope } from './envelope.ts';
-import { pageQuery, requiredText } from './fields.ts';
+import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 /** SPEC 5 "User", plus the server's own answers (SPEC leaves them open). */
 export const userMessages = {
@@ -43,7 +43,7 @@ const userFields = {
 };
 
 /** Add New User: every field, the password included. */
-export const userCreateBodySchema = z.object({
+export const userCreateBodySchema = strictObject({
   ...userFields,
   password: z
     .string({ error: (i) => (i.input == null ? userMessages.passwordRequired : 'password must be text') })
@@ -54,8 +54,14 @@ export const userCreateBodySchema = z.object({
 export type UserCreateBodyInput = z.input<typeof userCreateBodySchema>;
 export type UserCreateBody = z.output<typeof userCreateBodySchema>;
 
-/** Edit User: the same fields without a password; a password sent anyway is dropped (SPEC 5). */
-export const userUpdateBodySchema = z.object(userFields);
+/**
+ * Edit User: the same fields without a password. SPEC 5 removes it from the edit payload; one sent
+ * anyway is accepted (bounded) and dropped, never applied. Any other unknown field is refused.
+ */
+export const userUpdateBodySchema = strictObject({
+  ...userFields,
+  password: z.string({ error: 'password must be text' }).max(256, 'Password must be at most 256 characters').optional(),
+}).transform(({ password: _dropped, ...fields }) => fields);
 export type UserUpdateBodyInput = z.input<typeof userUpdateBodySchema>;
 export type UserUpdateBody = z.output<typeof userUpdateBodySchema>;
 

@@ -8,6 +8,7 @@ import {
   type AppUpdateFields,
   type LatestUpdate,
 } from '@app/contract/app-updates';
+import { inputMessages } from '@app/contract/fields';
 import { apiPaths } from '@app/contract/paths';
 import type { Db } from '../../db/client.ts';
 import { appUpdates } from '../../db/schema/app-updates.ts';
@@ -130,10 +131,18 @@ export function createAppUpdatesService(deps: { db: Db; storage: Storage; public
       try {
         for await (const part of parts) {
           if (part.type === 'field') {
-            if (part.fieldname in appUpdateFieldsSchema.shape) raw[part.fieldname] = part.value;
+            // Strict input (decision 019): a field the form does not have is refused, naming it.
+            // (`apk` as text instead of a file ends as 'File is required' below.)
+            if (part.fieldname === 'apk') continue;
+            if (!Object.hasOwn(appUpdateFieldsSchema.shape, part.fieldname)) throw new BadRequestError(inputMessages.unknownFields([part.fieldname]));
+            raw[part.fieldname] = part.value;
             continue;
           }
-          if (part.fieldname !== 'apk' || stored) {
+          if (part.fieldname !== 'apk') {
+            part.file.resume();
+            throw new BadRequestError(inputMessages.unknownFields([part.fieldname]));
+          }
+          if (stored) {
             part.file.resume();
             continue;
           }

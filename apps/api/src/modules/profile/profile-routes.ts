@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountMessages, profileImageMaxBytes, profileUpdateFieldsSchema, profileUpdateResponseSchema } from '@app/contract/account';
 import { profileResponseSchema } from '@app/contract/auth';
+import { inputMessages } from '@app/contract/fields';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '../../lib/envelope.ts';
 import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from '../../lib/errors.ts';
@@ -10,7 +11,6 @@ import { requireAuth } from '../../lib/request-context.ts';
 import { validationMessage } from '../../lib/validation-message.ts';
 import type { ProfileService } from './profile-service.ts';
 
-const fieldNames = new Set(['firstName', 'lastName', 'userName', 'email', 'phone']);
 
 /** Reads the multipart form: its text fields and, at most 2 MB, the `file` part. */
 async function readProfileForm(request: FastifyRequest): Promise<{ fields: Record<string, unknown>; image?: Buffer }> {
@@ -22,12 +22,19 @@ async function readProfileForm(request: FastifyRequest): Promise<{ fields: Recor
   let image: Buffer | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: profileImageMaxBytes, files: 1 } })) {
+      // Strict input (decision 019): a part the form does not have is refused, naming it.
       if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          throw new BadRequestError(inputMessages.unknownFields([part.fieldname]));
+        }
         const bytes = await part.toBuffer();
         // A form with no file chosen still sends an empty file part.
-        if (part.fieldname === 'file' && bytes.length > 0) image = bytes;
-      } else if (fieldNames.has(part.fieldname)) {
+        if (bytes.length > 0) image = bytes;
+      } else if (Object.hasOwn(profileUpdateFieldsSchema.shape, part.fieldname)) {
         fields[part.fieldname] = part.value;
+      } else {
+        throw new BadRequestError(inputMessages.unknownFields([part.fieldname]));
       }
     }
   } catch (error) {
