@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import './request-context.ts';
@@ -117,6 +117,7 @@ export function createAuditLog({ db, now = () => new Date(), log, flushIntervalM
     recordView(request: FastifyRequest, record: { kind: RecordKind; id: string | number; machineNumber?: string | null }) {
       const auth = request.auth;
       if (!auth) return;
+      request.auditRecordViewed = true;
       pushAccess({
         userId: auth.userId,
         userEmail: auth.email,
@@ -148,6 +149,10 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auditMessage?: string;
+    /** The handler read one record (recordView): its row lands before the answer. */
+    auditRecordViewed?: boolean;
+    /** The rows were written before the answer (onSend); onResponse leaves it. */
+    auditRecorded?: boolean;
   }
 }
 
@@ -185,6 +190,56 @@ function machineNumberOf(request: FastifyRequest): string | null {
   return null;
 }
 
+/** Methods that only read: their rows may wait for the next batch. */
+const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A write (any method that may change data) and a read of one patient's, doctor's or treatment's
+ * record are in the audit trail before the client hears back: a crash right after the answer
+ * must not leave a change, or a look at a record, without its row. Other reads go in the next batch.
+ */
+const mustLandFirst = (request: FastifyRequest) => !readOnlyMethods.has(request.method) || request.auditRecordViewed === true;
+
+/** The request's rows: an access row when someone is signed in (or for a security event), an error row when it failed. */
+function recordRequest(audit: AuditLog, request: FastifyRequest, reply: FastifyReply) {
+  try {
+    const route = request.routeOptions.url;
+    const resource = `${request.method} ${route ?? safePath(request.url)}`;
+    const auth = request.auth;
+    const machineNumber = machineNumberOf(request);
+    const event = securityEventOf(request, reply.statusCode);
+    if (auth || (event && event !== accessDenied)) {
+      // An anonymous security event (a sign-in, a password reset) is kept under the email given.
+      audit.access({
+        userId: auth?.userId ?? request.securitySubject?.userId ?? null,
+        userEmail: auth ? auth.email : (request.securitySubject?.email ?? claimedEmail(request)),
+        resource,
+        location: clientAddress(request),
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime),
+        machineNumber,
+        event,
+      });
+    }
+    if (reply.statusCode >= 400) {
+      audit.error({
+        userId: auth?.userId ?? null,
+        userEmail: auth?.email ?? null,
+        resource,
+        functionName: request.routeOptions.config.functionName ?? handlerName(request.method, route, request.routeOptions.handler),
+        statusCode: reply.statusCode,
+        message: request.auditMessage ?? null,
+        location: clientAddress(request),
+        machineNumber,
+        event,
+      });
+    }
+    if (event) logSecurityEvent(request, event, reply.statusCode);
+  } catch (err) {
+    request.log.error({ err }, 'audit: could not record the request');
+  }
+}
+
 /** Every authenticated API request → an access row; every failed API request → an error row. */
 export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
   app.decorate('audit', audit);
@@ -197,46 +252,17 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
         // Not JSON: nothing to keep.
       }
     }
+    if (request.url.startsWith('/api/') && mustLandFirst(request)) {
+      request.auditRecorded = true;
+      recordRequest(audit, request, reply);
+      // A database that cannot be written keeps the rows in memory (write() never throws).
+      await audit.flush();
+    }
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
-    try {
-      const route = request.routeOptions.url;
-      const resource = `${request.method} ${route ?? safePath(request.url)}`;
-      const auth = request.auth;
-      const machineNumber = machineNumberOf(request);
-      const event = securityEventOf(request, reply.statusCode);
-      if (auth || (event && event !== accessDenied)) {
-        // An anonymous security event (a sign-in, a password reset) is kept under the email given.
-        audit.access({
-          userId: auth?.userId ?? request.securitySubject?.userId ?? null,
-          userEmail: auth ? auth.email : (request.securitySubject?.email ?? claimedEmail(request)),
-          resource,
-          location: clientAddress(request),
-          statusCode: reply.statusCode,
-          durationMs: Math.round(reply.elapsedTime),
-          machineNumber,
-          event,
-        });
-      }
-      if (reply.statusCode >= 400) {
-        audit.error({
-          userId: auth?.userId ?? null,
-          userEmail: auth?.email ?? null,
-          resource,
-          functionName: request.routeOptions.config.functionName ?? handlerName(request.method, route, request.routeOptions.handler),
-          statusCode: reply.statusCode,
-          message: request.auditMessage ?? null,
-          location: clientAddress(request),
-          machineNumber,
-          event,
-        });
-      }
-      if (event) logSecurityEvent(request, event, reply.statusCode);
-    } catch (err) {
-      request.log.error({ err }, 'audit: could not record the request');
-    }
+    if (!request.url.startsWith('/api/') || request.auditRecorded) return;
+    recordRequest(audit, request, reply);
   });
   app.addHook('onClose', async () => {
     await audit.close();

@@ -83,11 +83,27 @@ describe('the audit trail', () => {
     expect((await errorLogsAll('?recordId=p-42')).logs).toHaveLength(0);
   });
 
+  it('has a write and a record view in the trail before the answer arrives (a crash right after loses neither)', async () => {
+    const created = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/roles', payload: { roleName: 'Audited before answer', type: 'app' } });
+    expect(created.statusCode).toBe(201);
+    // No flush: the row must already be there.
+    const writes = await t.database.db.select().from(accessLogs).where(sql`${accessLogs.resource} = 'POST /api/v1/admin/roles'`);
+    expect(writes.map((r) => r.statusCode)).toContain(201);
+
+    const auth = { userId: 'viewer-2', sessionId: 's', email: 'viewer2@example.com' };
+    const request = { auth, ip: '10.1.2.4', method: 'GET' } as { auditRecordViewed?: boolean };
+    t.app.audit.recordView(request as never, { kind: 'patient', id: 'p-77' });
+    expect(request.auditRecordViewed).toBe(true);
+  });
+
   it('keeps answering requests while the log tables cannot be written', async () => {
     await t.database.db.execute(sql`alter table access_logs rename to access_logs_away`);
     try {
       const res = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/roles/all?limit=1' });
       expect(res.statusCode).toBe(200);
+      // A write waits for its row, but never fails for it.
+      const write = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/roles', payload: { roleName: 'Logged later', type: 'app' } });
+      expect(write.statusCode).toBe(201);
       await expect(t.app.audit.flush()).resolves.toBeUndefined();
     } finally {
       await t.database.db.execute(sql`alter table access_logs_away rename to access_logs`);
