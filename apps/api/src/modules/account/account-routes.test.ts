@@ -137,7 +137,7 @@ describe('password recovery', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().msg).toBe('Invalid OTP. Please try again.');
     }
-    // Past the per-account back-off (decision 012), so the 400 is the voided OTP, not a 429.
+    // Past the per-account back-off (decision 019), so the 400 is the voided OTP, not a 429.
     t.clock.advance(31_000);
     expect((await verify(testAdmin.email, otp)).statusCode).toBe(400);
   });
