@@ -3,7 +3,7 @@ import { unknownFieldsError } from './strict-input.ts';
 
 export { inputMessages } from './strict-input.ts';
 
-/** A request body or query string: unknown fields are a 400 naming them (docs/decisions/019). */
+/** A request body or query string: unknown fields are a 400 naming them (docs/decisions/020). */
 export const strictObject = <T extends z.core.$ZodLooseShape>(shape: T) => z.strictObject(shape, { error: unknownFieldsError });
 
 /**

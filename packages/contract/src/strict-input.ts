@@ -1,5 +1,5 @@
 /*
- * Strict input (issue 8, docs/decisions/019): every request body and query string names its fields,
+ * Strict input (issue 8, docs/decisions/020): every request body and query string names its fields,
  * and a field the schema does not know is refused with a 400 that names it, instead of being
  * silently dropped. Zod-free, so the zod/mini sign-in schema can use it without full zod.
  */

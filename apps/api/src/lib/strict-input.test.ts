@@ -9,7 +9,7 @@ import { makePng, multipartBody } from '../test/images.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 /*
- * Strict input on every route (issue 8, decision 019): walks `app.registeredRoutes`, so a route added
+ * Strict input on every route (issue 8, decision 020): walks `app.registeredRoutes`, so a route added
  * later is checked without anyone listing it here. For each body and query string: the schema
  * bounds every string and refuses unknown keys, and the running route answers 400 to an unknown
  * field and to a 100 kB string. The multipart routes (no JSON schema) are checked by hand below.

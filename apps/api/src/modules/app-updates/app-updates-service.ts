@@ -131,7 +131,7 @@ export function createAppUpdatesService(deps: { db: Db; storage: Storage; public
       try {
         for await (const part of parts) {
           if (part.type === 'field') {
-            // Strict input (decision 019): a field the form does not have is refused, naming it.
+            // Strict input (decision 020): a field the form does not have is refused, naming it.
             // (`apk` as text instead of a file ends as 'File is required' below.)
             if (part.fieldname === 'apk') continue;
             if (!Object.hasOwn(appUpdateFieldsSchema.shape, part.fieldname)) throw new BadRequestError(inputMessages.unknownFields([part.fieldname]));

@@ -22,7 +22,7 @@ async function readProfileForm(request: FastifyRequest): Promise<{ fields: Recor
   let image: Buffer | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: profileImageMaxBytes, files: 1 } })) {
-      // Strict input (decision 019): a part the form does not have is refused, naming it.
+      // Strict input (decision 020): a part the form does not have is refused, naming it.
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           part.file.resume();
