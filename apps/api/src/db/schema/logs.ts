@@ -97,6 +97,27 @@ export const logCounters = pgTable(
 
 type SearchColumns = { resource: unknown; userEmail: unknown; location: unknown; machineNumber: unknown };
 
+/**
+ * A search matches a log when one of its fields contains the term (case-insensitively). The
+ * trigram index is built on the fields joined by spaces: that test comes first, so the index can
+ * find candidates, and the per-field test then refuses a term that only spans two fields.
+ */
+export function accessLogMatches(t: SearchColumns, pattern: string): SQL {
+  const fields = [t.resource, t.userEmail, t.location, t.machineNumber];
+  return sql`((${accessLogSearchText(t)}) ilike ${pattern} and (${sql.join(
+    fields.map((f) => sql`${f} ilike ${pattern}`),
+    sql` or `,
+  )}))`;
+}
+
+export function errorLogMatches(t: SearchColumns & { functionName: unknown; message: unknown }, pattern: string): SQL {
+  const fields = [t.resource, t.functionName, t.message, t.userEmail, t.location, t.machineNumber];
+  return sql`((${errorLogSearchText(t)}) ilike ${pattern} and (${sql.join(
+    fields.map((f) => sql`${f} ilike ${pattern}`),
+    sql` or `,
+  )}))`;
+}
+
 /** The searched text; the trigram index is built on exactly this expression. */
 export function accessLogSearchText(t: SearchColumns): SQL {
   return sql`${t.resource} || ' ' || coalesce(${t.userEmail}, '') || ' ' || coalesce(${t.location}, '') || ' ' || coalesce(${t.machineNumber}, '')`;

@@ -1,7 +1,7 @@
-import { and, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { logExactCountLimit, logMessages, type AccessLog, type ErrorLog } from '@app/contract/logs';
 import type { Db } from '../../db/client.ts';
-import { accessLogSearchText, accessLogs, errorLogSearchText, errorLogs, logCounters } from '../../db/schema/logs.ts';
+import { accessLogMatches, accessLogs, errorLogMatches, errorLogs, logCounters } from '../../db/schema/logs.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
 import { searchAccessByDictionary } from './dictionary-search.ts';
@@ -155,7 +155,7 @@ export function createLogsService({ db }: { db: Db }) {
   async function list<Row extends { createdAt: Date; id: number }, R>(
     kind: 'access' | 'error',
     table: typeof accessLogs | typeof errorLogs,
-    searchText: SQL,
+    matches: (pattern: string) => SQL,
     input: LogListInput,
     extra: SQL[],
     toItem: (row: Row) => R,
@@ -187,7 +187,7 @@ export function createLogsService({ db }: { db: Db }) {
     let total: number;
     let estimated: boolean;
     if (input.search) {
-      const matchesSearch = ilike(sql`(${searchText})`, containsPattern(input.search));
+      const matchesSearch = matches(containsPattern(input.search));
       // A plain access-log search first asks the dictionary (exact, index ranges only).
       const named =
         kind === 'access' && !where ? await searchAccessByDictionary(db, input.search, afterCursor, skip, input.limit + 1) : null;
@@ -235,7 +235,7 @@ export function createLogsService({ db }: { db: Db }) {
   return {
     listAccess(input: LogListInput) {
       const extra = input.recordId ? [eq(accessLogs.recordId, input.recordId)] : [];
-      return list<typeof accessLogs.$inferSelect, AccessLog>('access', accessLogs, accessLogSearchText(accessLogs), input, extra, (r): AccessLog => ({
+      return list<typeof accessLogs.$inferSelect, AccessLog>('access', accessLogs, (p) => accessLogMatches(accessLogs, p), input, extra, (r): AccessLog => ({
         _id: String(r.id),
         resource: r.resource,
         location: r.location,
@@ -252,7 +252,7 @@ export function createLogsService({ db }: { db: Db }) {
     listErrors(input: LogListInput) {
       // Error rows name no record; a recordId filter matches none of them.
       const extra = input.recordId ? [sql`false`] : [];
-      return list<typeof errorLogs.$inferSelect, ErrorLog>('error', errorLogs, errorLogSearchText(errorLogs), input, extra, (r): ErrorLog => ({
+      return list<typeof errorLogs.$inferSelect, ErrorLog>('error', errorLogs, (p) => errorLogMatches(errorLogs, p), input, extra, (r): ErrorLog => ({
         _id: String(r.id),
         resource: r.resource,
         functionName: r.functionName,
