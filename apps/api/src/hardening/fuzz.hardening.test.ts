@@ -17,6 +17,7 @@ import { writeHardeningResult } from './result-file.ts';
 
 const runsPerRoute = Number(process.env.FUZZ_RUNS ?? 200);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+const onPostgres = Boolean(process.env.DATABASE_URL);
 
 const t = await createTestApp();
 const storage = createStorage(t.config);
@@ -47,7 +48,9 @@ async function knownIds(): Promise<string[]> {
 }
 const known = { ids: await knownIds() };
 
-const tally = { cases: 0, s2xx: 0, s4xx: 0, s5xx: 0, other: 0, badEnvelope: 0, reSignIns: 0, invariantRuns: 0, invariantQueries: 0, routesDone: 0 };
+const tally = { cases: 0, s2xx: 0, s4xx: 0, s5xx: 0, other: 0, badEnvelope: 0, reSignIns: 0, invariantRuns: 0, invariantQueries: 0, routesDone: 0, auditLost: 0 };
+/** The audit writer's lost-row count after the last route. */
+let auditLost = 0;
 const problems: string[] = [];
 /** CPU seconds per route (this process, argon2's threads included): where the CI budget goes. */
 const cpuByRoute = new Map<string, number>();
@@ -122,8 +125,9 @@ afterAll(async () => {
   const adminUnchanged = JSON.stringify(adminAfter) === JSON.stringify(adminBefore);
   const passed = problems.length === 0 && broken.length === 0 && signIn === 'ok' && adminUnchanged && tally.routesDone === operations.length;
   writeHardeningResult({
-    suite: 'fuzz',
-    title: 'Fuzz: every route of the OpenAPI document',
+    // The suite runs on the embedded database and, in CI, again on PostgreSQL: one result each.
+    suite: onPostgres ? 'fuzz-postgres' : 'fuzz',
+    title: `Fuzz: every route of the OpenAPI document${onPostgres ? ', on PostgreSQL' : ''}`,
     passed,
     figures: [
       { name: 'Routes in the OpenAPI document', value: operations.length },
@@ -138,6 +142,7 @@ afterAll(async () => {
       { name: 'Invariant checks (after every route and at the end)', value: tally.invariantRuns },
       { name: 'Invariant queries run', value: tally.invariantQueries },
       { name: 'Invariant violations', value: problems.filter((p) => p.startsWith('after ')).length, target: '0' },
+      { name: 'Audit rows lost or left unwritten (checked after every route)', value: tally.auditLost, target: '0' },
       { name: 'Admin still signs in, its security columns unchanged', value: signIn === 'ok' && adminUnchanged ? 'yes' : 'no', target: 'yes' },
       { name: 'Admin sessions ended by a fuzz case (signed in again)', value: tally.reSignIns },
       { name: 'CPU time of the run (this process)', value: Math.round(cpuSeconds() - cpuAtStart), unit: 's' },
@@ -170,9 +175,17 @@ describe(`fuzz (${runsPerRoute} cases per route, seed ${seed})`, () => {
       cpuByRoute.set(`${op.method} ${op.path}`, cpuSeconds() - cpuBefore);
       for (const [problem, example] of failures) problems.push(`${op.method} ${op.path}: ${problem}: ${example}`);
       const broken = await invariantsHold(`${op.method} ${op.path}`);
+      // Every case's audit rows reached the database: none refused, none left waiting.
+      await t.app.audit.flush();
+      const audit = t.app.audit.stats();
+      const lostHere = audit.dropped - auditLost;
+      auditLost = audit.dropped;
+      tally.auditLost += lostHere + audit.buffered;
+      if (audit.buffered || lostHere) problems.push(`audit rows of ${op.method} ${op.path}: ${audit.buffered} waiting, ${lostHere} lost`);
       tally.routesDone++;
       expect([...failures.entries()].map(([p, ex]) => `${p}: ${ex}`)).toEqual([]);
       expect(broken).toEqual([]);
+      expect({ waiting: audit.buffered, lost: lostHere }).toEqual({ waiting: 0, lost: 0 });
     });
   });
 });

@@ -73,6 +73,38 @@ describe('the audit writer', () => {
     await audit.close();
   });
 
+  it('stores rows holding a NUL or a lone surrogate from the client, with U+FFFD in their place', async () => {
+    const audit = createAuditLog({ db: database.db, flushIntervalMs: 60_000 });
+    audit.access({ ...row(1), machineNumber: 'a\u0000b', userEmail: 'x\uD800@example.com' });
+    audit.error({ resource: 'GET /x', functionName: 'getX', statusCode: 400, message: 'bad \u0000', machineNumber: '\uDC00' });
+    await audit.flush();
+    const result = await database.db.execute(sql`select machine_number as m, user_email as e from access_logs`);
+    expect((result as unknown as { rows: unknown[] }).rows).toEqual([{ m: 'a\uFFFDb', e: 'x\uFFFD@example.com' }]);
+    const errorsResult = await database.db.execute(sql`select message, machine_number as m from error_logs where function_name = 'getX'`);
+    expect((errorsResult as unknown as { rows: unknown[] }).rows).toEqual([{ message: 'bad \uFFFD', m: '\uFFFD' }]);
+    expect(audit.stats()).toEqual({ buffered: 0, dropped: 0 });
+    await audit.close();
+  });
+
+  it('drops only a row the database refuses, and writes the rest of its batch and every later one', async () => {
+    const errors: unknown[] = [];
+    const audit = createAuditLog({ db: database.db, flushIntervalMs: 60_000, log: { error: (o: unknown) => void errors.push(o), warn: () => {} } as never });
+    // The location check (addresses only) refuses this row; clientAddress keeps such values out in the app.
+    audit.access(row(1));
+    audit.access({ ...row(2), location: 'not an address' });
+    audit.access(row(3));
+    await audit.flush();
+    expect(await countRows()).toBe(2);
+    expect(audit.stats()).toEqual({ buffered: 0, dropped: 1 });
+    expect(errors).toHaveLength(1);
+    // Nothing of the refused row is retried: the next rows land on their own.
+    audit.access(row(4));
+    await audit.flush();
+    expect(await countRows()).toBe(3);
+    expect(audit.stats()).toEqual({ buffered: 0, dropped: 1 });
+    await audit.close();
+  });
+
   it('keeps the log counters equal to the rows written', async () => {
     const audit = createAuditLog({ db: database.db });
     for (let i = 0; i < 7; i++) audit.access({ ...row(i), machineNumber: i < 3 ? 'M1' : null });

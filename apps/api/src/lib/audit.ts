@@ -33,45 +33,90 @@ type Options = {
  */
 export const clientAddress = (request: { ip: string }): string | null => (/^[0-9A-Fa-f:.]{2,45}$/.test(request.ip) ? request.ip : null);
 
+/** SQLSTATE class 22 (data exception) or 23 (integrity constraint): the row, not the database, is the problem. */
+function isRowRejected(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
+  }
+  return false;
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text PostgreSQL can store: a log row copies what the client sent (an email, a machine number),
+ * even from a request refused for holding a NUL or a lone surrogate, so both become U+FFFD.
+ */
+function storableText<T extends object>(entry: T): T {
+  const out = { ...entry };
+  for (const [key, value] of Object.entries(out)) {
+    if (typeof value === 'string') (out as Record<string, unknown>)[key] = value.replaceAll('\u0000', '\uFFFD').replace(loneSurrogate, '\uFFFD');
+  }
+  return out;
+}
+
 export function createAuditLog({ db, now = () => new Date(), log, flushIntervalMs = 250, maxBatch = 500, maxBuffered = 50_000 }: Options) {
   let access: AccessEntry[] = [];
   let errors: ErrorEntry[] = [];
   let timer: NodeJS.Timeout | null = null;
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
+  /** Rows lost: refused by the database for their content (see writeRows), or pushed out of a full buffer. */
+  let dropped = 0;
 
   const bound = <T>(rows: T[]): T[] => {
     if (rows.length <= maxBuffered) return rows;
     log?.warn({ dropped: rows.length - maxBuffered }, 'audit: buffer full, oldest log rows dropped');
+    dropped += rows.length - maxBuffered;
     return rows.slice(rows.length - maxBuffered);
   };
+
+  /**
+   * Writes the rows in batches; returns the rows still to write (from the first batch the database
+   * could not take at all). A batch refused because of one of its rows (bad bytes, a broken
+   * check) is written row by row, so only that row is lost: one bad row must never hold back the
+   * audit trail (it did: a NUL in a query parameter stopped every later row from landing).
+   */
+  async function writeRows<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>, kind: string): Promise<T[]> {
+    for (let i = 0; i < rows.length; i += maxBatch) {
+      const batch = rows.slice(i, i + maxBatch);
+      try {
+        await insert(batch);
+        continue;
+      } catch (err) {
+        if (!isRowRejected(err)) {
+          log?.error({ err, rows: batch.length }, `audit: writing ${kind} logs failed`);
+          return rows.slice(i);
+        }
+      }
+      for (let j = 0; j < batch.length; j++) {
+        try {
+          await insert([batch[j]!]);
+        } catch (err) {
+          if (!isRowRejected(err)) {
+            log?.error({ err, rows: batch.length - j }, `audit: writing ${kind} logs failed`);
+            return rows.slice(i + j);
+          }
+          dropped++;
+          log?.error({ err }, `audit: the database refused one ${kind} log row; it is dropped`);
+        }
+      }
+    }
+    return [];
+  }
 
   async function write() {
     const a = access;
     const e = errors;
     access = [];
     errors = [];
-    for (let i = 0; i < a.length; i += maxBatch) {
-      const batch = a.slice(i, i + maxBatch);
-      try {
-        await db.insert(accessLogs).values(batch);
-      } catch (err) {
-        // Keep the rows for the next round unless we are closing; the request has long been answered.
-        log?.error({ err, rows: batch.length }, 'audit: writing access logs failed');
-        if (!closed) access = bound([...batch, ...a.slice(i + maxBatch), ...access]);
-        break;
-      }
-    }
-    for (let i = 0; i < e.length; i += maxBatch) {
-      const batch = e.slice(i, i + maxBatch);
-      try {
-        await db.insert(errorLogs).values(batch);
-      } catch (err) {
-        log?.error({ err, rows: batch.length }, 'audit: writing error logs failed');
-        if (!closed) errors = bound([...batch, ...e.slice(i + maxBatch), ...errors]);
-        break;
-      }
-    }
+    // Unwritten rows wait for the next round (the database may be back), unless we are closing;
+    // the requests they describe have long been answered.
+    const accessLeft = await writeRows(a, (batch) => db.insert(accessLogs).values(batch), 'access');
+    if (accessLeft.length && !closed) access = bound([...accessLeft, ...access]);
+    const errorsLeft = await writeRows(e, (batch) => db.insert(errorLogs).values(batch), 'error');
+    if (errorsLeft.length && !closed) errors = bound([...errorsLeft, ...errors]);
   }
 
   /** Writes everything buffered so far; resolves when it is in the database (or given up). */
@@ -98,7 +143,7 @@ export function createAuditLog({ db, now = () => new Date(), log, flushIntervalM
   }
 
   const pushAccess = (entry: Omit<AccessEntry, 'createdAt'> & { createdAt?: Date }) => {
-    access.push({ ...entry, createdAt: entry.createdAt ?? now() });
+    access.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
     access = bound(access);
     schedule();
   };
@@ -106,7 +151,7 @@ export function createAuditLog({ db, now = () => new Date(), log, flushIntervalM
   return {
     access: pushAccess,
     error(entry: Omit<ErrorEntry, 'createdAt'> & { createdAt?: Date }) {
-      errors.push({ ...entry, createdAt: entry.createdAt ?? now() });
+      errors.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
       errors = bound(errors);
       schedule();
     },
@@ -131,6 +176,8 @@ export function createAuditLog({ db, now = () => new Date(), log, flushIntervalM
       });
     },
     flush,
+    /** For health checks and the fuzz suite: rows waiting in memory, rows lost. */
+    stats: () => ({ buffered: access.length + errors.length, dropped }),
     async close() {
       closed = true;
       await flush();
@@ -153,6 +200,8 @@ declare module 'fastify' {
     auditRecordViewed?: boolean;
     /** The rows were written before the answer (onSend); onResponse leaves it. */
     auditRecorded?: boolean;
+    /** The one record a write acts on (another user's authenticator reset): the access row names it. */
+    auditRecord?: { kind: RecordKind; id: string };
   }
 }
 
@@ -219,6 +268,8 @@ function recordRequest(audit: AuditLog, request: FastifyRequest, reply: FastifyR
         durationMs: Math.round(reply.elapsedTime),
         machineNumber,
         event,
+        recordKind: request.auditRecord?.kind ?? null,
+        recordId: request.auditRecord ? String(request.auditRecord.id).slice(0, 64) : null,
       });
     }
     if (reply.statusCode >= 400) {
