@@ -1,67 +1,32 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { makePng } from '../apps/api/src/test/images.ts';
 import { startSmtpPeer, type SmtpPeer } from '../apps/api/src/test/smtp-peer.ts';
 import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
+import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-server.ts';
 
 /**
  * These tests change the admin's password, so they run against a server of their own (not the
  * shared e2e server other specs sign in to), started with SMTP_URL pointing at a real SMTP server
  * that this spec runs and reads the OTP from.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const port = Number(process.env.E2E_PORT ?? 3100) + 50;
-const baseURL = `http://127.0.0.1:${port}`;
 const admin = { email: 'account-admin@example.com', password: 'First-Passw0rd' };
+const portOffset = 50;
+const baseURL = ownServerUrl(portOffset);
 
 test.describe.configure({ mode: 'serial' });
 test.use({ baseURL });
 
 let peer: SmtpPeer;
-let server: ChildProcess;
-let dataDir: string;
-let serverLog = '';
+let server: OwnServer | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   peer = await startSmtpPeer();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-account-'));
-  server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      PUBLIC_URL: baseURL,
-      SMTP_URL: peer.url,
-      MAIL_FROM: 'Device Admin <no-reply@example.com>',
-      DEMO_DATA: '0',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  server.stdout?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`account e2e server exited:\n${serverLog}`);
-    const up = await fetch(`${baseURL}/api/health`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`account e2e server did not start:\n${serverLog}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  server = await startOwnServer({ name: 'account', portOffset, admin, env: { SMTP_URL: peer.url, MAIL_FROM: 'Device Admin <no-reply@example.com>' } });
 });
 
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
+  server?.stop();
   await peer?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('a forgotten password is reset with the OTP from the email, then only the new password signs in', async ({ page }) => {

@@ -21,6 +21,7 @@ async function signInWithPassword(page: Page) {
 
 let secret: Buffer;
 let recoveryCodes: string[] = [];
+let userId = '';
 
 test.beforeAll(async ({ request }) => {
   const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
@@ -32,6 +33,7 @@ test.beforeAll(async ({ request }) => {
     data: { firstName: 'Two', lastName: 'Step', roleId: adminRole!._id, userName: user.email.split('@')[0], email: user.email, phone: '5551234567', password: user.password },
   });
   expect(created.ok(), await created.text()).toBe(true);
+  userId = (await created.json()).data._id as string;
 });
 
 test('enrols from the profile with the manual key, sees the recovery codes once, and signs out', async ({ page }) => {
@@ -92,4 +94,33 @@ test('signs in with a recovery code by keyboard, once', async ({ page }) => {
 
   await page.goto('/admin/profile');
   await expect(page.getByText('9 of 10 recovery codes left.')).toBeVisible();
+});
+
+test('an admin resets the lost two-step sign-in from the user\'s page, by keyboard; the user then signs in with the password', async ({ page }) => {
+  await signIn(page);
+  await page.goto(`/admin/view-user/${userId}`);
+  const card = page.getByRole('region', { name: 'Two-step sign-in' });
+  await expect(card.getByText('9 of 10 recovery codes left.')).toBeVisible();
+  await card.getByRole('button', { name: 'Reset two-step sign-in' }).focus();
+  await page.keyboard.press('Enter');
+
+  const dialog = page.getByRole('dialog', { name: 'Reset two-step sign-in' });
+  const password = dialog.getByLabel('Your password');
+  await expect(password).toBeFocused();
+  await page.keyboard.type('not-my-password');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByText('Password is incorrect')).toBeVisible();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page);
+
+  await password.fill(e2eAdmin.password);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Two-step sign-in was reset. The user signs in with the password and sets it up again.')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByText('Off. Sign-in asks this user only for the password.')).toBeVisible();
+
+  await page.locator('.profile-button').click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await signInWithPassword(page);
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
 });

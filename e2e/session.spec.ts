@@ -1,61 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
+import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-server.ts';
 
 /**
  * The idle timeout needs a server whose sessions go idle in about a minute, so this spec runs one
  * of its own with SESSION_IDLE_MINUTES=1.1 (66 s: the warning opens about 6 s after the last request).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const port = Number(process.env.E2E_PORT ?? 3100) + 70;
-const baseURL = `http://127.0.0.1:${port}`;
 const admin = { email: 'session-admin@example.com', password: 'Session-Passw0rd' };
+const portOffset = 70;
 
 test.describe.configure({ mode: 'serial' });
-test.use({ baseURL });
+test.use({ baseURL: ownServerUrl(portOffset) });
 
-let server: ChildProcess;
-let dataDir: string;
-let serverLog = '';
+let server: OwnServer | undefined;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-session-'));
-  server = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      PUBLIC_URL: baseURL,
-      DEMO_DATA: '0',
-      LOG_LEVEL: 'warn',
-      SESSION_IDLE_MINUTES: '1.1',
-    },
-  });
-  server.stdout?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`session e2e server exited:\n${serverLog}`);
-    const up = await fetch(`${baseURL}/api/health`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`session e2e server did not start:\n${serverLog}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  server = await startOwnServer({ name: 'session', portOffset, admin, env: { SESSION_IDLE_MINUTES: '1.1' } });
 });
 
-test.afterAll(() => {
-  server?.kill('SIGTERM');
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => server?.stop());
 
 test('the idle warning appears a minute before the end, and "Stay signed in" keeps the session past its old end', async ({ page }) => {
   test.setTimeout(150_000);

@@ -5,8 +5,9 @@ export default defineProject({
     name: 'api',
     environment: 'node',
     include: ['src/**/*.test.ts'],
-    // The hardening suites have their own project (vitest.hardening.config.ts) and budget.
-    exclude: [...configDefaults.exclude, 'src/hardening/**'],
+    // The hardening suites have their own project (vitest.hardening.config.ts) and budget; the
+    // Redis tests theirs (vitest.redis.config.ts), run when a Redis answers.
+    exclude: [...configDefaults.exclude, 'src/hardening/**', 'src/**/*.redis.test.ts'],
     // Each file migrates its own fresh database; that takes a moment on 2 cores.
     testTimeout: 30_000,
     // Every test app logs to files; at the end the run's logs and audit rows are grepped for every

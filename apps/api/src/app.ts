@@ -9,6 +9,7 @@ import { apiMessages } from '@app/contract/envelope';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
+import { createMemoryThrottleStore, createRedisThrottleStore } from './lib/throttle-store.ts';
 import { installSecurityHeaders } from './lib/security-headers.ts';
 import { requestLogSerializer } from './lib/log-url.ts';
 import { createAuditLog, installAuditHooks } from './lib/audit.ts';
@@ -150,6 +151,10 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const signer = createTokenSigner(config.jwtSecret, now);
+  // One store for every throttle: this process's memory, or Redis shared by every API instance.
+  const throttleStore = config.redisUrl ? createRedisThrottleStore({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log }) : createMemoryThrottleStore();
+  if ('ready' in throttleStore) await throttleStore.ready;
+  app.addHook('onClose', () => throttleStore.close());
   const mailer = createMailer({ config, db: database.db, log: app.log, now });
   app.decorate('mailer', mailer);
   const stopMailRetry = mailer.startRetryLoop();
@@ -166,8 +171,8 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     signer,
     // Wrong codes: an attacker who has the password gets 5 guesses per 15 minutes at a 1-in-330,000 code.
     limiters: {
-      byUser: createAttemptLimiter({ max: 5, windowMs: 15 * 60_000 }),
-      byIp: createAttemptLimiter({ max: 30, windowMs: 15 * 60_000 }),
+      byUser: createAttemptLimiter({ name: 'mfa-user', max: 5, windowMs: 15 * 60_000, now: () => now().getTime(), store: throttleStore }),
+      byIp: createAttemptLimiter({ name: 'mfa-ip', max: 30, windowMs: 15 * 60_000, now: () => now().getTime(), store: throttleStore }),
     },
     requireMfa: config.requireMfa,
     now,
@@ -177,7 +182,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     signer,
     mfa,
     profiles,
-    signInThrottle: createSignInThrottle({ db: database.db, now }),
+    signInThrottle: createSignInThrottle({ db: database.db, now, store: throttleStore }),
     sessionHours: config.sessionHours,
     activity,
     now,
@@ -191,7 +196,7 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   await app.register(mfaRoutes, { auth, mfa });
   await app.register(sessionRoutes, { activity, now });
   await app.register(profileRoutes, { profiles });
-  const account = createAccountService({ db: database.db, mailer, secret: config.jwtSecret, log: app.log, now });
+  const account = createAccountService({ db: database.db, mailer, secret: config.jwtSecret, log: app.log, now, throttleStore });
   app.decorate('account', account);
   await app.register(accountRoutes, { account });
   await app.register(appUpdatesRoutes, {

@@ -44,6 +44,8 @@ const envSchema = z.object({
   APK_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   APK_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(64 * 1024 ** 3, 'must be at most 64 GiB').default(2 * 1024 ** 3),
   STORAGE: z.enum(['disk', 's3']).default('disk'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, or _ : . -').default('device-admin:throttle:'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
   S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1').default('us-east-1'),
@@ -96,6 +98,10 @@ export type Config = Readonly<{
   apkMaxUncompressedBytes: number;
   /** Where uploaded files live: disk under DATA_DIR/files, or an S3-compatible bucket. */
   storage: StorageConfig;
+  /** Throttle counters in Redis (several API instances); in memory when unset. */
+  redisUrl: string | undefined;
+  /** Key prefix of those counters, so one Redis can serve several installations. */
+  redisPrefix: string;
 }>;
 
 export type S3Config = {
@@ -186,5 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apkMaxBytes: e.APK_MAX_BYTES,
     apkMaxEntries: e.APK_MAX_ENTRIES,
     apkMaxUncompressedBytes: e.APK_MAX_UNCOMPRESSED_BYTES,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
   });
 }

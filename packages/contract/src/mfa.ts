@@ -33,6 +33,11 @@ export const mfaMessages = {
   enabled: 'Two-step sign-in is on',
   disabled: 'Two-step sign-in is off',
   recoveryCodesRenewed: 'New recovery codes created; the old ones no longer work',
+  /** An admin resetting another user's authenticator (lost phone and recovery codes). */
+  resetDone: 'Two-step sign-in was reset. The user signs in with the password and sets it up again.',
+  resetOwn: 'Use My Profile to change your own two-step sign-in',
+  resetNotOn: 'This user has no two-step sign-in to reset',
+  yourCodeRequired: 'Your code is required: your own two-step sign-in is on',
 } as const;
 
 export const recoveryCodeCount = 10;
@@ -76,6 +81,12 @@ export const mfaDisableBodySchema = strictObject({
     .max(256, 'Password must be at most 256 characters'),
   code: codeField,
 });
+/**
+ * POST users/{id}/mfa/reset: the acting admin's own password, and their own current code when their
+ * two-step sign-in is on, so a borrowed session cannot strip another user's second factor.
+ */
+export const mfaResetBodySchema = strictObject({ password: mfaDisableBodySchema.shape.password, code: codeField.optional() });
+export type MfaResetBody = z.infer<typeof mfaResetBodySchema>;
 export type MfaVerifyBody = z.infer<typeof mfaVerifyBodySchema>;
 export type MfaDisableBody = z.infer<typeof mfaDisableBodySchema>;
 
@@ -89,7 +100,22 @@ export type MfaSetup = z.infer<typeof mfaSetupSchema>;
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
 
 
+/**
+ * A user's two-step sign-in as the asking admin sees it (never the secret or the codes), with what a
+ * reset would take from that admin: `isYou` (their own: My Profile, not a reset) and
+ * `yourCodeRequired` (their own two-step sign-in is on, so a reset needs their code).
+ */
+export const userMfaStatusSchema = z.object({
+  enabled: z.boolean(),
+  enabledAt: z.string().nullable(),
+  recoveryCodesLeft: z.number().int(),
+  isYou: z.boolean(),
+  yourCodeRequired: z.boolean(),
+});
+export type UserMfaStatus = z.infer<typeof userMfaStatusSchema>;
+
 export const mfaStatusResponseSchema = envelope(mfaStatusSchema);
+export const userMfaStatusResponseSchema = envelope(userMfaStatusSchema);
 export const mfaSetupResponseSchema = envelope(mfaSetupSchema);
 export const recoveryCodesResponseSchema = envelope(recoveryCodesSchema);
 /** The REQUIRE_MFA enrolment ends with a session and the recovery codes, shown once. */

@@ -39,6 +39,9 @@ export const apiPaths = {
   usersAll: '/api/v1/admin/users/all',
   users: '/api/v1/admin/users/',
   user: (id: string) => `/api/v1/admin/users/${id}`,
+  /** Another user's two-step sign-in: status, and the reset an admin does for a lost authenticator. */
+  userMfa: (id: string) => `/api/v1/admin/users/${id}/mfa`,
+  userMfaReset: (id: string) => `/api/v1/admin/users/${id}/mfa/reset`,
   treatmentsAll: '/api/v1/admin/treatement-records/all',
   treatment: (id: string) => `/api/v1/admin/treatement-records/${id}`,
   subscriptionsAll: '/api/v1/admin/subscrption/all',

@@ -1,74 +1,68 @@
-/**
- * Counts failures per key in a sliding window. In memory: one API instance is the embedded default;
- * with several instances the counters move to Redis (ARCHITECTURE "Growing past one machine").
+import { createMemoryThrottleStore, type ThrottleStore } from './throttle-store.ts';
+
+/*
+ * Throttles written once over a ThrottleStore: in this process's memory by default, in Redis when
+ * several API instances must count together (lib/throttle-store.ts, docs/decisions/021). `name`
+ * keeps each limiter's keys apart in a shared store.
  */
-export function createAttemptLimiter(opts: { max: number; windowMs: number; now?: () => number }) {
+
+export type AttemptLimiter = {
+  /** Seconds until the key may try again, or 0 when it may try now. */
+  blockedFor(key: string): Promise<number>;
+  fail(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+};
+
+type Common = { name: string; now?: () => number; store?: ThrottleStore };
+
+/** Counts failures per key in a sliding window: `max` failures within `windowMs` block the key until the oldest ages out. */
+export function createAttemptLimiter(opts: Common & { max: number; windowMs: number }): AttemptLimiter {
   const now = opts.now ?? Date.now;
-  const failures = new Map<string, number[]>();
-
-  const recent = (key: string) => {
-    const cutoff = now() - opts.windowMs;
-    const list = (failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length) failures.set(key, list);
-    else failures.delete(key);
-    return list;
-  };
-
+  const store = opts.store ?? createMemoryThrottleStore();
+  const key = (k: string) => `window:${opts.name}:${k}`;
   return {
-    /** Seconds until the key may try again, or 0 when it may try now. */
-    blockedFor(key: string): number {
-      const list = recent(key);
-      if (list.length < opts.max) return 0;
-      return Math.max(1, Math.ceil((list[0]! + opts.windowMs - now()) / 1000));
+    async blockedFor(k) {
+      const at = now();
+      const { count, oldest } = await store.window(key(k), at - opts.windowMs);
+      if (count < opts.max || oldest === null) return 0;
+      return Math.max(1, Math.ceil((oldest + opts.windowMs - at) / 1000));
     },
-    fail(key: string) {
-      const list = recent(key);
-      list.push(now());
-      failures.set(key, list);
-      // Bound memory under a spray of distinct keys.
-      if (failures.size > 100_000) failures.delete(failures.keys().next().value!);
-    },
-    reset(key: string) {
-      failures.delete(key);
-    },
+    fail: (k) => store.addToWindow(key(k), now(), opts.windowMs),
+    reset: (k) => store.forget(key(k)),
   };
 }
-export type AttemptLimiter = ReturnType<typeof createAttemptLimiter>;
 
 /**
  * A short, capped back-off per key instead of a lock: the first `free` consecutive failures cost
  * nothing, then each one makes the key wait base, 2×base, 4×base … up to `capMs` from that
  * failure. An attacker can slow an account down but never lock it for longer than the cap
- * (docs/decisions, "sign-in throttling"). Same interface as createAttemptLimiter; forgotten after `forgetMs` quiet.
+ * (docs/decisions, "sign-in throttling"). Forgotten after `forgetMs` without a failure.
  */
-export function createBackoffLimiter(opts: { free: number; baseMs: number; capMs: number; forgetMs: number; now?: () => number }) {
+export function createBackoffLimiter(opts: Common & { free: number; baseMs: number; capMs: number; forgetMs: number }): AttemptLimiter {
   const now = opts.now ?? Date.now;
-  const streaks = new Map<string, { count: number; last: number }>();
-
-  const streak = (key: string) => {
-    const s = streaks.get(key);
+  const store = opts.store ?? createMemoryThrottleStore();
+  const key = (k: string) => `streak:${opts.name}:${k}`;
+  /** The run of failures, unless it has gone quiet for forgetMs (then it no longer counts). */
+  const streak = async (k: string) => {
+    const s = await store.streak(key(k));
     if (s && now() - s.last > opts.forgetMs) {
-      streaks.delete(key);
-      return undefined;
+      await store.forget(key(k));
+      return null;
     }
     return s;
   };
-
   return {
-    blockedFor(key: string): number {
-      const s = streak(key);
+    async blockedFor(k) {
+      const s = await streak(k);
       if (!s || s.count < opts.free) return 0;
       const wait = Math.min(opts.baseMs * 2 ** (s.count - opts.free), opts.capMs);
       const left = s.last + wait - now();
       return left > 0 ? Math.ceil(left / 1000) : 0;
     },
-    fail(key: string) {
-      const s = streak(key);
-      streaks.set(key, { count: (s?.count ?? 0) + 1, last: now() });
-      if (streaks.size > 100_000) streaks.delete(streaks.keys().next().value!);
+    async fail(k) {
+      await streak(k);
+      await store.extendStreak(key(k), now(), opts.forgetMs);
     },
-    reset(key: string) {
-      streaks.delete(key);
-    },
+    reset: (k) => store.forget(key(k)),
   };
 }

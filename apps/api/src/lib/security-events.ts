@@ -21,7 +21,8 @@ export type SecurityEventName =
   | 'mfa.verify'
   | 'mfa.enrol'
   | 'mfa.disable'
-  | 'mfa.recovery-codes';
+  | 'mfa.recovery-codes'
+  | 'mfa.reset';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

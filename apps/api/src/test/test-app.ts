@@ -67,6 +67,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'info',
     DEMO_DATA: '0',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    // The Redis run (vitest.redis.config.ts): throttle counters in Redis, under a prefix of this
+    // app's own unless a test shares one between two apps on purpose.
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:` } : {}),
     ...env,
   });
   const { database, drop } = await freshDatabase();

@@ -34,7 +34,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
       },
     },
     async (request) => {
-      account.forgotPassword({ email: request.body.email, ip: request.ip });
+      await account.forgotPassword({ email: request.body.email, ip: request.ip });
       return ok(null, accountMessages.otpSent);
     },
   );
@@ -51,7 +51,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
       },
     },
     async (request) => {
-      account.resendOtp({ email: request.body.email, ip: request.ip });
+      await account.resendOtp({ email: request.body.email, ip: request.ip });
       return ok(null, accountMessages.otpResent);
     },
   );

@@ -8,6 +8,7 @@ import { sessions, users } from '../../db/schema/users.ts';
 import { createAttemptLimiter, createBackoffLimiter, type AttemptLimiter } from '../../lib/attempt-limiter.ts';
 import { BadRequestError, TooManyRequestsError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { ThrottleStore } from '../../lib/throttle-store.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { otpMail } from './account-mail.ts';
 
@@ -22,6 +23,8 @@ type Deps = {
   secret: string;
   log: Log;
   now: () => Date;
+  /** Where the default limiters count (memory or Redis); ignored when `limiters` is given. */
+  throttleStore?: ThrottleStore;
   limiters?: {
     /** Any OTP request (forgot or resend) per client IP. */
     otpByIp: AttemptLimiter;
@@ -42,26 +45,26 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const sameHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 const minutes = (n: number) => n * 60_000;
 
-/** In memory, like sign-in's (see attempt-limiter.ts); they read the same clock as the service. */
-function defaultLimiters(now: () => Date) {
+/** In the app's throttle store, like sign-in's (see attempt-limiter.ts); they read the same clock as the service. */
+function defaultLimiters(now: () => Date, store?: ThrottleStore) {
   const clock = () => now().getTime();
-  const limiter = (max: number, windowMs: number) => createAttemptLimiter({ max, windowMs, now: clock });
+  const limiter = (name: string, max: number, windowMs: number) => createAttemptLimiter({ name, max, windowMs, now: clock, store });
   return {
-    otpByIp: limiter(30, minutes(15)),
-    otpByEmail: limiter(6, minutes(60)),
-    resendGap: limiter(1, otpResendSeconds * 1000),
-    verifyByIp: limiter(30, minutes(15)),
-    verifyByEmail: createBackoffLimiter({ free: 5, baseMs: 1000, capMs: 30_000, forgetMs: minutes(15), now: clock }),
-    changeByUser: limiter(5, minutes(15)),
+    otpByIp: limiter('otp-ip', 30, minutes(15)),
+    otpByEmail: limiter('otp-email', 6, minutes(60)),
+    resendGap: limiter('otp-resend', 1, otpResendSeconds * 1000),
+    verifyByIp: limiter('otp-verify-ip', 30, minutes(15)),
+    verifyByEmail: createBackoffLimiter({ name: 'otp-verify-email', free: 5, baseMs: 1000, capMs: 30_000, forgetMs: minutes(15), now: clock, store }),
+    changeByUser: limiter('password-change', 5, minutes(15)),
   };
 }
 
-export function createAccountService({ db, mailer, secret, log, now, limiters = defaultLimiters(now) }: Deps) {
+export function createAccountService({ db, mailer, secret, log, now, throttleStore, limiters = defaultLimiters(now, throttleStore) }: Deps) {
   const otpHash = (resetId: string, otp: string) => createHmac('sha256', secret).update(`${resetId}:${otp}`).digest('hex');
   const pending = new Set<Promise<void>>();
 
-  const throttle = (limiter: AttemptLimiter, key: string, message: string = apiMessages.tooManyRequests) => {
-    const wait = limiter.blockedFor(key);
+  const throttle = async (limiter: AttemptLimiter, key: string, message: string = apiMessages.tooManyRequests) => {
+    const wait = await limiter.blockedFor(key);
     if (wait > 0) throw new TooManyRequestsError(message, wait);
   };
 
@@ -88,18 +91,19 @@ export function createAccountService({ db, mailer, secret, log, now, limiters = 
    * throttles are checked per email string and IP alike, then the lookup, the OTP and the mail run
    * after the answer has gone.
    */
-  function requestOtp(input: { email: string; ip: string }, kind: 'forgot' | 'resend') {
+  async function requestOtp(input: { email: string; ip: string }, kind: 'forgot' | 'resend') {
     const email = input.email.toLowerCase();
-    throttle(limiters.otpByIp, input.ip);
-    limiters.otpByIp.fail(input.ip);
-    if (limiters.resendGap.blockedFor(email) > 0) {
+    await throttle(limiters.otpByIp, input.ip);
+    await limiters.otpByIp.fail(input.ip);
+    const gap = await limiters.resendGap.blockedFor(email);
+    if (gap > 0) {
       // Asking again from the forgot form within 30 s keeps the OTP already sent; resend says wait.
-      if (kind === 'resend') throw new TooManyRequestsError(accountMessages.otpResendTooSoon, limiters.resendGap.blockedFor(email));
+      if (kind === 'resend') throw new TooManyRequestsError(accountMessages.otpResendTooSoon, gap);
       return;
     }
-    throttle(limiters.otpByEmail, email);
-    limiters.otpByEmail.fail(email);
-    limiters.resendGap.fail(email);
+    await throttle(limiters.otpByEmail, email);
+    await limiters.otpByEmail.fail(email);
+    await limiters.resendGap.fail(email);
     // Started just after the answer has gone: with the embedded database the queries share this thread.
     const task = new Promise<void>((resolve) => setTimeout(resolve, 25))
       .then(() => issueOtp(email))
@@ -115,11 +119,11 @@ export function createAccountService({ db, mailer, secret, log, now, limiters = 
     /** A right OTP (once, within 10 minutes, before 5 wrong tries) buys a short-lived reset token. */
     async verifyOtp(input: { email: string; otp: string; ip: string }) {
       const email = input.email.toLowerCase();
-      throttle(limiters.verifyByIp, input.ip);
-      throttle(limiters.verifyByEmail, email);
-      const invalid = () => {
-        limiters.verifyByIp.fail(input.ip);
-        limiters.verifyByEmail.fail(email);
+      await throttle(limiters.verifyByIp, input.ip);
+      await throttle(limiters.verifyByEmail, email);
+      const invalid = async () => {
+        await limiters.verifyByIp.fail(input.ip);
+        await limiters.verifyByEmail.fail(email);
         return new BadRequestError(accountMessages.otpInvalid);
       };
       const at = now();
@@ -138,7 +142,7 @@ export function createAccountService({ db, mailer, secret, log, now, limiters = 
         )
         .orderBy(desc(passwordResets.createdAt))
         .limit(1);
-      if (!row) throw invalid();
+      if (!row) throw await invalid();
 
       if (!sameHex(row.otpHash, otpHash(row.id, input.otp))) {
         // Counted in the database, so parallel guesses cannot exceed the limit; the 5th voids the OTP.
@@ -149,7 +153,7 @@ export function createAccountService({ db, mailer, secret, log, now, limiters = 
             voidedAt: sql`case when ${passwordResets.otpAttempts} + 1 >= ${otpMaxWrongTries} then ${at.toISOString()}::timestamptz else null end`,
           })
           .where(and(eq(passwordResets.id, row.id), isNull(passwordResets.voidedAt), lt(passwordResets.otpAttempts, otpMaxWrongTries)));
-        throw invalid();
+        throw await invalid();
       }
 
       const rememberToken = randomBytes(32).toString('base64url');
@@ -165,8 +169,8 @@ export function createAccountService({ db, mailer, secret, log, now, limiters = 
           ),
         )
         .returning({ id: passwordResets.id });
-      if (used.length === 0) throw invalid();
-      limiters.verifyByEmail.reset(email);
+      if (used.length === 0) throw await invalid();
+      await limiters.verifyByEmail.reset(email);
       return { rememberToken, email: row.email };
     },
 
@@ -197,13 +201,13 @@ export function createAccountService({ db, mailer, secret, log, now, limiters = 
 
     /** Checks the current password, sets the new one, and ends every other session of the user. */
     async changePassword(input: { userId: string; sessionId: string; oldPassword: string; newPassword: string }) {
-      throttle(limiters.changeByUser, input.userId);
+      await throttle(limiters.changeByUser, input.userId);
       const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, input.userId)).limit(1);
       if (!user || !(await verifyPassword(user.passwordHash, input.oldPassword))) {
-        limiters.changeByUser.fail(input.userId);
+        await limiters.changeByUser.fail(input.userId);
         throw new BadRequestError(accountMessages.currentPasswordWrong);
       }
-      limiters.changeByUser.reset(input.userId);
+      await limiters.changeByUser.reset(input.userId);
       if (input.oldPassword === input.newPassword) throw new BadRequestError(accountMessages.samePassword);
       const passwordHash = await hashPassword(input.newPassword);
       const at = now();

@@ -37,8 +37,8 @@ type Deps = {
 };
 
 export function createAuthService({ db, signer, profiles, signInThrottle, sessionHours, activity, now, mfa }: Deps) {
-  const fail = (email: string, ip: string): never => {
-    signInThrottle.fail(email, ip);
+  const fail = async (email: string, ip: string): Promise<never> => {
+    await signInThrottle.fail(email, ip);
     throw new UnauthorizedError(signInMessages.wrongCredentials);
   };
 
@@ -73,7 +73,7 @@ export function createAuthService({ db, signer, profiles, signInThrottle, sessio
       // Only users whose role is of type admin may use the console; app users get the same answer.
       if (!matches || account.roleType !== 'admin') return fail(email, input.ip);
 
-      signInThrottle.succeed(email, input.ip);
+      await signInThrottle.succeed(email, input.ip);
       // A user with an authenticator (or, under REQUIRE_MFA, without one) gets a step token, not a session.
       const challenge = await mfa.challengeFor(account.id);
       if (challenge) return challenge;

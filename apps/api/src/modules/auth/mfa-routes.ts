@@ -6,13 +6,16 @@ import {
   mfaCodeBodySchema,
   mfaConfirmBodySchema,
   mfaDisableBodySchema,
+  mfaResetBodySchema,
   mfaEnrolledLoginResponseSchema,
   mfaMessages,
   mfaSetupResponseSchema,
   mfaStatusResponseSchema,
   mfaVerifyBodySchema,
   recoveryCodesResponseSchema,
+  userMfaStatusResponseSchema,
 } from '@app/contract/mfa';
+import { userIdParamSchema } from '@app/contract/users';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '../../lib/envelope.ts';
 import { requireAuth } from '../../lib/request-context.ts';
@@ -133,6 +136,34 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
       const recoveryCodes = await mfa.renewRecoveryCodes(requireAuth(request).userId, request.body.code, request.ip);
       reply.headers(noStore);
       return ok({ recoveryCodes }, mfaMessages.recoveryCodesRenewed);
+    },
+  );
+
+  // Another user's authenticator, for the admin who helps them (lost phone and recovery codes).
+  app.get(
+    apiPaths.userMfa(':id'),
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: "A user's two-step sign-in: on or off, since when, recovery codes left", params: userIdParamSchema, response: { 200: userMfaStatusResponseSchema } },
+    },
+    async (request) => ok(await mfa.statusOf(request.params.id, requireAuth(request).userId)),
+  );
+
+  app.post(
+    apiPaths.userMfaReset(':id'),
+    {
+      config: { access: 'admin', securityEvent: 'mfa.reset' },
+      schema: {
+        tags,
+        summary: "Reset a user's two-step sign-in (removes the authenticator and recovery codes, ends their sessions); needs your own password, and your code when yours is on",
+        params: userIdParamSchema,
+        body: mfaResetBodySchema,
+        response: { 200: userMfaStatusResponseSchema },
+      },
+    },
+    async (request) => {
+      request.auditRecord = { kind: 'user', id: request.params.id };
+      return ok(await mfa.resetFor(requireAuth(request).userId, request.params.id, request.body, request.ip), mfaMessages.resetDone);
     },
   );
 };

@@ -1,10 +1,11 @@
 import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { apiMessages } from '@app/contract/envelope';
-import { mfaMessages, type MfaChallenge, type MfaSetup, type MfaStatus } from '@app/contract/mfa';
+import { userMessages } from '@app/contract/users';
+import { mfaMessages, type MfaChallenge, type MfaResetBody, type MfaSetup, type MfaStatus, type UserMfaStatus } from '@app/contract/mfa';
 import type { Db } from '../../db/client.ts';
 import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
-import { users } from '../../db/schema/users.ts';
+import { sessions, users } from '../../db/schema/users.ts';
 import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, type AppError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
@@ -32,6 +33,13 @@ type Purpose = MfaChallenge['mfa'];
 export function createMfaService({ db, crypto, signer, limiters, requireMfa, now }: Deps) {
   const authenticator = async (userId: string) =>
     (await db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId)).limit(1))[0];
+
+  /** 429 with Retry-After while the user or the address has had too many wrong codes or passwords. */
+  async function notBlocked(userId: string, ip: string) {
+    const wait = Math.max(await limiters.byUser.blockedFor(userId), await limiters.byIp.blockedFor(ip));
+    if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
+  }
+  const failed = (userId: string, ip: string) => Promise.all([limiters.byUser.fail(userId), limiters.byIp.fail(ip)]);
 
   /** Accepts a TOTP code of a step later than the last one accepted; the update is the replay guard. */
   async function consumeTotp(userId: string, code: string): Promise<boolean> {
@@ -69,16 +77,32 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
    * limits; a wrong one counts against both and throws `wrong`.
    */
   async function checkCode(userId: string, ip: string, code: string, wrong: AppError) {
-    const wait = Math.max(limiters.byUser.blockedFor(userId), limiters.byIp.blockedFor(ip));
-    if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
+    await notBlocked(userId, ip);
     const compact = code.replace(/\s/g, '');
     const ok = /^\d{6}$/.test(compact) ? await consumeTotp(userId, compact) : await consumeRecoveryCode(userId, code);
     if (!ok) {
-      limiters.byUser.fail(userId);
-      limiters.byIp.fail(ip);
+      await failed(userId, ip);
       throw wrong;
     }
-    limiters.byUser.reset(userId);
+    await limiters.byUser.reset(userId);
+  }
+
+  /** The user's own password, under the same per-user and per-IP limits as codes (a wrong one counts). */
+  async function checkPassword(userId: string, ip: string, password: string) {
+    await notBlocked(userId, ip);
+    const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!user || !(await verifyPassword(user.passwordHash, password))) {
+      await failed(userId, ip);
+      throw new BadRequestError(mfaMessages.passwordWrong);
+    }
+  }
+
+  async function recoveryCodesLeft(userId: string) {
+    const [left] = await db
+      .select({ n: count() })
+      .from(mfaRecoveryCodes)
+      .where(and(eq(mfaRecoveryCodes.userId, userId), isNull(mfaRecoveryCodes.usedAt)));
+    return left?.n ?? 0;
   }
 
   /** Replaces the user's recovery codes with ten new ones and returns them in clear, once. */
@@ -125,11 +149,44 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
 
     async status(userId: string): Promise<MfaStatus> {
       const row = await authenticator(userId);
-      const [left] = await db
-        .select({ n: count() })
-        .from(mfaRecoveryCodes)
-        .where(and(eq(mfaRecoveryCodes.userId, userId), isNull(mfaRecoveryCodes.usedAt)));
-      return { enabled: Boolean(row?.enabledAt), recoveryCodesLeft: row?.enabledAt ? (left?.n ?? 0) : 0, required: requireMfa };
+      return { enabled: Boolean(row?.enabledAt), recoveryCodesLeft: row?.enabledAt ? await recoveryCodesLeft(userId) : 0, required: requireMfa };
+    },
+
+    /** A user's two-step sign-in as the admin `viewerId` sees it; 404 when there is no such user. */
+    async statusOf(userId: string, viewerId: string): Promise<UserMfaStatus> {
+      const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+      if (!user) throw new NotFoundError(userMessages.notFound);
+      const enabledAt = (await authenticator(userId))?.enabledAt ?? null;
+      return {
+        enabled: enabledAt !== null,
+        enabledAt: enabledAt?.toISOString() ?? null,
+        recoveryCodesLeft: enabledAt ? await recoveryCodesLeft(userId) : 0,
+        isYou: userId === viewerId,
+        yourCodeRequired: Boolean((await authenticator(viewerId))?.enabledAt),
+      };
+    },
+
+    /**
+     * An admin removes another user's authenticator and recovery codes (lost phone, lost codes) and
+     * ends that user's sessions; the user signs in with the password next and may set it up again
+     * (or must, under REQUIRE_MFA). The acting admin proves presence with their own password, and
+     * their own code when their two-step sign-in is on; both count against the actor's limits.
+     */
+    async resetFor(actorId: string, userId: string, input: MfaResetBody, ip: string): Promise<UserMfaStatus> {
+      if (actorId === userId) throw new BadRequestError(mfaMessages.resetOwn);
+      const target = await service.statusOf(userId, actorId);
+      if (!target.enabled && !(await authenticator(userId))) throw new ConflictError(mfaMessages.resetNotOn);
+      await checkPassword(actorId, ip, input.password);
+      if (target.yourCodeRequired) {
+        if (!input.code) throw new BadRequestError(mfaMessages.yourCodeRequired, { errors: [{ path: 'code', message: mfaMessages.yourCodeRequired }] });
+        await checkCode(actorId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));
+      }
+      await db.transaction(async (tx) => {
+        await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+        await tx.delete(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId));
+        await tx.update(sessions).set({ revokedAt: now() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+      });
+      return service.statusOf(userId, actorId);
     },
 
     /** A new pending secret (replacing any earlier unconfirmed one); sign-in ignores it until confirmed. */
@@ -155,19 +212,17 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
 
     /** A current code from the app proves it holds the secret: only then is two-step sign-in on. */
     async confirmSetup(userId: string, code: string, ip: string): Promise<string[]> {
-      const wait = Math.max(limiters.byUser.blockedFor(userId), limiters.byIp.blockedFor(ip));
-      if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
+      await notBlocked(userId, ip);
       const row = await authenticator(userId);
       if (row?.enabledAt) throw new ConflictError(mfaMessages.alreadyEnabled);
       if (!row) throw new ConflictError(mfaMessages.noPendingSetup);
       const secret = crypto.decryptSecret(row.secretEnc, userId);
       const step = secret && matchTotp(secret, code, now().getTime());
       if (step == null) {
-        limiters.byUser.fail(userId);
-        limiters.byIp.fail(ip);
+        await failed(userId, ip);
         throw new BadRequestError(mfaMessages.codeInvalid);
       }
-      limiters.byUser.reset(userId);
+      await limiters.byUser.reset(userId);
       return db.transaction(async (tx) => {
         const enabled = await tx
           .update(mfaAuthenticators)
@@ -183,14 +238,7 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
     async disable(userId: string, input: { password: string; code: string }, ip: string) {
       if (requireMfa) throw new ForbiddenError(mfaMessages.requiredByPolicy);
       if (!(await authenticator(userId))?.enabledAt) throw new ConflictError(mfaMessages.notEnabled);
-      const wait = Math.max(limiters.byUser.blockedFor(userId), limiters.byIp.blockedFor(ip));
-      if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
-      const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
-      if (!user || !(await verifyPassword(user.passwordHash, input.password))) {
-        limiters.byUser.fail(userId);
-        limiters.byIp.fail(ip);
-        throw new BadRequestError(mfaMessages.passwordWrong);
-      }
+      await checkPassword(userId, ip, input.password);
       await checkCode(userId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));
       await db.transaction(async (tx) => {
         await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/users.ts';
 import { createAttemptLimiter, createBackoffLimiter } from '../../lib/attempt-limiter.ts';
 import { TooManyRequestsError } from '../../lib/errors.ts';
+import type { ThrottleStore } from '../../lib/throttle-store.ts';
 
 const minutes = (n: number) => n * 60_000;
 
@@ -24,11 +25,11 @@ export const signInThrottlePolicy = {
  * per-account part can touch a real admin who is not failing, and it is capped at 30 seconds and
  * skipped from an address they signed in from before, so an attacker cannot lock them out.
  */
-export function createSignInThrottle({ db, now, policy = signInThrottlePolicy }: { db: Db; now: () => Date; policy?: typeof signInThrottlePolicy }) {
+export function createSignInThrottle({ db, now, store, policy = signInThrottlePolicy }: { db: Db; now: () => Date; store?: ThrottleStore; policy?: typeof signInThrottlePolicy }) {
   const clock = () => now().getTime();
-  const byAddress = createAttemptLimiter({ ...policy.perAddress, now: clock });
-  const byPair = createAttemptLimiter({ ...policy.perAccountAndAddress, now: clock });
-  const byAccount = createBackoffLimiter({ ...policy.perAccount, now: clock });
+  const byAddress = createAttemptLimiter({ name: 'login-ip', ...policy.perAddress, now: clock, store });
+  const byPair = createAttemptLimiter({ name: 'login-email-ip', ...policy.perAccountAndAddress, now: clock, store });
+  const byAccount = createBackoffLimiter({ name: 'login-email', ...policy.perAccount, now: clock, store });
   const pair = (email: string, ip: string) => `${email}\n${ip}`;
 
   /** Has this account signed in from this address lately? Asked only while its back-off runs. */
@@ -45,19 +46,16 @@ export function createSignInThrottle({ db, now, policy = signInThrottlePolicy }:
   return {
     /** Throws 429 (with Retry-After) when this attempt must wait; checked before the password is. */
     async check(email: string, ip: string) {
-      const wait = Math.max(byAddress.blockedFor(ip), byPair.blockedFor(pair(email, ip)));
+      const wait = Math.max(await byAddress.blockedFor(ip), await byPair.blockedFor(pair(email, ip)));
       if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
-      const backoff = byAccount.blockedFor(email);
+      const backoff = await byAccount.blockedFor(email);
       if (backoff > 0 && !(await knownAddress(email, ip))) throw new TooManyRequestsError(apiMessages.tooManyRequests, backoff);
     },
-    fail(email: string, ip: string) {
-      byAddress.fail(ip);
-      byPair.fail(pair(email, ip));
-      byAccount.fail(email);
+    async fail(email: string, ip: string) {
+      await Promise.all([byAddress.fail(ip), byPair.fail(pair(email, ip)), byAccount.fail(email)]);
     },
-    succeed(email: string, ip: string) {
-      byPair.reset(pair(email, ip));
-      byAccount.reset(email);
+    async succeed(email: string, ip: string) {
+      await Promise.all([byPair.reset(pair(email, ip)), byAccount.reset(email)]);
     },
   };
 }

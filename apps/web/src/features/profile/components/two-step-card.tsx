@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { mfaCodeBodySchema, mfaConfirmBodySchema, mfaDisableBodySchema, mfaMessages, type MfaSetup } from '@app/contract/mfa';
 import { FormField } from '../../../components/form-field.tsx';
 import { RecoveryCodes } from '../../../components/recovery-codes.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { TotpSetup } from '../../../components/totp-setup.tsx';
 import { errorMessage, notifyError } from '../../../lib/api-client.ts';
@@ -22,7 +23,6 @@ type Panel = 'none' | 'renew' | 'disable';
  * shown once), and when on: new recovery codes (a code) or turn off (password and a code).
  */
 export function TwoStepCard() {
-  const heading = useId();
   const status = useMfaStatus();
   const start = useStartMfaSetup();
   const [setup, setSetup] = useState<MfaSetup | null>(null);
@@ -96,16 +96,7 @@ export function TwoStepCard() {
       </>
     );
 
-  return (
-    <section className="card shadow-sm mt-4" aria-labelledby={heading}>
-      <div className="card-body">
-        <h2 id={heading} className="h5 mb-3">
-          Two-step sign-in
-        </h2>
-        {body}
-      </div>
-    </section>
-  );
+  return <SectionCard title="Two-step sign-in">{body}</SectionCard>;
 }
 
 /** The server's message for a refused code goes under the field it is about. */

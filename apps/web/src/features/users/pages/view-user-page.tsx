@@ -4,8 +4,12 @@ import { BackButton } from '../../../components/back-button.tsx';
 import { DetailsCard } from '../../../components/details-card.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useUser } from '../api/get-user.ts';
+import { UserTwoStepCard } from '../components/user-two-step-card.tsx';
 
-/** /admin/view-user/:id (SPEC 2): First Name, Last Name, User Name, Email, Phone No., Role; N/A for missing. */
+/**
+ * /admin/view-user/:id (SPEC 2): First Name, Last Name, User Name, Email, Phone No., Role; N/A for
+ * missing. Below them, the user's two-step sign-in and its reset (issue 8, decision 014).
+ */
 export function ViewUserPage() {
   const { id = '' } = useParams();
   const { data: user, isPending } = useUser(id);
@@ -31,6 +35,7 @@ export function ViewUserPage() {
             : []
         }
       />
+      {user ? <UserTwoStepCard userId={user._id} userName={[user.firstName, user.lastName].filter(Boolean).join(' ') || user.userName} /> : null}
     </>
   );
 }
