@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { collectSecrets, scanForSecrets } from './secret-scan.ts';
+import { collectSecrets, recordSecrets, scanForSecrets } from './secret-scan.ts';
 
 describe('the secret scan of the test logs', () => {
   it('finds a noted secret in a log or audit row file, and an OTP only as a whole number', () => {
@@ -22,5 +23,22 @@ describe('the secret scan of the test logs', () => {
     const found = new Set<string>();
     collectSecrets({ email: 'a@b.co', password: 'pw-123456', data: { accessToken: 'tok.en.value', recoveryCodes: ['abcd-efgh'] }, otp: '12', codeKind: 'account' }, found);
     expect([...found].sort()).toEqual(['abcd-efgh', 'pw-123456', 'tok.en.value']);
+  });
+
+  it('notes the secrets in answers but not the public API document, whose path keys look secret', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'scan-'));
+    const app = Fastify();
+    try {
+      const file = path.join(dir, 'secrets-1.txt');
+      recordSecrets(app, file, []);
+      app.get('/api/docs/json', async () => ({ paths: { '/api/v1/profile/mfa/recovery-codes': { post: { tags: ['two-step sign-in'] } } } }));
+      app.get('/api/v1/session', async () => ({ accessToken: 'tok.en.value' }));
+      await app.inject({ url: '/api/docs/json' });
+      await app.inject({ url: '/api/v1/session' });
+      expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual(['4242424242424242', '4000002500003155', '4000000000009995', 'tok.en.value']);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
