@@ -30,6 +30,19 @@ type Deps = {
 
 type Purpose = MfaChallenge['mfa'];
 
+/**
+ * Takes a user's two-step sign-in away (authenticator, pending or on, and recovery codes) and signs
+ * them out everywhere, in one transaction: they sign in with the password and set it up again.
+ * Shared by the admin's reset and the operator's command (npm run admin:reset-mfa).
+ */
+export async function removeTwoStep(db: Db, userId: string, at: Date) {
+  await db.transaction(async (tx) => {
+    await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+    await tx.delete(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId));
+    await tx.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  });
+}
+
 export function createMfaService({ db, crypto, signer, limiters, requireMfa, now }: Deps) {
   const authenticator = async (userId: string) =>
     (await db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId)).limit(1))[0];
@@ -181,11 +194,7 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
         if (!input.code) throw new BadRequestError(mfaMessages.yourCodeRequired, { errors: [{ path: 'code', message: mfaMessages.yourCodeRequired }] });
         await checkCode(actorId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));
       }
-      await db.transaction(async (tx) => {
-        await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
-        await tx.delete(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId));
-        await tx.update(sessions).set({ revokedAt: now() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-      });
+      await removeTwoStep(db, userId, now());
       return service.statusOf(userId, actorId);
     },
 
