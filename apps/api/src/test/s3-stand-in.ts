@@ -1,9 +1,11 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer, type AgentOptions, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, LookupFunction } from 'node:net';
 
 /**
- * A local stand-in for an S3-compatible store, path-style (`/<bucket>/<key>`), for the storage tests.
+ * A local stand-in for an S3-compatible store, for the storage tests. It takes both addressings:
+ * path-style (`<endpoint>/<bucket>/<key>`, MinIO and most self-hosted stores) and virtual-hosted
+ * (`<bucket>.<endpoint host>/<key>`, AWS's default), telling them apart by the Host header.
  * It implements PutObject, CreateMultipartUpload / UploadPart / CompleteMultipartUpload /
  * AbortMultipartUpload, GetObject, HeadObject and DeleteObject, keeps objects in memory, and
  * VERIFIES every request's AWS Signature Version 4 (and the signed payload hash against the body),
@@ -12,7 +14,10 @@ import type { AddressInfo } from 'node:net';
  */
 
 /** `signedBody`: the body's SHA-256 was part of the signature (not UNSIGNED-PAYLOAD). */
-export type StandInRequest = { method: string; path: string; query: string; operation: string; bytes: number; signedBody: boolean };
+export type StandInRequest = { method: string; host: string; style: 'path' | 'virtual-hosted'; path: string; query: string; operation: string; bytes: number; signedBody: boolean };
+
+/** The host name virtual-hosted requests go to, under the bucket's own label; it resolves nowhere, see `loopbackAgent`. */
+const virtualHostedName = 's3.stand-in.test';
 
 const MIN_PART = 5 * 1024 * 1024;
 const MAX_SKEW_MS = 15 * 60 * 1000;
@@ -110,8 +115,13 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
     const head = method === 'HEAD';
 
     const verdict = verifySignature(req, path, query, body, keys, Date.now());
-    const match = /^\/([^/]+)\/(.+)$/.exec(path);
-    const key = match ? decodeURIComponent(match[2]!) : '';
+    // Virtual-hosted: the bucket is the host's first label and the whole path is the key.
+    const host = String(req.headers.host ?? '').replace(/:\d+$/, '');
+    const style = host.endsWith(`.${virtualHostedName}`) ? 'virtual-hosted' : 'path';
+    const match = style === 'virtual-hosted' ? /^\/(.+)$/.exec(path) : /^\/([^/]+)\/(.+)$/.exec(path);
+    const addressedBucket = style === 'virtual-hosted' ? host.slice(0, -virtualHostedName.length - 1) : match ? decodeURIComponent(match[1]!) : '';
+    // In both shapes the key is the last group.
+    const key = match ? decodeURIComponent(match.at(-1)!) : '';
     const operation =
       method === 'PUT' && params.has('uploadId') ? 'UploadPart'
       : method === 'PUT' ? 'PutObject'
@@ -122,9 +132,9 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
       : head ? 'HeadObject'
       : method === 'GET' ? 'GetObject'
       : 'Unknown';
-    requests.push({ method, path, query, operation, bytes: body.length, signedBody: /^[0-9a-f]{64}$/.test(String(req.headers['x-amz-content-sha256'])) });
+    requests.push({ method, host, style, path, query, operation, bytes: body.length, signedBody: /^[0-9a-f]{64}$/.test(String(req.headers['x-amz-content-sha256'])) });
     if (!verdict.ok) return error(res, verdict.status, verdict.code, verdict.message, head);
-    if (!match || decodeURIComponent(match[1]!) !== bucket) return error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist', head);
+    if (!match || addressedBucket !== bucket) return error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist', head);
 
     switch (operation) {
       case 'PutObject': {
@@ -197,6 +207,8 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    /** For virtual-hosted addressing: requests go to `<bucket>.s3.stand-in.test`, through `loopbackAgent`. */
+    virtualHostedEndpoint: `http://${virtualHostedName}:${port}`,
     bucket,
     ...keys,
     /** Every request received, in order (operation name, size of its body). */
@@ -221,3 +233,15 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
 }
 
 export type S3StandIn = Awaited<ReturnType<typeof startS3StandIn>>;
+
+/**
+ * An HTTP agent that connects every host name to 127.0.0.1: `<bucket>.s3.stand-in.test` cannot
+ * resolve on a machine without a network DNS, and this stands in for the DNS only.
+ */
+export function loopbackAgent() {
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+    else callback(null, '127.0.0.1', 4);
+  };
+  return new Agent({ keepAlive: false, lookup } as AgentOptions);
+}

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { S3Config } from '../../config.ts';
-import { startS3StandIn, type S3StandIn } from '../../test/s3-stand-in.ts';
+import { loopbackAgent, startS3StandIn, type S3StandIn } from '../../test/s3-stand-in.ts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.ts';
 import { createS3Storage } from './s3-storage.ts';
 import { storageKey } from './storage-key.ts';
@@ -43,7 +43,7 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
     const key = storageKey('test', 'txt');
     const body = Buffer.from('hello bucket '.repeat(500));
     expect(await storage.put(key, chunksOf(body), { contentType: 'text/plain' })).toEqual({ size: body.length, sha256: sha256(body) });
-    expect(standIn.requests.map((r) => r.operation)).toEqual(['PutObject']);
+    expect(standIn.requests.map((r) => `${r.operation} ${r.style}`)).toEqual(['PutObject path']);
     expect(standIn.objects.get(key)?.contentType).toBe('text/plain');
     expect(await storage.exists(key)).toBe(true);
     const got = await storage.get(key);
@@ -71,6 +71,36 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
     expect(sha256(await buffer((await storage.get(key))!.stream))).toBe(sha256(body));
     expect(standIn.openUploads()).toBe(0);
     expect(tempFiles()).toEqual([]);
+  });
+
+  it('addresses the bucket by its own host name (virtual-hosted, AWS\'s default) when path style is off', async () => {
+    const storage = createS3Storage(configOf({ endpoint: standIn.virtualHostedEndpoint, forcePathStyle: false }), tmp, { partSize: 5 * MiB, httpAgent: loopbackAgent() });
+    const small = storageKey('avatars', 'png');
+    const large = storageKey('apks', 'apk');
+    const smallBody = randomBytes(1000);
+    const largeBody = randomBytes(6 * MiB);
+    await storage.put(small, chunksOf(smallBody));
+    await storage.put(large, chunksOf(largeBody));
+    expect((await buffer((await storage.get(small))!.stream)).equals(smallBody)).toBe(true);
+    expect(sha256(await buffer((await storage.get(large))!.stream))).toBe(sha256(largeBody));
+    await storage.delete(small);
+    expect(await storage.exists(small)).toBe(false);
+
+    expect(standIn.requests.map((r) => r.operation)).toEqual([
+      'PutObject',
+      'CreateMultipartUpload',
+      'UploadPart',
+      'UploadPart',
+      'CompleteMultipartUpload',
+      'GetObject',
+      'GetObject',
+      'DeleteObject',
+      'HeadObject',
+    ]);
+    // Every request went to <bucket>.<endpoint host>, with the key alone as its path, and was signed for that host.
+    expect(new Set(standIn.requests.map((r) => `${r.style} ${r.host}`))).toEqual(new Set([`virtual-hosted ${standIn.bucket}.s3.stand-in.test`]));
+    expect(standIn.requests.every((r) => !r.path.startsWith(`/${standIn.bucket}/`))).toBe(true);
+    expect(standIn.failures).toEqual(['NoSuchKey']);
   });
 
   it('fails with a wrong secret key: the stand-in refuses the signature and nothing is stored', async () => {

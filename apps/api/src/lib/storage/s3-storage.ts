@@ -1,4 +1,5 @@
 import { open, rm } from 'node:fs/promises';
+import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.ts';
@@ -24,7 +25,13 @@ const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: 
  *
  * The SDK is loaded on first use: a server on disk storage never pays for it.
  */
-export function createS3Storage(config: S3Config, tmpDir: string, options: { partSize?: number } = {}): Storage {
+export function createS3Storage(
+  config: S3Config,
+  tmpDir: string,
+  // httpAgent: the tests reach a bucket's own host name (virtual-hosted addressing) through an agent
+  // that resolves it to the local stand-in; production uses the SDK's default agents.
+  options: { partSize?: number; httpAgent?: Agent } = {},
+): Storage {
   const partSize = options.partSize ?? defaultPartSize;
   sweepStaleTempFiles(tmpDir);
   let loaded: Promise<{ sdk: Sdk; client: S3Sdk.S3Client }> | null = null;
@@ -41,6 +48,7 @@ export function createS3Storage(config: S3Config, tmpDir: string, options: { par
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
         maxAttempts: 3,
+        ...(options.httpAgent ? { requestHandler: { httpAgent: options.httpAgent } } : {}),
       }),
     })));
   const Bucket = config.bucket;
