@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { signInMessages } from '@app/contract/auth';
 import { sessionMessages } from '@app/contract/session';
@@ -11,6 +11,7 @@ import { QueryProvider } from '../query-provider.tsx';
 import { IdleWarning } from './idle-warning.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { Topbar } from './topbar.tsx';
+import { useOverlayMenuFocus } from './use-overlay-menu-focus.ts';
 
 export const LOGOUT_REDIRECT_MS = 500;
 
@@ -52,6 +53,8 @@ export function AdminLayout() {
   const open = phone ? phoneOpen : storedOpen;
   const toggleSidebar = () =>
     phone ? setPhoneOpenOn(phoneOpen ? null : pathname) : setSidebarOpen(!storedOpen);
+  const closePhoneMenu = useCallback(() => setPhoneOpenOn(null), []);
+  useOverlayMenuFocus({ overlaid: phone && open, menuId: 'admin-sidebar', close: closePhoneMenu });
 
   // After a route change, focus goes to the new content (not on the first load).
   useEffect(() => {
@@ -91,7 +94,7 @@ export function AdminLayout() {
       <div className={`admin-shell${open ? '' : ' sidebar-collapsed'}`}>
         <Sidebar open={open} />
         {phone && open ? (
-          <div className="sidebar-backdrop" aria-hidden="true" onClick={() => setPhoneOpenOn(null)} />
+          <div className="sidebar-backdrop" aria-hidden="true" onClick={closePhoneMenu} />
         ) : null}
         <div className="admin-body">
           <Topbar
