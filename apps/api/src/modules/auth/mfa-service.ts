@@ -31,15 +31,22 @@ type Deps = {
 type Purpose = MfaChallenge['mfa'];
 
 /**
- * Takes a user's two-step sign-in away (authenticator, pending or on, and recovery codes) and signs
- * them out everywhere, in one transaction: they sign in with the password and set it up again.
- * Shared by the admin's reset and the operator's command (npm run admin:reset-mfa).
+ * Takes a user's two-step sign-in away (authenticator, pending or on, and recovery codes) in one
+ * transaction; with `endSessionsAt`, also signs them out everywhere (an admin's or the operator's
+ * reset: they sign in with the password and set it up again). Returns how many sessions it ended.
+ * Shared by turning it off, the admin's reset and the operator's command (npm run admin:reset-mfa).
  */
-export async function removeTwoStep(db: Db, userId: string, at: Date) {
-  await db.transaction(async (tx) => {
+export async function removeTwoStep(db: Db, userId: string, { endSessionsAt }: { endSessionsAt?: Date } = {}): Promise<number> {
+  return db.transaction(async (tx) => {
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
     await tx.delete(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId));
-    await tx.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    if (!endSessionsAt) return 0;
+    const ended = await tx
+      .update(sessions)
+      .set({ revokedAt: endSessionsAt })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+    return ended.length;
   });
 }
 
@@ -194,8 +201,8 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
         if (!input.code) throw new BadRequestError(mfaMessages.yourCodeRequired, { errors: [{ path: 'code', message: mfaMessages.yourCodeRequired }] });
         await checkCode(actorId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));
       }
-      await removeTwoStep(db, userId, now());
-      return service.statusOf(userId, actorId);
+      await removeTwoStep(db, userId, { endSessionsAt: now() });
+      return { ...target, enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
     },
 
     /** A new pending secret (replacing any earlier unconfirmed one); sign-in ignores it until confirmed. */
@@ -249,10 +256,7 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
       if (!(await authenticator(userId))?.enabledAt) throw new ConflictError(mfaMessages.notEnabled);
       await checkPassword(userId, ip, input.password);
       await checkCode(userId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));
-      await db.transaction(async (tx) => {
-        await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
-        await tx.delete(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId));
-      });
+      await removeTwoStep(db, userId);
     },
 
     async renewRecoveryCodes(userId: string, code: string, ip: string): Promise<string[]> {

@@ -1,8 +1,8 @@
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accessLogs } from '../../db/schema/logs.ts';
 import { mfaAuthenticators } from '../../db/schema/mfa.ts';
-import { sessions, users } from '../../db/schema/users.ts';
+import { users } from '../../db/schema/users.ts';
 import { removeTwoStep } from './mfa-service.ts';
 
 /** What the audit trail calls the operator's command (there is no signed-in actor). */
@@ -24,11 +24,7 @@ export async function operatorResetMfa(db: Db, emailInput: string, now: Date): P
   if (!user) return { outcome: 'no-such-user', email };
   const [authenticator] = await db.select({ userId: mfaAuthenticators.userId }).from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, user.id)).limit(1);
   if (!authenticator) return { outcome: 'nothing-to-reset', email: user.email };
-  const [open] = await db
-    .select({ n: count() })
-    .from(sessions)
-    .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
-  await removeTwoStep(db, user.id, now);
+  const sessionsEnded = await removeTwoStep(db, user.id, { endSessionsAt: now });
   await db.insert(accessLogs).values({
     createdAt: now,
     resource: operatorResetResource,
@@ -37,5 +33,5 @@ export async function operatorResetMfa(db: Db, emailInput: string, now: Date): P
     recordId: user.id,
     event: 'mfa.reset.success',
   });
-  return { outcome: 'reset', email: user.email, sessionsEnded: open?.n ?? 0 };
+  return { outcome: 'reset', email: user.email, sessionsEnded };
 }
