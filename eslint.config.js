@@ -9,7 +9,16 @@ const featuresDir = './apps/web/src/features';
 const features = existsSync(featuresDir) ? readdirSync(featuresDir) : [];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/migrations/**', 'test-results/**', '.test-output/**', 'bench/results/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/migrations/**',
+      'test-results/**',
+      '.test-output/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,10 +42,19 @@ export default tseslint.config(
               target: `${featuresDir}/${name}`,
               from: featuresDir,
               except: [`./${name}`],
-              message: 'A feature never imports another feature: move the shared part to src/components or src/lib.',
+              message:
+                'A feature never imports another feature: move the shared part to src/components or src/lib.',
             })),
-            { target: ['./apps/web/src/components', './apps/web/src/lib'], from: ['./apps/web/src/features', './apps/web/src/app'], message: 'Shared code must not import features or the app.' },
-            { target: featuresDir, from: './apps/web/src/app', message: 'Features must not import the app layer.' },
+            {
+              target: ['./apps/web/src/components', './apps/web/src/lib'],
+              from: ['./apps/web/src/features', './apps/web/src/app'],
+              message: 'Shared code must not import features or the app.',
+            },
+            {
+              target: featuresDir,
+              from: './apps/web/src/app',
+              message: 'Features must not import the app layer.',
+            },
           ],
         },
       ],

@@ -7,7 +7,18 @@
 // the bucket's memory is not counted) and writes apk-upload-memory-s3-<date>.json.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -58,10 +69,20 @@ function writeApk(file, bytes) {
     central.push(c, nameBuf);
   };
   const manifest = Buffer.from('<?xml version="1.0" encoding="utf-8"?><manifest package="com.bench.app"/>');
-  entry('AndroidManifest.xml', function* () { yield manifest; }, manifest.length);
-  entry('assets/big.bin', function* () {
-    for (let left = bytes; left > 0; left -= 1 << 20) yield randomBytes(Math.min(left, 1 << 20));
-  }, bytes);
+  entry(
+    'AndroidManifest.xml',
+    function* () {
+      yield manifest;
+    },
+    manifest.length,
+  );
+  entry(
+    'assets/big.bin',
+    function* () {
+      for (let left = bytes; left > 0; left -= 1 << 20) yield randomBytes(Math.min(left, 1 << 20));
+    },
+    bytes,
+  );
   const dir = Buffer.concat(central);
   const cdAt = offset;
   offset += writeSync(fd, dir, 0, dir.length, offset);
@@ -78,7 +99,10 @@ function writeApk(file, bytes) {
 const sha256File = (file) =>
   new Promise((resolve, reject) => {
     const h = createHash('sha256');
-    createReadStream(file).on('data', (c) => h.update(c)).on('end', () => resolve(h.digest('hex'))).on('error', reject);
+    createReadStream(file)
+      .on('data', (c) => h.update(c))
+      .on('end', () => resolve(h.digest('hex')))
+      .on('error', reject);
   });
 
 const freePort = () =>
@@ -90,7 +114,9 @@ const freePort = () =>
   });
 
 const rssMb = (pid) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line.split(/\s+/)[1]) / 1024;
 };
 
@@ -105,7 +131,15 @@ function request(port, { method, url, headers = {}, body }) {
         size += c.length;
         if (chunks.length < 64) chunks.push(c);
       });
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), sha256: hash.digest('hex'), size }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          sha256: hash.digest('hex'),
+          size,
+        }),
+      );
     });
     req.on('error', reject);
     if (body && typeof body.pipe === 'function') body.pipe(req);
@@ -117,19 +151,32 @@ function request(port, { method, url, headers = {}, body }) {
 function uploadBody(fields, file, fileName) {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   let head = '';
-  for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  for (const [k, v] of Object.entries(fields))
+    head += `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
   head += `--${boundary}\r\ncontent-disposition: form-data; name="apk"; filename="${fileName}"\r\ncontent-type: application/vnd.android.package-archive\r\n\r\n`;
   const tail = `\r\n--${boundary}--\r\n`;
   const length = Buffer.byteLength(head) + statSync(file).size + Buffer.byteLength(tail);
   const body = new PassThrough();
   body.write(head);
-  createReadStream(file).on('end', () => body.end(tail)).pipe(body, { end: false });
-  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) } };
+  createReadStream(file)
+    .on('end', () => body.end(tail))
+    .pipe(body, { end: false });
+  return {
+    body,
+    headers: {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(length),
+    },
+  };
 }
 
 /** The S3 stand-in in a child process; resolves with the API environment it prints. */
 function startStandIn() {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/test/s3-stand-in-cli.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'apps/api/src/test/s3-stand-in-cli.ts')],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c) => {
@@ -170,19 +217,39 @@ async function main() {
   });
   try {
     for (let i = 0; ; i++) {
-      const ok = await request(port, { method: 'GET', url: '/api/health' }).then((r) => r.status === 200, () => false);
+      const ok = await request(port, { method: 'GET', url: '/api/health' }).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (i > 600) throw new Error('server did not start');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const login = await request(port, { method: 'POST', url: '/api/v1/admin/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+    const login = await request(port, {
+      method: 'POST',
+      url: '/api/v1/admin/login',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(admin),
+    });
     const token = JSON.parse(login.text).data.accessToken;
     const auth = { authorization: `Bearer ${token}` };
-    const fields = (versionCode) => ({ appName: 'com.bench.app', versionCode, versionName: `1.0.${versionCode}`, remark: 'bench', updateDesc: 'memory bench', updateType: '1' });
+    const fields = (versionCode) => ({
+      appName: 'com.bench.app',
+      versionCode,
+      versionName: `1.0.${versionCode}`,
+      remark: 'bench',
+      updateDesc: 'memory bench',
+      updateType: '1',
+    });
 
     // Warm-up: the first upload loads the code paths; the baseline is taken after it.
     const warm = uploadBody(fields(1), smallFile, 'small.apk');
-    const warmRes = await request(port, { method: 'POST', url: '/api/v1/admin/system/updates', headers: { ...auth, ...warm.headers }, body: warm.body });
+    const warmRes = await request(port, {
+      method: 'POST',
+      url: '/api/v1/admin/system/updates',
+      headers: { ...auth, ...warm.headers },
+      body: warm.body,
+    });
     if (warmRes.status !== 201) throw new Error(`warm-up upload failed: ${warmRes.status} ${warmRes.text}`);
     global.gc?.();
     await new Promise((r) => setTimeout(r, 500));
@@ -194,7 +261,12 @@ async function main() {
 
     const started = Date.now();
     const big = uploadBody(fields(2), apkFile, 'bench.apk');
-    const res = await request(port, { method: 'POST', url: '/api/v1/admin/system/updates', headers: { ...auth, ...big.headers }, body: big.body });
+    const res = await request(port, {
+      method: 'POST',
+      url: '/api/v1/admin/system/updates',
+      headers: { ...auth, ...big.headers },
+      body: big.body,
+    });
     const seconds = (Date.now() - started) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, rssMb(server.pid));
@@ -220,7 +292,13 @@ async function main() {
     result.pass = result.rssGrowthMb < budgetMb && result.storedSha256Matches && result.downloadSha256Matches;
     console.log(JSON.stringify(result, null, 2));
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    writeFileSync(path.join(root, `bench/results/apk-upload-memory-${storageKind === 's3' ? 's3-' : ''}${result.date.slice(0, 10)}.json`), JSON.stringify(result, null, 2) + '\n');
+    writeFileSync(
+      path.join(
+        root,
+        `bench/results/apk-upload-memory-${storageKind === 's3' ? 's3-' : ''}${result.date.slice(0, 10)}.json`,
+      ),
+      JSON.stringify(result, null, 2) + '\n',
+    );
     process.exitCode = result.pass ? 0 : 1;
   } finally {
     server.kill('SIGTERM');

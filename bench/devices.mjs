@@ -19,7 +19,8 @@ import { roles, users } from '../apps/api/src/db/schema/users.ts';
 import { hashPassword } from '../apps/api/src/lib/passwords.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dbUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
+const dbUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
 const minDevices = Number(process.env.BENCH_DEVICES ?? 100_000);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const warmup = 20;
@@ -28,12 +29,18 @@ const admin = { email: 'bench-devices@example.com', password: 'Bench-Devices-Pas
 
 const c = new pg.Client({ connectionString: dbUrl });
 await c.connect().catch((error) => {
-  console.error(`Cannot reach ${dbUrl.replace(/\/\/[^@]*@/, '//')}: ${error.message}\nStart PostgreSQL, create the database and fill it: DATABASE_URL=... npm run seed:scale`);
+  console.error(
+    `Cannot reach ${dbUrl.replace(/\/\/[^@]*@/, '//')}: ${error.message}\nStart PostgreSQL, create the database and fill it: DATABASE_URL=... npm run seed:scale`,
+  );
   process.exit(1);
 });
-const deviceCount = Number((await c.query('select count(*) as n from devices').catch(() => ({ rows: [{ n: 0 }] }))).rows[0].n);
+const deviceCount = Number(
+  (await c.query('select count(*) as n from devices').catch(() => ({ rows: [{ n: 0 }] }))).rows[0].n,
+);
 if (deviceCount < minDevices) {
-  console.error(`The database has ${deviceCount.toLocaleString('en')} devices; the benchmark needs ${minDevices.toLocaleString('en')}.\nFill it first: DATABASE_URL=${dbUrl} npm run seed:scale -- --devices ${minDevices}`);
+  console.error(
+    `The database has ${deviceCount.toLocaleString('en')} devices; the benchmark needs ${minDevices.toLocaleString('en')}.\nFill it first: DATABASE_URL=${dbUrl} npm run seed:scale -- --devices ${minDevices}`,
+  );
   process.exit(1);
 }
 
@@ -51,11 +58,22 @@ const config = loadConfig({
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: null });
 await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
 // The bench's own admin, whatever admins the database already has.
-const [adminRole] = await database.db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin')).limit(1);
+const [adminRole] = await database.db
+  .select({ id: roles.id })
+  .from(roles)
+  .where(eq(roles.type, 'admin'))
+  .limit(1);
 const passwordHash = await hashPassword(admin.password);
 const [existing] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, admin.email));
-if (existing) await database.db.update(users).set({ passwordHash, roleId: adminRole.id }).where(eq(users.id, existing.id));
-else await database.db.insert(users).values({ userName: 'bench-devices', email: admin.email, passwordHash, roleId: adminRole.id });
+if (existing)
+  await database.db
+    .update(users)
+    .set({ passwordHash, roleId: adminRole.id })
+    .where(eq(users.id, existing.id));
+else
+  await database.db
+    .insert(users)
+    .values({ userName: 'bench-devices', email: admin.email, passwordHash, roleId: adminRole.id });
 
 const app = await buildApp({ config, database, logger: false });
 // The server's own time per request, from the moment it is received to the moment it is sent.
@@ -64,7 +82,11 @@ app.addHook('onSend', async (request, reply, payload) => {
   return payload;
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
-const login = await fetch(`${address}/api/v1/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+const login = await fetch(`${address}/api/v1/admin/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(admin),
+});
 const token = (await login.json()).data.accessToken;
 const headers = { authorization: `Bearer ${token}` };
 
@@ -89,18 +111,36 @@ const cases = [
   ['search country "united kingdom"', 'page=1&limit=25&search=united%20kingdom'],
   ['search no match', 'page=1&limit=10&search=no-such-device'],
   ['search sorted by city desc', 'page=1&limit=10&search=clinic&sort=city&direction=desc'],
-  ...['createdAt', 'machineNumber', 'serialNumber', 'location', 'city', 'country', 'status', 'subscriptionStatus'].flatMap((sort) =>
-    ['asc', 'desc'].map((direction) => [`sorted by ${sort} ${direction}`, `page=1&limit=10&sort=${sort}&direction=${direction}`]),
+  ...[
+    'createdAt',
+    'machineNumber',
+    'serialNumber',
+    'location',
+    'city',
+    'country',
+    'status',
+    'subscriptionStatus',
+  ].flatMap((sort) =>
+    ['asc', 'desc'].map((direction) => [
+      `sorted by ${sort} ${direction}`,
+      `page=1&limit=10&sort=${sort}&direction=${direction}`,
+    ]),
   ),
   [`deep page ${deepPage.toLocaleString('en')}, newest first`, `page=${deepPage}&limit=10`],
   [`deep page ${deepPage.toLocaleString('en')}, by location`, `page=${deepPage}&limit=10&sort=location`],
-  ['last page, by subscription status desc', `page=${Math.ceil(deviceCount / 25)}&limit=25&sort=subscriptionStatus&direction=desc`],
+  [
+    'last page, by subscription status desc',
+    `page=${Math.ceil(deviceCount / 25)}&limit=25&sort=subscriptionStatus&direction=desc`,
+  ],
 ];
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const round = (n) => Math.round(n * 100) / 100;
 const results = [];
-console.log(`Device list on ${deviceCount.toLocaleString('en')} devices, ${iterations} requests per case (after ${warmup} warm-up), target p95 <= ${budgetMs} ms\n`);
+console.log(
+  `Device list on ${deviceCount.toLocaleString('en')} devices, ${iterations} requests per case (after ${warmup} warm-up), target p95 <= ${budgetMs} ms\n`,
+);
 const header = `${'case'.padEnd(44)} ${'server p50'.padStart(10)} ${'server p95'.padStart(10)} ${'trip p50'.padStart(9)} ${'trip p95'.padStart(9)}  rows  total`;
 console.log(header);
 for (const [name, query] of cases) {
@@ -136,7 +176,9 @@ for (const [name, query] of cases) {
 
 await app.close();
 await database.close();
-const { rows: [version] } = await c.query('show server_version');
+const {
+  rows: [version],
+} = await c.query('show server_version');
 await c.end();
 
 const report = {
@@ -160,10 +202,15 @@ const md = [
   '',
   '| case | server p50 | server p95 | round trip p50 | round trip p95 | rows | total |',
   '|---|---:|---:|---:|---:|---:|---:|',
-  ...results.map((r) => `| ${r.ok ? '' : '**over** '}${r.case} | ${r.serverP50} | ${r.serverP95} | ${r.roundTripP50} | ${r.roundTripP95} | ${r.rows} | ${r.total} |`),
+  ...results.map(
+    (r) =>
+      `| ${r.ok ? '' : '**over** '}${r.case} | ${r.serverP50} | ${r.serverP95} | ${r.roundTripP50} | ${r.roundTripP95} | ${r.rows} | ${r.total} |`,
+  ),
   '',
 ].join('\n');
 writeFileSync(`${stem}.md`, md);
 const over = results.filter((r) => !r.ok);
-console.log(`\n${over.length === 0 ? 'All cases within' : `${over.length} case(s) over`} the target. Written to ${path.relative(root, stem)}.json and .md`);
+console.log(
+  `\n${over.length === 0 ? 'All cases within' : `${over.length} case(s) over`} the target. Written to ${path.relative(root, stem)}.json and .md`,
+);
 process.exitCode = over.length ? 1 : 0;

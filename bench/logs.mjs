@@ -15,7 +15,8 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const serverUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = process.env.BENCH_DB_NAME ?? 'bench_logs';
 const targetRows = Number(process.env.BENCH_LOG_ROWS ?? 5_000_000);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -35,13 +36,31 @@ async function ensureDatabase() {
 
 // 25 route patterns the console and the devices' app call; 60 users; 2,000 machines.
 const resources = [
-  'GET /api/v1/admin/machine', 'GET /api/v1/admin/machine/:id', 'PUT /api/v1/admin/machine/:id', 'POST /api/v1/admin/machine/add',
-  'GET /api/v1/admin/patient/all', 'GET /api/v1/admin/patient/:id', 'GET /api/v1/admin/doctor/all', 'GET /api/v1/admin/doctor/:id',
-  'GET /api/v1/admin/technicians/all', 'GET /api/v1/admin/technicians/:id', 'GET /api/v1/admin/treatement-records/all',
-  'GET /api/v1/admin/treatement-records/:id', 'GET /api/v1/admin/access-logs/all', 'GET /api/v1/admin/error-logs/all',
-  'GET /api/v1/admin/users/all', 'PUT /api/v1/admin/users/:id', 'GET /api/v1/admin/roles/all', 'GET /api/v1/admin/subscrption/all',
-  'POST /api/v1/admin/subscrption/add', 'GET /api/v1/admin/system/updates/all', 'GET /api/v1/admin/profile', 'POST /api/v1/admin/logout',
-  'VIEW patient', 'VIEW doctor', 'VIEW treatment',
+  'GET /api/v1/admin/machine',
+  'GET /api/v1/admin/machine/:id',
+  'PUT /api/v1/admin/machine/:id',
+  'POST /api/v1/admin/machine/add',
+  'GET /api/v1/admin/patient/all',
+  'GET /api/v1/admin/patient/:id',
+  'GET /api/v1/admin/doctor/all',
+  'GET /api/v1/admin/doctor/:id',
+  'GET /api/v1/admin/technicians/all',
+  'GET /api/v1/admin/technicians/:id',
+  'GET /api/v1/admin/treatement-records/all',
+  'GET /api/v1/admin/treatement-records/:id',
+  'GET /api/v1/admin/access-logs/all',
+  'GET /api/v1/admin/error-logs/all',
+  'GET /api/v1/admin/users/all',
+  'PUT /api/v1/admin/users/:id',
+  'GET /api/v1/admin/roles/all',
+  'GET /api/v1/admin/subscrption/all',
+  'POST /api/v1/admin/subscrption/add',
+  'GET /api/v1/admin/system/updates/all',
+  'GET /api/v1/admin/profile',
+  'POST /api/v1/admin/logout',
+  'VIEW patient',
+  'VIEW doctor',
+  'VIEW treatment',
 ];
 const resourceArray = `ARRAY[${resources.map((r) => `'${r}'`).join(',')}]`;
 
@@ -70,7 +89,10 @@ const selectRows = (table, from, to, n) => `
 
 async function fill(c, table, target) {
   const kind = table === 'access_logs' ? 'access' : 'error';
-  const { rows } = await c.query(`select coalesce((select n from log_counters where log_kind = $1 and scope = 'all' and key = ''), 0)::bigint as n`, [kind]);
+  const { rows } = await c.query(
+    `select coalesce((select n from log_counters where log_kind = $1 and scope = 'all' and key = ''), 0)::bigint as n`,
+    [kind],
+  );
   const have = Number(rows[0].n);
   if (have >= target) return console.log(`${table}: ${have.toLocaleString()} rows already`);
   console.log(`${table}: adding ${(target - have).toLocaleString()} rows ...`);
@@ -81,9 +103,10 @@ async function fill(c, table, target) {
     [table],
   );
   for (const ix of indexes) await c.query(`drop index ${ix.indexname}`);
-  const columns = table === 'error_logs'
-    ? 'created_at, user_id, user_email, resource, location, machine_number, function_name, message, status_code'
-    : 'created_at, user_id, user_email, resource, location, machine_number, status_code';
+  const columns =
+    table === 'error_logs'
+      ? 'created_at, user_id, user_email, resource, location, machine_number, function_name, message, status_code'
+      : 'created_at, user_id, user_email, resource, location, machine_number, status_code';
   const chunk = 500_000;
   try {
     for (let from = have + 1; from <= target; from += chunk) {
@@ -99,7 +122,8 @@ async function fill(c, table, target) {
   console.log(`${table}: filled in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 await ensureDatabase();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-logs-'));
@@ -151,7 +175,10 @@ const call = async (pathAndQuery) => {
 
 // A cursor deep into the list: walk 200 pages of 25 once, then time reading the next page from it.
 let deepCursor = null;
-for (let i = 0; i < 200; i++) deepCursor = (await call(`/api/v1/admin/access-logs/all?limit=25${deepCursor ? `&after=${deepCursor}` : ''}`)).nextCursor;
+for (let i = 0; i < 200; i++)
+  deepCursor = (
+    await call(`/api/v1/admin/access-logs/all?limit=25${deepCursor ? `&after=${deepCursor}` : ''}`)
+  ).nextCursor;
 
 const A = '/api/v1/admin/access-logs/all';
 const E = '/api/v1/admin/error-logs/all';
@@ -200,14 +227,18 @@ for (const [name, url] of cases) {
     ok: percentile(times, 95) <= budgetMs,
   };
   results.push(r);
-  console.log(`${r.ok ? 'ok  ' : 'SLOW'} ${name.padEnd(40)} p50 ${String(r.p50).padStart(7)} ms  p95 ${String(r.p95).padStart(7)} ms  ${r.rows} rows, Page 1 of ${r.totalPages}${r.estimated ? ' (estimated)' : ''}`);
+  console.log(
+    `${r.ok ? 'ok  ' : 'SLOW'} ${name.padEnd(40)} p50 ${String(r.p50).padStart(7)} ms  p95 ${String(r.p95).padStart(7)} ms  ${r.rows} rows, Page 1 of ${r.totalPages}${r.estimated ? ' (estimated)' : ''}`,
+  );
 }
 
 await app.close();
 await c.end();
 await database.close();
 
-const { rows: [{ n }] } = await (async () => {
+const {
+  rows: [{ n }],
+} = await (async () => {
   const cc = new pg.Client({ connectionString: dbUrl.toString() });
   await cc.connect();
   const r = await cc.query(`select count(*)::bigint as n from access_logs`);
@@ -228,5 +259,7 @@ const report = {
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 const file = path.join(root, 'bench/results', `logs-${report.date.slice(0, 10)}.json`);
 writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
-console.log(`\n${results.every((r) => r.ok) ? 'All cases within' : 'Some cases over'} the ${budgetMs} ms p95 budget; written to ${path.relative(root, file)}`);
+console.log(
+  `\n${results.every((r) => r.ok) ? 'All cases within' : 'Some cases over'} the ${budgetMs} ms p95 budget; written to ${path.relative(root, file)}`,
+);
 process.exit(results.every((r) => r.ok) ? 0 : 1);

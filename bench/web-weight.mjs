@@ -19,7 +19,16 @@ const budgetKb = 100;
 buildWebIfStale();
 const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-web-')), ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DEMO_DATA: '0', LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-web-')),
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    DEMO_DATA: '0',
+    LOG_LEVEL: 'warn',
+  },
   stdio: 'ignore',
 });
 try {
@@ -34,7 +43,14 @@ try {
   }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const weigh = async (setup, url) => {
     const context = await browser.newContext();
@@ -55,11 +71,24 @@ try {
     return sizes;
   };
   const signIn = async (page) => {
-    const res = await fetch(`${base}/api/v1/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+    const res = await fetch(`${base}/api/v1/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(admin),
+    });
     const { data } = await res.json();
     await page.goto(`${base}/api/health`);
     await page.evaluate(
-      ([token, details]) => localStorage.setItem('auth', JSON.stringify({ details: { ...details, token, timeZone: 'UTC' }, toggle: true, deviceDetail: {}, userDetails: details })),
+      ([token, details]) =>
+        localStorage.setItem(
+          'auth',
+          JSON.stringify({
+            details: { ...details, token, timeZone: 'UTC' },
+            toggle: true,
+            deviceDetail: {},
+            userDetails: details,
+          }),
+        ),
       [data.accessToken, data.admin],
     );
   };
@@ -73,13 +102,22 @@ try {
     { route: '/admin/device', ...device },
   ];
   console.log('route            JS gzip kB   CSS gzip kB   files');
-  for (const r of rows) console.log(`${r.route.padEnd(17)}${kb(r.js).padStart(10)}${kb(r.css).padStart(14)}   ${r.files.length}`);
+  for (const r of rows)
+    console.log(`${r.route.padEnd(17)}${kb(r.js).padStart(10)}${kb(r.css).padStart(14)}   ${r.files.length}`);
   const verdict = login.js / 1024 <= budgetKb ? 'within' : 'OVER';
   console.log(`/login-admin JS is ${verdict} the ${budgetKb} kB budget`);
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   writeFileSync(
     path.join(root, 'bench/results/web-weight.json'),
-    JSON.stringify({ measuredAt: new Date().toISOString(), budgetKbJsLogin: budgetKb, routes: rows.map((r) => ({ ...r, jsKb: +kb(r.js), cssKb: +kb(r.css) })) }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        measuredAt: new Date().toISOString(),
+        budgetKbJsLogin: budgetKb,
+        routes: rows.map((r) => ({ ...r, jsKb: +kb(r.js), cssKb: +kb(r.css) })),
+      },
+      null,
+      2,
+    ) + '\n',
   );
 } finally {
   server.kill();

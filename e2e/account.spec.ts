@@ -21,7 +21,12 @@ let server: OwnServer | undefined;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   peer = await startSmtpPeer();
-  server = await startOwnServer({ name: 'account', portOffset, admin, env: { SMTP_URL: peer.url, MAIL_FROM: 'Device Admin <no-reply@example.com>' } });
+  server = await startOwnServer({
+    name: 'account',
+    portOffset,
+    admin,
+    env: { SMTP_URL: peer.url, MAIL_FROM: 'Device Admin <no-reply@example.com>' },
+  });
 });
 
 test.afterAll(async () => {
@@ -29,7 +34,9 @@ test.afterAll(async () => {
   await peer?.close();
 });
 
-test('a forgotten password is reset with the OTP from the email, then only the new password signs in', async ({ page }) => {
+test('a forgotten password is reset with the OTP from the email, then only the new password signs in', async ({
+  page,
+}) => {
   // Reached without an email, the OTP screen sends the visitor back.
   await page.goto('/enter-otp');
   await expect(page).toHaveURL(/\/forgot-password$/);
@@ -130,10 +137,16 @@ test('the admin uploads a profile picture and the top-bar avatar changes at once
   expect(before).not.toContain('/api/v1/admin/profile/image/');
 
   // A text file dressed as a picture is refused by the page.
-  await page.getByLabel('Profile Image').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await page
+    .getByLabel('Profile Image')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await expect(page.getByText('Only PNG and JPG images are allowed')).toBeVisible();
 
-  await page.getByLabel('Profile Image').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: makePng({ width: 64, height: 64, rgb: [20, 120, 220], text: 'private note' }) });
+  await page.getByLabel('Profile Image').setInputFiles({
+    name: 'me.png',
+    mimeType: 'image/png',
+    buffer: makePng({ width: 64, height: 64, rgb: [20, 120, 220], text: 'private note' }),
+  });
   await expect(page.getByAltText('Preview of the new profile picture')).toBeVisible();
   await page.getByLabel('First Name').fill('Grace');
   await page.getByLabel(/Phone Number/).fill('5551234567');
@@ -141,11 +154,16 @@ test('the admin uploads a profile picture and the top-bar avatar changes at once
   await expect(page.getByText('User profile updated successfully')).toBeVisible();
 
   await expect(avatar).toHaveAttribute('src', /\/api\/v1\/admin\/profile\/image\/[a-f0-9]{32}\.png$/);
-  await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+  await expect
+    .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(64);
 
   // Still there after a reload (the session keeps the merged profile) and on My Profile.
   await page.goto('/admin/profile');
   await expect(page.getByText('Grace')).toBeVisible();
-  await expect(page.locator('main img[alt^="Profile picture of"]')).toHaveAttribute('src', /\/api\/v1\/admin\/profile\/image\//);
+  await expect(page.locator('main img[alt^="Profile picture of"]')).toHaveAttribute(
+    'src',
+    /\/api\/v1\/admin\/profile\/image\//,
+  );
   await expect(avatar).toHaveAttribute('src', /\/api\/v1\/admin\/profile\/image\//);
 });

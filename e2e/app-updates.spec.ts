@@ -26,7 +26,11 @@ test('adds an app update with a small APK, sees it listed and downloads it intac
   await dialog.getByLabel(/Version Name/).fill('3.0.0');
   await dialog.getByLabel(/Remark/).fill('End-to-end release');
   await dialog.getByLabel(/Update Description/).fill('Uploaded by the end-to-end test');
-  await dialog.getByLabel(/APK File/).setInputFiles({ name: 'e2e-3.0.0.apk', mimeType: 'application/vnd.android.package-archive', buffer: apk });
+  await dialog.getByLabel(/APK File/).setInputFiles({
+    name: 'e2e-3.0.0.apk',
+    mimeType: 'application/vnd.android.package-archive',
+    buffer: apk,
+  });
   await dialog.getByRole('button', { name: 'Submit' }).click();
 
   await expect(page.getByText('App update added successfully')).toBeVisible();
@@ -36,7 +40,10 @@ test('adds an app update with a small APK, sees it listed and downloads it intac
   await expect(row.getByRole('cell', { name: 'Force', exact: true })).toBeVisible();
   await expect(row.getByRole('cell', { name: '3.0.0', exact: true })).toBeVisible();
 
-  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: `Download ${appName} 3.0.0` }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    row.getByRole('link', { name: `Download ${appName} 3.0.0` }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('e2e-3.0.0.apk');
   const file = await download.path();
   expect(sha256(readFileSync(file))).toBe(sha256(apk));
@@ -53,7 +60,11 @@ test('refuses a file that is not an APK, with the server message', async ({ page
   await dialog.getByLabel(/Version Name/).fill('1.0.0');
   await dialog.getByLabel(/Remark/).fill('Fake');
   await dialog.getByLabel(/Update Description/).fill('A text file renamed to .apk');
-  await dialog.getByLabel(/APK File/).setInputFiles({ name: 'fake.apk', mimeType: 'application/octet-stream', buffer: Buffer.from('not an apk\n') });
+  await dialog.getByLabel(/APK File/).setInputFiles({
+    name: 'fake.apk',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from('not an apk\n'),
+  });
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Only APK files are allowed')).toBeVisible();
   await expect(dialog).toBeVisible();

@@ -68,10 +68,16 @@ test('adds a device, finds it, sorts, changes its status and edits it', async ({
   await expect(page).not.toHaveURL(/search=/);
   await page.getByRole('button', { name: 'Machine Number' }).click();
   await expect(page).toHaveURL(/sort=machineNumber&direction=asc/);
-  await expect(page.getByRole('columnheader', { name: 'Machine Number' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByRole('columnheader', { name: 'Machine Number' })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
   await page.getByRole('button', { name: 'Machine Number' }).click();
   await expect(page).toHaveURL(/direction=desc/);
-  await expect(page.getByRole('columnheader', { name: 'Machine Number' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByRole('columnheader', { name: 'Machine Number' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
 
   // Pager: next page, and Back returns to page 1.
   await page.getByRole('button', { name: 'Next' }).click();
@@ -106,11 +112,16 @@ test('walks from a demo device to its doctor, a patient and a treatment', async 
   await signIn(page);
   await page.goto('/admin/device?search=MN-1001');
   await page.getByRole('link', { name: 'View MN-1001' }).click();
-  await expect(page.getByRole('region', { name: 'Device Details' }).getByText('Berlin', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Device Details' }).getByText('Berlin', { exact: true }),
+  ).toBeVisible();
 
   // A treatment with its details.
   const treatments = page.getByRole('table', { name: 'Treatment records' });
-  await treatments.getByRole('button', { name: /^View treatment of / }).first().click();
+  await treatments
+    .getByRole('button', { name: /^View treatment of / })
+    .first()
+    .click();
   const modal = page.getByRole('dialog', { name: 'Treatment Details' });
   await expect(modal.getByText('Treatment Plan')).toBeVisible();
   await expect(modal.getByText('Total Energy Output')).toBeVisible();
@@ -118,11 +129,25 @@ test('walks from a demo device to its doctor, a patient and a treatment', async 
   await modal.getByRole('button', { name: 'Close' }).click();
 
   // A doctor of the device, with the device in the breadcrumbs.
-  await page.getByRole('table', { name: 'Doctors' }).getByRole('link', { name: /^View Dr\. / }).first().click();
+  await page
+    .getByRole('table', { name: 'Doctors' })
+    .getByRole('link', { name: /^View Dr\. / })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/admin\/view-doctor\//);
   await expect(page.getByRole('heading', { name: 'Doctor Details', level: 1 })).toBeVisible();
-  for (const label of ['Doctor ID', 'User Name', 'Email', 'Phone Number', 'Created Time', 'Status', 'Address']) {
-    await expect(page.getByRole('region', { name: 'Doctor Details' }).getByText(label, { exact: true })).toBeVisible();
+  for (const label of [
+    'Doctor ID',
+    'User Name',
+    'Email',
+    'Phone Number',
+    'Created Time',
+    'Status',
+    'Address',
+  ]) {
+    await expect(
+      page.getByRole('region', { name: 'Doctor Details' }).getByText(label, { exact: true }),
+    ).toBeVisible();
   }
   await expect(page.getByRole('region', { name: 'Patient And Treatment Details' })).toBeVisible();
   await page.getByRole('tab', { name: 'Treatment List' }).click();
@@ -133,10 +158,16 @@ test('walks from a demo device to its doctor, a patient and a treatment', async 
 
   // A patient of the device.
   await page.getByRole('tab', { name: 'Patients' }).click();
-  await page.getByRole('table', { name: 'Patients' }).getByRole('link', { name: /^View / }).first().click();
+  await page
+    .getByRole('table', { name: 'Patients' })
+    .getByRole('link', { name: /^View / })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { name: 'Patient Details', level: 1 })).toBeVisible();
   for (const label of ['Patient Name', 'Email', 'Phone Number', 'Created Time']) {
-    await expect(page.getByRole('region', { name: 'Patient Details' }).getByText(label, { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Patient Details' }).getByText(label, { exact: true }),
+    ).toBeVisible();
   }
   await expect(page.getByRole('tab', { name: 'Treatment List' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Access Logs List' })).toBeVisible();

@@ -27,16 +27,28 @@ test.beforeAll(async ({ request }) => {
   const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
   const headers = { authorization: `Bearer ${(await login.json()).data.accessToken as string}` };
   const roles = await request.get('/api/v1/admin/roles/all', { headers });
-  const adminRole = ((await roles.json()).data.roles as { _id: string; type: string }[]).find((r) => r.type === 'admin');
+  const adminRole = ((await roles.json()).data.roles as { _id: string; type: string }[]).find(
+    (r) => r.type === 'admin',
+  );
   const created = await request.post('/api/v1/admin/users/', {
     headers,
-    data: { firstName: 'Two', lastName: 'Step', roleId: adminRole!._id, userName: user.email.split('@')[0], email: user.email, phone: '5551234567', password: user.password },
+    data: {
+      firstName: 'Two',
+      lastName: 'Step',
+      roleId: adminRole!._id,
+      userName: user.email.split('@')[0],
+      email: user.email,
+      phone: '5551234567',
+      password: user.password,
+    },
   });
   expect(created.ok(), await created.text()).toBe(true);
   userId = (await created.json()).data._id as string;
 });
 
-test('enrols from the profile with the manual key, sees the recovery codes once, and signs out', async ({ page }) => {
+test('enrols from the profile with the manual key, sees the recovery codes once, and signs out', async ({
+  page,
+}) => {
   await signIn(page, user);
   await page.goto('/admin/profile');
   const card = page.getByRole('region', { name: 'Two-step sign-in' });
@@ -96,7 +108,9 @@ test('signs in with a recovery code by keyboard, once', async ({ page }) => {
   await expect(page.getByText('9 of 10 recovery codes left.')).toBeVisible();
 });
 
-test('an admin resets the lost two-step sign-in from the user\'s page, by keyboard; the user then signs in with the password', async ({ page }) => {
+test("an admin resets the lost two-step sign-in from the user's page, by keyboard; the user then signs in with the password", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto(`/admin/view-user/${userId}`);
   const card = page.getByRole('region', { name: 'Two-step sign-in' });
@@ -115,7 +129,9 @@ test('an admin resets the lost two-step sign-in from the user\'s page, by keyboa
 
   await password.fill(e2eAdmin.password);
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Two-step sign-in was reset. The user signs in with the password and sets it up again.')).toBeVisible();
+  await expect(
+    page.getByText('Two-step sign-in was reset. The user signs in with the password and sets it up again.'),
+  ).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(card.getByText('Off. Sign-in asks this user only for the password.')).toBeVisible();
 

@@ -20,23 +20,32 @@ const screens: [path: string, heading: string][] = [
   ['/admin/change-password', 'Change Password'],
 ];
 
-test('every console screen fits 320 px without sideways page scrolling and passes axe there', async ({ page }) => {
+test('every console screen fits 320 px without sideways page scrolling and passes axe there', async ({
+  page,
+}) => {
   test.slow();
   await signIn(page);
   for (const [path, heading] of screens) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
     await expectAccessible(page);
-    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const sideways = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(sideways, `${path} scrolls sideways by ${sideways} px`).toBe(0);
   }
 
   // A device's detail page, reached from the list as a person would.
   await page.goto('/admin/device');
-  await page.getByRole('link', { name: /^View / }).first().click();
+  await page
+    .getByRole('link', { name: /^View / })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Device Details' })).toBeVisible();
   await expectAccessible(page);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBe(0);
 });
 
 /** Presses Tab (or Shift+Tab) until `target` has the focus, at most `limit` times, as a keyboard user would. */
@@ -48,7 +57,9 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
   throw new Error(`${key} never reached ${target.toString()}`);
 }
 
-test('on a phone the menu takes the keyboard while it covers the page, and gives it back', async ({ page }) => {
+test('on a phone the menu takes the keyboard while it covers the page, and gives it back', async ({
+  page,
+}) => {
   await signIn(page);
   const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
   const menu = page.getByRole('navigation', { name: 'Main' });
@@ -77,7 +88,8 @@ test('on a phone the menu takes the keyboard while it covers the page, and gives
   // Tabbing out of the menu closes it: nothing focused stays hidden behind it.
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  for (let i = 0; i < 30 && (await toggle.getAttribute('aria-expanded')) === 'true'; i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 30 && (await toggle.getAttribute('aria-expanded')) === 'true'; i++)
+    await page.keyboard.press('Tab');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   expect(await menu.evaluate((el) => el.contains(document.activeElement))).toBe(false);
 });

@@ -1,6 +1,8 @@
 import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
 
-test('an admin adds, views, renames and deletes a role, and cannot delete a role in use', async ({ page }) => {
+test('an admin adds, views, renames and deletes a role, and cannot delete a role in use', async ({
+  page,
+}) => {
   test.slow();
   await signIn(page);
   await page.goto('/admin/roles');
@@ -51,7 +53,9 @@ test('an admin adds, views, renames and deletes a role, and cannot delete a role
   await expect(renamed).toBeVisible();
 
   // The Admin role is held by the first admin: the server's msg says so and the row stays.
-  const adminRole = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Admin', exact: true }) });
+  const adminRole = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: 'Admin', exact: true }) });
   await adminRole.getByRole('button', { name: 'Delete Admin' }).click();
   await page.getByRole('dialog', { name: 'Remove Data' }).getByRole('button', { name: 'Yes' }).click();
   await expect(page.getByText(/This role is assigned to \d+ users? and cannot be deleted/)).toBeVisible();
@@ -81,7 +85,10 @@ test("Admin Logs shows the admin's own actions, and one search filters both tabs
 
   const search = page.getByLabel('Search logs');
   await search.fill('roles/all');
-  const mine = page.getByRole('row').filter({ hasText: 'GET /api/v1/admin/roles/all' }).filter({ hasText: e2eAdmin.email });
+  const mine = page
+    .getByRole('row')
+    .filter({ hasText: 'GET /api/v1/admin/roles/all' })
+    .filter({ hasText: e2eAdmin.email });
   await expect(mine.first()).toBeVisible();
   await expect(page.getByText(/Page 1 of \d+/)).toBeVisible();
 

@@ -20,7 +20,9 @@ test.beforeAll(async () => {
 
 test.afterAll(() => server?.stop());
 
-test('the idle warning appears a minute before the end, and "Stay signed in" keeps the session past its old end', async ({ page }) => {
+test('the idle warning appears a minute before the end, and "Stay signed in" keeps the session past its old end', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   await signIn(page, admin);
   const dialog = page.getByRole('dialog', { name: 'Are you still there?' });

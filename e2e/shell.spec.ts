@@ -1,7 +1,12 @@
 import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
 
 test.describe('guards and public routes', () => {
-  for (const path of ['/admin/dashboard', '/admin/device', '/admin/user-management', '/admin/view-role/123']) {
+  for (const path of [
+    '/admin/dashboard',
+    '/admin/device',
+    '/admin/user-management',
+    '/admin/view-role/123',
+  ]) {
     test(`sends a signed-out visitor from ${path} to the sign-in page`, async ({ page }) => {
       await page.goto(path);
       await expect(page).toHaveURL(/\/login-admin$/);
@@ -14,7 +19,9 @@ test.describe('guards and public routes', () => {
     await expect(page).toHaveURL(/\/login-admin$/);
   });
 
-  test('shows sign-in on /, /login and /login-admin with its title and the spec messages', async ({ page }) => {
+  test('shows sign-in on /, /login and /login-admin with its title and the spec messages', async ({
+    page,
+  }) => {
     for (const path of ['/', '/login', '/login-admin']) {
       await page.goto(path);
       await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
@@ -52,7 +59,11 @@ test.describe('signed in', () => {
     await page.goto('/login-admin');
     await page.keyboard.press('Tab');
     // The first stop may be a skip link on some layouts; move until the email field has focus.
-    for (let i = 0; i < 5 && !(await page.getByLabel('Email').evaluate((el) => el === document.activeElement)); i++) {
+    for (
+      let i = 0;
+      i < 5 && !(await page.getByLabel('Email').evaluate((el) => el === document.activeElement));
+      i++
+    ) {
       await page.keyboard.press('Tab');
     }
     await page.keyboard.type(e2eAdmin.email);
@@ -96,16 +107,24 @@ test.describe('signed in', () => {
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await page.reload();
-    await expect(page.getByRole('button', { name: 'Toggle sidebar' })).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('button', { name: 'Toggle sidebar' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
-    await expect(page.getByRole('button', { name: 'Toggle sidebar' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('button', { name: 'Toggle sidebar' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
   });
 
   test('marks Device Management active on a device detail path', async ({ page }) => {
     await signIn(page);
     await page.goto('/admin/device-details/some-id');
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Device Management' })).toHaveAttribute('aria-current', 'page');
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Device Management' }),
+    ).toHaveAttribute('aria-current', 'page');
   });
 
   test('opens the profile menu by keyboard and logs out with the toast and redirect', async ({ page }) => {
@@ -123,19 +142,25 @@ test.describe('signed in', () => {
     await expect(menu).toBeHidden();
     await expect(menuButton).toBeFocused();
 
-    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth') ?? '{}').details.token as string);
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('auth') ?? '{}').details.token as string,
+    );
     await menuButton.click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await expect(page.getByText('Logout Successfully')).toBeVisible();
     await expect(page).toHaveURL(/\/login-admin$/);
     // The server revoked the session: the old token no longer works.
-    const res = await page.request.get('/api/v1/admin/profile', { headers: { authorization: `Bearer ${token}` } });
+    const res = await page.request.get('/api/v1/admin/profile', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status()).toBe(401);
   });
 
   test('a 401 from the API clears the session and returns to sign-in', async ({ page }) => {
     await signIn(page);
-    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth') ?? '{}').details.token as string);
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('auth') ?? '{}').details.token as string,
+    );
     // Revoke the session behind the browser's back, then make the app call the API.
     await page.request.post('/api/v1/admin/logout', { headers: { authorization: `Bearer ${token}` } });
     await page.goto('/admin/profile');

@@ -14,7 +14,9 @@ async function createSubscription(page: Page, fullName: string, opts: { recurrin
   await dialog.getByLabel('Amount ($)').fill('49.99');
   await dialog.getByLabel('Payment Type').selectOption({ label: opts.recurring ? 'Recurring' : 'One Time' });
   if (opts.recurring) await dialog.getByLabel('Plan Type').selectOption({ label: 'Monthly' });
-  const created = page.waitForResponse((r) => r.url().endsWith('/api/v1/admin/subscrption/add') && r.request().method() === 'POST');
+  const created = page.waitForResponse(
+    (r) => r.url().endsWith('/api/v1/admin/subscrption/add') && r.request().method() === 'POST',
+  );
   await dialog.getByRole('button', { name: 'Add Subscription' }).click();
   const response = await created;
   expect(response.status()).toBe(201);
@@ -44,7 +46,10 @@ async function statusInList(page: Page, fullName: string) {
   return page.getByRole('row').filter({ hasText: fullName });
 }
 
-test('a customer pays a subscription link with 4242 4242 4242 4242 and the admin sees it Complete', async ({ page, browser }) => {
+test('a customer pays a subscription link with 4242 4242 4242 4242 and the admin sees it Complete', async ({
+  page,
+  browser,
+}) => {
   await signIn(page);
   const name = `Paying Customer ${Date.now()}`;
   await page.goto('/admin/subscription-management');
@@ -84,7 +89,10 @@ test('a customer pays a subscription link with 4242 4242 4242 4242 and the admin
   await expect(await statusInList(page, name)).toContainText('Complete');
 });
 
-test('a declined card (4000 0000 0000 0002) ends on /cancel and the admin sees Failed', async ({ page, browser }) => {
+test('a declined card (4000 0000 0000 0002) ends on /cancel and the admin sees Failed', async ({
+  page,
+  browser,
+}) => {
   await signIn(page);
   const name = `Declined Customer ${Date.now()}`;
   const link = await createSubscription(page, name);
@@ -97,7 +105,10 @@ test('a declined card (4000 0000 0000 0002) ends on /cancel and the admin sees F
     await expect(c).toHaveURL(/\/cancel$/);
     await expect(c.getByRole('heading', { name: 'Payment Cancelled' })).toBeVisible();
     await expect(c.getByText('Your payment was cancelled. You can try again.')).toBeVisible();
-    await expect(c.getByRole('link', { name: 'Back to Subscriptions' })).toHaveAttribute('href', '/admin/subscription-management');
+    await expect(c.getByRole('link', { name: 'Back to Subscriptions' })).toHaveAttribute(
+      'href',
+      '/admin/subscription-management',
+    );
     await expectAccessible(c);
   } finally {
     await customer.close();

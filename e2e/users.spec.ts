@@ -1,6 +1,8 @@
 import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
 
-test('an admin adds a user, finds, views and edits them, cannot edit the first admin, and deletes them', async ({ page }) => {
+test('an admin adds a user, finds, views and edits them, cannot edit the first admin, and deletes them', async ({
+  page,
+}) => {
   test.slow();
   await signIn(page);
   await page.goto('/admin/user-management');
@@ -12,7 +14,15 @@ test('an admin adds a user, finds, views and edits them, cannot edit the first a
   await page.getByRole('button', { name: 'Add New User' }).click();
   const add = page.getByRole('dialog', { name: 'Add New User' });
   await add.getByRole('button', { name: 'Add User' }).click();
-  for (const msg of ['First name is required', 'Last name is required', 'User name is required', 'Email is required', 'Phone number is required', 'Role is required', 'Password is required']) {
+  for (const msg of [
+    'First name is required',
+    'Last name is required',
+    'User name is required',
+    'Email is required',
+    'Phone number is required',
+    'Role is required',
+    'Password is required',
+  ]) {
     await expect(add.getByText(msg)).toBeVisible();
   }
   await expectAccessible(page);
@@ -44,7 +54,12 @@ test('an admin adds a user, finds, views and edits them, cannot edit the first a
   // The first admin cannot be edited: the pencil is disabled.
   const adminRow = page.getByRole('row').filter({ hasText: e2eAdmin.email });
   if ((await adminRow.count()) === 0) await page.getByRole('button', { name: 'Next' }).click();
-  await expect(page.getByRole('row').filter({ hasText: e2eAdmin.email }).getByRole('button', { name: /^Edit / })).toBeDisabled();
+  await expect(
+    page
+      .getByRole('row')
+      .filter({ hasText: e2eAdmin.email })
+      .getByRole('button', { name: /^Edit / }),
+  ).toBeDisabled();
   await page.goto('/admin/user-management');
 
   // The detail page.

@@ -4,7 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testPostgresAvailable, testPostgresUrl, testRedisAvailable, testRedisUrl } from './local-services.mjs';
+import {
+  testPostgresAvailable,
+  testPostgresUrl,
+  testRedisAvailable,
+  testRedisUrl,
+} from './local-services.mjs';
 import { buildWebIfStale } from './web-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,7 +39,13 @@ const vitestCounts = (file) => () => {
 };
 const vitest = (name, extraArgs, env = {}) => {
   const file = path.join(out, `${name}.json`);
-  run(name, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`, ...extraArgs], env, vitestCounts(file));
+  run(
+    name,
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`, ...extraArgs],
+    env,
+    vitestCounts(file),
+  );
 };
 
 vitest('unit-and-api', []);
@@ -59,22 +70,37 @@ if (await testRedisAvailable()) {
 // PostgreSQL, which refuses some text the embedded database takes.
 if (process.env.TEST_HARDENING !== '0') {
   vitest('hardening', ['-c', 'apps/api/vitest.hardening.config.ts']);
-  if (onPostgres) vitest('fuzz-on-postgres', ['-c', 'apps/api/vitest.hardening.config.ts', 'fuzz'], { DATABASE_URL: testPostgresUrl });
-  run('reliability-report', process.execPath, ['scripts/reliability-report.mjs'], {}, () => ({ passed: 0, failed: 0 }));
+  if (onPostgres)
+    vitest('fuzz-on-postgres', ['-c', 'apps/api/vitest.hardening.config.ts', 'fuzz'], {
+      DATABASE_URL: testPostgresUrl,
+    });
+  run('reliability-report', process.execPath, ['scripts/reliability-report.mjs'], {}, () => ({
+    passed: 0,
+    failed: 0,
+  }));
 }
 
 if (process.env.TEST_E2E !== '0') {
   buildWebIfStale();
   const file = path.join(out, 'e2e.json');
-  run('end-to-end', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file }, () => {
-    if (!existsSync(file)) throw new Error('no report');
-    const { stats } = JSON.parse(readFileSync(file, 'utf8'));
-    return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
-  });
+  run(
+    'end-to-end',
+    'npx',
+    ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+    () => {
+      if (!existsSync(file)) throw new Error('no report');
+      const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+      return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+    },
+  );
 }
 
 console.log('\nSuite                 passed  failed  seconds');
-for (const r of results) console.log(`${r.name.padEnd(22)}${String(r.passed).padStart(6)}${String(r.failed).padStart(8)}${String(r.seconds).padStart(9)}`);
+for (const r of results)
+  console.log(
+    `${r.name.padEnd(22)}${String(r.passed).padStart(6)}${String(r.failed).padStart(8)}${String(r.seconds).padStart(9)}`,
+  );
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

@@ -9,10 +9,21 @@ import { fileURLToPath } from 'node:url';
 import { testPostgresAvailable, testPostgresUrl } from './local-services.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const vitest = (args, env = {}) => spawnSync('npx', ['vitest', 'run', '-c', 'apps/api/vitest.hardening.config.ts', ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+const vitest = (args, env = {}) =>
+  spawnSync('npx', ['vitest', 'run', '-c', 'apps/api/vitest.hardening.config.ts', ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
 const args = process.argv.slice(2);
 const suites = vitest(args);
 const fuzzRan = args.length === 0 || args.includes('fuzz');
-const fuzzOnPostgres = fuzzRan && (await testPostgresAvailable()) ? vitest(['fuzz'], { DATABASE_URL: testPostgresUrl }) : { status: 0 };
-const report = spawnSync(process.execPath, ['scripts/reliability-report.mjs'], { cwd: root, stdio: 'inherit' });
+const fuzzOnPostgres =
+  fuzzRan && (await testPostgresAvailable())
+    ? vitest(['fuzz'], { DATABASE_URL: testPostgresUrl })
+    : { status: 0 };
+const report = spawnSync(process.execPath, ['scripts/reliability-report.mjs'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(suites.status || fuzzOnPostgres.status || report.status || 0);

@@ -6,7 +6,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const inputs = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src', 'package-lock.json'];
+const inputs = [
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'packages/contract/src',
+  'package-lock.json',
+];
 const distDir = path.join(root, 'apps/web/dist');
 const stampFile = path.join(distDir, '.build-hash');
 
@@ -24,7 +31,10 @@ function hashInputs() {
   };
   for (const input of inputs) walk(path.join(root, input));
   // Build-time settings change the bundle too.
-  for (const key of Object.keys(process.env).filter((k) => k.startsWith('VITE_')).sort()) hash.update(`${key}=${process.env[key]}`);
+  for (const key of Object.keys(process.env)
+    .filter((k) => k.startsWith('VITE_'))
+    .sort())
+    hash.update(`${key}=${process.env[key]}`);
   return hash.digest('hex');
 }
 

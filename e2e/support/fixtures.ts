@@ -13,12 +13,21 @@ const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22
 export async function expectAccessible(page: Page) {
   await page.waitForLoadState('networkidle');
   await page
-    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity), undefined, { timeout: 3000 })
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      undefined,
+      { timeout: 3000 },
+    )
     .catch(() => {
       // Still moving after 3 s: check it as it is.
     });
   const { violations } = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  const summary = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
+  const summary = violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`,
+  );
   expect(summary, `accessibility violations on ${page.url()}`).toEqual([]);
 }
 
@@ -39,7 +48,8 @@ export const test = base.extend<{ a11yAfter: void }>({
   a11yAfter: [
     async ({ page }, use, testInfo) => {
       await use();
-      if (testInfo.status === testInfo.expectedStatus && page.url().startsWith('http')) await expectAccessible(page);
+      if (testInfo.status === testInfo.expectedStatus && page.url().startsWith('http'))
+        await expectAccessible(page);
     },
     { auto: true },
   ],

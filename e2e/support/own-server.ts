@@ -9,7 +9,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export type OwnServer = { baseURL: string; stop(): void };
 
 /** The address of a spec's own server: known before it starts, for `test.use({ baseURL })`. */
-export const ownServerUrl = (portOffset: number) => `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + portOffset}`;
+export const ownServerUrl = (portOffset: number) =>
+  `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + portOffset}`;
 
 /**
  * A console server of a spec's own (`npm start`'s script, its own empty embedded database), for
@@ -17,7 +18,12 @@ export const ownServerUrl = (portOffset: number) => `http://127.0.0.1:${Number(p
  * idle timeout, a real SMTP peer). `portOffset` keeps it off the shared e2e server's port and off
  * other specs' servers.
  */
-export async function startOwnServer(opts: { name: string; portOffset: number; admin: { email: string; password: string }; env?: Record<string, string> }): Promise<OwnServer> {
+export async function startOwnServer(opts: {
+  name: string;
+  portOffset: number;
+  admin: { email: string; password: string };
+  env?: Record<string, string>;
+}): Promise<OwnServer> {
   const baseURL = ownServerUrl(opts.portOffset);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `e2e-${opts.name}-`));
   let log = '';
@@ -49,7 +55,13 @@ export async function startOwnServer(opts: { name: string; portOffset: number; a
       stop();
       throw new Error(`${opts.name} e2e server exited:\n${log}`);
     }
-    if (await fetch(`${baseURL}/api/health`).then((r) => r.ok, () => false)) return { baseURL, stop };
+    if (
+      await fetch(`${baseURL}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { baseURL, stop };
     if (Date.now() > deadline) {
       stop();
       throw new Error(`${opts.name} e2e server did not start:\n${log}`);

@@ -78,11 +78,19 @@ const redactedLogPaths = [
   'req.headers.cookie',
   'req.headers["stripe-signature"]',
   'res.headers["set-cookie"]',
-  ...['password', 'old_password', 'new_password', 'otp', 'code', 'token', 'accessToken', 'rememberToken', 'mfaToken', 'secret', 'cardNumber'].flatMap((key) => [
-    key,
-    `*.${key}`,
-    `*.*.${key}`,
-  ]),
+  ...[
+    'password',
+    'old_password',
+    'new_password',
+    'otp',
+    'code',
+    'token',
+    'accessToken',
+    'rememberToken',
+    'mfaToken',
+    'secret',
+    'cardNumber',
+  ].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
 export type AppDeps = {
@@ -99,7 +107,14 @@ export type AppDeps = {
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-export async function buildApp({ config, database, now = () => new Date(), logger = true, logStream, storage = createStorage(config) }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  now = () => new Date(),
+  logger = true,
+  logStream,
+  storage = createStorage(config),
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger && {
       level: config.logLevel,
@@ -127,7 +142,14 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     route.config = { ...route.config, access };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url, access, public: access === 'public', schema: route.schema });
+      if (method !== 'HEAD')
+        registeredRoutes.push({
+          method,
+          url: route.url,
+          access,
+          public: access === 'public',
+          schema: route.schema,
+        });
     }
   });
 
@@ -145,14 +167,24 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   // overrides per call: `request.file({ limits: { fileSize } })` / `request.parts({ limits })`.
   // Files stream (never buffered whole): hand `part.file` to `storage.put(key, part.file, { maxBytes })`.
   await app.register(multipart, {
-    limits: { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 30, fileSize: 5 * 1024 * 1024, files: 1, parts: 40, headerPairs: 100 },
+    limits: {
+      fieldNameSize: 100,
+      fieldSize: 64 * 1024,
+      fields: 30,
+      fileSize: 5 * 1024 * 1024,
+      files: 1,
+      parts: 40,
+      headerPairs: 100,
+    },
   });
 
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const signer = createTokenSigner(config.jwtSecret, now);
   // One store for every throttle: this process's memory, or Redis shared by every API instance.
-  const throttleStore = config.redisUrl ? createRedisThrottleStore({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log }) : createMemoryThrottleStore();
+  const throttleStore = config.redisUrl
+    ? createRedisThrottleStore({ url: config.redisUrl, prefix: config.redisPrefix, log: app.log })
+    : createMemoryThrottleStore();
   if ('ready' in throttleStore) await throttleStore.ready;
   app.addHook('onClose', () => throttleStore.close());
   const mailer = createMailer({ config, db: database.db, log: app.log, now });
@@ -171,8 +203,20 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     signer,
     // Wrong codes: an attacker who has the password gets 5 guesses per 15 minutes at a 1-in-330,000 code.
     limiters: {
-      byUser: createAttemptLimiter({ name: 'mfa-user', max: 5, windowMs: 15 * 60_000, now: () => now().getTime(), store: throttleStore }),
-      byIp: createAttemptLimiter({ name: 'mfa-ip', max: 30, windowMs: 15 * 60_000, now: () => now().getTime(), store: throttleStore }),
+      byUser: createAttemptLimiter({
+        name: 'mfa-user',
+        max: 5,
+        windowMs: 15 * 60_000,
+        now: () => now().getTime(),
+        store: throttleStore,
+      }),
+      byIp: createAttemptLimiter({
+        name: 'mfa-ip',
+        max: 30,
+        windowMs: 15 * 60_000,
+        now: () => now().getTime(),
+        store: throttleStore,
+      }),
     },
     requireMfa: config.requireMfa,
     now,
@@ -196,7 +240,14 @@ export async function buildApp({ config, database, now = () => new Date(), logge
   await app.register(mfaRoutes, { auth, mfa });
   await app.register(sessionRoutes, { activity, now });
   await app.register(profileRoutes, { profiles });
-  const account = createAccountService({ db: database.db, mailer, secret: config.jwtSecret, log: app.log, now, throttleStore });
+  const account = createAccountService({
+    db: database.db,
+    mailer,
+    secret: config.jwtSecret,
+    log: app.log,
+    now,
+    throttleStore,
+  });
   app.decorate('account', account);
   await app.register(accountRoutes, { account });
   await app.register(appUpdatesRoutes, {
@@ -234,7 +285,11 @@ export async function buildApp({ config, database, now = () => new Date(), logge
     if (hasWeb && request.method === 'GET' && !isApiPath(request.url)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
-    return reply.code(404).send({ code: 404, msg: `${apiMessages.routeNotFound}: ${request.method} ${request.url.split('?')[0]}`, data: null });
+    return reply.code(404).send({
+      code: 404,
+      msg: `${apiMessages.routeNotFound}: ${request.method} ${request.url.split('?')[0]}`,
+      data: null,
+    });
   });
   return app;
 }

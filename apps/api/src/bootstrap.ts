@@ -14,13 +14,24 @@ export const defaultRoles = [
 export type BootstrapResult = { created: boolean; email: string; generatedPassword?: string };
 
 /** First start: the default roles and the first admin, who can never be deleted. */
-export async function bootstrap(db: Db, opts: { adminEmail: string; adminPassword?: string }): Promise<BootstrapResult> {
-  const [{ count: roleCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(roles)) as [{ count: number }];
+export async function bootstrap(
+  db: Db,
+  opts: { adminEmail: string; adminPassword?: string },
+): Promise<BootstrapResult> {
+  const [{ count: roleCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(roles)) as [
+    { count: number },
+  ];
   if (roleCount === 0) await db.insert(roles).values([...defaultRoles]);
 
-  const [{ count: userCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [{ count: number }];
+  const [{ count: userCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [
+    { count: number },
+  ];
   if (userCount > 0) {
-    const [first] = await db.select({ email: users.email }).from(users).where(eq(users.isDeletable, false)).limit(1);
+    const [first] = await db
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.isDeletable, false))
+      .limit(1);
     return { created: false, email: first?.email ?? opts.adminEmail };
   }
   const [adminRole] = await db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin')).limit(1);

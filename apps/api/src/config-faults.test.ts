@@ -12,12 +12,23 @@ describe('fault-handling settings', () => {
   });
 
   it('reads DATABASE_CONNECT_TIMEOUT_MS, MAIL_RETRY_SECONDS and MAIL_MAX_ATTEMPTS', () => {
-    const config = loadConfig({ ...base, DATABASE_CONNECT_TIMEOUT_MS: '2500', MAIL_RETRY_SECONDS: '5', MAIL_MAX_ATTEMPTS: '3' });
+    const config = loadConfig({
+      ...base,
+      DATABASE_CONNECT_TIMEOUT_MS: '2500',
+      MAIL_RETRY_SECONDS: '5',
+      MAIL_MAX_ATTEMPTS: '3',
+    });
     expect(config).toMatchObject({ databaseConnectTimeoutMs: 2500, mailRetrySeconds: 5, mailMaxAttempts: 3 });
   });
 
   it('stops the start naming each bad value', () => {
-    const attempt = () => loadConfig({ ...base, DATABASE_CONNECT_TIMEOUT_MS: '0', MAIL_RETRY_SECONDS: 'soon', MAIL_MAX_ATTEMPTS: '0' });
+    const attempt = () =>
+      loadConfig({
+        ...base,
+        DATABASE_CONNECT_TIMEOUT_MS: '0',
+        MAIL_RETRY_SECONDS: 'soon',
+        MAIL_MAX_ATTEMPTS: '0',
+      });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/DATABASE_CONNECT_TIMEOUT_MS.*MAIL_RETRY_SECONDS.*MAIL_MAX_ATTEMPTS/);
   });

@@ -22,7 +22,10 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAIL: z.email().default('admin@example.com'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().default('Device Admin <no-reply@localhost>'),
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
@@ -36,19 +39,49 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUIRE_MFA: flag,
-  SESSION_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  SESSION_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
   // Fractions allowed (tests and e2e use a short one); at least 30 s so the one-minute warning has room.
-  SESSION_IDLE_MINUTES: z.coerce.number().min(0.5, 'must be at least 0.5').max(24 * 60).default(30),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .min(0.5, 'must be at least 0.5')
+    .max(24 * 60)
+    .default(30),
   TRUST_PROXY: flag,
-  APK_MAX_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(4 * 1024 ** 3, 'must be at most 4 GiB').default(200 * 1024 * 1024),
+  APK_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024, 'must be at least 1024')
+    .max(4 * 1024 ** 3, 'must be at most 4 GiB')
+    .default(200 * 1024 * 1024),
   APK_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
-  APK_MAX_UNCOMPRESSED_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(64 * 1024 ** 3, 'must be at most 64 GiB').default(2 * 1024 ** 3),
+  APK_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024, 'must be at least 1024')
+    .max(64 * 1024 ** 3, 'must be at most 64 GiB')
+    .default(2 * 1024 ** 3),
   STORAGE: z.enum(['disk', 's3']).default('disk'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
-  REDIS_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, or _ : . -').default('device-admin:throttle:'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, or _ : . -')
+    .default('device-admin:throttle:'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional(),
-  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1').default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1')
+    .default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag,
@@ -133,14 +166,18 @@ function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
   if (e.STORAGE === 'disk') return { kind: 'disk' };
   if (!e.S3_BUCKET) throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE=s3');
   if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
-    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (set both, or neither for the default AWS credential chain)');
+    throw new ConfigError(
+      'Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (set both, or neither for the default AWS credential chain)',
+    );
   }
   return {
     kind: 's3',
     endpoint: e.S3_ENDPOINT,
     bucket: e.S3_BUCKET,
     region: e.S3_REGION,
-    credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+    credentials: e.S3_ACCESS_KEY_ID
+      ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
+      : undefined,
     forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
   };
 }
@@ -157,7 +194,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(e.DATA_DIR);
   const paymentProvider = e.PAYMENT_PROVIDER ?? (e.STRIPE_SECRET_KEY ? 'stripe' : 'demo');
   if (paymentProvider === 'stripe' && !e.STRIPE_SECRET_KEY) {
-    throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER=stripe');
+    throw new ConfigError(
+      'Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER=stripe',
+    );
   }
   return Object.freeze({
     env: e.NODE_ENV,

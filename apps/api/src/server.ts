@@ -16,8 +16,15 @@ async function main() {
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, connectTimeoutMs: config.databaseConnectTimeoutMs });
-  const first = await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  });
+  const first = await bootstrap(database.db, {
+    adminEmail: config.adminEmail,
+    adminPassword: config.adminPassword,
+  });
   // The demo data set fills an empty database (DEMO_DATA; on by default for the embedded one).
   const demo = config.demoData ? await seedDemoData(database.db, { storage: createStorage(config) }) : null;
   const app = await buildApp({ config, database });
@@ -26,13 +33,19 @@ async function main() {
   const url = `${config.publicUrl}/login-admin`;
   const lines = [`\n  Device admin console is ready: ${url}`];
   if (first.generatedPassword) {
-    lines.push(`  First admin: ${first.email}  password: ${first.generatedPassword}`, '  (shown once; set ADMIN_PASSWORD to choose it)');
+    lines.push(
+      `  First admin: ${first.email}  password: ${first.generatedPassword}`,
+      '  (shown once; set ADMIN_PASSWORD to choose it)',
+    );
   } else if (first.created) {
     lines.push(`  First admin: ${first.email} with the password from ADMIN_PASSWORD`);
   } else {
     lines.push(`  Sign in as ${first.email} (or any admin user)`);
   }
-  if (demo?.seeded) lines.push(`  Demo data loaded: ${demo.devices} devices with their doctors, patients, technicians, treatments and logs`);
+  if (demo?.seeded)
+    lines.push(
+      `  Demo data loaded: ${demo.devices} devices with their doctors, patients, technicians, treatments and logs`,
+    );
   console.log(lines.join('\n') + '\n');
 
   const shutdown = async (signal: string) => {

@@ -106,14 +106,22 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 /** The /reset-password/{token} form. */
 export const resetPasswordFormSchema = strictObject({
   password: newPassword(accountMessages.passwordRequired),
-  confirmPassword: z.string().min(1, accountMessages.confirmPasswordRequired).max(256, 'Confirm password must be at most 256 characters'),
-}).refine((v) => v.password === v.confirmPassword, { message: accountMessages.passwordsMustMatch, path: ['confirmPassword'] });
+  confirmPassword: z
+    .string()
+    .min(1, accountMessages.confirmPasswordRequired)
+    .max(256, 'Confirm password must be at most 256 characters'),
+}).refine((v) => v.password === v.confirmPassword, {
+  message: accountMessages.passwordsMustMatch,
+  path: ['confirmPassword'],
+});
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
 
 /** POST change-password (and its form). */
 export const changePasswordBodySchema = strictObject({
   old_password: z
-    .string({ error: (i) => (i.input == null ? accountMessages.currentPasswordRequired : 'old_password must be text') })
+    .string({
+      error: (i) => (i.input == null ? accountMessages.currentPasswordRequired : 'old_password must be text'),
+    })
     .min(1, accountMessages.currentPasswordRequired)
     .max(256, 'Current password must be at most 256 characters'),
   new_password: newPassword(accountMessages.newPasswordRequired),
@@ -133,7 +141,10 @@ const optionalName = (label: string) =>
  * because a client may send the whole profile back, and ignored. Any other unknown field is refused.
  */
 export const profileUpdateFieldsSchema = strictObject({
-  email: z.string({ error: 'email must be text' }).max(254, 'Email must be at most 254 characters').optional(),
+  email: z
+    .string({ error: 'email must be text' })
+    .max(254, 'Email must be at most 254 characters')
+    .optional(),
   firstName: optionalName('First name'),
   lastName: optionalName('Last name'),
   userName: z
@@ -155,7 +166,9 @@ export type ProfileUpdateFields = z.output<typeof profileUpdateFieldsSchema>;
 export const profileImageTypes = ['image/png', 'image/jpeg'] as const;
 /** Client-side check of a picked file (the server decides by content). */
 export const isAllowedImageFile = (file: { type: string; name: string }) =>
-  file.type ? (profileImageTypes as readonly string[]).includes(file.type) : /\.(png|jpe?g)$/i.test(file.name);
+  file.type
+    ? (profileImageTypes as readonly string[]).includes(file.type)
+    : /\.(png|jpe?g)$/i.test(file.name);
 
 export const profileUpdateResponseSchema = envelope(adminProfileSchema);
 export const messageResponseSchema = envelope(z.null());

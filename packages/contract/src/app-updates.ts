@@ -50,8 +50,16 @@ export const maxVersionCode = 2_100_000_000;
 
 // Multipart fields arrive as text; the select sends '1' or '2'.
 export const updateTypeSchema = z.preprocess(
-  (v) => (typeof v === 'string' && /^\s*[12]\s*$/.test(v) ? Number(v) : typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z.literal(updateTypes, { error: (i) => (i.input == null ? appUpdateMessages.updateTypeRequired : appUpdateMessages.updateTypeInvalid) }),
+  (v) =>
+    typeof v === 'string' && /^\s*[12]\s*$/.test(v)
+      ? Number(v)
+      : typeof v === 'string' && v.trim() === ''
+        ? undefined
+        : v,
+  z.literal(updateTypes, {
+    error: (i) =>
+      i.input == null ? appUpdateMessages.updateTypeRequired : appUpdateMessages.updateTypeInvalid,
+  }),
 );
 
 export const versionCodeSchema = z.preprocess(
@@ -62,13 +70,19 @@ export const versionCodeSchema = z.preprocess(
     return /^\d{1,10}$/.test(t) ? Number(t) : v;
   },
   z
-    .number({ error: (i) => (i.input == null ? appUpdateMessages.versionCodeRequired : appUpdateMessages.versionCodeInteger) })
+    .number({
+      error: (i) =>
+        i.input == null ? appUpdateMessages.versionCodeRequired : appUpdateMessages.versionCodeInteger,
+    })
     .int(appUpdateMessages.versionCodeInteger)
     .min(1, appUpdateMessages.versionCodeInteger)
     .max(maxVersionCode, appUpdateMessages.versionCodeInteger),
 );
 
-const appNameSchema = requiredText(appUpdateMessages.appNameRequired, 120).regex(/^[\p{L}\p{N} ._-]+$/u, appUpdateMessages.appNameFormat);
+const appNameSchema = requiredText(appUpdateMessages.appNameRequired, 120).regex(
+  /^[\p{L}\p{N} ._-]+$/u,
+  appUpdateMessages.appNameFormat,
+);
 
 /** The text fields of the Add App Update form and of the multipart POST (server and form share them). */
 export const appUpdateFieldsSchema = strictObject({
@@ -85,11 +99,17 @@ export const appUpdateFieldKeys = Object.keys(appUpdateFieldsSchema.shape) as (k
 /** What a browser File or a server-side part has in common. */
 export type FileLike = { name: string; size: number };
 const isFileLike = (v: unknown): v is FileLike =>
-  typeof v === 'object' && v !== null && typeof (v as FileLike).name === 'string' && typeof (v as FileLike).size === 'number';
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as FileLike).name === 'string' &&
+  typeof (v as FileLike).size === 'number';
 
 /** A browser file input's FileList (what a registered `<input type="file">` holds): its first file. */
 const firstOfFileList = (v: unknown) =>
-  typeof v === 'object' && v !== null && !isFileLike(v) && typeof (v as { length?: unknown }).length === 'number'
+  typeof v === 'object' &&
+  v !== null &&
+  !isFileLike(v) &&
+  typeof (v as { length?: unknown }).length === 'number'
     ? ((v as ArrayLike<unknown>)[0] ?? undefined)
     : v;
 

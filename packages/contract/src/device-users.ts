@@ -27,20 +27,30 @@ export const deviceUserMessages = {
 /** Status of a doctor or technician account in the app: 1 Inactive, 2 Active. */
 export const deviceUserStatusLabels: Record<number, string> = { 1: 'Inactive', 2: 'Active' };
 
-const machineNumberFilter = z.string().trim().min(1).max(64, deviceUserMessages.machineNumberInvalid).optional();
+const machineNumberFilter = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64, deviceUserMessages.machineNumberInvalid)
+  .optional();
 const doctorIdFilter = z.uuid({ error: deviceUserMessages.doctorIdInvalid }).optional();
 
 /** Device-user, treatment and log pagers offer 10 and 25; the API allows up to 100 like every list. */
 export const doctorListQuerySchema = pageQuery.extend({ machineNumber: machineNumberFilter });
 export const technicianListQuerySchema = pageQuery.extend({ machineNumber: machineNumberFilter });
-export const patientListQuerySchema = pageQuery.extend({ machineNumber: machineNumberFilter, doctorId: doctorIdFilter });
+export const patientListQuerySchema = pageQuery.extend({
+  machineNumber: machineNumberFilter,
+  doctorId: doctorIdFilter,
+});
 export type DoctorListQuery = z.input<typeof doctorListQuerySchema>;
 export type TechnicianListQuery = z.input<typeof technicianListQuerySchema>;
 export type PatientListQuery = z.input<typeof patientListQuerySchema>;
 
 export const doctorIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidDoctorId }) });
 export const patientIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidPatientId }) });
-export const technicianIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidTechnicianId }) });
+export const technicianIdParamSchema = z.object({
+  id: z.uuid({ error: deviceUserMessages.invalidTechnicianId }),
+});
 
 /** SPEC 3 "Doctor and technician": userId, userName, email, phonenumber, createTime, status, address (doctor). */
 export const doctorSchema = z.object({
@@ -76,9 +86,21 @@ export type Patient = z.infer<typeof patientSchema>;
 const pageFields = { total: z.number().int(), page: z.number().int(), limit: z.number().int() };
 
 /** SPEC 3: doctors and technicians come back as data with totalPages; patients as patientData. */
-export const doctorListSchema = z.object({ data: z.array(doctorSchema), totalPages: z.number().int(), ...pageFields });
-export const technicianListSchema = z.object({ data: z.array(technicianSchema), totalPages: z.number().int(), ...pageFields });
-export const patientListSchema = z.object({ patientData: z.array(patientSchema), totalPages: z.number().int(), ...pageFields });
+export const doctorListSchema = z.object({
+  data: z.array(doctorSchema),
+  totalPages: z.number().int(),
+  ...pageFields,
+});
+export const technicianListSchema = z.object({
+  data: z.array(technicianSchema),
+  totalPages: z.number().int(),
+  ...pageFields,
+});
+export const patientListSchema = z.object({
+  patientData: z.array(patientSchema),
+  totalPages: z.number().int(),
+  ...pageFields,
+});
 export type DoctorList = z.infer<typeof doctorListSchema>;
 export type TechnicianList = z.infer<typeof technicianListSchema>;
 export type PatientList = z.infer<typeof patientListSchema>;

@@ -41,14 +41,21 @@ export type DeviceStatus = (typeof deviceStatuses)[number];
 export const deviceStatusLabels: Record<DeviceStatus, string> = { 1: 'Inactive', 2: 'Active' };
 
 /** SPEC 3: subscription status codes; anything else shows N/A. */
-export const subscriptionStatusLabels: Record<number, string> = { 1: 'Pending', 2: 'Complete', 3: 'Expired', 4: 'Failed' };
+export const subscriptionStatusLabels: Record<number, string> = {
+  1: 'Pending',
+  2: 'Complete',
+  3: 'Expired',
+  4: 'Failed',
+};
 export const subscriptionStatusLabel = (status: number | null | undefined): string =>
   (status != null && subscriptionStatusLabels[status]) || 'N/A';
 
 // Select values and JSON numbers both arrive; '1' and 1 mean the same status.
 export const deviceStatusSchema = z.preprocess(
   (v) => (typeof v === 'string' && /^\s*[12]\s*$/.test(v) ? Number(v) : v),
-  z.literal(deviceStatuses, { error: (i) => (i.input == null ? deviceMessages.statusRequired : deviceMessages.statusInvalid) }),
+  z.literal(deviceStatuses, {
+    error: (i) => (i.input == null ? deviceMessages.statusRequired : deviceMessages.statusInvalid),
+  }),
 );
 
 /** A coordinate typed into a text box or sent as a number; blank means missing. */
@@ -71,8 +78,18 @@ const formFields = {
   machineNumber: requiredText(deviceMessages.machineNumberRequired, 64),
   serialNumber: requiredText(deviceMessages.serialNumberRequired, 64),
   location: requiredText(deviceMessages.locationRequired),
-  latitude: coordinate(deviceMessages.latitudeRequired, deviceMessages.latitudeNumber, deviceMessages.latitudeRange, 90),
-  longitude: coordinate(deviceMessages.longitudeRequired, deviceMessages.longitudeNumber, deviceMessages.longitudeRange, 180),
+  latitude: coordinate(
+    deviceMessages.latitudeRequired,
+    deviceMessages.latitudeNumber,
+    deviceMessages.latitudeRange,
+    90,
+  ),
+  longitude: coordinate(
+    deviceMessages.longitudeRequired,
+    deviceMessages.longitudeNumber,
+    deviceMessages.longitudeRange,
+    180,
+  ),
   city: requiredText(deviceMessages.cityRequired, 120),
   country: requiredText(deviceMessages.countryRequired, 120),
   address: requiredText(deviceMessages.addressRequired, 500),
@@ -104,11 +121,22 @@ export const deviceUpdateBodySchema = z.preprocess(
   strictObject({
     ...Object.fromEntries(Object.entries(formFields).map(([k, schema]) => [k, schema.optional()])),
     status: deviceStatusSchema.optional(),
-  } as { [K in keyof typeof formFields]: z.ZodOptional<(typeof formFields)[K]> } & { status: z.ZodOptional<typeof deviceStatusSchema> }),
+  } as { [K in keyof typeof formFields]: z.ZodOptional<(typeof formFields)[K]> } & {
+    status: z.ZodOptional<typeof deviceStatusSchema>;
+  }),
 );
 export type DeviceUpdateBody = z.output<typeof deviceUpdateBodySchema>;
 
-export const deviceSortKeys = ['createdAt', 'machineNumber', 'serialNumber', 'location', 'city', 'country', 'status', 'subscriptionStatus'] as const;
+export const deviceSortKeys = [
+  'createdAt',
+  'machineNumber',
+  'serialNumber',
+  'location',
+  'city',
+  'country',
+  'status',
+  'subscriptionStatus',
+] as const;
 export type DeviceSortKey = (typeof deviceSortKeys)[number];
 export const sortDirections = ['asc', 'desc'] as const;
 export type SortDirection = (typeof sortDirections)[number];
@@ -116,7 +144,9 @@ export type SortDirection = (typeof sortDirections)[number];
 /** GET machine: page, limit, search, sort, direction (default createdAt descending). */
 export const deviceListQuerySchema = pageQuery.extend({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
-  sort: z.enum(deviceSortKeys, { error: `sort must be one of ${deviceSortKeys.join(', ')}` }).default('createdAt'),
+  sort: z
+    .enum(deviceSortKeys, { error: `sort must be one of ${deviceSortKeys.join(', ')}` })
+    .default('createdAt'),
   direction: z.enum(sortDirections, { error: 'direction must be asc or desc' }).optional(),
 });
 export type DeviceListQuery = z.input<typeof deviceListQuerySchema>;

@@ -22,7 +22,11 @@ export const logStaleTimeMs = 5_000;
 export const logExactCountLimit = 5_000;
 
 const filterText = (name: string, max: number) =>
-  z.string({ error: `${name} must be text` }).trim().max(max, `${name} must be at most ${max} characters`).optional();
+  z
+    .string({ error: `${name} must be text` })
+    .trim()
+    .max(max, `${name} must be at most ${max} characters`)
+    .optional();
 
 /**
  * GET access-logs/all and error-logs/all. `after` is the `nextCursor` of the page before: with it

@@ -85,12 +85,19 @@ export const mfaDisableBodySchema = strictObject({
  * POST users/{id}/mfa/reset: the acting admin's own password, and their own current code when their
  * two-step sign-in is on, so a borrowed session cannot strip another user's second factor.
  */
-export const mfaResetBodySchema = strictObject({ password: mfaDisableBodySchema.shape.password, code: codeField.optional() });
+export const mfaResetBodySchema = strictObject({
+  password: mfaDisableBodySchema.shape.password,
+  code: codeField.optional(),
+});
 export type MfaResetBody = z.infer<typeof mfaResetBodySchema>;
 export type MfaVerifyBody = z.infer<typeof mfaVerifyBodySchema>;
 export type MfaDisableBody = z.infer<typeof mfaDisableBodySchema>;
 
-export const mfaStatusSchema = z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number().int(), required: z.boolean() });
+export const mfaStatusSchema = z.object({
+  enabled: z.boolean(),
+  recoveryCodesLeft: z.number().int(),
+  required: z.boolean(),
+});
 export type MfaStatus = z.infer<typeof mfaStatusSchema>;
 
 /** The secret as a QR code (SVG data URL), as the otpauth:// URI, and as the manual key. */
@@ -98,7 +105,6 @@ export const mfaSetupSchema = z.object({ otpauthUri: z.string(), qrCode: z.strin
 export type MfaSetup = z.infer<typeof mfaSetupSchema>;
 
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
-
 
 /**
  * A user's two-step sign-in as the asking admin sees it (never the secret or the codes), with what a

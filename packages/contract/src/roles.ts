@@ -25,7 +25,9 @@ export const roleMessages = {
 
 export const roleBodySchema = strictObject({
   roleName: requiredText(roleMessages.roleNameRequired, 100),
-  type: z.enum(roleTypes, { error: (i) => (i.input == null || i.input === '' ? roleMessages.typeRequired : roleMessages.typeInvalid) }),
+  type: z.enum(roleTypes, {
+    error: (i) => (i.input == null || i.input === '' ? roleMessages.typeRequired : roleMessages.typeInvalid),
+  }),
 });
 export type RoleBodyInput = z.input<typeof roleBodySchema>;
 export type RoleBody = z.output<typeof roleBodySchema>;

@@ -20,7 +20,8 @@ export const sessionMessages = {
   kept: 'Session extended',
   warningTitle: 'Are you still there?',
   /** Shown with the seconds left: "You will be signed out in 42 seconds because of inactivity." */
-  warningBody: (seconds: number) => `You will be signed out in ${seconds} second${seconds === 1 ? '' : 's'} because of inactivity.`,
+  warningBody: (seconds: number) =>
+    `You will be signed out in ${seconds} second${seconds === 1 ? '' : 's'} because of inactivity.`,
   staySignedIn: 'Stay signed in',
   signOut: 'Sign out',
   signedOutIdle: 'You were signed out after a period of inactivity.',

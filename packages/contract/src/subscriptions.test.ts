@@ -1,12 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { createSubscriptionSchema, demoCardFormSchema, expiryInFuture, luhnValid, subscriptionStatusLabel } from './subscriptions.ts';
+import {
+  createSubscriptionSchema,
+  demoCardFormSchema,
+  expiryInFuture,
+  luhnValid,
+  subscriptionStatusLabel,
+} from './subscriptions.ts';
 
 describe('the subscription form schema', () => {
   const base = { fullName: 'Ada', email: 'ada@example.com', machineSerialNumber: 'SN-1', amount: '49.90' };
 
   it('reads the form strings as a number and a boolean and drops planType for One Time', () => {
-    expect(createSubscriptionSchema.parse({ ...base, isRecurring: 'false', planType: 'month' })).toEqual({ ...base, amount: 49.9, isRecurring: false });
-    expect(createSubscriptionSchema.parse({ ...base, isRecurring: true, planType: 'year' })).toEqual({ ...base, amount: 49.9, isRecurring: true, planType: 'year' });
+    expect(createSubscriptionSchema.parse({ ...base, isRecurring: 'false', planType: 'month' })).toEqual({
+      ...base,
+      amount: 49.9,
+      isRecurring: false,
+    });
+    expect(createSubscriptionSchema.parse({ ...base, isRecurring: true, planType: 'year' })).toEqual({
+      ...base,
+      amount: 49.9,
+      isRecurring: true,
+      planType: 'year',
+    });
   });
 
   it('refuses an amount that rounds to 0 cents, however small (found by the fuzz suite)', () => {
@@ -19,9 +34,16 @@ describe('the subscription form schema', () => {
   });
 
   it('reports the plan type together with the other fields', () => {
-    const result = createSubscriptionSchema.safeParse({ ...base, amount: 'x', isRecurring: 'true', planType: '' });
+    const result = createSubscriptionSchema.safeParse({
+      ...base,
+      amount: 'x',
+      isRecurring: 'true',
+      planType: '',
+    });
     expect(result.success).toBe(false);
-    expect(result.error!.issues.map((i) => i.message)).toEqual(expect.arrayContaining(['Amount must be a number', 'Plan type is required']));
+    expect(result.error!.issues.map((i) => i.message)).toEqual(
+      expect.arrayContaining(['Amount must be a number', 'Plan type is required']),
+    );
   });
 });
 
@@ -41,11 +63,22 @@ describe('card checks of the demo provider', () => {
   });
 
   it('strips spaces and dashes from the card number', () => {
-    const parsed = demoCardFormSchema.parse({ cardNumber: '4242 4242-4242 4242', expiry: '12/49', cvc: '123' });
+    const parsed = demoCardFormSchema.parse({
+      cardNumber: '4242 4242-4242 4242',
+      expiry: '12/49',
+      cvc: '123',
+    });
     expect(parsed.cardNumber).toBe('4242424242424242');
   });
 });
 
 it('labels statuses 1 to 4 and shows N/A for anything else', () => {
-  expect([1, 2, 3, 4, 5, null].map(subscriptionStatusLabel)).toEqual(['Pending', 'Complete', 'Expired', 'Failed', 'N/A', 'N/A']);
+  expect([1, 2, 3, 4, 5, null].map(subscriptionStatusLabel)).toEqual([
+    'Pending',
+    'Complete',
+    'Expired',
+    'Failed',
+    'N/A',
+    'N/A',
+  ]);
 });

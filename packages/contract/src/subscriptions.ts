@@ -24,7 +24,12 @@ export const subscriptionMessages = {
 /** SPEC 3 / 9: 1 Pending, 2 Complete, 3 Expired, 4 Failed; anything else shows N/A. */
 export const subscriptionStatuses = { pending: 1, complete: 2, expired: 3, failed: 4 } as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[keyof typeof subscriptionStatuses];
-export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = { 1: 'Pending', 2: 'Complete', 3: 'Expired', 4: 'Failed' };
+export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {
+  1: 'Pending',
+  2: 'Complete',
+  3: 'Expired',
+  4: 'Failed',
+};
 export const subscriptionStatusLabel = (status: unknown): string =>
   subscriptionStatusLabels[status as SubscriptionStatus] ?? 'N/A';
 
@@ -47,16 +52,27 @@ const amountField = z.preprocess(
     return typeof value === 'string' ? Number(value) : value;
   },
   z
-    .number({ error: (i) => (i.input === undefined ? subscriptionMessages.amountRequired : subscriptionMessages.amountNumber) })
+    .number({
+      error: (i) =>
+        i.input === undefined ? subscriptionMessages.amountRequired : subscriptionMessages.amountNumber,
+    })
     .gt(0, subscriptionMessages.amountPositive)
     .max(maxAmount, subscriptionMessages.amountTooLarge)
     // Whole cents, and at least one: 0.000000001 is within the rounding tolerance but is 0 cents.
-    .refine((n) => Math.round(n * 100) >= 1 && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, subscriptionMessages.amountCents),
+    .refine(
+      (n) => Math.round(n * 100) >= 1 && Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
+      subscriptionMessages.amountCents,
+    ),
 );
 
 const isRecurringField = z.preprocess(
   (v) => (v === 'true' ? true : v === 'false' ? false : blankToUndefined(v)),
-  z.boolean({ error: (i) => (i.input === undefined ? subscriptionMessages.paymentTypeRequired : subscriptionMessages.paymentTypeInvalid) }),
+  z.boolean({
+    error: (i) =>
+      i.input === undefined
+        ? subscriptionMessages.paymentTypeRequired
+        : subscriptionMessages.paymentTypeInvalid,
+  }),
 );
 
 /**
@@ -65,29 +81,39 @@ const isRecurringField = z.preprocess(
  * dropped from the output otherwise (SPEC 5).
  */
 export const createSubscriptionSchema = strictObject({
-    fullName: requiredText(subscriptionMessages.fullNameRequired, 120),
-    email: z
-      .string({ error: (i) => (i.input == null ? subscriptionMessages.emailRequired : 'Email must be text') })
-      .trim()
-      .min(1, subscriptionMessages.emailRequired)
-      .max(254, 'Email must be at most 254 characters')
-      .pipe(z.email(subscriptionMessages.emailInvalid)),
-    machineSerialNumber: requiredText(subscriptionMessages.machineSerialNumberRequired, 100),
-    amount: amountField,
-    isRecurring: isRecurringField,
-    // Checked against planTypes below, and only when recurring; bounded like every text field.
-    planType: z.preprocess(blankToUndefined, z.string({ error: subscriptionMessages.planTypeInvalid }).max(16, subscriptionMessages.planTypeInvalid).optional()),
-  })
+  fullName: requiredText(subscriptionMessages.fullNameRequired, 120),
+  email: z
+    .string({ error: (i) => (i.input == null ? subscriptionMessages.emailRequired : 'Email must be text') })
+    .trim()
+    .min(1, subscriptionMessages.emailRequired)
+    .max(254, 'Email must be at most 254 characters')
+    .pipe(z.email(subscriptionMessages.emailInvalid)),
+  machineSerialNumber: requiredText(subscriptionMessages.machineSerialNumberRequired, 100),
+  amount: amountField,
+  isRecurring: isRecurringField,
+  // Checked against planTypes below, and only when recurring; bounded like every text field.
+  planType: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: subscriptionMessages.planTypeInvalid })
+      .max(16, subscriptionMessages.planTypeInvalid)
+      .optional(),
+  ),
+})
   .superRefine(
     (value, ctx) => {
       if (value.isRecurring !== true) return;
-      if (value.planType === undefined) ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeRequired });
-      else if (!planTypes.includes(value.planType as PlanType)) ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeInvalid });
+      if (value.planType === undefined)
+        ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeRequired });
+      else if (!planTypes.includes(value.planType as PlanType))
+        ctx.addIssue({ code: 'custom', path: ['planType'], message: subscriptionMessages.planTypeInvalid });
     },
     // Runs even when another field is wrong, so the form shows every message at once.
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   )
-  .transform(({ planType, ...rest }) => (rest.isRecurring ? { ...rest, planType: planType as PlanType } : rest));
+  .transform(({ planType, ...rest }) =>
+    rest.isRecurring ? { ...rest, planType: planType as PlanType } : rest,
+  );
 export type CreateSubscriptionInput = z.input<typeof createSubscriptionSchema>;
 export type CreateSubscriptionBody = z.output<typeof createSubscriptionSchema>;
 
@@ -113,7 +139,13 @@ export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const subscriptionListQuery = pageQuery;
 export const subscriptionListResponseSchema = envelope(
-  z.object({ subscriptions: z.array(subscriptionSchema), total_pages: z.number().int(), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+  z.object({
+    subscriptions: z.array(subscriptionSchema),
+    total_pages: z.number().int(),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  }),
 );
 export const subscriptionResponseSchema = envelope(subscriptionSchema);
 
@@ -143,7 +175,9 @@ const subscriptionIdField = z
 export const checkoutBodySchema = strictObject({ subcriptionId: subscriptionIdField });
 export const paymentProviders = ['demo', 'stripe'] as const;
 export type PaymentProviderName = (typeof paymentProviders)[number];
-export const checkoutResponseSchema = envelope(z.object({ clientSecret: z.string(), provider: z.enum(paymentProviders) }));
+export const checkoutResponseSchema = envelope(
+  z.object({ clientSecret: z.string(), provider: z.enum(paymentProviders) }),
+);
 
 /** Asks the provider for the payment's state (the /success page and a periodic sweep call it). */
 export const reconcileBodySchema = checkoutBodySchema;
@@ -231,12 +265,22 @@ export function expiryInFuture(expiry: string, now: Date): boolean {
 }
 
 const cardNumberField = z
-  .string({ error: (i) => (i.input == null ? demoCardMessages.cardNumberRequired : demoCardMessages.cardNumberInvalid) })
+  .string({
+    error: (i) =>
+      i.input == null ? demoCardMessages.cardNumberRequired : demoCardMessages.cardNumberInvalid,
+  })
   .max(40, demoCardMessages.cardNumberInvalid)
   .transform((s) => s.replace(/[\s-]/g, ''))
-  .pipe(z.string().min(1, demoCardMessages.cardNumberRequired).refine(luhnValid, demoCardMessages.cardNumberInvalid));
+  .pipe(
+    z
+      .string()
+      .min(1, demoCardMessages.cardNumberRequired)
+      .refine(luhnValid, demoCardMessages.cardNumberInvalid),
+  );
 const expiryField = z
-  .string({ error: (i) => (i.input == null ? demoCardMessages.expiryRequired : demoCardMessages.expiryFormat) })
+  .string({
+    error: (i) => (i.input == null ? demoCardMessages.expiryRequired : demoCardMessages.expiryFormat),
+  })
   .trim()
   .min(1, demoCardMessages.expiryRequired)
   .max(16, demoCardMessages.expiryFormat)
@@ -249,15 +293,22 @@ const cvcField = z
   .regex(/^\d{3,4}$/, demoCardMessages.cvcInvalid);
 
 /** The demo card form; the future-expiry rule runs against the browser's clock here and the server's there. */
-export const demoCardFormSchema = strictObject({ cardNumber: cardNumberField, expiry: expiryField, cvc: cvcField })
-  .superRefine((v, ctx) => {
-    if (!expiryInFuture(v.expiry, new Date())) ctx.addIssue({ code: 'custom', path: ['expiry'], message: demoCardMessages.expiryPast });
-  });
+export const demoCardFormSchema = strictObject({
+  cardNumber: cardNumberField,
+  expiry: expiryField,
+  cvc: cvcField,
+}).superRefine((v, ctx) => {
+  if (!expiryInFuture(v.expiry, new Date()))
+    ctx.addIssue({ code: 'custom', path: ['expiry'], message: demoCardMessages.expiryPast });
+});
 export type DemoCardInput = z.input<typeof demoCardFormSchema>;
 
 export const demoPayBodySchema = strictObject({
   subcriptionId: subscriptionIdField,
-  clientSecret: z.string({ error: demoCardMessages.clientSecretRequired }).min(1, demoCardMessages.clientSecretRequired).max(200),
+  clientSecret: z
+    .string({ error: demoCardMessages.clientSecretRequired })
+    .min(1, demoCardMessages.clientSecretRequired)
+    .max(200),
   cardNumber: cardNumberField,
   expiry: expiryField,
   cvc: cvcField,
@@ -266,7 +317,23 @@ export const demoPayResponseSchema = envelope(z.object({ status: z.literal('succ
 
 /** SPEC 2: defined, not displayed. Euro per month. */
 export const marketingPlans = [
-  { name: 'Basic', pricePerMonthEur: 3490, features: ['One treatment device', 'Treatment records and logs', 'Email support'] },
-  { name: 'Pro', pricePerMonthEur: 4990, features: ['Up to three treatment devices', 'Doctor, patient and technician accounts', 'Priority support'] },
-  { name: 'Prepaid', pricePerMonthEur: 7490, features: ['Paid a year ahead', 'Unlimited treatment devices', 'Dedicated account manager'] },
+  {
+    name: 'Basic',
+    pricePerMonthEur: 3490,
+    features: ['One treatment device', 'Treatment records and logs', 'Email support'],
+  },
+  {
+    name: 'Pro',
+    pricePerMonthEur: 4990,
+    features: [
+      'Up to three treatment devices',
+      'Doctor, patient and technician accounts',
+      'Priority support',
+    ],
+  },
+  {
+    name: 'Prepaid',
+    pricePerMonthEur: 7490,
+    features: ['Paid a year ahead', 'Unlimited treatment devices', 'Dedicated account manager'],
+  },
 ] as const;

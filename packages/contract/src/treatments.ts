@@ -48,7 +48,9 @@ export const treatmentSchema = z.object({
 });
 export type Treatment = z.infer<typeof treatmentSchema>;
 
-export const treatmentDetailSchema = treatmentSchema.extend({ treatmentImages: z.array(treatmentImageSchema) });
+export const treatmentDetailSchema = treatmentSchema.extend({
+  treatmentImages: z.array(treatmentImageSchema),
+});
 export type TreatmentDetail = z.infer<typeof treatmentDetailSchema>;
 
 /** SPEC 7: the treatment list answers data and total_pages. */

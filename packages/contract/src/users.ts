@@ -60,7 +60,10 @@ export type UserCreateBody = z.output<typeof userCreateBodySchema>;
  */
 export const userUpdateBodySchema = strictObject({
   ...userFields,
-  password: z.string({ error: 'password must be text' }).max(256, 'Password must be at most 256 characters').optional(),
+  password: z
+    .string({ error: 'password must be text' })
+    .max(256, 'Password must be at most 256 characters')
+    .optional(),
 }).transform(({ password: _dropped, ...fields }) => fields);
 export type UserUpdateBodyInput = z.input<typeof userUpdateBodySchema>;
 export type UserUpdateBody = z.output<typeof userUpdateBodySchema>;

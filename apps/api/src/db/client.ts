@@ -17,7 +17,11 @@ export type Database = {
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** PGlite in `dataDir` (or in memory when dataDir is null); node-postgres when a URL is given. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string | null; connectTimeoutMs?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string | null;
+  connectTimeoutMs?: number;
+}): Promise<Database> {
   if (opts.databaseUrl) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');

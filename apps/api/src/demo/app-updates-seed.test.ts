@@ -13,11 +13,19 @@ afterAll(() => t.close());
 
 describe('the demo app updates', () => {
   it('adds a few updates, Flexible and Force, whose APKs download intact', async () => {
-    await seedAppUpdates(t.database.db, createRng(1), { now: new Date(), devices: [], storage: createStorage(t.config) });
+    await seedAppUpdates(t.database.db, createRng(1), {
+      now: new Date(),
+      devices: [],
+      storage: createStorage(t.config),
+    });
     const token = await t.login();
-    const list = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/system/updates/all?limit=100' })).json().data;
+    const list = (
+      await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/system/updates/all?limit=100' })
+    ).json().data;
     expect(list.total).toBeGreaterThanOrEqual(4);
-    expect(new Set(list.allSystems.map((u: { updateType: number }) => u.updateType))).toEqual(new Set([1, 2]));
+    expect(new Set(list.allSystems.map((u: { updateType: number }) => u.updateType))).toEqual(
+      new Set([1, 2]),
+    );
     for (const update of list.allSystems) {
       const res = await t.app.inject({ method: 'GET', url: new URL(update.apkUrl).pathname });
       expect(res.statusCode).toBe(200);

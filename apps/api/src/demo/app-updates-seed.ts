@@ -10,17 +10,41 @@ const apps = [
   {
     appName: 'com.treatment.device',
     releases: [
-      { versionName: '1.0.0', remark: 'First release', updateDesc: 'Treatment sessions, device pairing and records sync.' },
-      { versionName: '1.1.0', remark: 'Patient search', updateDesc: 'Search patients by name and phone; faster record upload.' },
-      { versionName: '1.2.0', remark: 'Security fix', updateDesc: 'Fixes a session handling issue. Every device must update.' },
-      { versionName: '1.3.0', remark: 'Energy charts', updateDesc: 'Charts of treatment energy per session and per week.' },
+      {
+        versionName: '1.0.0',
+        remark: 'First release',
+        updateDesc: 'Treatment sessions, device pairing and records sync.',
+      },
+      {
+        versionName: '1.1.0',
+        remark: 'Patient search',
+        updateDesc: 'Search patients by name and phone; faster record upload.',
+      },
+      {
+        versionName: '1.2.0',
+        remark: 'Security fix',
+        updateDesc: 'Fixes a session handling issue. Every device must update.',
+      },
+      {
+        versionName: '1.3.0',
+        remark: 'Energy charts',
+        updateDesc: 'Charts of treatment energy per session and per week.',
+      },
     ],
   },
   {
     appName: 'com.treatment.technician',
     releases: [
-      { versionName: '2.0.0', remark: 'New technician app', updateDesc: 'Calibration checklists and service logs.' },
-      { versionName: '2.0.1', remark: 'Bug fixes', updateDesc: 'Fixes a crash when a device goes offline during calibration.' },
+      {
+        versionName: '2.0.0',
+        remark: 'New technician app',
+        updateDesc: 'Calibration checklists and service logs.',
+      },
+      {
+        versionName: '2.0.1',
+        remark: 'Bug fixes',
+        updateDesc: 'Fixes a crash when a device goes offline during calibration.',
+      },
     ],
   },
 ] as const;

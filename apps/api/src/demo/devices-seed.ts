@@ -1,16 +1,104 @@
 import type { Db } from '../db/client.ts';
-import { devices, doctors, patients, technicians, treatmentImages, treatmentRecords } from '../db/schema/devices.ts';
+import {
+  devices,
+  doctors,
+  patients,
+  technicians,
+  treatmentImages,
+  treatmentRecords,
+} from '../db/schema/devices.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import { cities } from './cities.ts';
 import { treatmentImage } from './images.ts';
 import type { Rng } from './rng.ts';
 
-export type DemoDevice = { id: string; machineNumber: string; serialNumber: string; city: string; country: string; createdAt: Date };
+export type DemoDevice = {
+  id: string;
+  machineNumber: string;
+  serialNumber: string;
+  city: string;
+  country: string;
+  createdAt: Date;
+};
 
-const firstNames = ['Anna', 'Ben', 'Clara', 'David', 'Elena', 'Felix', 'Grace', 'Hugo', 'Ines', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olivia', 'Paul', 'Rosa', 'Samir', 'Tara', 'Umar', 'Vera', 'Yusuf', 'Zoe', 'Lucas', 'Amira', 'Mateo', 'Sofia', 'Ethan', 'Hana', 'Leon'];
-const lastNames = ['Schmidt', 'Rossi', 'Dubois', 'García', 'Jensen', 'Novak', 'Kowalski', 'Silva', 'Müller', 'Bianchi', 'Martin', 'Lindqvist', 'Okafor', 'Tanaka', 'Kim', 'Patel', 'Smith', 'Nguyen', 'Cohen', 'Haddad', 'Fischer', 'Moreau', 'Larsen', 'Costa'];
-const practices = ['Physio Clinic', 'Sports Medicine Centre', 'Orthopaedic Practice', 'Rehab Centre', 'Pain Clinic', 'Medical Centre'];
-const districts = ['Central', 'North', 'South', 'East', 'West', 'Riverside', 'Old Town', 'Harbour', 'University', 'Park'];
+const firstNames = [
+  'Anna',
+  'Ben',
+  'Clara',
+  'David',
+  'Elena',
+  'Felix',
+  'Grace',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Kira',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olivia',
+  'Paul',
+  'Rosa',
+  'Samir',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Yusuf',
+  'Zoe',
+  'Lucas',
+  'Amira',
+  'Mateo',
+  'Sofia',
+  'Ethan',
+  'Hana',
+  'Leon',
+];
+const lastNames = [
+  'Schmidt',
+  'Rossi',
+  'Dubois',
+  'García',
+  'Jensen',
+  'Novak',
+  'Kowalski',
+  'Silva',
+  'Müller',
+  'Bianchi',
+  'Martin',
+  'Lindqvist',
+  'Okafor',
+  'Tanaka',
+  'Kim',
+  'Patel',
+  'Smith',
+  'Nguyen',
+  'Cohen',
+  'Haddad',
+  'Fischer',
+  'Moreau',
+  'Larsen',
+  'Costa',
+];
+const practices = [
+  'Physio Clinic',
+  'Sports Medicine Centre',
+  'Orthopaedic Practice',
+  'Rehab Centre',
+  'Pain Clinic',
+  'Medical Centre',
+];
+const districts = [
+  'Central',
+  'North',
+  'South',
+  'East',
+  'West',
+  'Riverside',
+  'Old Town',
+  'Harbour',
+  'University',
+  'Park',
+];
 const models = ['ShockWave S1', 'ShockWave S2 Pro', 'RadialWave R5', 'FocusWave F3'];
 const plans = [
   'Plantar fasciitis, 5 sessions',
@@ -33,16 +121,46 @@ const appResources = [
   'PUT /api/v1/app/device/status',
 ];
 const appErrors = [
-  { resource: 'POST /api/v1/app/treatments/images', functionName: 'uploadTreatmentImage', statusCode: 413, message: 'Image is larger than 5 MB' },
-  { resource: 'POST /api/v1/app/treatments', functionName: 'syncTreatment', statusCode: 409, message: 'Treatment already synced' },
-  { resource: 'POST /api/v1/app/login', functionName: 'login', statusCode: 401, message: 'Invalid email or password' },
-  { resource: 'PUT /api/v1/app/device/status', functionName: 'reportDeviceStatus', statusCode: 503, message: 'Device reported a low battery and stopped the session' },
-  { resource: 'GET /api/v1/app/updates/latest', functionName: 'checkForUpdate', statusCode: 504, message: 'Update server did not answer in time' },
+  {
+    resource: 'POST /api/v1/app/treatments/images',
+    functionName: 'uploadTreatmentImage',
+    statusCode: 413,
+    message: 'Image is larger than 5 MB',
+  },
+  {
+    resource: 'POST /api/v1/app/treatments',
+    functionName: 'syncTreatment',
+    statusCode: 409,
+    message: 'Treatment already synced',
+  },
+  {
+    resource: 'POST /api/v1/app/login',
+    functionName: 'login',
+    statusCode: 401,
+    message: 'Invalid email or password',
+  },
+  {
+    resource: 'PUT /api/v1/app/device/status',
+    functionName: 'reportDeviceStatus',
+    statusCode: 503,
+    message: 'Device reported a low battery and stopped the session',
+  },
+  {
+    resource: 'GET /api/v1/app/updates/latest',
+    functionName: 'checkForUpdate',
+    statusCode: 504,
+    message: 'Update server did not answer in time',
+  },
 ];
 
 const day = 86_400_000;
 const minute = 60_000;
-const ascii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]/g, '');
+const ascii = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 const phone = (rng: Rng) => `+${rng.int(1, 49)}${String(rng.int(100_000_000, 999_999_999))}${rng.int(0, 9)}`;
 const ip = (rng: Rng) => `${rng.pick(['203.0.113', '198.51.100', '192.0.2'])}.${rng.int(2, 254)}`;
 
@@ -59,7 +177,10 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
   const person = () => {
     const first = rng.pick(firstNames);
     const last = rng.pick(lastNames);
-    return { name: `${first} ${last}`, email: `${ascii(first)}.${ascii(last)}${rng.int(1, 99)}@${rng.pick(['example.com', 'example.org', 'example.net'])}` };
+    return {
+      name: `${first} ${last}`,
+      email: `${ascii(first)}.${ascii(last)}${rng.int(1, 99)}@${rng.pick(['example.com', 'example.org', 'example.net'])}`,
+    };
   };
   const usedEmails = new Set<string>();
   const uniquePerson = () => {
@@ -89,18 +210,30 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
       updatedAt: createdAt,
     };
   });
-  const inserted = await db
-    .insert(devices)
-    .values(deviceRows)
-    .returning({ id: devices.id, machineNumber: devices.machineNumber, serialNumber: devices.serialNumber, city: devices.city, country: devices.country, createdAt: devices.createdAt });
+  const inserted = await db.insert(devices).values(deviceRows).returning({
+    id: devices.id,
+    machineNumber: devices.machineNumber,
+    serialNumber: devices.serialNumber,
+    city: devices.city,
+    country: devices.country,
+    createdAt: devices.createdAt,
+  });
 
   const doctorRows: (typeof doctors.$inferInsert & { key: string })[] = [];
   const technicianRows: (typeof technicians.$inferInsert)[] = [];
-  const patientPlans: { device: DemoDevice; doctorKey: string; name: string; email: string; createTime: Date; treatments: number }[] = [];
+  const patientPlans: {
+    device: DemoDevice;
+    doctorKey: string;
+    name: string;
+    email: string;
+    createTime: Date;
+    treatments: number;
+  }[] = [];
 
   inserted.forEach((device, i) => {
     const age = now.getTime() - device.createdAt.getTime();
-    const when = (from = 0) => new Date(device.createdAt.getTime() + from + rng.int(0, Math.max(1, age - from - day)));
+    const when = (from = 0) =>
+      new Date(device.createdAt.getTime() + from + rng.int(0, Math.max(1, age - from - day)));
     // A few devices are new and empty, so every empty text can be seen.
     const fresh = i % 15 === 14;
     const doctorCount = fresh ? 0 : rng.int(1, 4);
@@ -113,7 +246,9 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
         userName: `Dr. ${p.name}`,
         email: p.email,
         phonenumber: rng.chance(0.9) ? phone(rng) : null,
-        address: rng.chance(0.85) ? `${rng.int(1, 120)} ${rng.pick(cities[i]!.streets)}, ${device.city}` : null,
+        address: rng.chance(0.85)
+          ? `${rng.int(1, 120)} ${rng.pick(cities[i]!.streets)}, ${device.city}`
+          : null,
         status: rng.chance(0.9) ? 2 : 1,
         createTime: rng.chance(0.95) ? when() : null,
       });
@@ -121,30 +256,61 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
       const patientCount = i === 0 && d === 0 ? 27 : rng.int(0, 9);
       for (let n = 0; n < patientCount; n++) {
         const pp = uniquePerson();
-        patientPlans.push({ device, doctorKey: key, name: pp.name, email: pp.email, createTime: when(), treatments: rng.int(0, 4) });
+        patientPlans.push({
+          device,
+          doctorKey: key,
+          name: pp.name,
+          email: pp.email,
+          createTime: when(),
+          treatments: rng.int(0, 4),
+        });
       }
     }
     const techCount = fresh ? 0 : rng.int(0, 2);
     for (let n = 0; n < techCount; n++) {
       const p = uniquePerson();
-      technicianRows.push({ deviceId: device.id, userName: p.name, email: p.email, phonenumber: phone(rng), status: rng.chance(0.85) ? 2 : 1, createTime: when() });
+      technicianRows.push({
+        deviceId: device.id,
+        userName: p.name,
+        email: p.email,
+        phonenumber: phone(rng),
+        status: rng.chance(0.85) ? 2 : 1,
+        createTime: when(),
+      });
     }
   });
 
-  const doctorIds = new Map<string, { id: string; userId: number; email: string; deviceId: string; createTime: Date | null }>();
+  const doctorIds = new Map<
+    string,
+    { id: string; userId: number; email: string; deviceId: string; createTime: Date | null }
+  >();
   await insertInBatches(doctorRows, async (batch) => {
     const rows = await db
       .insert(doctors)
       .values(batch.map(({ key: _key, ...row }) => row))
-      .returning({ id: doctors.id, userId: doctors.userId, email: doctors.email, deviceId: doctors.deviceId, createTime: doctors.createTime });
+      .returning({
+        id: doctors.id,
+        userId: doctors.userId,
+        email: doctors.email,
+        deviceId: doctors.deviceId,
+        createTime: doctors.createTime,
+      });
     rows.forEach((r, k) => doctorIds.set(batch[k]!.key, r));
   });
   const techRows: { userId: number; email: string; deviceId: string; createTime: Date | null }[] = [];
   await insertInBatches(technicianRows, async (batch) => {
-    techRows.push(...(await db.insert(technicians).values(batch).returning({ userId: technicians.userId, email: technicians.email, deviceId: technicians.deviceId, createTime: technicians.createTime })));
+    techRows.push(
+      ...(await db.insert(technicians).values(batch).returning({
+        userId: technicians.userId,
+        email: technicians.email,
+        deviceId: technicians.deviceId,
+        createTime: technicians.createTime,
+      })),
+    );
   });
 
-  const patientRows: { id: string; userId: number; email: string; plan: (typeof patientPlans)[number] }[] = [];
+  const patientRows: { id: string; userId: number; email: string; plan: (typeof patientPlans)[number] }[] =
+    [];
   await insertInBatches(patientPlans, async (batch) => {
     const rows = await db
       .insert(patients)
@@ -196,10 +362,17 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
   }
   const imageRows: (typeof treatmentImages.$inferInsert)[] = [];
   await insertInBatches(treatmentPlans, async (batch) => {
-    const rows = await db.insert(treatmentRecords).values(batch.map((b) => b.row)).returning({ id: treatmentRecords.id });
+    const rows = await db
+      .insert(treatmentRecords)
+      .values(batch.map((b) => b.row))
+      .returning({ id: treatmentRecords.id });
     rows.forEach((r, k) => {
       for (let n = 0; n < batch[k]!.images; n++) {
-        imageRows.push({ treatmentId: r.id, url: treatmentImage(rng, `Session image ${n + 1}`), position: n });
+        imageRows.push({
+          treatmentId: r.id,
+          url: treatmentImage(rng, `Session image ${n + 1}`),
+          position: n,
+        });
       }
     });
   });
@@ -209,7 +382,13 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
   const appUsers = [
     ...[...doctorIds.values()].map((d) => ({ ...d, since: d.createTime, weight: 8 })),
     ...techRows.map((t) => ({ ...t, since: t.createTime, weight: 4 })),
-    ...patientRows.map((p) => ({ userId: p.userId, email: p.email, deviceId: p.plan.device.id, since: p.plan.createTime, weight: 1 })),
+    ...patientRows.map((p) => ({
+      userId: p.userId,
+      email: p.email,
+      deviceId: p.plan.device.id,
+      since: p.plan.createTime,
+      weight: 1,
+    })),
   ];
   const machineOf = new Map(inserted.map((d) => [d.id, d]));
   const accessRows: (typeof accessLogs.$inferInsert)[] = [];
@@ -235,7 +414,14 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
     if (rng.chance(user.weight > 1 ? 0.7 : 0.2)) {
       for (let n = rng.int(1, 3); n > 0; n--) {
         const e = rng.pick(appErrors);
-        errorRows.push({ ...e, createdAt: new Date(from + rng.int(0, span)), userId: String(user.userId), userEmail: user.email, location: where, machineNumber: device.machineNumber });
+        errorRows.push({
+          ...e,
+          createdAt: new Date(from + rng.int(0, span)),
+          userId: String(user.userId),
+          userEmail: user.email,
+          location: where,
+          machineNumber: device.machineNumber,
+        });
       }
     }
   }

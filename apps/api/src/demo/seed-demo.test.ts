@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, desc, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { devices, doctors, patients, technicians, treatmentImages, treatmentRecords } from '../db/schema/devices.ts';
+import {
+  devices,
+  doctors,
+  patients,
+  technicians,
+  treatmentImages,
+  treatmentRecords,
+} from '../db/schema/devices.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { seedDemoData } from './seed-demo.ts';
@@ -26,9 +33,24 @@ describe('the demo data set', () => {
     expect(await seedDemoData(a.database.db, { now })).toEqual({ seeded: false, devices: 60 });
 
     const snapshot = async (t: TestApp) => ({
-      devices: await t.database.db.select({ m: devices.machineNumber, s: devices.serialNumber, l: devices.location, lat: devices.latitude }).from(devices).orderBy(asc(devices.machineNumber)),
-      doctors: await t.database.db.select({ n: doctors.userName, e: doctors.email }).from(doctors).orderBy(asc(doctors.userId)),
-      images: await t.database.db.select({ u: treatmentImages.url }).from(treatmentImages).orderBy(asc(treatmentImages.url)).limit(50),
+      devices: await t.database.db
+        .select({
+          m: devices.machineNumber,
+          s: devices.serialNumber,
+          l: devices.location,
+          lat: devices.latitude,
+        })
+        .from(devices)
+        .orderBy(asc(devices.machineNumber)),
+      doctors: await t.database.db
+        .select({ n: doctors.userName, e: doctors.email })
+        .from(doctors)
+        .orderBy(asc(doctors.userId)),
+      images: await t.database.db
+        .select({ u: treatmentImages.url })
+        .from(treatmentImages)
+        .orderBy(asc(treatmentImages.url))
+        .limit(50),
     });
     expect(await snapshot(a)).toEqual(await snapshot(b));
   });
@@ -40,7 +62,10 @@ describe('the demo data set', () => {
       expect(Math.abs(d.latitude)).toBeLessThanOrEqual(90);
       expect(Math.abs(d.longitude)).toBeLessThanOrEqual(180);
     }
-    expect(rows.find((d) => d.city === 'Berlin')).toMatchObject({ country: 'Germany', latitude: expect.closeTo(52.52, 1) });
+    expect(rows.find((d) => d.city === 'Berlin')).toMatchObject({
+      country: 'Germany',
+      latitude: expect.closeTo(52.52, 1),
+    });
     expect(new Set(rows.map((d) => d.status))).toEqual(new Set([1, 2]));
     expect(await count(a, doctors)).toBeGreaterThan(60);
     expect(await count(a, technicians)).toBeGreaterThan(20);
@@ -53,20 +78,34 @@ describe('the demo data set', () => {
 
   it('leaves some devices empty and gives one doctor more than 25 patients, so empty texts and pagers show', async () => {
     const token = await a.login();
-    const list = (await a.injectAs(token, { method: 'GET', url: '/api/v1/admin/machine', query: { limit: '100' } })).json().data.allDevices;
+    const list = (
+      await a.injectAs(token, { method: 'GET', url: '/api/v1/admin/machine', query: { limit: '100' } })
+    ).json().data.allDevices;
     const doctorsOf = async (machineNumber: string) =>
-      (await a.injectAs(token, { method: 'GET', url: '/api/v1/admin/doctor/all', query: { machineNumber } })).json().data.total;
+      (
+        await a.injectAs(token, { method: 'GET', url: '/api/v1/admin/doctor/all', query: { machineNumber } })
+      ).json().data.total;
     const totals = await Promise.all(list.map((d: { machineNumber: string }) => doctorsOf(d.machineNumber)));
     expect(totals.filter((n) => n === 0).length).toBeGreaterThanOrEqual(3);
     const n = sql<number>`count(*)::int`;
-    const [busiest] = await a.database.db.select({ n }).from(patients).groupBy(patients.doctorId).orderBy(desc(n)).limit(1);
+    const [busiest] = await a.database.db
+      .select({ n })
+      .from(patients)
+      .groupBy(patients.doctorId)
+      .orderBy(desc(n))
+      .limit(1);
     expect(busiest!.n).toBeGreaterThan(25);
   });
 
   it('makes treatment images small SVG pictures carried as data URLs', async () => {
     const token = await a.login();
-    const [withImages] = await a.database.db.select({ id: treatmentImages.treatmentId }).from(treatmentImages).limit(1);
-    const detail = (await a.injectAs(token, { method: 'GET', url: `/api/v1/admin/treatement-records/${withImages!.id}` })).json().data;
+    const [withImages] = await a.database.db
+      .select({ id: treatmentImages.treatmentId })
+      .from(treatmentImages)
+      .limit(1);
+    const detail = (
+      await a.injectAs(token, { method: 'GET', url: `/api/v1/admin/treatement-records/${withImages!.id}` })
+    ).json().data;
     expect(detail.treatmentImages.length).toBeGreaterThan(0);
     for (const image of detail.treatmentImages) {
       expect(image.url).toMatch(/^data:image\/svg\+xml;base64,/);

@@ -46,12 +46,17 @@ export type SeedDemoResult = { seeded: boolean; devices: number };
  * Loads the demo data set into a database that has no devices yet, all in one transaction (a
  * failure leaves the database as it was). A database with devices is left alone.
  */
-export async function seedDemoData(db: Db, opts: { now?: Date; storage?: Storage; seed?: number } = {}): Promise<SeedDemoResult> {
+export async function seedDemoData(
+  db: Db,
+  opts: { now?: Date; storage?: Storage; seed?: number } = {},
+): Promise<SeedDemoResult> {
   const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(devices)) as [{ n: number }];
   if (n > 0) return { seeded: false, devices: n };
   const root = createRng(opts.seed ?? demoSeed);
   const now = opts.now ?? new Date();
-  const seeds = await Promise.all(domainSeeds.map(async (s) => ({ ...s, fn: await loadSeed(s.file, s.name) })));
+  const seeds = await Promise.all(
+    domainSeeds.map(async (s) => ({ ...s, fn: await loadSeed(s.file, s.name) })),
+  );
 
   return db.transaction(async (tx) => {
     const txDb = tx as unknown as Db;

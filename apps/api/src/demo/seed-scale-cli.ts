@@ -26,7 +26,8 @@ const count = (name: string, value: string | undefined) => {
 function progress(label: string, target: number, startDone: number, unit = 'rows') {
   const started = Date.now();
   let last = 0;
-  const fmt = (s: number) => (Number.isFinite(s) ? `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}` : '--:--');
+  const fmt = (s: number) =>
+    Number.isFinite(s) ? `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}` : '--:--';
   return (done: number, final = false) => {
     const now = Date.now();
     if (!final && now - last < 250) return;
@@ -47,8 +48,12 @@ const cityList = sql.raw(`ARRAY[${cities.map((c) => `'${c.city.replace(/'/g, "''
 const countryList = sql.raw(`ARRAY[${cities.map((c) => `'${c.country.replace(/'/g, "''")}'`).join(',')}]`);
 const latList = sql.raw(`ARRAY[${cities.map((c) => c.lat).join(',')}]::float8[]`);
 const lonList = sql.raw(`ARRAY[${cities.map((c) => c.lon).join(',')}]::float8[]`);
-const places = sql.raw(`ARRAY['Central','North','South','East','West','Riverside','Old Town','Harbour','University','Park']`);
-const kinds = sql.raw(`ARRAY['Physio Clinic','Sports Medicine Centre','Orthopaedic Practice','Rehab Centre','Pain Clinic','Medical Centre']`);
+const places = sql.raw(
+  `ARRAY['Central','North','South','East','West','Riverside','Old Town','Harbour','University','Park']`,
+);
+const kinds = sql.raw(
+  `ARRAY['Physio Clinic','Sports Medicine Centre','Orthopaedic Practice','Rehab Centre','Pain Clinic','Medical Centre']`,
+);
 const resources = sql.raw(
   `ARRAY['GET /api/v1/admin/machine','GET /api/v1/admin/machine/:id','PUT /api/v1/admin/machine/:id','GET /api/v1/admin/doctor/all','GET /api/v1/admin/patient/all','POST /api/v1/app/login','POST /api/v1/app/treatments','POST /api/v1/app/treatments/images','GET /api/v1/app/updates/latest']`,
 );
@@ -77,7 +82,8 @@ const insertDevices = (db: Db, from: number, to: number) =>
  */
 const insertLogs = (db: Db, from: number, to: number, deviceCount: number) =>
   db.transaction(async (tx) => {
-    const machine = deviceCount > 0 ? sql`'SC-' || lpad((1 + (g / 50) % ${deviceCount})::text, 7, '0')` : sql`null`;
+    const machine =
+      deviceCount > 0 ? sql`'SC-' || lpad((1 + (g / 50) % ${deviceCount})::text, 7, '0')` : sql`null`;
     await tx.execute(sql`
       insert into access_logs (created_at, user_id, user_email, resource, location, status_code, duration_ms, machine_number)
       select timestamptz '2025-01-01 00:00:00+00' + g * interval '5 seconds',
@@ -103,29 +109,41 @@ const rowsOf = async <T>(query: Promise<unknown>) => ((await query) as Rows<T>).
  * definitions kept in a table, so an interrupted run still restores them) and rebuilt at the end.
  */
 async function dropLogIndexes(db: Db) {
-  await db.execute(sql`create table if not exists seed_scale_indexes (name text primary key, def text not null)`);
+  await db.execute(
+    sql`create table if not exists seed_scale_indexes (name text primary key, def text not null)`,
+  );
   const saved = await rowsOf<{ name: string }>(db.execute(sql`select name from seed_scale_indexes`));
   if (saved.length > 0) return;
   const indexes = await rowsOf<{ indexname: string; indexdef: string }>(
-    db.execute(sql`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('access_logs', 'error_logs') and indexname not like '%_pkey'`),
+    db.execute(
+      sql`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('access_logs', 'error_logs') and indexname not like '%_pkey'`,
+    ),
   );
   await db.transaction(async (tx) => {
     for (const index of indexes) {
-      await tx.execute(sql`insert into seed_scale_indexes (name, def) values (${index.indexname}, ${index.indexdef})`);
+      await tx.execute(
+        sql`insert into seed_scale_indexes (name, def) values (${index.indexname}, ${index.indexdef})`,
+      );
       await tx.execute(sql.raw(`drop index if exists "${index.indexname}"`));
     }
   });
 }
 
 async function restoreLogIndexes(db: Db) {
-  await db.execute(sql`create table if not exists seed_scale_indexes (name text primary key, def text not null)`);
-  const saved = await rowsOf<{ name: string; def: string }>(db.execute(sql`select name, def from seed_scale_indexes order by name`));
+  await db.execute(
+    sql`create table if not exists seed_scale_indexes (name text primary key, def text not null)`,
+  );
+  const saved = await rowsOf<{ name: string; def: string }>(
+    db.execute(sql`select name, def from seed_scale_indexes order by name`),
+  );
   const show = progress('indexes', saved.length, 0, 'indexes');
   let n = 0;
   for (const index of saved) {
     await db.transaction(async (tx) => {
       await tx.execute(sql`set local maintenance_work_mem = '512MB'`);
-      await tx.execute(sql.raw(index.def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS ')));
+      await tx.execute(
+        sql.raw(index.def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS ')),
+      );
       await tx.execute(sql`delete from seed_scale_indexes where name = ${index.name}`);
     });
     show(++n, n === saved.length);
@@ -135,15 +153,31 @@ async function restoreLogIndexes(db: Db) {
 async function run() {
   const config = loadConfig();
   const targets = { devices: count('devices', values.devices), logs: count('logs', values.logs) };
-  const batch = { devices: count('batch-devices', values['batch-devices']) || 1, logs: count('batch-logs', values['batch-logs']) || 1 };
-  if (!config.databaseUrl) console.warn('No DATABASE_URL: filling the embedded database (slow; the benchmarks are meant for PostgreSQL).');
+  const batch = {
+    devices: count('batch-devices', values['batch-devices']) || 1,
+    logs: count('batch-logs', values['batch-logs']) || 1,
+  };
+  if (!config.databaseUrl)
+    console.warn(
+      'No DATABASE_URL: filling the embedded database (slow; the benchmarks are meant for PostgreSQL).',
+    );
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const db = database.db;
   try {
-    await db.execute(sql`create table if not exists seed_scale_progress (kind text primary key, done bigint not null)`);
-    await db.execute(sql`insert into seed_scale_progress (kind, done) values ('devices', 0), ('logs', 0) on conflict do nothing`);
+    await db.execute(
+      sql`create table if not exists seed_scale_progress (kind text primary key, done bigint not null)`,
+    );
+    await db.execute(
+      sql`insert into seed_scale_progress (kind, done) values ('devices', 0), ('logs', 0) on conflict do nothing`,
+    );
     const done = async (kind: string) =>
-      Number((await rowsOf<{ done: string }>(db.execute(sql`select done from seed_scale_progress where kind = ${kind}`)))[0]!.done);
+      Number(
+        (
+          await rowsOf<{ done: string }>(
+            db.execute(sql`select done from seed_scale_progress where kind = ${kind}`),
+          )
+        )[0]!.done,
+      );
 
     let devicesDone = await done('devices');
     const showDevices = progress('devices', targets.devices, devicesDone);
@@ -171,8 +205,11 @@ async function run() {
     await restoreLogIndexes(db);
 
     process.stderr.write('Updating planner statistics and the visibility map (vacuum analyze)...\n');
-    for (const table of ['devices', 'access_logs', 'error_logs', 'log_counters']) await db.execute(sql.raw(`vacuum analyze ${table}`));
-    console.log(`Done: ${devicesDone.toLocaleString('en')} bulk devices and ${logsDone.toLocaleString('en')} logs.`);
+    for (const table of ['devices', 'access_logs', 'error_logs', 'log_counters'])
+      await db.execute(sql.raw(`vacuum analyze ${table}`));
+    console.log(
+      `Done: ${devicesDone.toLocaleString('en')} bulk devices and ${logsDone.toLocaleString('en')} logs.`,
+    );
   } finally {
     await database.close();
   }

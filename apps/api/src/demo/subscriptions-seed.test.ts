@@ -16,7 +16,9 @@ describe('the demo subscriptions', () => {
     const now = new Date();
     await seedDemoData(t.database.db, { now });
     const rows = await t.database.db.select().from(subscriptions);
-    const serials = new Set((await t.database.db.select({ s: devices.serialNumber }).from(devices)).map((d) => d.s));
+    const serials = new Set(
+      (await t.database.db.select({ s: devices.serialNumber }).from(devices)).map((d) => d.s),
+    );
 
     expect(rows.length).toBeGreaterThan(20);
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set([1, 2, 3, 4]));
@@ -32,7 +34,8 @@ describe('the demo subscriptions', () => {
 
     // The admin list shows them through the API, more than one page of them.
     const token = await t.login();
-    const list = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/subscrption/all' })).json().data;
+    const list = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/subscrption/all' })).json()
+      .data;
     expect(list.total).toBe(rows.length);
     expect(list.total_pages).toBeGreaterThan(1);
   });

@@ -8,7 +8,23 @@ import type { Rng } from './rng.ts';
 
 const day = 24 * 3600_000;
 const linkDays = 7;
-const customers = ['Anna Weber', 'Marco Bianchi', 'Claire Dubois', 'Javier Ruiz', 'Sofie Jensen', 'Piotr Nowak', 'Inês Costa', 'Tom Fischer', 'Aiko Tanaka', 'Leila Haddad', 'Ravi Patel', 'Emma Larsen', 'Noah Cohen', 'Lucía Torres', 'Jan Novák'];
+const customers = [
+  'Anna Weber',
+  'Marco Bianchi',
+  'Claire Dubois',
+  'Javier Ruiz',
+  'Sofie Jensen',
+  'Piotr Nowak',
+  'Inês Costa',
+  'Tom Fischer',
+  'Aiko Tanaka',
+  'Leila Haddad',
+  'Ravi Patel',
+  'Emma Larsen',
+  'Noah Cohen',
+  'Lucía Torres',
+  'Jan Novák',
+];
 const domains = ['example.com', 'example.org', 'example.net'];
 const amounts = [49, 99, 149.99, 199, 299.5, 499, 749, 1200];
 const { pending, complete, expired, failed } = subscriptionStatuses;
@@ -35,13 +51,17 @@ export async function seedSubscriptions(db: Db, rng: Rng, { now, devices }: Demo
     const count = i >= forced.length && rng.chance(0.2) ? 2 : 1;
     for (let k = 0; k < count; k++) {
       const latest = k === count - 1;
-      const status: Status = latest && i < forced.length ? forced[i]! : latest ? pickStatus(rng) : rng.pick([complete, expired]);
+      const status: Status =
+        latest && i < forced.length ? forced[i]! : latest ? pickStatus(rng) : rng.pick([complete, expired]);
       const name = rng.pick(customers);
       const [first, last] = name.split(' ') as [string, string];
       const isRecurring = rng.chance(0.6);
       const planType: PlanType | null = isRecurring ? (rng.chance(0.7) ? 'month' : 'year') : null;
       // Older links for the earlier subscription of a device.
-      const ageDays = status === pending || status === failed ? rng.float(0.05, linkDays - 0.5, 3) : rng.float(linkDays + 1, k < count - 1 ? 700 : 300, 3);
+      const ageDays =
+        status === pending || status === failed
+          ? rng.float(0.05, linkDays - 0.5, 3)
+          : rng.float(linkDays + 1, k < count - 1 ? 700 : 300, 3);
       const createdAt = new Date(now.getTime() - ageDays * day);
       let expiredAt = new Date(createdAt.getTime() + linkDays * day);
       let paidAt: Date | null = null;
@@ -67,7 +87,10 @@ export async function seedSubscriptions(db: Db, rng: Rng, { now, devices }: Demo
         expiredAt,
         paidAt,
         provider: status === pending || status === expired ? null : 'demo',
-        lastPaymentError: status === failed ? rng.pick(['Your card was declined.', 'Your card has insufficient funds.']) : null,
+        lastPaymentError:
+          status === failed
+            ? rng.pick(['Your card was declined.', 'Your card has insufficient funds.'])
+            : null,
       });
     }
   });

@@ -15,7 +15,9 @@ describe('the demo users', () => {
     const token = await t.login();
     const get = async (url: string) => (await t.injectAs(token, { method: 'GET', url })).json().data;
     const roles = (await get('/api/v1/admin/roles/all')).roles as { roleName: string; type: string }[];
-    expect(roles.map((r) => r.roleName)).toEqual(expect.arrayContaining(['Support', 'Auditor', 'Clinic Manager']));
+    expect(roles.map((r) => r.roleName)).toEqual(
+      expect.arrayContaining(['Support', 'Auditor', 'Clinic Manager']),
+    );
     const list = await get('/api/v1/admin/users/all?limit=100');
     expect(list.total).toBe(15);
     for (const user of list.users) expect(user.phone ?? '0123456789').toMatch(/^\d{10}$/);

@@ -13,8 +13,38 @@ const extraRoles = [
   { roleName: 'Clinic Manager', type: 'app' },
 ] as const;
 
-const firstNames = ['Amelia', 'Noah', 'Sofia', 'Liam', 'Mia', 'Lucas', 'Emma', 'Elias', 'Hannah', 'Mateo', 'Clara', 'Jonas', 'Lea', 'Oskar'];
-const lastNames = ['Fischer', 'Martin', 'Rossi', 'García', 'Jansen', 'Nielsen', 'Dubois', 'Schmidt', 'Moreau', 'Novak', 'Berg', 'Costa', 'Weber', 'Laurent'];
+const firstNames = [
+  'Amelia',
+  'Noah',
+  'Sofia',
+  'Liam',
+  'Mia',
+  'Lucas',
+  'Emma',
+  'Elias',
+  'Hannah',
+  'Mateo',
+  'Clara',
+  'Jonas',
+  'Lea',
+  'Oskar',
+];
+const lastNames = [
+  'Fischer',
+  'Martin',
+  'Rossi',
+  'García',
+  'Jansen',
+  'Nielsen',
+  'Dubois',
+  'Schmidt',
+  'Moreau',
+  'Novak',
+  'Berg',
+  'Costa',
+  'Weber',
+  'Laurent',
+];
 
 /** What an admin does in the console, as the audit writer records it. */
 const consoleResources = [
@@ -31,10 +61,31 @@ const consoleResources = [
   'GET /api/v1/admin/profile',
 ] as const;
 const consoleErrors = [
-  { resource: 'POST /api/v1/admin/users/', functionName: 'createUser', statusCode: 409, message: 'A user with this email already exists' },
-  { resource: 'PUT /api/v1/admin/users/:id', functionName: 'updateUser', statusCode: 400, message: 'Phone number must be 10 digits' },
-  { resource: 'DELETE /api/v1/admin/roles/:id', functionName: 'deleteRole', statusCode: 409, message: 'This role is assigned to 3 users and cannot be deleted. Move those users to another role first.' },
-  { resource: 'POST /api/v1/admin/machine/add', functionName: 'postMachineAdd', statusCode: 409, message: 'A device with this machine number already exists' },
+  {
+    resource: 'POST /api/v1/admin/users/',
+    functionName: 'createUser',
+    statusCode: 409,
+    message: 'A user with this email already exists',
+  },
+  {
+    resource: 'PUT /api/v1/admin/users/:id',
+    functionName: 'updateUser',
+    statusCode: 400,
+    message: 'Phone number must be 10 digits',
+  },
+  {
+    resource: 'DELETE /api/v1/admin/roles/:id',
+    functionName: 'deleteRole',
+    statusCode: 409,
+    message:
+      'This role is assigned to 3 users and cannot be deleted. Move those users to another role first.',
+  },
+  {
+    resource: 'POST /api/v1/admin/machine/add',
+    functionName: 'postMachineAdd',
+    statusCode: 409,
+    message: 'A device with this machine number already exists',
+  },
 ] as const;
 
 /**
@@ -54,7 +105,15 @@ export async function seedUsers(db: Db, rng: Rng, context: DemoContext): Promise
     .from(roles)
     .where(inArray(roles.roleName, ['Admin', 'Support', 'Auditor', 'Technician', 'Clinic Manager']));
   const roleId = (name: string) => roleRows.find((r) => r.roleName === name)?.id;
-  const assignable = ['Admin', 'Admin', 'Support', 'Support', 'Auditor', 'Technician', 'Clinic Manager'].filter((n) => roleId(n));
+  const assignable = [
+    'Admin',
+    'Admin',
+    'Support',
+    'Support',
+    'Auditor',
+    'Technician',
+    'Clinic Manager',
+  ].filter((n) => roleId(n));
   if (!assignable.length) return;
 
   const passwordHash = await hashPassword(randomBytes(24).toString('base64url'));
@@ -99,7 +158,13 @@ export async function seedUsers(db: Db, rng: Rng, context: DemoContext): Promise
   });
   const errorRows = Array.from({ length: 24 }, () => {
     const who = rng.pick(admins);
-    return { ...rng.pick(consoleErrors), createdAt: new Date(now.getTime() - rng.int(0, 30 * day)), userId: who.id, userEmail: who.email, location: location() };
+    return {
+      ...rng.pick(consoleErrors),
+      createdAt: new Date(now.getTime() - rng.int(0, 30 * day)),
+      userId: who.id,
+      userEmail: who.email,
+      location: location(),
+    };
   });
   await db.insert(accessLogs).values(accessRows);
   await db.insert(errorLogs).values(errorRows);

@@ -26,7 +26,12 @@ export type ApiProcess = {
 };
 
 /** Settings every suite shares; `env` adds or overrides (DATABASE_URL, SMTP_URL, ...). */
-export function apiEnv(opts: { port: number; dataDir: string; jwtSecret?: string; env?: Record<string, string> }): Record<string, string> {
+export function apiEnv(opts: {
+  port: number;
+  dataDir: string;
+  jwtSecret?: string;
+  env?: Record<string, string>;
+}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -47,8 +52,15 @@ export function apiEnv(opts: { port: number; dataDir: string; jwtSecret?: string
 }
 
 /** Starts the server and resolves once /api/health answers 200 (or rejects with its output). */
-export async function startApi(env: Record<string, string>, { readyTimeoutMs = 90_000, nodeArgs = [] as string[] } = {}): Promise<ApiProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', serverEntry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startApi(
+  env: Record<string, string>,
+  { readyTimeoutMs = 90_000, nodeArgs = [] as string[] } = {},
+): Promise<ApiProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', serverEntry], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const keep = (chunk: Buffer) => {
     out += chunk.toString('utf8');
@@ -57,7 +69,9 @@ export async function startApi(env: Record<string, string>, { readyTimeoutMs = 9
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = `http://127.0.0.1:${env.PORT}`;
   const api: ApiProcess = {
     url,
@@ -95,15 +109,26 @@ export async function login(url: string): Promise<string> {
     body: JSON.stringify(hardeningAdmin),
   });
   const body = (await res.json()) as { data?: { accessToken?: string } };
-  if (res.status !== 200 || !body.data?.accessToken) throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 200 || !body.data?.accessToken)
+    throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`);
   return body.data.accessToken;
 }
 
 /** One JSON call with a bearer token; never throws for an HTTP status, only for a network failure. */
-export async function call(url: string, token: string, method: string, route: string, body?: unknown, timeoutMs = 15_000) {
+export async function call(
+  url: string,
+  token: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  timeoutMs = 15_000,
+) {
   const res = await fetch(`${url}${route}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });

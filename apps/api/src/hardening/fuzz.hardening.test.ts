@@ -12,7 +12,13 @@ import { seedDemoData } from '../demo/seed-demo.ts';
 import { createStorage } from '../lib/storage/create-storage.ts';
 import { createTestApp, testAdmin } from '../test/test-app.ts';
 import { adminFingerprint, checkInvariants } from './invariants.ts';
-import { operationsOf, requestArb, type FuzzRequest, type OpenApiDocument, type Operation } from './openapi-requests.ts';
+import {
+  operationsOf,
+  requestArb,
+  type FuzzRequest,
+  type OpenApiDocument,
+  type Operation,
+} from './openapi-requests.ts';
 import { writeHardeningResult } from './result-file.ts';
 
 const runsPerRoute = Number(process.env.FUZZ_RUNS ?? 200);
@@ -26,7 +32,11 @@ const adminBefore = await adminFingerprint(t.database.db, testAdmin.email);
 let token = await t.login();
 const forgedTokens = [
   'Bearer not-a-jwt',
-  `Bearer ${await new SignJWT({ typ: 'access' }).setProtectedHeader({ alg: 'HS256' }).setSubject(String(adminBefore?.id)).setExpirationTime('1h').sign(new TextEncoder().encode('x'.repeat(32)))}`,
+  `Bearer ${await new SignJWT({ typ: 'access' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(adminBefore?.id))
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode('x'.repeat(32)))}`,
   // alg "none": must never be accepted.
   `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: adminBefore?.id, typ: 'access' })).toString('base64url')}.`,
   'Basic YWRtaW46YWRtaW4=',
@@ -34,7 +44,9 @@ const forgedTokens = [
 
 const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as OpenApiDocument;
 // Deletions last, so the routes before them still find the rows they could name.
-const operations = operationsOf(doc).sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+const operations = operationsOf(doc).sort(
+  (a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'),
+);
 
 /** Ids of real rows (never the seeded admin's: renaming or deleting the admin is not what we test here). */
 async function knownIds(): Promise<string[]> {
@@ -48,7 +60,19 @@ async function knownIds(): Promise<string[]> {
 }
 const known = { ids: await knownIds() };
 
-const tally = { cases: 0, s2xx: 0, s4xx: 0, s5xx: 0, other: 0, badEnvelope: 0, reSignIns: 0, invariantRuns: 0, invariantQueries: 0, routesDone: 0, auditLost: 0 };
+const tally = {
+  cases: 0,
+  s2xx: 0,
+  s4xx: 0,
+  s5xx: 0,
+  other: 0,
+  badEnvelope: 0,
+  reSignIns: 0,
+  invariantRuns: 0,
+  invariantQueries: 0,
+  routesDone: 0,
+  auditLost: 0,
+};
 /** The audit writer's lost-row count after the last route. */
 let auditLost = 0;
 const problems: string[] = [];
@@ -71,7 +95,8 @@ function verdict(status: number, body: string): string | null {
       return `${status} whose body is not JSON`;
     }
     const e = parsed as { code?: unknown; msg?: unknown; data?: unknown } | null;
-    if (!e || typeof e !== 'object' || !('code' in e) || !('data' in e)) return `${status} without the { code, msg, data } envelope`;
+    if (!e || typeof e !== 'object' || !('code' in e) || !('data' in e))
+      return `${status} without the { code, msg, data } envelope`;
     if (typeof e.msg !== 'string' || e.msg.trim() === '') return `${status} without a msg`;
     return null;
   }
@@ -79,13 +104,24 @@ function verdict(status: number, body: string): string | null {
 }
 
 const brief = (r: FuzzRequest) =>
-  JSON.stringify({ ...r, url: r.url.slice(0, 300), payload: r.payload === undefined ? undefined : String(r.payload).slice(0, 300) });
+  JSON.stringify({
+    ...r,
+    url: r.url.slice(0, 300),
+    payload: r.payload === undefined ? undefined : String(r.payload).slice(0, 300),
+  });
 
 async function send(r: FuzzRequest) {
   const headers = { ...r.headers };
   if (r.caller === 'admin') headers.authorization = `Bearer ${token}`;
-  if (r.caller === 'forged') headers.authorization = forgedTokens[r.remoteAddress.length % forgedTokens.length]!;
-  const res = await t.app.inject({ method: r.method as 'GET', url: r.url, headers, payload: r.payload, remoteAddress: r.remoteAddress });
+  if (r.caller === 'forged')
+    headers.authorization = forgedTokens[r.remoteAddress.length % forgedTokens.length]!;
+  const res = await t.app.inject({
+    method: r.method as 'GET',
+    url: r.url,
+    headers,
+    payload: r.payload,
+    remoteAddress: r.remoteAddress,
+  });
   tally.cases++;
   const s = res.statusCode;
   if (s >= 200 && s < 300) tally.s2xx++;
@@ -109,7 +145,9 @@ async function invariantsHold(after: string) {
   const results = await checkInvariants(t.database.db, storage);
   tally.invariantRuns++;
   tally.invariantQueries += results.length;
-  for (const r of results) if (r.violations.length) problems.push(`after ${after}: ${r.name}: ${JSON.stringify(r.violations.slice(0, 3))}`);
+  for (const r of results)
+    if (r.violations.length)
+      problems.push(`after ${after}: ${r.name}: ${JSON.stringify(r.violations.slice(0, 3))}`);
   return results.filter((r) => r.violations.length).map((r) => r.name);
 }
 
@@ -123,7 +161,12 @@ afterAll(async () => {
   }
   const broken = await invariantsHold('the whole run');
   const adminUnchanged = JSON.stringify(adminAfter) === JSON.stringify(adminBefore);
-  const passed = problems.length === 0 && broken.length === 0 && signIn === 'ok' && adminUnchanged && tally.routesDone === operations.length;
+  const passed =
+    problems.length === 0 &&
+    broken.length === 0 &&
+    signIn === 'ok' &&
+    adminUnchanged &&
+    tally.routesDone === operations.length;
   writeHardeningResult({
     // The suite runs on the embedded database and, in CI, again on PostgreSQL: one result each.
     suite: onPostgres ? 'fuzz-postgres' : 'fuzz',
@@ -141,18 +184,34 @@ afterAll(async () => {
       { name: 'Other answers (1xx, 3xx)', value: tally.other, target: '0' },
       { name: 'Invariant checks (after every route and at the end)', value: tally.invariantRuns },
       { name: 'Invariant queries run', value: tally.invariantQueries },
-      { name: 'Invariant violations', value: problems.filter((p) => p.startsWith('after ')).length, target: '0' },
-      { name: 'Audit rows lost or left unwritten (checked after every route)', value: tally.auditLost, target: '0' },
-      { name: 'Admin still signs in, its security columns unchanged', value: signIn === 'ok' && adminUnchanged ? 'yes' : 'no', target: 'yes' },
+      {
+        name: 'Invariant violations',
+        value: problems.filter((p) => p.startsWith('after ')).length,
+        target: '0',
+      },
+      {
+        name: 'Audit rows lost or left unwritten (checked after every route)',
+        value: tally.auditLost,
+        target: '0',
+      },
+      {
+        name: 'Admin still signs in, its security columns unchanged',
+        value: signIn === 'ok' && adminUnchanged ? 'yes' : 'no',
+        target: 'yes',
+      },
       { name: 'Admin sessions ended by a fuzz case (signed in again)', value: tally.reSignIns },
       { name: 'CPU time of the run (this process)', value: Math.round(cpuSeconds() - cpuAtStart), unit: 's' },
       { name: 'Seed', value: String(seed) },
     ],
     notes: [
-      'Cases: values from each field\'s JSON schema, its boundaries (min/max length and range, one past them), wrong types, missing required and unknown extra fields, 1 MiB strings, unicode (RTL override, emoji, NUL, lone surrogates), SQL- and HTML-looking strings, path parameters of every shape; as the admin, anonymously and with forged tokens (wrong key, alg none).',
+      "Cases: values from each field's JSON schema, its boundaries (min/max length and range, one past them), wrong types, missing required and unknown extra fields, 1 MiB strings, unicode (RTL override, emoji, NUL, lone surrogates), SQL- and HTML-looking strings, path parameters of every shape; as the admin, anonymously and with forged tokens (wrong key, alg none).",
       'Routes without a JSON body schema (multipart uploads, the raw Stripe webhook) get random multipart bodies (fields, files, hostile file names, broken boundaries) and random non-multipart bodies.',
       'Invariants: device and log counters equal real counts, device subscription status mirrors the latest subscription, no orphan users/sessions/patients/records, no duplicate e-mail or user name, stored files exist for their rows, the seeded admin still signs in and its id, e-mail, password hash, role and deletability are unchanged.',
-      `Most expensive routes (CPU s for all their cases): ${[...cpuByRoute].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([r, s]) => `${r} ${s.toFixed(1)}`).join('; ')}.`,
+      `Most expensive routes (CPU s for all their cases): ${[...cpuByRoute]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([r, s]) => `${r} ${s.toFixed(1)}`)
+        .join('; ')}.`,
       ...problems.slice(0, 20).map((p) => `Problem: ${p.slice(0, 400)}`),
     ],
   });
@@ -168,12 +227,14 @@ describe(`fuzz (${runsPerRoute} cases per route, seed ${seed})`, () => {
         fc.asyncProperty(requestArb(op, known), async (r) => {
           const { problem, status, body } = await send(r);
           // Collected, not thrown: one run shows every distinct failure of the route at once.
-          if (problem && !failures.has(problem)) failures.set(problem, `${brief(r)} -> ${status} ${body.slice(0, 300)}`);
+          if (problem && !failures.has(problem))
+            failures.set(problem, `${brief(r)} -> ${status} ${body.slice(0, 300)}`);
         }),
         { numRuns: runsPerRoute, seed: seed + index, endOnFailure: true },
       );
       cpuByRoute.set(`${op.method} ${op.path}`, cpuSeconds() - cpuBefore);
-      for (const [problem, example] of failures) problems.push(`${op.method} ${op.path}: ${problem}: ${example}`);
+      for (const [problem, example] of failures)
+        problems.push(`${op.method} ${op.path}: ${problem}: ${example}`);
       const broken = await invariantsHold(`${op.method} ${op.path}`);
       // Every case's audit rows reached the database: none refused, none left waiting.
       await t.app.audit.flush();
@@ -181,7 +242,8 @@ describe(`fuzz (${runsPerRoute} cases per route, seed ${seed})`, () => {
       const lostHere = audit.dropped - auditLost;
       auditLost = audit.dropped;
       tally.auditLost += lostHere + audit.buffered;
-      if (audit.buffered || lostHere) problems.push(`audit rows of ${op.method} ${op.path}: ${audit.buffered} waiting, ${lostHere} lost`);
+      if (audit.buffered || lostHere)
+        problems.push(`audit rows of ${op.method} ${op.path}: ${audit.buffered} waiting, ${lostHere} lost`);
       tally.routesDone++;
       expect([...failures.entries()].map(([p, ex]) => `${p}: ${ex}`)).toEqual([]);
       expect(broken).toEqual([]);

@@ -57,7 +57,22 @@ export const hostileString = (): fc.Arbitrary<string> =>
 /** A value of some JSON type, usually not the one the schema asks for. */
 export const wrongTypeValue = (): fc.Arbitrary<unknown> =>
   fc.oneof(
-    fc.constantFrom(null, true, false, 0, -1, 1.5, -0, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, [], {}, [null], { $ne: null }),
+    fc.constantFrom(
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1.5,
+      -0,
+      1e308,
+      -1e308,
+      Number.MAX_SAFE_INTEGER + 2,
+      [],
+      {},
+      [null],
+      { $ne: null },
+    ),
     fc.integer(),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
@@ -67,7 +82,19 @@ export const wrongTypeValue = (): fc.Arbitrary<unknown> =>
 
 /** Keys a strict schema must refuse, and keys that poison naive object merging. */
 export const unknownKey = (): fc.Arbitrary<string> =>
-  fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'isAdmin', 'role', 'id', 'passwordHash', "'; --"), fc.string({ minLength: 1, maxLength: 12 }));
+  fc.oneof(
+    fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      'isAdmin',
+      'role',
+      'id',
+      'passwordHash',
+      "'; --",
+    ),
+    fc.string({ minLength: 1, maxLength: 12 }),
+  );
 
 /**
  * encodeURIComponent refuses lone surrogates; a client on the wire can still send any bytes, so

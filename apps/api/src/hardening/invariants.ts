@@ -4,7 +4,8 @@ import type { Storage } from '../lib/storage/storage.ts';
 import { avatarKeyOf } from '../modules/profile/profile-service.ts';
 
 type Row = Record<string, unknown>;
-const rows = async (db: Db, query: SQL): Promise<Row[]> => ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+const rows = async (db: Db, query: SQL): Promise<Row[]> =>
+  ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
 
 /** The seeded admin's security-relevant columns: the fuzz run may rename the admin, nothing more. */
 export async function adminFingerprint(db: Db, email: string): Promise<Row | undefined> {
@@ -58,15 +59,30 @@ export async function checkInvariants(db: Db, storage: Storage): Promise<Invaria
                         order by s.created_at desc, s.id desc limit 1) latest on true
           where d.subscription_status is distinct from latest.status`,
     ],
-    ['every user has a role of a known type', sql`select u.id from users u left join roles r on r.id = u.role_id where r.id is null or r.type not in ('app', 'admin')`],
-    ['no session belongs to a missing user', sql`select s.id from sessions s left join users u on u.id = s.user_id where u.id is null`],
-    ['every patient and treatment record points at existing rows', sql`
+    [
+      'every user has a role of a known type',
+      sql`select u.id from users u left join roles r on r.id = u.role_id where r.id is null or r.type not in ('app', 'admin')`,
+    ],
+    [
+      'no session belongs to a missing user',
+      sql`select s.id from sessions s left join users u on u.id = s.user_id where u.id is null`,
+    ],
+    [
+      'every patient and treatment record points at existing rows',
+      sql`
           select p.id from patients p left join devices d on d.id = p.device_id where d.id is null
-          union all select t.id from treatment_records t left join devices d on d.id = t.device_id where d.id is null`],
-    ['no e-mail address or user name is held twice (case-insensitively)', sql`
+          union all select t.id from treatment_records t left join devices d on d.id = t.device_id where d.id is null`,
+    ],
+    [
+      'no e-mail address or user name is held twice (case-insensitively)',
+      sql`
           select lower(email) from users group by lower(email) having count(*) > 1
-          union all select lower(user_name) from users group by lower(user_name) having count(*) > 1`],
-    ['subscription amounts are positive and statuses known', sql`select id from subscriptions where amount_cents <= 0 or status not in (1, 2, 3, 4)`],
+          union all select lower(user_name) from users group by lower(user_name) having count(*) > 1`,
+    ],
+    [
+      'subscription amounts are positive and statuses known',
+      sql`select id from subscriptions where amount_cents <= 0 or status not in (1, 2, 3, 4)`,
+    ],
   ];
   const results: Invariant[] = [];
   for (const [name, query] of checks) results.push({ name, violations: await rows(db, query) });

@@ -18,7 +18,10 @@ import { createScratchDatabase } from './private-postgres.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';
 import { checkAcked, startWriteStream, type StreamTally } from './write-stream.ts';
 
-const rounds = { PostgreSQL: Number(process.env.KILL_ROUNDS ?? 2), PGlite: Number(process.env.KILL_ROUNDS_PGLITE ?? 1) };
+const rounds = {
+  PostgreSQL: Number(process.env.KILL_ROUNDS ?? 2),
+  PGlite: Number(process.env.KILL_ROUNDS_PGLITE ?? 1),
+};
 const killAfter = Number(process.env.KILL_AFTER ?? 24);
 const ports = { postgres: 3601, pglite: 3602 };
 
@@ -36,19 +39,33 @@ afterAll(() => {
     notes: [
       'The real server (node + tsx on apps/api/src/server.ts) takes concurrent creates of devices, users and subscription links; SIGKILL lands while requests are in flight; the server restarts on the same data.',
       'Checked after the last restart: every acknowledged (2xx) write reads back with every field it was sent; acknowledged users sign in with their password; SQL invariants hold (device count row equals count(*), every user has its role and an argon2id hash, every subscription has its link mail in the outbox).',
-      'A write\'s access-log row is in the database before its answer is sent (lib/audit.ts: writes and record views land first, other reads go in the next batch), so every acknowledged create must have its row after the kill.',
+      "A write's access-log row is in the database before its answer is sent (lib/audit.ts: writes and record views land first, other reads go in the next batch), so every acknowledged create must have its row after the kill.",
       ...notes,
     ],
   });
 });
 
 /** The SQL invariants: what "half there" would look like for each kind of write. */
-async function invariantViolations(query: (text: string) => Promise<Array<Record<string, unknown>>>): Promise<string[]> {
+async function invariantViolations(
+  query: (text: string) => Promise<Array<Record<string, unknown>>>,
+): Promise<string[]> {
   const checks: Array<[string, string]> = [
-    ['device count row differs from count(*)', `select 1 from table_row_counts where table_name = 'devices' and n <> (select count(*) from devices)`],
-    ['user without its role', `select u.id from users u left join roles r on r.id = u.role_id where r.id is null`],
-    ['user without a complete argon2id hash', `select id from users where password_hash is null or password_hash not like '$argon2id$%' or length(password_hash) < 80`],
-    ['subscription without its link mail', `select s.id from subscriptions s where not exists (select 1 from mail_outbox m where m.to = s.email and m.text like '%/plans/' || s.id || '%')`],
+    [
+      'device count row differs from count(*)',
+      `select 1 from table_row_counts where table_name = 'devices' and n <> (select count(*) from devices)`,
+    ],
+    [
+      'user without its role',
+      `select u.id from users u left join roles r on r.id = u.role_id where r.id is null`,
+    ],
+    [
+      'user without a complete argon2id hash',
+      `select id from users where password_hash is null or password_hash not like '$argon2id$%' or length(password_hash) < 80`,
+    ],
+    [
+      'subscription without its link mail',
+      `select s.id from subscriptions s where not exists (select 1 from mail_outbox m where m.to = s.email and m.text like '%/plans/' || s.id || '%')`,
+    ],
   ];
   const out: string[] = [];
   for (const [name, q] of checks) {
@@ -90,7 +107,11 @@ async function killRounds(label: keyof typeof rounds, env: Record<string, string
       const before = tally.acked.length;
       const stream = startWriteStream({ url: api.url, token, adminRoleId: roleId, workers: 6, tally });
       const deadline = Date.now() + 60_000;
-      while (tally.acked.length - before < killAfter && Date.now() < deadline && tally.unexpected.length === 0) {
+      while (
+        tally.acked.length - before < killAfter &&
+        Date.now() < deadline &&
+        tally.unexpected.length === 0
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       // Mid-stream: six requests are in flight at this moment.
@@ -141,7 +162,10 @@ describe('kill -9 during a stream of writes', () => {
       record('PostgreSQL', tally, problems, broken, restartMs, c);
       expect(problems, 'acknowledged writes missing or incomplete').toEqual([]);
       expect(broken, 'half-written rows').toEqual([]);
-      expect(Math.max(0, tally.acked.length - c.audited), 'acknowledged creates without their access-log row').toBe(0);
+      expect(
+        Math.max(0, tally.acked.length - c.audited),
+        'acknowledged creates without their access-log row',
+      ).toBe(0);
     } catch (error) {
       allPassed = false;
       throw error;
@@ -161,13 +185,18 @@ describe('kill -9 during a stream of writes', () => {
       // The server is gone: open its data directory directly for the SQL invariants.
       const database = await openDatabase({ dataDir });
       try {
-        const query = async (q: string) => ((await database.db.execute(sql.raw(q))) as unknown as { rows: Array<Record<string, unknown>> }).rows;
+        const query = async (q: string) =>
+          ((await database.db.execute(sql.raw(q))) as unknown as { rows: Array<Record<string, unknown>> })
+            .rows;
         const broken = await invariantViolations(query);
         const c = await counts(query);
         record('PGlite', tally, problems, broken, restartMs, c);
         expect(problems, 'acknowledged writes missing or incomplete').toEqual([]);
         expect(broken, 'half-written rows').toEqual([]);
-        expect(Math.max(0, tally.acked.length - c.audited), 'acknowledged creates without their access-log row').toBe(0);
+        expect(
+          Math.max(0, tally.acked.length - c.audited),
+          'acknowledged creates without their access-log row',
+        ).toBe(0);
       } finally {
         await database.close();
       }
@@ -198,8 +227,16 @@ function record(
     { name: `${db}: half-written rows (invariant violations)`, value: broken.length, target: '0' },
     { name: `${db}: requests cut off by the kill (not acknowledged)`, value: tally.unanswered },
     { name: `${db}: rows committed but not acknowledged`, value: Math.max(0, stored - acked) },
-    { name: `${db}: slowest restart to ready`, value: Math.round(Math.max(...restartMs) / 100) / 10, unit: 's' },
-    { name: `${db}: acknowledged creates without their access-log row`, value: Math.max(0, acked - c.audited), target: '0' },
+    {
+      name: `${db}: slowest restart to ready`,
+      value: Math.round(Math.max(...restartMs) / 100) / 10,
+      unit: 's',
+    },
+    {
+      name: `${db}: acknowledged creates without their access-log row`,
+      value: Math.max(0, acked - c.audited),
+      target: '0',
+    },
   );
   if (problems.length) notes.push(`${db}: ${problems.slice(0, 5).join(' | ')}`);
   if (broken.length) notes.push(`${db}: ${broken.join(' | ')}`);

@@ -12,7 +12,13 @@ const headers = { authorization: `Bearer ${token}`, 'content-type': 'application
 
 // Each connection walks this list in turn: four reads to two writes, as an admin console does.
 const requests = [
-  { method: 'GET', setupRequest: (r) => ({ ...r, path: `/api/v1/admin/machine?page=${1 + Math.floor(Math.random() * 50)}&limit=10` }) },
+  {
+    method: 'GET',
+    setupRequest: (r) => ({
+      ...r,
+      path: `/api/v1/admin/machine?page=${1 + Math.floor(Math.random() * 50)}&limit=10`,
+    }),
+  },
   { method: 'GET', setupRequest: (r) => ({ ...r, path: `/api/v1/admin/machine/${pick()}` }) },
   { method: 'GET', path: '/api/v1/admin/users/all?page=1&limit=10' },
   {
@@ -34,7 +40,14 @@ const requests = [
     },
   },
   { method: 'GET', path: '/api/v1/admin/subscrption/all?page=1&limit=10' },
-  { method: 'PUT', setupRequest: (r) => ({ ...r, path: `/api/v1/admin/machine/${pick()}`, body: JSON.stringify({ status: 1 + (n++ % 2) }) }) },
+  {
+    method: 'PUT',
+    setupRequest: (r) => ({
+      ...r,
+      path: `/api/v1/admin/machine/${pick()}`,
+      body: JSON.stringify({ status: 1 + (n++ % 2) }),
+    }),
+  },
 ];
 
 // 30 s: on a shared 2-core machine a slow answer is reported in the latency figures; only a lost one fails.

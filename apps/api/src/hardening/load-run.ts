@@ -24,7 +24,12 @@ export type LoadTarget = {
 };
 
 /** `exposeGc`: the probe collects garbage before each sample (the soak's live-heap figure). */
-export async function prepareLoadTarget(opts: { port: number; extraDevices: number; memoryEveryMs: number; exposeGc?: boolean }): Promise<LoadTarget> {
+export async function prepareLoadTarget(opts: {
+  port: number;
+  extraDevices: number;
+  memoryEveryMs: number;
+  exposeGc?: boolean;
+}): Promise<LoadTarget> {
   const scratch = await createScratchDatabase('load');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'load-'));
   const memoryFile = path.join(dataDir, 'memory.jsonl');
@@ -34,9 +39,21 @@ export async function prepareLoadTarget(opts: { port: number; extraDevices: numb
       apiEnv({
         port: opts.port,
         dataDir,
-        env: { DATABASE_URL: scratch.url, DEMO_DATA: '1', MEMORY_PROBE_FILE: memoryFile, MEMORY_PROBE_MS: String(opts.memoryEveryMs), LOG_LEVEL: 'error' },
+        env: {
+          DATABASE_URL: scratch.url,
+          DEMO_DATA: '1',
+          MEMORY_PROBE_FILE: memoryFile,
+          MEMORY_PROBE_MS: String(opts.memoryEveryMs),
+          LOG_LEVEL: 'error',
+        },
       }),
-      { nodeArgs: [...(opts.exposeGc ? ['--expose-gc'] : []), '--import', path.join(here, 'memory-probe.mjs')] },
+      {
+        nodeArgs: [
+          ...(opts.exposeGc ? ['--expose-gc'] : []),
+          '--import',
+          path.join(here, 'memory-probe.mjs'),
+        ],
+      },
     );
     const db = new pg.Client({ connectionString: scratch.url });
     await db.connect();
@@ -48,7 +65,9 @@ export async function prepareLoadTarget(opts: { port: number; extraDevices: numb
          from generate_series(1, $1::int) as i`,
         [opts.extraDevices],
       );
-      const ids = (await db.query<{ id: string }>(`select id from devices order by random() limit 500`)).rows.map((r) => r.id);
+      const ids = (
+        await db.query<{ id: string }>(`select id from devices order by random() limit 500`)
+      ).rows.map((r) => r.id);
       const total = (await db.query<{ n: number }>(`select count(*)::int as n from devices`)).rows[0]!.n;
       const token = await login(api.url);
       const started = api;
@@ -91,10 +110,22 @@ export type LoadResult = {
 };
 
 /** Runs autocannon in its own node process against the target; resolves with its summary. */
-export function runLoad(target: Pick<LoadTarget, 'api' | 'token' | 'deviceIds'>, seconds: number, connections: number): Promise<LoadResult> {
-  const settings = JSON.stringify({ url: target.api.url, token: target.token, deviceIds: target.deviceIds, seconds, connections });
+export function runLoad(
+  target: Pick<LoadTarget, 'api' | 'token' | 'deviceIds'>,
+  seconds: number,
+  connections: number,
+): Promise<LoadResult> {
+  const settings = JSON.stringify({
+    url: target.api.url,
+    token: target.token,
+    deviceIds: target.deviceIds,
+    seconds,
+    connections,
+  });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(here, 'load-client.mjs'), settings], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(here, 'load-client.mjs'), settings], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -105,7 +136,9 @@ export function runLoad(target: Pick<LoadTarget, 'api' | 'token' | 'deviceIds'>,
       try {
         resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult);
       } catch (error) {
-        reject(new Error(`load client printed no result: ${String(error)} ${out.slice(-500)} ${err.slice(-500)}`));
+        reject(
+          new Error(`load client printed no result: ${String(error)} ${out.slice(-500)} ${err.slice(-500)}`),
+        );
       }
     });
   });

@@ -50,9 +50,18 @@ describe('load', () => {
         { name: 'Non-2xx answers', value: r.non2xx, target: '0' },
         { name: '5xx answers', value: r['5xx'], target: '0' },
         { name: 'Server RSS before / after', value: `${mb(before.rss)} / ${mb(after.rss)}`, unit: 'MB' },
-        { name: 'Server heap used before / after', value: `${mb(before.heapUsed)} / ${mb(after.heapUsed)}`, unit: 'MB' },
+        {
+          name: 'Server heap used before / after',
+          value: `${mb(before.heapUsed)} / ${mb(after.heapUsed)}`,
+          unit: 'MB',
+        },
       );
-      notes.push(`Status codes: ${codes}. Load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} (2 shared cores).`);
+      notes.push(
+        `Status codes: ${codes}. Load average at the end: ${(await import('node:os'))
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} (2 shared cores).`,
+      );
       expect(r.requests.total).toBeGreaterThan(0);
       expect(r.errors).toBe(0);
       expect(r.timeouts).toBe(0);

@@ -10,7 +10,10 @@ if (file) {
   const sample = () => {
     globalThis.gc?.();
     const m = process.memoryUsage();
-    appendFileSync(file, `${JSON.stringify({ t: Date.now(), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ t: Date.now(), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external })}\n`,
+    );
   };
   sample();
   setInterval(sample, every).unref();

@@ -2,8 +2,16 @@ import fc from 'fast-check';
 import { encodeLoose, hostileString, hostileStrings, oneMegabyte, wrongTypeValue } from './hostile-values.ts';
 import { objectFor, validValueFor, valueFor, type JsonSchema, type KnownValues } from './schema-arbitrary.ts';
 
-type Parameter = { in: 'path' | 'query' | 'header' | 'cookie'; name: string; required?: boolean; schema?: JsonSchema };
-type OperationObject = { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } };
+type Parameter = {
+  in: 'path' | 'query' | 'header' | 'cookie';
+  name: string;
+  required?: boolean;
+  schema?: JsonSchema;
+};
+type OperationObject = {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+};
 export type OpenApiDocument = { paths: Record<string, Record<string, OperationObject>> };
 
 export type Operation = { method: string; path: string; parameters: Parameter[]; jsonBody?: JsonSchema };
@@ -28,22 +36,42 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!methods.has(method)) continue;
-      out.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], jsonBody: op.requestBody?.content?.['application/json']?.schema });
+      out.push({
+        method: method.toUpperCase(),
+        path,
+        parameters: op.parameters ?? [],
+        jsonBody: op.requestBody?.content?.['application/json']?.schema,
+      });
     }
   }
   return out;
 }
 
-const asText = (v: unknown): string => (typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
+const asText = (v: unknown): string =>
+  typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 /** A path parameter of any shape: real ids, other UUIDs, numbers, traversal, encoded slashes, huge. */
 const pathValue = (p: Parameter, known: KnownValues, clean: boolean) =>
   clean
     ? validValueFor(p.schema ?? { type: 'string' }, known, p.name).map(asText)
     : fc.oneof(
-    { weight: 5, arbitrary: valueFor(p.schema ?? { type: 'string' }, known, p.name).map(asText) },
-    { weight: 1, arbitrary: fc.constantFrom('..', '.', '%2F', '..%2F..%2Fetc', 'a/b', '0', '-1', '1.5', 'null', 'x'.repeat(5000)) },
-  );
+        { weight: 5, arbitrary: valueFor(p.schema ?? { type: 'string' }, known, p.name).map(asText) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            '..',
+            '.',
+            '%2F',
+            '..%2F..%2Fetc',
+            'a/b',
+            '0',
+            '-1',
+            '1.5',
+            'null',
+            'x'.repeat(5000),
+          ),
+        },
+      );
 
 const queryArb = (params: Parameter[], known: KnownValues, clean: boolean): fc.Arbitrary<string> => {
   const declared = params.filter((p) => p.in === 'query');
@@ -52,14 +80,33 @@ const queryArb = (params: Parameter[], known: KnownValues, clean: boolean): fc.A
       clean
         ? validValueFor(p.schema ?? {}, known, p.name).map((v) => [[p.name, asText(v)]])
         : fc.oneof(
-        { weight: 6, arbitrary: valueFor(p.schema ?? {}, known, p.name).map((v) => [[p.name, asText(v)]]) },
-        // The same key twice arrives as an array.
-        { weight: 1, arbitrary: fc.tuple(hostileString(), hostileString()).map(([a, b]) => [[p.name, a], [p.name, b]]) },
-      ),
+            {
+              weight: 6,
+              arbitrary: valueFor(p.schema ?? {}, known, p.name).map((v) => [[p.name, asText(v)]]),
+            },
+            // The same key twice arrives as an array.
+            {
+              weight: 1,
+              arbitrary: fc.tuple(hostileString(), hostileString()).map(([a, b]) => [
+                [p.name, a],
+                [p.name, b],
+              ]),
+            },
+          ),
       { freq: 2 },
     ),
   );
-  const extra = clean ? fc.constant(null) : fc.option(fc.tuple(fc.constantFrom('foo', '__proto__', 'constructor[prototype]', 'page[0]', 'limit'), wrongTypeValue().map(asText)).map((kv) => [kv]), { freq: 8 });
+  const extra = clean
+    ? fc.constant(null)
+    : fc.option(
+        fc
+          .tuple(
+            fc.constantFrom('foo', '__proto__', 'constructor[prototype]', 'page[0]', 'limit'),
+            wrongTypeValue().map(asText),
+          )
+          .map((kv) => [kv]),
+        { freq: 8 },
+      );
   return fc.tuple(fc.tuple(...pairs), extra).map(([chosen, more]) => {
     const all = [...chosen.flatMap((c) => c ?? []), ...(more ?? [])];
     return all.length ? `?${all.map(([k, v]) => `${encodeLoose(k!)}=${encodeLoose(v!)}`).join('&')}` : '';
@@ -70,28 +117,96 @@ type Body = { payload?: string | Buffer; contentType?: string };
 
 const jsonBodyArb = (schema: JsonSchema, known: KnownValues, clean: boolean): fc.Arbitrary<Body> =>
   clean
-    ? objectFor(schema, known, true).map((o) => ({ payload: JSON.stringify(o), contentType: 'application/json' }))
+    ? objectFor(schema, known, true).map((o) => ({
+        payload: JSON.stringify(o),
+        contentType: 'application/json',
+      }))
     : fc.oneof(
-    { weight: 16, arbitrary: objectFor(schema, known).map((o) => ({ payload: JSON.stringify(o), contentType: 'application/json' })) },
-    { weight: 1, arbitrary: wrongTypeValue().map((v) => ({ payload: JSON.stringify(v) ?? 'null', contentType: 'application/json' })) },
-    { weight: 1, arbitrary: fc.constantFrom<Body>({ payload: '{"a":', contentType: 'application/json' }, { payload: '', contentType: 'application/json' }, {}, { payload: 'email=a@b.c', contentType: 'application/x-www-form-urlencoded' }, { payload: '<x/>', contentType: 'text/xml' }) },
-    { weight: 1, arbitrary: fc.constant<Body>({ payload: JSON.stringify({ x: oneMegabyte }), contentType: 'application/json' }) },
-  );
+        {
+          weight: 16,
+          arbitrary: objectFor(schema, known).map((o) => ({
+            payload: JSON.stringify(o),
+            contentType: 'application/json',
+          })),
+        },
+        {
+          weight: 1,
+          arbitrary: wrongTypeValue().map((v) => ({
+            payload: JSON.stringify(v) ?? 'null',
+            contentType: 'application/json',
+          })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom<Body>(
+            { payload: '{"a":', contentType: 'application/json' },
+            { payload: '', contentType: 'application/json' },
+            {},
+            { payload: 'email=a@b.c', contentType: 'application/x-www-form-urlencoded' },
+            { payload: '<x/>', contentType: 'text/xml' },
+          ),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constant<Body>({
+            payload: JSON.stringify({ x: oneMegabyte }),
+            contentType: 'application/json',
+          }),
+        },
+      );
 
 /** Field names the multipart routes read (profile, app updates), plus names nobody reads. */
-const multipartFieldNames = ['firstName', 'lastName', 'userName', 'email', 'phone', 'appName', 'versionCode', 'versionName', 'remark', 'updateDesc', 'updateType', 'x', '__proto__'];
+const multipartFieldNames = [
+  'firstName',
+  'lastName',
+  'userName',
+  'email',
+  'phone',
+  'appName',
+  'versionCode',
+  'versionName',
+  'remark',
+  'updateDesc',
+  'updateType',
+  'x',
+  '__proto__',
+];
 const multipartFileNames = ['file', 'apk', 'image', 'other'];
 
 /** A hand-built multipart body: random fields and files, sometimes malformed on purpose. */
 const multipartArb: fc.Arbitrary<Body> = fc
   .record({
-    fields: fc.array(fc.tuple(fc.constantFrom(...multipartFieldNames), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom(...hostileStrings), fc.integer().map(String))), { maxLength: 8 }),
+    fields: fc.array(
+      fc.tuple(
+        fc.constantFrom(...multipartFieldNames),
+        fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom(...hostileStrings), fc.integer().map(String)),
+      ),
+      { maxLength: 8 },
+    ),
     files: fc.array(
       fc.tuple(
         fc.constantFrom(...multipartFileNames),
-        fc.constantFrom('a.png', 'app.apk', '../../etc/passwd', 'x\u0000.png', '', 'é😀.jpg', 'a'.repeat(300)),
-        fc.constantFrom('image/png', 'application/vnd.android.package-archive', 'application/zip', 'text/html', 'application/octet-stream'),
-        fc.oneof(fc.uint8Array({ maxLength: 2048 }), fc.constant(Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0])), fc.constant(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))),
+        fc.constantFrom(
+          'a.png',
+          'app.apk',
+          '../../etc/passwd',
+          'x\u0000.png',
+          '',
+          'é😀.jpg',
+          'a'.repeat(300),
+        ),
+        fc.constantFrom(
+          'image/png',
+          'application/vnd.android.package-archive',
+          'application/zip',
+          'text/html',
+          'application/octet-stream',
+        ),
+        fc.oneof(
+          fc.uint8Array({ maxLength: 2048 }),
+          fc.constant(Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0])),
+          fc.constant(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+        ),
       ),
       { maxLength: 2 },
     ),
@@ -100,9 +215,18 @@ const multipartArb: fc.Arbitrary<Body> = fc
   .map(({ fields, files, broken }) => {
     const boundary = '----fuzzboundary7MA4YWxk';
     const chunks: Buffer[] = [];
-    for (const [name, value] of fields) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    for (const [name, value] of fields)
+      chunks.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+      );
     for (const [name, filename, type, bytes] of files) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`), Buffer.from(bytes), Buffer.from('\r\n'));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+        ),
+        Buffer.from(bytes),
+        Buffer.from('\r\n'),
+      );
     }
     if (broken !== 'no-end') chunks.push(Buffer.from(`--${boundary}--\r\n`));
     const declared = broken === 'wrong-boundary' ? 'somethingelse' : boundary;
@@ -112,19 +236,45 @@ const multipartArb: fc.Arbitrary<Body> = fc
 /** Routes without a JSON body schema (multipart uploads, the raw webhook, body-less writes). */
 const looseBodyArb: fc.Arbitrary<Body> = fc.oneof(
   { weight: 4, arbitrary: multipartArb },
-  { weight: 1, arbitrary: wrongTypeValue().map((v) => ({ payload: JSON.stringify(v) ?? 'null', contentType: 'application/json' })) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 4096 }).map((b) => ({ payload: Buffer.from(b), contentType: 'application/octet-stream' })) },
+  {
+    weight: 1,
+    arbitrary: wrongTypeValue().map((v) => ({
+      payload: JSON.stringify(v) ?? 'null',
+      contentType: 'application/json',
+    })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .uint8Array({ maxLength: 4096 })
+      .map((b) => ({ payload: Buffer.from(b), contentType: 'application/octet-stream' })),
+  },
   { weight: 1, arbitrary: hostileString().map((s) => ({ payload: s, contentType: 'text/plain' })) },
   { weight: 1, arbitrary: fc.constant<Body>({}) },
 );
 
-const callerArb = fc.constantFrom<Caller>('admin', 'admin', 'admin', 'admin', 'admin', 'admin', 'anonymous', 'forged');
+const callerArb = fc.constantFrom<Caller>(
+  'admin',
+  'admin',
+  'admin',
+  'admin',
+  'admin',
+  'admin',
+  'anonymous',
+  'forged',
+);
 
 /** Hostile or odd optional headers: the X-Timezone the web app sends, a signature for the webhook. */
 const headerArb = fc.record(
   {
-    'x-timezone': fc.oneof(fc.constantFrom('Europe/Berlin', 'UTC', 'America/New_York', 'Mars/Olympus', '', '../../etc/localtime'), hostileString().map((s) => s.slice(0, 200))),
-    'stripe-signature': fc.oneof(fc.constantFrom('t=1,v1=00', 't=abc,v1=', 'v1=deadbeef'), fc.string({ maxLength: 60 })),
+    'x-timezone': fc.oneof(
+      fc.constantFrom('Europe/Berlin', 'UTC', 'America/New_York', 'Mars/Olympus', '', '../../etc/localtime'),
+      hostileString().map((s) => s.slice(0, 200)),
+    ),
+    'stripe-signature': fc.oneof(
+      fc.constantFrom('t=1,v1=00', 't=abc,v1=', 'v1=deadbeef'),
+      fc.string({ maxLength: 60 }),
+    ),
     accept: fc.constantFrom('application/json', '*/*', 'text/html'),
   },
   { requiredKeys: [] },
@@ -139,7 +289,10 @@ const headerSafe = (v: string) => v.replace(/[^\x20-\x7e]/g, '?');
  * missing and extra fields, other callers and other bodies.
  */
 export function requestArb(op: Operation, known: KnownValues): fc.Arbitrary<FuzzRequest> {
-  return fc.oneof({ weight: 2, arbitrary: requestArbOf(op, known, true) }, { weight: 3, arbitrary: requestArbOf(op, known, false) });
+  return fc.oneof(
+    { weight: 2, arbitrary: requestArbOf(op, known, true) },
+    { weight: 3, arbitrary: requestArbOf(op, known, false) },
+  );
 }
 
 function requestArbOf(op: Operation, known: KnownValues, clean: boolean): fc.Arbitrary<FuzzRequest> {
@@ -163,8 +316,14 @@ function requestArbOf(op: Operation, known: KnownValues, clean: boolean): fc.Arb
       query: queryArb(op.parameters, known, clean),
       body: bodyArb,
       caller: clean ? fc.constant<Caller>('admin') : callerArb,
-      headers: clean ? fc.constant<Record<string, string | undefined>>({}) : (headerArb as fc.Arbitrary<Record<string, string | undefined>>),
-      ip: fc.tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })),
+      headers: clean
+        ? fc.constant<Record<string, string | undefined>>({})
+        : (headerArb as fc.Arbitrary<Record<string, string | undefined>>),
+      ip: fc.tuple(
+        fc.integer({ min: 1, max: 254 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: 1, max: 254 }),
+      ),
     })
     .map(({ path, query, body, caller, headers, ip }) => {
       const h: Record<string, string> = {};

@@ -19,17 +19,35 @@ let standIn: StripeStandIn;
 let t: TestApp;
 let token: string;
 
-const figures = { sequences: 0, delivered: 0, applied: 0, replays: 0, concurrentDuplicates: 0, forged: 0, permutations: 0, mismatches: 0, unexpectedAnswers: 0 };
+const figures = {
+  sequences: 0,
+  delivered: 0,
+  applied: 0,
+  replays: 0,
+  concurrentDuplicates: 0,
+  forged: 0,
+  permutations: 0,
+  mismatches: 0,
+  unexpectedAnswers: 0,
+};
 const results: Record<string, boolean> = {};
 
 beforeAll(async () => {
   standIn = await startStripeStandIn();
-  t = await createTestApp({ STRIPE_SECRET_KEY: 'sk_test_standin', STRIPE_WEBHOOK_SECRET: secret, STRIPE_API_URL: standIn.url });
+  t = await createTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_standin',
+    STRIPE_WEBHOOK_SECRET: secret,
+    STRIPE_API_URL: standIn.url,
+  });
   token = await t.login();
 });
 
 afterAll(async () => {
-  const passed = Object.values(results).length === 4 && Object.values(results).every(Boolean) && figures.mismatches === 0 && figures.unexpectedAnswers === 0;
+  const passed =
+    Object.values(results).length === 4 &&
+    Object.values(results).every(Boolean) &&
+    figures.mismatches === 0 &&
+    figures.unexpectedAnswers === 0;
   writeHardeningResult({
     suite: 'payments',
     title: 'Payments: webhook replay, out-of-order events, forged signatures',
@@ -56,14 +74,28 @@ afterAll(async () => {
 });
 
 let seq = 0;
-const eventOf = (type: string, object: object) => JSON.stringify({ id: `evt_hard_${++seq}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } });
+const eventOf = (type: string, object: object) =>
+  JSON.stringify({
+    id: `evt_hard_${++seq}`,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
 const sign = (payload: string, opts: { secret?: string; timestamp?: number } = {}) =>
-  Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? secret, timestamp: opts.timestamp });
+  Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: opts.secret ?? secret,
+    timestamp: opts.timestamp,
+  });
 const deliver = (payload: string, signature: string | null) =>
   t.app.inject({
     method: 'POST',
     url: '/api/v1/admin/subscription/webhook',
-    headers: { 'content-type': 'application/json; charset=utf-8', ...(signature ? { 'stripe-signature': signature } : {}) },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(signature ? { 'stripe-signature': signature } : {}),
+    },
     payload,
   });
 
@@ -71,13 +103,27 @@ const createLink = async (recurring = false) => {
   const res = await t.injectAs(token, {
     method: 'POST',
     url: '/api/v1/admin/subscrption/add',
-    payload: { fullName: 'Hardening Test', email: 'payments@example.com', machineSerialNumber: `SN-H-${++seq}`, amount: 10, isRecurring: recurring, ...(recurring ? { planType: 'month' } : {}) },
+    payload: {
+      fullName: 'Hardening Test',
+      email: 'payments@example.com',
+      machineSerialNumber: `SN-H-${++seq}`,
+      amount: 10,
+      isRecurring: recurring,
+      ...(recurring ? { planType: 'month' } : {}),
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data._id as string;
 };
-const rowOf = async (id: string) => (await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
-const processed = async (eventId: string) => (await t.database.db.select({ n: count() }).from(processedPaymentEvents).where(eq(processedPaymentEvents.id, eventId)))[0]!.n;
+const rowOf = async (id: string) =>
+  (await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
+const processed = async (eventId: string) =>
+  (
+    await t.database.db
+      .select({ n: count() })
+      .from(processedPaymentEvents)
+      .where(eq(processedPaymentEvents.id, eventId))
+  )[0]!.n;
 const eventIdOf = (payload: string) => (JSON.parse(payload) as { id: string }).id;
 
 /** Compares and counts; a mismatch fails the property with the difference. */
@@ -88,25 +134,45 @@ function expectSame(actual: unknown, expected: unknown, what: string) {
   }
 }
 function expectAnswer(res: { statusCode: number; body: string }, status: number, data?: object) {
-  const ok = res.statusCode === status && (data === undefined || JSON.stringify((JSON.parse(res.body) as { data: unknown }).data) === JSON.stringify(data));
+  const ok =
+    res.statusCode === status &&
+    (data === undefined ||
+      JSON.stringify((JSON.parse(res.body) as { data: unknown }).data) === JSON.stringify(data));
   if (!ok) {
     figures.unexpectedAnswers++;
-    throw new Error(`expected ${status} ${JSON.stringify(data ?? '')}, got ${res.statusCode} ${res.body.slice(0, 200)}`);
+    throw new Error(
+      `expected ${status} ${JSON.stringify(data ?? '')}, got ${res.statusCode} ${res.body.slice(0, 200)}`,
+    );
   }
 }
 
-type Step = { kind: 'succeeded' } | { kind: 'failed' } | { kind: 'replay'; pick: number } | { kind: 'forged'; how: number; pick: number } | { kind: 'concurrent'; paid: boolean };
+type Step =
+  | { kind: 'succeeded' }
+  | { kind: 'failed' }
+  | { kind: 'replay'; pick: number }
+  | { kind: 'forged'; how: number; pick: number }
+  | { kind: 'concurrent'; paid: boolean };
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: 'succeeded' }),
   { weight: 2, arbitrary: fc.constant<Step>({ kind: 'failed' }) },
   { weight: 2, arbitrary: fc.nat().map((pick): Step => ({ kind: 'replay', pick })) },
-  { weight: 2, arbitrary: fc.tuple(fc.nat({ max: 4 }), fc.nat()).map(([how, pick]): Step => ({ kind: 'forged', how, pick })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.nat({ max: 4 }), fc.nat())
+      .map(([how, pick]): Step => ({ kind: 'forged', how, pick })),
+  },
   fc.boolean().map((paid): Step => ({ kind: 'concurrent', paid })),
 );
 
 const forgeries = [
   (p: string) => ({ payload: p, signature: sign(p, { secret: 'whsec_attacker' }) }),
-  (p: string) => ({ payload: p.replace('"type":"payment_intent.payment_failed"', '"type":"payment_intent.succeeded"').replace('}', ',"x":1}'), signature: sign(p) }),
+  (p: string) => ({
+    payload: p
+      .replace('"type":"payment_intent.payment_failed"', '"type":"payment_intent.succeeded"')
+      .replace('}', ',"x":1}'),
+    signature: sign(p),
+  }),
   (p: string) => ({ payload: p, signature: sign(p, { timestamp: Math.floor(Date.now() / 1000) - 3600 }) }),
   (p: string) => ({ payload: p, signature: 't=1,v1=deadbeef' }),
   (p: string) => ({ payload: p, signature: null }),
@@ -139,9 +205,18 @@ describe('payment webhooks', () => {
             else if (status !== 2) status = 4;
           } else if (step.kind === 'concurrent') {
             const payload = intent(step.paid);
-            const answers = await Promise.all([deliver(payload, sign(payload)), deliver(payload, sign(payload))]);
-            const duplicates = answers.map((a) => (JSON.parse(a.body) as { data?: { duplicate?: boolean } }).data?.duplicate).sort();
-            expectSame([answers[0]!.statusCode, answers[1]!.statusCode, ...duplicates], [200, 200, false, true], 'two simultaneous deliveries');
+            const answers = await Promise.all([
+              deliver(payload, sign(payload)),
+              deliver(payload, sign(payload)),
+            ]);
+            const duplicates = answers
+              .map((a) => (JSON.parse(a.body) as { data?: { duplicate?: boolean } }).data?.duplicate)
+              .sort();
+            expectSame(
+              [answers[0]!.statusCode, answers[1]!.statusCode, ...duplicates],
+              [200, 200, false, true],
+              'two simultaneous deliveries',
+            );
             expectSame(await processed(eventIdOf(payload)), 1, 'rows for one event id');
             figures.delivered += 2;
             figures.applied++;
@@ -161,11 +236,16 @@ describe('payment webhooks', () => {
               figures.forged++;
             }
             const after = await rowOf(id);
-            expectSame([after.status, after.updatedAt.toISOString(), after.paidAt?.toISOString()], [before.status, before.updatedAt.toISOString(), before.paidAt?.toISOString()], 'row after a replay or forgery');
+            expectSame(
+              [after.status, after.updatedAt.toISOString(), after.paidAt?.toISOString()],
+              [before.status, before.updatedAt.toISOString(), before.paidAt?.toISOString()],
+              'row after a replay or forgery',
+            );
           }
           expectSame((await rowOf(id)).status, status, `status after ${step.kind}`);
         }
-        for (const payload of sent) expectSame(await processed(eventIdOf(payload)), 1, 'processed rows per event');
+        for (const payload of sent)
+          expectSame(await processed(eventIdOf(payload)), 1, 'processed rows per event');
       }),
       { numRuns: sequences, endOnFailure: true },
     );
@@ -188,15 +268,28 @@ describe('payment webhooks', () => {
             id: `in_${id}_${end}`,
             object: 'invoice',
             billing_reason: reason,
-            parent: { type: 'subscription_details', subscription_details: { subscription: `sub_${id}`, metadata: { subscriptionId: id } } },
-            lines: { object: 'list', data: [{ id: 'il_1', object: 'line_item', period: { start: end - 30 * day, end } }] },
+            parent: {
+              type: 'subscription_details',
+              subscription_details: { subscription: `sub_${id}`, metadata: { subscriptionId: id } },
+            },
+            lines: {
+              object: 'list',
+              data: [{ id: 'il_1', object: 'line_item', period: { start: end - 30 * day, end } }],
+            },
           });
           const ends = months.map((m) => base + m * 30 * day);
-          const events = ends.map((end, i) => eventOf('invoice.paid', invoice(end, i === 0 ? 'subscription_create' : 'subscription_cycle')));
-          if (firstFailed) events.push(eventOf('invoice.payment_failed', invoice(base, 'subscription_create')));
-          if (renewalFailed) events.push(eventOf('invoice.payment_failed', invoice(base + 400 * day, 'subscription_cycle')));
+          const events = ends.map((end, i) =>
+            eventOf('invoice.paid', invoice(end, i === 0 ? 'subscription_create' : 'subscription_cycle')),
+          );
+          if (firstFailed)
+            events.push(eventOf('invoice.payment_failed', invoice(base, 'subscription_create')));
+          if (renewalFailed)
+            events.push(eventOf('invoice.payment_failed', invoice(base + 400 * day, 'subscription_cycle')));
           // A seeded shuffle: fast-check shrinks the seed, and the order is reproducible from it.
-          const order = events.map((e, i) => ({ e, k: (shuffleSeed * 7919 + i * 104729) % 1000003 })).sort((a, b) => a.k - b.k).map((x) => x.e);
+          const order = events
+            .map((e, i) => ({ e, k: (shuffleSeed * 7919 + i * 104729) % 1000003 }))
+            .sort((a, b) => a.k - b.k)
+            .map((x) => x.e);
           for (const payload of order) {
             expectAnswer(await deliver(payload, sign(payload)), 200, { received: true, duplicate: false });
             figures.delivered++;
@@ -204,13 +297,21 @@ describe('payment webhooks', () => {
           }
           figures.permutations++;
           const row = await rowOf(id);
-          expectSame([row.status, Math.floor(row.expiredAt.getTime() / 1000)], [2, Math.max(...ends)], 'state after all invoices');
+          expectSame(
+            [row.status, Math.floor(row.expiredAt.getTime() / 1000)],
+            [2, Math.max(...ends)],
+            'state after all invoices',
+          );
           // And once more, all replayed in reverse: nothing moves.
           for (const payload of [...order].reverse()) {
             expectAnswer(await deliver(payload, sign(payload)), 200, { received: true, duplicate: true });
             figures.replays++;
           }
-          expectSame((await rowOf(id)).updatedAt.toISOString(), row.updatedAt.toISOString(), 'row after replaying every invoice');
+          expectSame(
+            (await rowOf(id)).updatedAt.toISOString(),
+            row.updatedAt.toISOString(),
+            'row after replaying every invoice',
+          );
         },
       ),
       { numRuns: sequences, endOnFailure: true },
@@ -225,15 +326,25 @@ describe('payment webhooks', () => {
       id: `in_early_${id}`,
       object: 'invoice',
       billing_reason: 'subscription_create',
-      parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_unknown', metadata: { subscriptionId: id } } },
-      lines: { object: 'list', data: [{ id: 'il_1', object: 'line_item', period: { start: end - 30 * 86_400, end } }] },
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: 'sub_unknown', metadata: { subscriptionId: id } },
+      },
+      lines: {
+        object: 'list',
+        data: [{ id: 'il_1', object: 'line_item', period: { start: end - 30 * 86_400, end } }],
+      },
     });
     expect((await deliver(payload, sign(payload))).statusCode).toBe(200);
     figures.delivered++;
     figures.applied++;
     expect(await rowOf(id)).toMatchObject({ status: 2, expiredAt: new Date(end * 1000) });
     const madeBefore = standIn.requests.length;
-    const checkout = await t.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/checkout', payload: { subcriptionId: id } });
+    const checkout = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/subscription/checkout',
+      payload: { subcriptionId: id },
+    });
     expect(checkout.statusCode).toBe(409);
     // Nothing was asked of Stripe for a link already paid.
     expect(standIn.requests.length).toBe(madeBefore);
@@ -242,8 +353,17 @@ describe('payment webhooks', () => {
 
   it('a payment_failed that arrives after the payment, even freshly signed, leaves the link Complete', async () => {
     const id = await createLink();
-    const paid = eventOf('payment_intent.succeeded', { id: 'pi_late', object: 'payment_intent', metadata: { subscriptionId: id } });
-    const failed = eventOf('payment_intent.payment_failed', { id: 'pi_late', object: 'payment_intent', metadata: { subscriptionId: id }, last_payment_error: { message: 'late' } });
+    const paid = eventOf('payment_intent.succeeded', {
+      id: 'pi_late',
+      object: 'payment_intent',
+      metadata: { subscriptionId: id },
+    });
+    const failed = eventOf('payment_intent.payment_failed', {
+      id: 'pi_late',
+      object: 'payment_intent',
+      metadata: { subscriptionId: id },
+      last_payment_error: { message: 'late' },
+    });
     expect((await deliver(paid, sign(paid))).statusCode).toBe(200);
     const afterPaid = await rowOf(id);
     expect((await deliver(failed, sign(failed))).statusCode).toBe(200);

@@ -18,7 +18,13 @@ const outageMs = Number(process.env.PG_OUTAGE_MS ?? 6000);
 // An answer slower than this during the outage counts as a hang.
 const answerBoundMs = 8000;
 
-type Answer = { phase: 'before' | 'outage' | 'after'; status: number | 'no answer'; ms: number; body: string; at: number };
+type Answer = {
+  phase: 'before' | 'outage' | 'after';
+  status: number | 'no answer';
+  ms: number;
+  body: string;
+  at: number;
+};
 
 const figures: Figure[] = [];
 let passed = false;
@@ -39,7 +45,8 @@ afterAll(() => {
 describe('PostgreSQL stopped and started while the API runs', () => {
   it('answers 503 while the database is down and recovers without an API restart', async () => {
     // Not skipped when missing: the proof is required, so its absence must fail loudly.
-    if (!privatePostgresAvailable()) throw new Error('initdb and pg_ctl not found (set PG_BIN_DIR to their folder)');
+    if (!privatePostgresAvailable())
+      throw new Error('initdb and pg_ctl not found (set PG_BIN_DIR to their folder)');
     const cluster = createPrivatePostgres(pgPort);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pg-restart-'));
     const api = await startApi(apiEnv({ port: apiPort, dataDir, env: { DATABASE_URL: cluster.url } }));
@@ -48,17 +55,34 @@ describe('PostgreSQL stopped and started while the API runs', () => {
     let stopped = false;
     try {
       const token = await login(api.url);
-      const roles = (await call(api.url, token, 'GET', apiPaths.rolesAll)).json?.data as { roles: Array<{ _id: string; type: string }> };
+      const roles = (await call(api.url, token, 'GET', apiPaths.rolesAll)).json?.data as {
+        roles: Array<{ _id: string; type: string }>;
+      };
       const roleId = roles.roles.find((r) => r.type === 'admin')!._id;
-      const first = await call(api.url, token, 'POST', apiPaths.machineAdd, bodyFor('device', 'pgr', 0, roleId));
+      const first = await call(
+        api.url,
+        token,
+        'POST',
+        apiPaths.machineAdd,
+        bodyFor('device', 'pgr', 0, roleId),
+      );
       expect(first.status).toBe(201);
       const deviceId = (first.json?.data as { _id: string })._id;
 
       let n = 1;
       const requests: Array<() => Promise<Awaited<ReturnType<typeof call>>>> = [
-        () => call(api.url, token, 'GET', `${apiPaths.machines}?page=1&limit=10`, undefined, answerBoundMs * 2),
+        () =>
+          call(api.url, token, 'GET', `${apiPaths.machines}?page=1&limit=10`, undefined, answerBoundMs * 2),
         () => call(api.url, token, 'GET', apiPaths.machine(deviceId), undefined, answerBoundMs * 2),
-        () => call(api.url, token, 'POST', apiPaths.machineAdd, bodyFor('device', 'pgr', n++, roleId), answerBoundMs * 2),
+        () =>
+          call(
+            api.url,
+            token,
+            'POST',
+            apiPaths.machineAdd,
+            bodyFor('device', 'pgr', n++, roleId),
+            answerBoundMs * 2,
+          ),
         () => call(api.url, token, 'GET', apiPaths.usersAll, undefined, answerBoundMs * 2),
       ];
       const loops = requests.map(async (request) => {
@@ -67,7 +91,13 @@ describe('PostgreSQL stopped and started while the API runs', () => {
           const p = phase;
           try {
             const res = await request();
-            answers.push({ phase: p, status: res.status, ms: Date.now() - at, body: res.text.slice(0, 300), at });
+            answers.push({
+              phase: p,
+              status: res.status,
+              ms: Date.now() - at,
+              body: res.text.slice(0, 300),
+              at,
+            });
           } catch (error) {
             answers.push({ phase: p, status: 'no answer', ms: Date.now() - at, body: String(error), at });
           }
@@ -102,7 +132,8 @@ describe('PostgreSQL stopped and started while the API runs', () => {
       stopped = true;
       await Promise.all(loops);
 
-      const envelope503 = (a: Answer) => a.status === 503 && /^\{"code":503,"msg":"[^"]+","data":null\}$/.test(a.body);
+      const envelope503 = (a: Answer) =>
+        a.status === 503 && /^\{"code":503,"msg":"[^"]+","data":null\}$/.test(a.body);
       const before = answers.filter((a) => a.at + a.ms < stopBegan);
       // Requests in flight while the server shut down: either served (2xx) or 503, nothing else.
       const during = answers.filter((a) => a.at + a.ms >= stopBegan && a.at < downAt);
@@ -110,23 +141,50 @@ describe('PostgreSQL stopped and started while the API runs', () => {
       const outage = answers.filter((a) => a.phase === 'outage' && a.at >= downAt);
       const outageBad = outage.filter((a) => !envelope503(a) || a.ms > answerBoundMs);
       const settled = answers.filter((a) => a.phase === 'after' && a.at >= afterFrom);
-      const fiveHundreds = answers.filter((a) => typeof a.status === 'number' && a.status >= 500 && a.status !== 503);
+      const fiveHundreds = answers.filter(
+        (a) => typeof a.status === 'number' && a.status >= 500 && a.status !== 503,
+      );
       const hangs = answers.filter((a) => a.status === 'no answer' || a.ms > answerBoundMs);
 
       figures.push(
         { name: 'Requests before the stop (all 2xx)', value: before.length },
         { name: 'Requests in flight during the shutdown (2xx or 503)', value: during.length },
         { name: 'Requests during the outage', value: outage.length },
-        { name: 'Answered 503 with the envelope during the outage', value: outage.length - outageBad.length, target: 'all' },
+        {
+          name: 'Answered 503 with the envelope during the outage',
+          value: outage.length - outageBad.length,
+          target: 'all',
+        },
         { name: 'Answers other than 503 during the outage', value: outageBad.length, target: '0' },
         { name: '500 (or other non-503 5xx) answers', value: fiveHundreds.length, target: '0' },
         { name: 'Requests left hanging (no answer within the bound)', value: hangs.length, target: '0' },
-        { name: 'Slowest answer during the outage', value: Math.max(0, ...outage.map((a) => a.ms)), unit: 'ms', target: `< ${answerBoundMs} ms` },
-        { name: 'Health during the outage', value: `${health.status} ${JSON.stringify((health.json?.data as object) ?? null)}`, target: '503 database down' },
-        { name: 'Time from database start to first 2xx', value: recoveredAt ? recoveredAt - upAt : 'never', unit: recoveredAt ? 'ms' : undefined },
+        {
+          name: 'Slowest answer during the outage',
+          value: Math.max(0, ...outage.map((a) => a.ms)),
+          unit: 'ms',
+          target: `< ${answerBoundMs} ms`,
+        },
+        {
+          name: 'Health during the outage',
+          value: `${health.status} ${JSON.stringify((health.json?.data as object) ?? null)}`,
+          target: '503 database down',
+        },
+        {
+          name: 'Time from database start to first 2xx',
+          value: recoveredAt ? recoveredAt - upAt : 'never',
+          unit: recoveredAt ? 'ms' : undefined,
+        },
         { name: 'Requests after recovery', value: settled.length },
-        { name: 'Non-2xx after recovery', value: settled.filter((a) => typeof a.status !== 'number' || a.status >= 300).length, target: '0' },
-        { name: 'API restarts needed', value: api.child.exitCode === null && api.child.signalCode === null ? 0 : 1, target: '0' },
+        {
+          name: 'Non-2xx after recovery',
+          value: settled.filter((a) => typeof a.status !== 'number' || a.status >= 300).length,
+          target: '0',
+        },
+        {
+          name: 'API restarts needed',
+          value: api.child.exitCode === null && api.child.signalCode === null ? 0 : 1,
+          target: '0',
+        },
       );
 
       expect(before.length).toBeGreaterThan(0);

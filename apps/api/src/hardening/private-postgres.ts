@@ -18,9 +18,15 @@ const command = (bin: string, args: string[]): [string, string[]] => {
   const cmd = path.join(binDir, bin);
   return asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
 };
-const run = (bin: string, args: string[]) => execFileSync(...command(bin, args), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+const run = (bin: string, args: string[]) =>
+  execFileSync(...command(bin, args), {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
 // Stop and start run while the test's own clients keep sending: they must not block its event loop.
-const runAsync = async (bin: string, args: string[]) => void (await promisify(execFile)(...command(bin, args), { timeout: 120_000 }));
+const runAsync = async (bin: string, args: string[]) =>
+  void (await promisify(execFile)(...command(bin, args), { timeout: 120_000 }));
 
 export type PrivatePostgres = {
   url: string;
@@ -43,7 +49,17 @@ export function createPrivatePostgres(port: number): PrivatePostgres {
     chownSync(root, id('-u'), id('-g'));
   }
   // --no-sync and fsync=off: a throwaway cluster; durability is the kill suite's subject, not this one's.
-  run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  run('initdb', [
+    '-D',
+    dataDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--no-instructions',
+  ]);
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   const startArgs = ['-D', dataDir, '-o', options, '-l', log, '-w', '-t', '60', 'start'];
   const start = () => runAsync('pg_ctl', startArgs);
@@ -67,10 +83,13 @@ export function createPrivatePostgres(port: number): PrivatePostgres {
 }
 
 /** The shared PostgreSQL the suites may create throwaway databases on. */
-export const sharedPostgresUrl = process.env.HARDENING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const sharedPostgresUrl =
+  process.env.HARDENING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A new empty database on the shared server for one suite; `drop()` removes it again. */
-export async function createScratchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchDatabase(
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const { default: pg } = await import('pg');
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = async (q: string) => {

@@ -32,7 +32,9 @@ function currentCommit(): string {
  * Writes bench/results/hardening/<suite>.json. `commit` and `database` are filled in when the suite
  * does not set them, so every section of docs/reliability.md says where its figures came from.
  */
-export function writeHardeningResult(result: Omit<HardeningResult, 'ranAt' | 'commit' | 'database'> & Partial<HardeningResult>): string {
+export function writeHardeningResult(
+  result: Omit<HardeningResult, 'ranAt' | 'commit' | 'database'> & Partial<HardeningResult>,
+): string {
   const full: HardeningResult = {
     ranAt: new Date().toISOString(),
     commit: currentCommit(),

@@ -37,7 +37,11 @@ describe('SMTP down while the API sends mail', () => {
     const scratch = await createScratchDatabase('smtp');
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'smtp-down-'));
     const api = await startApi(
-      apiEnv({ port: apiPort, dataDir, env: { DATABASE_URL: scratch.url, SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_RETRY_SECONDS: '1' } }),
+      apiEnv({
+        port: apiPort,
+        dataDir,
+        env: { DATABASE_URL: scratch.url, SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_RETRY_SECONDS: '1' },
+      }),
     );
     const db = new pg.Client({ connectionString: scratch.url });
     await db.connect();
@@ -47,7 +51,9 @@ describe('SMTP down while the API sends mail', () => {
       const customer = 'smtp-down-customer@example.test';
 
       let started = Date.now();
-      const forgot = await call(api.url, '', 'POST', apiPaths.forgotPassword, { email: hardeningAdmin.email });
+      const forgot = await call(api.url, '', 'POST', apiPaths.forgotPassword, {
+        email: hardeningAdmin.email,
+      });
       const forgotMs = Date.now() - started;
       started = Date.now();
       const link = await call(api.url, token, 'POST', apiPaths.subscriptionAdd, {
@@ -64,7 +70,11 @@ describe('SMTP down while the API sends mail', () => {
 
       // Both messages are in the outbox, not sent, with the failure recorded.
       const outbox = async () =>
-        (await db.query<{ to: string; status: string; attempts: number; last_error: string | null }>(`select "to", status, attempts, last_error from mail_outbox order by created_at`)).rows;
+        (
+          await db.query<{ to: string; status: string; attempts: number; last_error: string | null }>(
+            `select "to", status, attempts, last_error from mail_outbox order by created_at`,
+          )
+        ).rows;
       let rows: Awaited<ReturnType<typeof outbox>> = [];
       for (let i = 0; i < 50 && rows.length < 2; i++) {
         rows = await outbox();
@@ -73,7 +83,11 @@ describe('SMTP down while the API sends mail', () => {
       expect(rows.map((r) => r.to).sort()).toEqual([hardeningAdmin.email, customer].sort());
       await new Promise((resolve) => setTimeout(resolve, downForMs));
       rows = await outbox();
-      expect(rows.every((r) => r.status === 'failed' && r.attempts >= 1 && /ECONNREFUSED|connect/i.test(r.last_error ?? ''))).toBe(true);
+      expect(
+        rows.every(
+          (r) => r.status === 'failed' && r.attempts >= 1 && /ECONNREFUSED|connect/i.test(r.last_error ?? ''),
+        ),
+      ).toBe(true);
       const triesWhileDown = rows.reduce((n, r) => n + r.attempts, 0);
 
       peer = await startSmtpPeer({ port: smtpPort });

@@ -18,14 +18,22 @@ const median = (xs: number[]) => {
   return s.length ? s[Math.floor(s.length / 2)]! : NaN;
 };
 
-const target = await prepareLoadTarget({ port: 3607, extraDevices: 3000, memoryEveryMs: sampleMs, exposeGc: true });
+const target = await prepareLoadTarget({
+  port: 3607,
+  extraDevices: 3000,
+  memoryEveryMs: sampleMs,
+  exposeGc: true,
+});
 let exitCode = 1;
 try {
   const startedAt = Date.now();
-  console.log(`soak: ${seconds} s at ${connections} connections against ${target.api.url} (${target.devices} devices)`);
+  console.log(
+    `soak: ${seconds} s at ${connections} connections against ${target.api.url} (${target.devices} devices)`,
+  );
   const r = await runLoad(target, seconds, connections);
   const samples = readMemorySamples(target.memoryFile).filter((s) => s.t >= startedAt);
-  const window = (from: number, to: number) => samples.filter((s) => s.t - startedAt >= from && s.t - startedAt < to);
+  const window = (from: number, to: number) =>
+    samples.filter((s) => s.t - startedAt >= from && s.t - startedAt < to);
   const warm = window(warmupMs, warmupMs + 60_000);
   const end = window(seconds * 1000 - 60_000, Infinity);
   const pick = (xs: MemorySample[], k: 'heapUsed' | 'rss') => median(xs.map((s) => s[k]));
@@ -38,7 +46,9 @@ try {
   const flat = heapGrowth <= bound && rssGrowth <= bound * 2;
   const clean = r.errors === 0 && r.timeouts === 0 && r.non2xx === 0;
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-  const series = samples.filter((_, i) => i % Math.max(1, Math.round(samples.length / 12)) === 0).map((s) => mb(s.heapUsed));
+  const series = samples
+    .filter((_, i) => i % Math.max(1, Math.round(samples.length / 12)) === 0)
+    .map((s) => mb(s.heapUsed));
   writeHardeningResult({
     suite: 'soak',
     title: `Soak: ${Math.round(seconds / 60)} minutes at ${connections} connections, memory`,
@@ -59,10 +69,15 @@ try {
     ],
     notes: [
       'Run by hand with `npm run soak` (not part of CI); the same request mix as the load suite. The server runs with --expose-gc and a preloaded probe (apps/api/src/hardening/memory-probe.mjs) that collects garbage before each sample, so the heap figures are live memory, not garbage awaiting collection.',
-      `Load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} (2 shared cores).`,
+      `Load average at the end: ${(await import('node:os'))
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (2 shared cores).`,
     ],
   });
-  console.log(`soak: ${r.requests.total} requests, heap ${mb(heapWarm)} → ${mb(heapEnd)} MB (${pct(heapGrowth)}), rss ${mb(rssWarm)} → ${mb(rssEnd)} MB; ${flat && clean ? 'passed' : 'FAILED'}`);
+  console.log(
+    `soak: ${r.requests.total} requests, heap ${mb(heapWarm)} → ${mb(heapEnd)} MB (${pct(heapGrowth)}), rss ${mb(rssWarm)} → ${mb(rssEnd)} MB; ${flat && clean ? 'passed' : 'FAILED'}`,
+  );
   exitCode = flat && clean ? 0 : 1;
 } finally {
   await target.close();

@@ -22,7 +22,12 @@ export type StreamTally = {
 const kinds: WriteKind[] = ['device', 'user', 'subscription'];
 
 /** Bodies unique per run and per call, so every acknowledged write can be found by its own values. */
-export function bodyFor(kind: WriteKind, tag: string, n: number, adminRoleId: string): Record<string, unknown> {
+export function bodyFor(
+  kind: WriteKind,
+  tag: string,
+  n: number,
+  adminRoleId: string,
+): Record<string, unknown> {
   const u = `${tag}-${n}`;
   if (kind === 'device') {
     return {
@@ -47,16 +52,32 @@ export function bodyFor(kind: WriteKind, tag: string, n: number, adminRoleId: st
       password: `Pw-${u}`,
     };
   }
-  return { fullName: `Customer ${n}`, email: `c-${u}@example.test`, machineSerialNumber: `SN-${u}`, amount: 10 + (n % 90) + 0.5, isRecurring: false };
+  return {
+    fullName: `Customer ${n}`,
+    email: `c-${u}@example.test`,
+    machineSerialNumber: `SN-${u}`,
+    amount: 10 + (n % 90) + 0.5,
+    isRecurring: false,
+  };
 }
 
-const createPath: Record<WriteKind, string> = { device: apiPaths.machineAdd, user: apiPaths.users, subscription: apiPaths.subscriptionAdd };
+const createPath: Record<WriteKind, string> = {
+  device: apiPaths.machineAdd,
+  user: apiPaths.users,
+  subscription: apiPaths.subscriptionAdd,
+};
 
 /**
  * Runs `workers` loops of creates until `stop()` is called; each loop takes the next kind in turn.
  * A request the server never answered is counted, not thrown: that is what a kill looks like.
  */
-export function startWriteStream(opts: { url: string; token: string; adminRoleId: string; workers: number; tally: StreamTally }) {
+export function startWriteStream(opts: {
+  url: string;
+  token: string;
+  adminRoleId: string;
+  workers: number;
+  tally: StreamTally;
+}) {
   const tag = randomBytes(3).toString('hex');
   let stopped = false;
   let n = 0;
@@ -85,7 +106,11 @@ export function startWriteStream(opts: { url: string; token: string; adminRoleId
   };
 }
 
-const detailPath: Record<WriteKind, (id: string) => string> = { device: apiPaths.machine, user: apiPaths.user, subscription: apiPaths.subscriptionDetail };
+const detailPath: Record<WriteKind, (id: string) => string> = {
+  device: apiPaths.machine,
+  user: apiPaths.user,
+  subscription: apiPaths.subscriptionDetail,
+};
 
 /** The fields of the answer that must equal what was sent (the password is checked by signing in). */
 function expectedFields(w: AckedWrite): Record<string, unknown> {
@@ -100,9 +125,12 @@ export async function checkAcked(url: string, token: string, w: AckedWrite): Pro
   if (res.status !== 200) return `${w.kind} ${w.id}: GET answered ${res.status}`;
   const data = res.json?.data as Record<string, unknown>;
   const wrong = Object.entries(expectedFields(w)).filter(([k, v]) => data[k] !== v);
-  if (wrong.length) return `${w.kind} ${w.id}: ${wrong.map(([k, v]) => `${k} is ${JSON.stringify(data[k])}, sent ${JSON.stringify(v)}`).join('; ')}`;
+  if (wrong.length)
+    return `${w.kind} ${w.id}: ${wrong.map(([k, v]) => `${k} is ${JSON.stringify(data[k])}, sent ${JSON.stringify(v)}`).join('; ')}`;
   if (w.kind === 'device' && data.status !== 2) return `device ${w.id}: status ${String(data.status)}`;
-  if (w.kind === 'user' && (data.role as { _id?: string } | null)?._id !== w.body.roleId) return `user ${w.id}: role missing`;
-  if (w.kind === 'subscription' && data.status !== 1) return `subscription ${w.id}: status ${String(data.status)}`;
+  if (w.kind === 'user' && (data.role as { _id?: string } | null)?._id !== w.body.roleId)
+    return `user ${w.id}: role missing`;
+  if (w.kind === 'subscription' && data.status !== 1)
+    return `subscription ${w.id}: status ${String(data.status)}`;
   return null;
 }

@@ -45,7 +45,10 @@ describe('deny by default, declared', () => {
       .map((r) => `${r.method} ${r.url}`);
     expect(publicApi).toContain('POST /api/v1/admin/login');
     for (const entry of publicApi) {
-      expect(reviewed.some((r) => (typeof r === 'string' ? r === entry : r.test(entry))), `${entry} is public but not reviewed`).toBe(true);
+      expect(
+        reviewed.some((r) => (typeof r === 'string' ? r === entry : r.test(entry))),
+        `${entry} is public but not reviewed`,
+      ).toBe(true);
     }
   });
 
@@ -54,12 +57,16 @@ describe('deny by default, declared', () => {
     app.addHook('onRoute', (route) => {
       routeAccess(route);
     });
-    expect(() => app.get('/api/v1/admin/forgotten', async () => 'x')).toThrow(/GET \/api\/v1\/admin\/forgotten declares no access/);
+    expect(() => app.get('/api/v1/admin/forgotten', async () => 'x')).toThrow(
+      /GET \/api\/v1\/admin\/forgotten declares no access/,
+    );
     await app.close();
   });
 
   it('refuses a made-up access value and accepts the two real ones', () => {
-    expect(() => routeAccess({ url: '/api/x', method: 'GET', config: { access: 'everyone' as 'public' } })).toThrow(/must be 'public' or 'admin'/);
+    expect(() =>
+      routeAccess({ url: '/api/x', method: 'GET', config: { access: 'everyone' as 'public' } }),
+    ).toThrow(/must be 'public' or 'admin'/);
     expect(routeAccess({ url: '/api/x', method: 'GET', config: { access: 'admin' } })).toBe('admin');
     expect(routeAccess({ url: '/api/x', method: 'GET', config: { access: 'public' } })).toBe('public');
     // The docs and the web app's files are framework routes, readable by anyone.

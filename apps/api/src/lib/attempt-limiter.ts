@@ -38,7 +38,9 @@ export function createAttemptLimiter(opts: Common & { max: number; windowMs: num
  * failure. An attacker can slow an account down but never lock it for longer than the cap
  * (docs/decisions, "sign-in throttling"). Forgotten after `forgetMs` without a failure.
  */
-export function createBackoffLimiter(opts: Common & { free: number; baseMs: number; capMs: number; forgetMs: number }): AttemptLimiter {
+export function createBackoffLimiter(
+  opts: Common & { free: number; baseMs: number; capMs: number; forgetMs: number },
+): AttemptLimiter {
   const now = opts.now ?? Date.now;
   const store = opts.store ?? createMemoryThrottleStore();
   const key = (k: string) => `streak:${opts.name}:${k}`;

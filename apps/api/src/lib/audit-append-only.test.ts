@@ -15,8 +15,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const count = async (table: 'access_logs' | 'error_logs') => {
-  const result = await t.database.db.execute<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`));
-  const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as { n: number }[];
+  const result = await t.database.db.execute<{ n: number }>(
+    sql.raw(`select count(*)::int as n from ${table}`),
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as {
+    n: number;
+  }[];
   return rows[0]!.n;
 };
 
@@ -47,11 +51,18 @@ describe('the audit trail is append-only', () => {
       () => t.database.db.execute(sql`truncate access_logs`),
       () => t.database.db.execute(sql`truncate error_logs`),
     ];
-    for (const attempt of attempts) expect(await failure(attempt)).toMatch(/audit rows are append-only: (UPDATE|DELETE|TRUNCATE) on (access|error)_logs/);
+    for (const attempt of attempts)
+      expect(await failure(attempt)).toMatch(
+        /audit rows are append-only: (UPDATE|DELETE|TRUNCATE) on (access|error)_logs/,
+      );
     expect(await count('access_logs')).toBe(before.access);
     expect(await count('error_logs')).toBe(before.error);
-    const changed = await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n from access_logs where user_email = 'someone-else@example.com'`);
-    const rows = (Array.isArray(changed) ? changed : (changed as { rows: { n: number }[] }).rows) as { n: number }[];
+    const changed = await t.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from access_logs where user_email = 'someone-else@example.com'`,
+    );
+    const rows = (Array.isArray(changed) ? changed : (changed as { rows: { n: number }[] }).rows) as {
+      n: number;
+    }[];
     expect(rows[0]!.n).toBe(0);
   });
 

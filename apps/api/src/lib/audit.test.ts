@@ -21,10 +21,17 @@ beforeEach(async () => {
 
 const countRows = async () => {
   const result = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from access_logs`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as { n: number }[];
+  const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as {
+    n: number;
+  }[];
   return rows[0]!.n;
 };
-const row = (i: number) => ({ resource: `GET /r/${i}`, userId: 'u', userEmail: 'u@example.com', location: '127.0.0.1' });
+const row = (i: number) => ({
+  resource: `GET /r/${i}`,
+  userId: 'u',
+  userEmail: 'u@example.com',
+  location: '127.0.0.1',
+});
 
 describe('the audit writer', () => {
   it('holds rows in memory until its timer writes them in one batch', async () => {
@@ -76,19 +83,37 @@ describe('the audit writer', () => {
   it('stores rows holding a NUL or a lone surrogate from the client, with U+FFFD in their place', async () => {
     const audit = createAuditLog({ db: database.db, flushIntervalMs: 60_000 });
     audit.access({ ...row(1), machineNumber: 'a\u0000b', userEmail: 'x\uD800@example.com' });
-    audit.error({ resource: 'GET /x', functionName: 'getX', statusCode: 400, message: 'bad \u0000', machineNumber: '\uDC00' });
+    audit.error({
+      resource: 'GET /x',
+      functionName: 'getX',
+      statusCode: 400,
+      message: 'bad \u0000',
+      machineNumber: '\uDC00',
+    });
     await audit.flush();
-    const result = await database.db.execute(sql`select machine_number as m, user_email as e from access_logs`);
-    expect((result as unknown as { rows: unknown[] }).rows).toEqual([{ m: 'a\uFFFDb', e: 'x\uFFFD@example.com' }]);
-    const errorsResult = await database.db.execute(sql`select message, machine_number as m from error_logs where function_name = 'getX'`);
-    expect((errorsResult as unknown as { rows: unknown[] }).rows).toEqual([{ message: 'bad \uFFFD', m: '\uFFFD' }]);
+    const result = await database.db.execute(
+      sql`select machine_number as m, user_email as e from access_logs`,
+    );
+    expect((result as unknown as { rows: unknown[] }).rows).toEqual([
+      { m: 'a\uFFFDb', e: 'x\uFFFD@example.com' },
+    ]);
+    const errorsResult = await database.db.execute(
+      sql`select message, machine_number as m from error_logs where function_name = 'getX'`,
+    );
+    expect((errorsResult as unknown as { rows: unknown[] }).rows).toEqual([
+      { message: 'bad \uFFFD', m: '\uFFFD' },
+    ]);
     expect(audit.stats()).toEqual({ buffered: 0, dropped: 0 });
     await audit.close();
   });
 
   it('drops only a row the database refuses, and writes the rest of its batch and every later one', async () => {
     const errors: unknown[] = [];
-    const audit = createAuditLog({ db: database.db, flushIntervalMs: 60_000, log: { error: (o: unknown) => void errors.push(o), warn: () => {} } as never });
+    const audit = createAuditLog({
+      db: database.db,
+      flushIntervalMs: 60_000,
+      log: { error: (o: unknown) => void errors.push(o), warn: () => {} } as never,
+    });
     // The location check (addresses only) refuses this row; clientAddress keeps such values out in the app.
     audit.access(row(1));
     audit.access({ ...row(2), location: 'not an address' });
@@ -109,7 +134,9 @@ describe('the audit writer', () => {
     const audit = createAuditLog({ db: database.db });
     for (let i = 0; i < 7; i++) audit.access({ ...row(i), machineNumber: i < 3 ? 'M1' : null });
     await audit.close();
-    const result = await database.db.execute(sql`select scope, key, n::int as n from log_counters where log_kind = 'access' order by scope, key`);
+    const result = await database.db.execute(
+      sql`select scope, key, n::int as n from log_counters where log_kind = 'access' order by scope, key`,
+    );
     const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
     expect(rows).toEqual([
       { scope: 'address', key: '127.0.0.1', n: 7 },

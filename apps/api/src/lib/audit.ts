@@ -31,11 +31,16 @@ type Options = {
  * client writes; anything that is not an IP address is dropped, so the column only ever holds
  * addresses (the table's check, and the search, rely on it).
  */
-export const clientAddress = (request: { ip: string }): string | null => (/^[0-9A-Fa-f:.]{2,45}$/.test(request.ip) ? request.ip : null);
+export const clientAddress = (request: { ip: string }): string | null =>
+  /^[0-9A-Fa-f:.]{2,45}$/.test(request.ip) ? request.ip : null;
 
 /** SQLSTATE class 22 (data exception) or 23 (integrity constraint): the row, not the database, is the problem. */
 function isRowRejected(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
   }
@@ -51,12 +56,22 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 function storableText<T extends object>(entry: T): T {
   const out = { ...entry };
   for (const [key, value] of Object.entries(out)) {
-    if (typeof value === 'string') (out as Record<string, unknown>)[key] = value.replaceAll('\u0000', '\uFFFD').replace(loneSurrogate, '\uFFFD');
+    if (typeof value === 'string')
+      (out as Record<string, unknown>)[key] = value
+        .replaceAll('\u0000', '\uFFFD')
+        .replace(loneSurrogate, '\uFFFD');
   }
   return out;
 }
 
-export function createAuditLog({ db, now = () => new Date(), log, flushIntervalMs = 250, maxBatch = 500, maxBuffered = 50_000 }: Options) {
+export function createAuditLog({
+  db,
+  now = () => new Date(),
+  log,
+  flushIntervalMs = 250,
+  maxBatch = 500,
+  maxBuffered = 50_000,
+}: Options) {
   let access: AccessEntry[] = [];
   let errors: ErrorEntry[] = [];
   let timer: NodeJS.Timeout | null = null;
@@ -78,7 +93,11 @@ export function createAuditLog({ db, now = () => new Date(), log, flushIntervalM
    * check) is written row by row, so only that row is lost: one bad row must never hold back the
    * audit trail (it did: a NUL in a query parameter stopped every later row from landing).
    */
-  async function writeRows<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>, kind: string): Promise<T[]> {
+  async function writeRows<T>(
+    rows: T[],
+    insert: (batch: T[]) => Promise<unknown>,
+    kind: string,
+  ): Promise<T[]> {
     for (let i = 0; i < rows.length; i += maxBatch) {
       const batch = rows.slice(i, i + maxBatch);
       try {
@@ -159,7 +178,10 @@ export function createAuditLog({ db, now = () => new Date(), log, flushIntervalM
      * "Who looked at this patient": call when a handler reads one record. Writes an access row
      * naming the record (kind and id), the viewer and when.
      */
-    recordView(request: FastifyRequest, record: { kind: RecordKind; id: string | number; machineNumber?: string | null }) {
+    recordView(
+      request: FastifyRequest,
+      record: { kind: RecordKind; id: string | number; machineNumber?: string | null },
+    ) {
       const auth = request.auth;
       if (!auth) return;
       request.auditRecordViewed = true;
@@ -208,7 +230,11 @@ declare module 'fastify' {
 const apiPrefix = /^\/api\/(v\d+\/admin\/)?/;
 
 /** GET /api/v1/admin/users/:id → getUsersById; the handler's own name when it has one. */
-export function handlerName(method: string, routeUrl: string | undefined, handler?: { readonly name: string }): string {
+export function handlerName(
+  method: string,
+  routeUrl: string | undefined,
+  handler?: { readonly name: string },
+): string {
   // Fastify binds handlers to the instance: 'bound updateUser'.
   const own = handler?.name.replace(/^(bound )+/, '');
   if (own && own !== 'anonymous') return own;
@@ -217,7 +243,14 @@ export function handlerName(method: string, routeUrl: string | undefined, handle
     .replace(apiPrefix, '')
     .split('/')
     .filter(Boolean)
-    .map((seg) => (seg.startsWith(':') ? `By${cap(seg.slice(1))}` : seg.split(/[^A-Za-z0-9]+/).map(cap).join('')));
+    .map((seg) =>
+      seg.startsWith(':')
+        ? `By${cap(seg.slice(1))}`
+        : seg
+            .split(/[^A-Za-z0-9]+/)
+            .map(cap)
+            .join(''),
+    );
   return method.toLowerCase() + parts.join('');
 }
 const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
@@ -247,7 +280,8 @@ const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  * record are in the audit trail before the client hears back: a crash right after the answer
  * must not leave a change, or a look at a record, without its row. Other reads go in the next batch.
  */
-const mustLandFirst = (request: FastifyRequest) => !readOnlyMethods.has(request.method) || request.auditRecordViewed === true;
+const mustLandFirst = (request: FastifyRequest) =>
+  !readOnlyMethods.has(request.method) || request.auditRecordViewed === true;
 
 /** The request's rows: an access row when someone is signed in (or for a security event), an error row when it failed. */
 function recordRequest(audit: AuditLog, request: FastifyRequest, reply: FastifyReply) {
@@ -277,7 +311,9 @@ function recordRequest(audit: AuditLog, request: FastifyRequest, reply: FastifyR
         userId: auth?.userId ?? null,
         userEmail: auth?.email ?? null,
         resource,
-        functionName: request.routeOptions.config.functionName ?? handlerName(request.method, route, request.routeOptions.handler),
+        functionName:
+          request.routeOptions.config.functionName ??
+          handlerName(request.method, route, request.routeOptions.handler),
         statusCode: reply.statusCode,
         message: request.auditMessage ?? null,
         location: clientAddress(request),

@@ -16,7 +16,8 @@ const bearer = /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+)$/;
  */
 /** On every authenticated answer: how long the session lives if no other request comes. */
 export const sessionExpiresInHeader = 'x-session-expires-in';
-const secondsUntil = (end: Date, now: Date) => String(Math.max(0, Math.floor((end.getTime() - now.getTime()) / 1000)));
+const secondsUntil = (end: Date, now: Date) =>
+  String(Math.max(0, Math.floor((end.getTime() - now.getTime()) / 1000)));
 
 export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthService; now: () => Date }) => {
   app.decorateRequest('auth', null);

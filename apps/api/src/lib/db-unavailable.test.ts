@@ -40,7 +40,12 @@ function unreachableDatabase(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 500 });
   pool.on('error', () => {});
   const db = drizzle(pool);
-  return { db: db as unknown as Db, kind: 'postgres', ping: async () => void (await db.execute(sql`select 1`)), close: () => pool.end() };
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    ping: async () => void (await db.execute(sql`select 1`)),
+    close: () => pool.end(),
+  };
 }
 
 describe('isDatabaseUnavailable', () => {
@@ -79,7 +84,11 @@ describe('PostgreSQL that does not answer', () => {
 
   it('gives up connecting after the configured timeout instead of waiting forever', async () => {
     const started = Date.now();
-    const error = await openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${peer.port}/x`, dataDir: null, connectTimeoutMs: 300 }).then(
+    const error = await openDatabase({
+      databaseUrl: `postgres://postgres@127.0.0.1:${peer.port}/x`,
+      dataDir: null,
+      connectTimeoutMs: 300,
+    }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -114,10 +123,18 @@ describe('the API while its database is down', () => {
   });
 
   it('answers a request that needs the database with 503 and the envelope, not 500', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: 'admin@example.com', password: 'whatever1' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/login',
+      payload: { email: 'admin@example.com', password: 'whatever1' },
+    });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toEqual({ code: 503, msg: 'The service is temporarily unavailable. Please try again in a moment.', data: null });
+    expect(res.json()).toEqual({
+      code: 503,
+      msg: 'The service is temporarily unavailable. Please try again in a moment.',
+      data: null,
+    });
   });
 
   it('reports the database down on the health route', async () => {

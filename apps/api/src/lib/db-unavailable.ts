@@ -6,14 +6,29 @@
  */
 
 /** Socket-level codes Node gives when the server is down, restarting or unreachable. */
-const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const socketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 
 /**
  * SQLSTATEs meaning "not now" rather than "wrong query": class 08 (connection exception), 57P01-03
  * (admin/crash shutdown, cannot connect now: the server is starting or stopping), 53300 (too many
  * connections).
  */
-const isUnavailableSqlState = (code: string) => /^08[0-9A-Z]{3}$/.test(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+const isUnavailableSqlState = (code: string) =>
+  /^08[0-9A-Z]{3}$/.test(code) ||
+  code === '57P01' ||
+  code === '57P02' ||
+  code === '57P03' ||
+  code === '53300';
 
 /** node-postgres's own messages for a pool or client that lost its server (they carry no code). */
 const driverMessages = [
@@ -31,7 +46,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const e = queue.shift();
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
-    const { code, message, cause, errors } = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const { code, message, cause, errors } = e as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
     if (typeof code === 'string' && (socketCodes.has(code) || isUnavailableSqlState(code))) return true;
     if (typeof message === 'string' && driverMessages.some((m) => message.includes(m))) return true;
     queue.push(cause);

@@ -18,12 +18,17 @@ const frameworkMessages: Record<string, string> = {
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = error.validation.map((v) => ({ path: v.instancePath.slice(1).replace(/\//g, '.'), message: v.message ?? 'is invalid' }));
+      const issues = error.validation.map((v) => ({
+        path: v.instancePath.slice(1).replace(/\//g, '.'),
+        message: v.message ?? 'is invalid',
+      }));
       return reply.code(400).send({ code: 400, msg: validationMessage(issues), data: { errors: issues } });
     }
     if (error instanceof AppError) {
       if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.code(error.statusCode).send({ code: error.statusCode, msg: error.message, data: error.data });
+      return reply
+        .code(error.statusCode)
+        .send({ code: error.statusCode, msg: error.message, data: error.data });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const msg = (error.code && frameworkMessages[error.code]) || error.message;
@@ -32,11 +37,13 @@ export function installErrorHandler(app: FastifyInstance) {
     // The database is down or restarting: not a bug, and the same request will work again soon.
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).header('retry-after', '5').send({ code: 503, msg: apiMessages.unavailable, data: null });
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ code: 503, msg: apiMessages.unavailable, data: null });
     }
     const id = randomUUID();
     request.log.error({ err: error, errorId: id }, 'unhandled error');
     return reply.code(500).send({ code: 500, msg: `${apiMessages.internal} (error id ${id})`, data: null });
   });
-
 }

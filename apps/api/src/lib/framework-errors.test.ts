@@ -27,7 +27,10 @@ describe('answers the router itself gives', () => {
   });
 
   it('answers a subscription id that is not base64url with 404', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/admin/subscrption/detail/${encodeURIComponent("ä' or 1=1")}` });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/admin/subscrption/detail/${encodeURIComponent("ä' or 1=1")}`,
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().msg).toBe('This payment link is not valid.');
   });

@@ -7,7 +7,11 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
  * `{ code, msg, data }` envelope and a short message instead.
  */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  const msg = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the address is too long' : 'The address is malformed';
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const msg =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A part of the address is too long'
+      : 'The address is malformed';
   void reply.code(status).send({ code: status, msg, data: null });
 }

@@ -4,7 +4,9 @@ import { loggableUrl } from './log-url.ts';
 
 describe('the request URL in the server log', () => {
   it('keeps the path and ordinary parameters and hides secret-looking query values', () => {
-    expect(loggableUrl('/api/v1/admin/users/all?page=2&limit=10')).toBe('/api/v1/admin/users/all?page=2&limit=10');
+    expect(loggableUrl('/api/v1/admin/users/all?page=2&limit=10')).toBe(
+      '/api/v1/admin/users/all?page=2&limit=10',
+    );
     expect(loggableUrl('/api/x?otp=123456&page=1&token=abc.def.ghi&rememberToken=zz&api_key=k')).toBe(
       '/api/x?otp=[redacted]&page=1&token=[redacted]&rememberToken=[redacted]&api_key=[redacted]',
     );
@@ -16,7 +18,11 @@ describe('the request URL in the server log', () => {
     const t = await createTestApp();
     try {
       const { buildApp } = await import('../app.ts');
-      const app = await buildApp({ config: t.config, database: t.database, logStream: { write: (l) => void lines.push(l) } });
+      const app = await buildApp({
+        config: t.config,
+        database: t.database,
+        logStream: { write: (l) => void lines.push(l) },
+      });
       await app.inject({ method: 'GET', url: '/api/health?otp=987654&x=1' });
       await app.close();
       const logged = lines.join('');

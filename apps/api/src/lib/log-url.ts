@@ -14,14 +14,23 @@ export function loggableUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && secretParam.test(decodeURIComponent(name.replace(/\+/g, ' ')) || name) ? `${name}=[redacted]` : pair;
+      return eq >= 0 && secretParam.test(decodeURIComponent(name.replace(/\+/g, ' ')) || name)
+        ? `${name}=[redacted]`
+        : pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`.slice(0, 2000);
 }
 
 /** pino serializer for Fastify's request: Fastify's fields, with the URL made safe. */
-export function requestLogSerializer(request: { method: string; url: string; host?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) {
+export function requestLogSerializer(request: {
+  method: string;
+  url: string;
+  host?: string;
+  hostname?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
   return {
     method: request.method,
     url: loggableUrl(request.url),

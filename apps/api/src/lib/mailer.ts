@@ -16,7 +16,8 @@ type MailLog = {
 };
 
 export type MailerDeps = {
-  config: Pick<Config, 'smtpUrl' | 'mailFrom'> & Partial<Pick<Config, 'mailRetrySeconds' | 'mailMaxAttempts' | 'env'>>;
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'> &
+    Partial<Pick<Config, 'mailRetrySeconds' | 'mailMaxAttempts' | 'env'>>;
   db: Db;
   log: MailLog;
   now?: () => Date;
@@ -33,7 +34,8 @@ const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socke
 const leaseMs = 2 * 60_000;
 
 /** Never echo the SMTP password from a connection error into the log or the table. */
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\/\/[^@\s]*@/g, '//***@').slice(0, 500);
+const describe = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).replace(/\/\/[^@\s]*@/g, '//***@').slice(0, 500);
 
 /**
  * Sends mail. With SMTP_URL, through nodemailer; a failed send stays in the outbox as 'failed' and
@@ -42,11 +44,14 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * `send` never throws for a delivery problem: callers (OTP, payment links) must not fail with it.
  */
 export function createMailer({ config, db, log, now = () => new Date() }: MailerDeps) {
-  const transport = config.smtpUrl ? nodemailer.createTransport({ url: config.smtpUrl, ...smtpTimeouts }) : null;
+  const transport = config.smtpUrl
+    ? nodemailer.createTransport({ url: config.smtpUrl, ...smtpTimeouts })
+    : null;
   const retryEveryMs = (config.mailRetrySeconds ?? 60) * 1000;
   const maxAttempts = config.mailMaxAttempts ?? 8;
   // Back off one retry interval, then 2, 4, 8 … intervals between tries, capped at an hour.
-  const backoffMs = (attempts: number) => Math.min(60 * 60_000, retryEveryMs * 2 ** Math.max(0, attempts - 1));
+  const backoffMs = (attempts: number) =>
+    Math.min(60 * 60_000, retryEveryMs * 2 ** Math.max(0, attempts - 1));
   const later = (ms: number) => new Date(now().getTime() + ms);
   const inFlight = new Set<Promise<unknown>>();
 
@@ -60,17 +65,34 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     if (!transport) return false;
     const attempts = previousAttempts + 1;
     try {
-      await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text, html: message.html });
-      await db.update(mailOutbox).set({ status: 'sent', attempts, sentAt: now(), lastError: null, nextAttemptAt: null }).where(eq(mailOutbox.id, id));
+      await transport.sendMail({
+        from: config.mailFrom,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+      await db
+        .update(mailOutbox)
+        .set({ status: 'sent', attempts, sentAt: now(), lastError: null, nextAttemptAt: null })
+        .where(eq(mailOutbox.id, id));
       return true;
     } catch (error) {
       const lastError = describe(error);
       const giveUp = attempts >= maxAttempts;
       await db
         .update(mailOutbox)
-        .set({ status: 'failed', attempts, lastError, nextAttemptAt: giveUp ? null : later(backoffMs(attempts)) })
+        .set({
+          status: 'failed',
+          attempts,
+          lastError,
+          nextAttemptAt: giveUp ? null : later(backoffMs(attempts)),
+        })
         .where(eq(mailOutbox.id, id));
-      log.warn({ mailId: id, to: message.to, attempts, err: lastError }, giveUp ? 'mail failed; giving up' : 'mail failed; will retry');
+      log.warn(
+        { mailId: id, to: message.to, attempts, err: lastError },
+        giveUp ? 'mail failed; giving up' : 'mail failed; will retry',
+      );
       return false;
     }
   }
@@ -82,7 +104,13 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
   async function store(executor: Db, message: MailMessage): Promise<string> {
     const [row] = await executor
       .insert(mailOutbox)
-      .values({ ...message, html: message.html ?? null, status: transport ? 'pending' : 'logged', createdAt: now(), nextAttemptAt: transport ? later(leaseMs) : null })
+      .values({
+        ...message,
+        html: message.html ?? null,
+        status: transport ? 'pending' : 'logged',
+        createdAt: now(),
+        nextAttemptAt: transport ? later(leaseMs) : null,
+      })
       .returning({ id: mailOutbox.id });
     return row!.id;
   }
@@ -92,9 +120,15 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
       // Mails carry one-time codes and links: their subject and text reach the server log only in
       // development, where reading the OTP from the console is the point. Elsewhere only the id.
       if (config.env === 'development') {
-        log.info({ mailId: id, to: message.to }, `mail (no SMTP_URL, kept in the outbox)\n--- to: ${message.to}\n--- subject: ${message.subject}\n${message.text}\n---`);
+        log.info(
+          { mailId: id, to: message.to },
+          `mail (no SMTP_URL, kept in the outbox)\n--- to: ${message.to}\n--- subject: ${message.subject}\n${message.text}\n---`,
+        );
       } else {
-        log.info({ mailId: id, to: message.to }, 'mail kept in the outbox (no SMTP_URL); its text is not logged outside development');
+        log.info(
+          { mailId: id, to: message.to },
+          'mail kept in the outbox (no SMTP_URL); its text is not logged outside development',
+        );
       }
       return { id, status: 'logged' };
     }
@@ -126,14 +160,30 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     const dueIds = db
       .select({ id: mailOutbox.id })
       .from(mailOutbox)
-      .where(and(inArray(mailOutbox.status, ['pending', 'failed']), lte(mailOutbox.nextAttemptAt, now()), lt(mailOutbox.attempts, maxAttempts)))
+      .where(
+        and(
+          inArray(mailOutbox.status, ['pending', 'failed']),
+          lte(mailOutbox.nextAttemptAt, now()),
+          lt(mailOutbox.attempts, maxAttempts),
+        ),
+      )
       .orderBy(asc(mailOutbox.nextAttemptAt))
       .limit(50)
       .for('update', { skipLocked: true });
-    const due = await db.update(mailOutbox).set({ nextAttemptAt: later(leaseMs) }).where(inArray(mailOutbox.id, dueIds)).returning();
+    const due = await db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: later(leaseMs) })
+      .where(inArray(mailOutbox.id, dueIds))
+      .returning();
     let sent = 0;
     for (const row of due) {
-      const ok = await track(deliver(row.id, { to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined }, row.attempts));
+      const ok = await track(
+        deliver(
+          row.id,
+          { to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined },
+          row.attempts,
+        ),
+      );
       if (ok) sent += 1;
     }
     return sent;

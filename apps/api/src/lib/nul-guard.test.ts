@@ -17,7 +17,11 @@ describe('NUL characters in input', () => {
   });
 
   it('refuses one in a JSON field, however deep, and in a path parameter', async () => {
-    const body = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/roles', payload: { roleName: 'a\u0000b', type: 'admin' } });
+    const body = await t.injectAs(token, {
+      method: 'POST',
+      url: '/api/v1/admin/roles',
+      payload: { roleName: 'a\u0000b', type: 'admin' },
+    });
     expect(body.statusCode).toBe(400);
     expect(body.json().msg).toBe('roleName must not contain a NUL character');
     const param = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/machine/a%00b' });
@@ -26,7 +30,11 @@ describe('NUL characters in input', () => {
   });
 
   it('lets ordinary text, including other control characters and emoji, through to the schema', async () => {
-    const res = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/roles', payload: { roleName: 'Ops 👩‍⚕️\ttab', type: 'admin' } });
+    const res = await t.injectAs(token, {
+      method: 'POST',
+      url: '/api/v1/admin/roles',
+      payload: { roleName: 'Ops 👩‍⚕️\ttab', type: 'admin' },
+    });
     expect(res.statusCode, res.body).toBe(201);
   });
 });

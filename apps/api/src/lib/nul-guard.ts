@@ -27,7 +27,9 @@ export function installNulGuard(app: FastifyInstance) {
     const where = nulPath(request.params, '') ?? nulPath(request.query, '') ?? nulPath(request.body, '');
     if (where !== null) {
       const message = `${where || 'body'} must not contain a NUL character`;
-      throw new BadRequestError(message, { errors: [{ path: where, message: 'must not contain a NUL character' }] });
+      throw new BadRequestError(message, {
+        errors: [{ path: where, message: 'must not contain a NUL character' }],
+      });
     }
   });
 }

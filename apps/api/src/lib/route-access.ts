@@ -12,8 +12,13 @@ export type RouteAccess = 'public' | 'admin';
 export function routeAccess(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): RouteAccess {
   const declared = route.config?.access;
   if (declared === 'public' || declared === 'admin') return declared;
-  if (declared !== undefined) throw new Error(`Route ${String(route.method)} ${route.url}: access must be 'public' or 'admin', not ${JSON.stringify(declared)}`);
+  if (declared !== undefined)
+    throw new Error(
+      `Route ${String(route.method)} ${route.url}: access must be 'public' or 'admin', not ${JSON.stringify(declared)}`,
+    );
   const api = route.url === '/api' || route.url.startsWith('/api/');
   if (!api || route.url.startsWith('/api/docs')) return 'public';
-  throw new Error(`Route ${String(route.method)} ${route.url} declares no access: add config: { access: 'public' | 'admin' }`);
+  throw new Error(
+    `Route ${String(route.method)} ${route.url} declares no access: add config: { access: 'public' | 'admin' }`,
+  );
 }

@@ -58,14 +58,22 @@ describe('security headers', () => {
   it('sends HSTS only when the request came over TLS through the trusted proxy', async () => {
     const plain = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(plain.headers['strict-transport-security']).toBeUndefined();
-    const tls = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+    const tls = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     expect(tls.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   });
 
   it('ignores X-Forwarded-Proto when no proxy is trusted', async () => {
     const direct = await createTestApp();
     try {
-      const res = await direct.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+      const res = await direct.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(res.headers['strict-transport-security']).toBeUndefined();
     } finally {
       await direct.close();
@@ -79,7 +87,11 @@ describe('security headers', () => {
       await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/patient/all' }),
       await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/users/not-a-uuid' }),
       await t.app.inject({ method: 'GET', url: '/api/v1/admin/users/all' }),
-      await t.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: 'a@b.co', password: 'wrong' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/login',
+        payload: { email: 'a@b.co', password: 'wrong' },
+      }),
       await t.app.inject({ method: 'GET', url: '/api/health' }),
     ];
     for (const res of answers) expect(res.headers['cache-control'], res.body.slice(0, 80)).toBe('no-store');

@@ -51,13 +51,20 @@ export async function installSecurityHeaders(app: FastifyInstance) {
     referrerPolicy: { policy: 'no-referrer' },
   });
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    reply.header('content-security-policy', request.method === 'GET' && isCheckoutPage(request.url) ? checkoutContentSecurityPolicy : contentSecurityPolicy);
+    reply.header(
+      'content-security-policy',
+      request.method === 'GET' && isCheckoutPage(request.url)
+        ? checkoutContentSecurityPolicy
+        : contentSecurityPolicy,
+    );
     // request.protocol reads X-Forwarded-Proto only with TRUST_PROXY on, so a client cannot fake it.
-    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    if (request.protocol === 'https')
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     // API answers carry patient and user data: never stored by a browser or a shared cache. A route
     // serving a public, unguessable file (APK, avatar) sets its own Cache-Control and keeps it.
     const api = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
-    if (api && !mayCache(request.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (api && !mayCache(request.url) && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
     return payload;
   });
 }

@@ -34,10 +34,15 @@ type Part = 'body' | 'querystring' | 'params';
 const jsonSchemaOf = (schema: unknown): JsonSchema =>
   z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
-const isType = (node: JsonSchema, type: string) => node.type === type || (Array.isArray(node.type) && node.type.includes(type));
+const isType = (node: JsonSchema, type: string) =>
+  node.type === type || (Array.isArray(node.type) && node.type.includes(type));
 
 /** A string is bounded by a maximum length, a fixed set of values, or the uuid format. */
-const boundedString = (node: JsonSchema) => node.maxLength !== undefined || node.enum !== undefined || node.const !== undefined || node.format === 'uuid';
+const boundedString = (node: JsonSchema) =>
+  node.maxLength !== undefined ||
+  node.enum !== undefined ||
+  node.const !== undefined ||
+  node.format === 'uuid';
 
 /** Every place in the schema that would take an unbounded string or an unknown key. */
 function looseSpots(node: JsonSchema, at: string): string[] {
@@ -45,14 +50,24 @@ function looseSpots(node: JsonSchema, at: string): string[] {
   if (isType(node, 'string') && !boundedString(node)) spots.push(`${at}: string without maxLength`);
   if (isType(node, 'object') || node.properties) {
     if (node.additionalProperties !== false) spots.push(`${at}: object without additionalProperties: false`);
-    for (const [key, child] of Object.entries(node.properties ?? {})) spots.push(...looseSpots(child, `${at}.${key}`));
+    for (const [key, child] of Object.entries(node.properties ?? {}))
+      spots.push(...looseSpots(child, `${at}.${key}`));
   }
   // A property the schema cannot describe ({}) takes anything, strings of any length included.
-  if (!node.type && !node.properties && !node.anyOf && !node.oneOf && !node.allOf && node.enum === undefined && node.const === undefined) {
+  if (
+    !node.type &&
+    !node.properties &&
+    !node.anyOf &&
+    !node.oneOf &&
+    !node.allOf &&
+    node.enum === undefined &&
+    node.const === undefined
+  ) {
     spots.push(`${at}: takes any value`);
   }
   if (node.items) spots.push(...looseSpots(node.items, `${at}[]`));
-  for (const child of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) spots.push(...looseSpots(child, at));
+  for (const child of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+    spots.push(...looseSpots(child, at));
   return spots;
 }
 
@@ -73,10 +88,14 @@ let token: string;
 const collector = await createTestApp();
 const routes = collector.app.registeredRoutes.filter((r) => r.url.startsWith('/api/'));
 const withInput = routes.flatMap((route) =>
-  (['body', 'querystring'] as const).filter((part) => route.schema?.[part]).map((part) => ({ route, part, name: `${route.method} ${route.url} ${part}` })),
+  (['body', 'querystring'] as const)
+    .filter((part) => route.schema?.[part])
+    .map((part) => ({ route, part, name: `${route.method} ${route.url} ${part}` })),
 );
 const withAnySchema = routes.flatMap((route) =>
-  (['body', 'querystring', 'params'] as Part[]).filter((part) => route.schema?.[part]).map((part) => ({ route, part, name: `${route.method} ${route.url} ${part}` })),
+  (['body', 'querystring', 'params'] as Part[])
+    .filter((part) => route.schema?.[part])
+    .map((part) => ({ route, part, name: `${route.method} ${route.url} ${part}` })),
 );
 await collector.close();
 
@@ -96,14 +115,18 @@ const send = (route: RegisteredRoute, part: 'body' | 'querystring', values: Reco
 describe('strict input on every route', () => {
   it('finds the routes that take input (the walk is not empty)', () => {
     expect(withInput.length).toBeGreaterThan(30);
-    expect(withInput.map((w) => w.name)).toEqual(expect.arrayContaining(['POST /api/v1/admin/login body', 'GET /api/v1/admin/machine querystring']));
+    expect(withInput.map((w) => w.name)).toEqual(
+      expect.arrayContaining(['POST /api/v1/admin/login body', 'GET /api/v1/admin/machine querystring']),
+    );
   });
 
   describe.each(withAnySchema)('$name', ({ route, part }) => {
     it('bounds every string and refuses unknown keys in its schema', () => {
       const schema = jsonSchemaOf(route.schema![part]);
       // Params come from the router (no other keys can arrive); their strings still need a bound.
-      const spots = looseSpots(schema, part).filter((spot) => part !== 'params' || !spot.includes('additionalProperties'));
+      const spots = looseSpots(schema, part).filter(
+        (spot) => part !== 'params' || !spot.includes('additionalProperties'),
+      );
       expect(spots).toEqual([]);
     });
   });
@@ -121,16 +144,33 @@ describe('strict input on every route', () => {
         const res = await send(route, part, { [field]: huge });
         expect(res.statusCode, `${field}: ${res.body.slice(0, 300)}`).toBe(400);
         const errors = (res.json().data?.errors ?? []) as { path: string }[];
-        expect(errors.map((e) => e.path), field).toContain(field);
+        expect(
+          errors.map((e) => e.path),
+          field,
+        ).toContain(field);
       }
     });
   });
 });
 
 describe('strict input on the multipart routes', () => {
-  const uploadFields = { appName: 'com.example.strict', versionCode: '3', versionName: '1.0', remark: 'r', updateDesc: 'd', updateType: '1' };
-  const upload = (fields: Record<string, string>, file: { name: string; filename: string; content: Buffer }) =>
-    t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', ...multipartBody(fields, { ...file, type: 'application/vnd.android.package-archive' }) });
+  const uploadFields = {
+    appName: 'com.example.strict',
+    versionCode: '3',
+    versionName: '1.0',
+    remark: 'r',
+    updateDesc: 'd',
+    updateType: '1',
+  };
+  const upload = (
+    fields: Record<string, string>,
+    file: { name: string; filename: string; content: Buffer },
+  ) =>
+    t.injectAs(token, {
+      method: 'POST',
+      url: '/api/v1/admin/system/updates',
+      ...multipartBody(fields, { ...file, type: 'application/vnd.android.package-archive' }),
+    });
   const apk = { name: 'apk', filename: 'app.apk', content: buildDemoApk('com.example.strict', 3) };
 
   it('refuses an app update with an unknown form field, naming it, and stores nothing', async () => {
@@ -152,14 +192,27 @@ describe('strict input on the multipart routes', () => {
     expect(res.statusCode, res.body).toBe(201);
   });
 
-  const profileFields = { firstName: 'Ada', lastName: 'Admin', userName: 'strict-admin', phone: '5550001234' };
-  const putProfile = (options: Partial<InjectOptions>) => t.injectAs(token, { method: 'PUT', url: '/api/v1/admin/profile', ...options });
+  const profileFields = {
+    firstName: 'Ada',
+    lastName: 'Admin',
+    userName: 'strict-admin',
+    phone: '5550001234',
+  };
+  const putProfile = (options: Partial<InjectOptions>) =>
+    t.injectAs(token, { method: 'PUT', url: '/api/v1/admin/profile', ...options });
 
   it('refuses a profile form with an unknown field or file part, naming it', async () => {
     const field = await putProfile(multipartBody({ ...profileFields, role: 'admin' }));
     expect(field.statusCode, field.body).toBe(400);
     expect(field.json().msg).toBe(inputMessages.unknownFields(['role']));
-    const file = await putProfile(multipartBody(profileFields, { name: 'avatar', filename: 'a.png', type: 'image/png', content: makePng({ width: 8, height: 8 }) }));
+    const file = await putProfile(
+      multipartBody(profileFields, {
+        name: 'avatar',
+        filename: 'a.png',
+        type: 'image/png',
+        content: makePng({ width: 8, height: 8 }),
+      }),
+    );
     expect(file.statusCode, file.body).toBe(400);
     expect(file.json().msg).toBe(inputMessages.unknownFields(['avatar']));
   });

@@ -13,7 +13,11 @@ afterAll(async () => {
   for (const c of closing) await c.close();
 });
 
-async function redisStore(url = redisUrl, p = prefix(), log?: { warn: (...a: unknown[]) => void; info: (...a: unknown[]) => void }) {
+async function redisStore(
+  url = redisUrl,
+  p = prefix(),
+  log?: { warn: (...a: unknown[]) => void; info: (...a: unknown[]) => void },
+) {
   const store = createRedisThrottleStore({ url, prefix: p, log: log as never });
   await store.ready;
   closing.push(store);
@@ -56,15 +60,21 @@ describe.each(stores)('the %s throttle store', (_name, make) => {
 describe('throttling across API instances with one Redis', () => {
   it('two limiters on one Redis prefix count together; another prefix starts from nothing', async () => {
     const shared = prefix();
-    const [a, b, elsewhere] = [await redisStore(redisUrl, shared), await redisStore(redisUrl, shared), await redisStore()];
+    const [a, b, elsewhere] = [
+      await redisStore(redisUrl, shared),
+      await redisStore(redisUrl, shared),
+      await redisStore(),
+    ];
     const now = () => 1_000_000;
-    const on = (store: ThrottleStore) => createAttemptLimiter({ name: 'x', max: 3, windowMs: 60_000, now, store });
+    const on = (store: ThrottleStore) =>
+      createAttemptLimiter({ name: 'x', max: 3, windowMs: 60_000, now, store });
     await on(a).fail('k');
     await on(b).fail('k');
     await on(a).fail('k');
     expect(await on(b).blockedFor('k')).toBe(60);
     expect(await on(elsewhere).blockedFor('k')).toBe(0);
-    const backoff = (store: ThrottleStore) => createBackoffLimiter({ name: 'y', free: 1, baseMs: 4000, capMs: 30_000, forgetMs: 60_000, now, store });
+    const backoff = (store: ThrottleStore) =>
+      createBackoffLimiter({ name: 'y', free: 1, baseMs: 4000, capMs: 30_000, forgetMs: 60_000, now, store });
     await backoff(a).fail('k');
     await backoff(b).fail('k');
     expect(await backoff(a).blockedFor('k')).toBe(8);
@@ -78,20 +88,41 @@ describe('throttling across API instances with one Redis', () => {
     try {
       apps.push(await createTestApp({ REDIS_PREFIX: shared }), await createTestApp({ REDIS_PREFIX: shared }));
       const wrong = (t: TestApp) =>
-        t.app.inject({ method: 'POST', url: apiPaths.login, payload: { email: testAdmin.email, password: 'wrong-password' }, remoteAddress: '10.9.9.9' });
+        t.app.inject({
+          method: 'POST',
+          url: apiPaths.login,
+          payload: { email: testAdmin.email, password: 'wrong-password' },
+          remoteAddress: '10.9.9.9',
+        });
       // The per account-and-address limit is 5 in 15 minutes: 3 on one instance, 2 on the other.
-      for (const t of [apps[0]!, apps[0]!, apps[1]!, apps[0]!, apps[1]!]) expect((await wrong(t)).statusCode).toBe(401);
-      const blocked = await apps[1]!.app.inject({ method: 'POST', url: apiPaths.login, payload: { ...testAdmin }, remoteAddress: '10.9.9.9' });
+      for (const t of [apps[0]!, apps[0]!, apps[1]!, apps[0]!, apps[1]!])
+        expect((await wrong(t)).statusCode).toBe(401);
+      const blocked = await apps[1]!.app.inject({
+        method: 'POST',
+        url: apiPaths.login,
+        payload: { ...testAdmin },
+        remoteAddress: '10.9.9.9',
+      });
       expect(blocked.statusCode).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
       // From another address only the account's short back-off (also shared) holds it back, never
       // the 15-minute block of the failing address.
-      const other = await apps[0]!.app.inject({ method: 'POST', url: apiPaths.login, payload: { ...testAdmin }, remoteAddress: '10.9.9.10' });
+      const other = await apps[0]!.app.inject({
+        method: 'POST',
+        url: apiPaths.login,
+        payload: { ...testAdmin },
+        remoteAddress: '10.9.9.10',
+      });
       expect(other.statusCode).toBe(429);
       expect(Number(other.headers['retry-after'])).toBeLessThanOrEqual(30);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(30);
       apps[0]!.clock.advance(31_000);
-      const later = await apps[0]!.app.inject({ method: 'POST', url: apiPaths.login, payload: { ...testAdmin }, remoteAddress: '10.9.9.10' });
+      const later = await apps[0]!.app.inject({
+        method: 'POST',
+        url: apiPaths.login,
+        payload: { ...testAdmin },
+        remoteAddress: '10.9.9.10',
+      });
       expect(later.statusCode, later.body).toBe(200);
     } finally {
       for (const t of apps) await t.close();
@@ -139,7 +170,10 @@ describe('when Redis does not answer', () => {
   it('starts anyway and throttles in memory, saying so once in the log', async () => {
     const warnings: unknown[] = [];
     // Port 1: nothing listens there.
-    const store = await redisStore('redis://127.0.0.1:1', prefix(), { warn: (...a) => warnings.push(a), info: () => {} });
+    const store = await redisStore('redis://127.0.0.1:1', prefix(), {
+      warn: (...a) => warnings.push(a),
+      info: () => {},
+    });
     const limiter = createAttemptLimiter({ name: 'x', max: 2, windowMs: 60_000, now: () => 5000, store });
     await limiter.fail('k');
     await limiter.fail('k');
@@ -153,7 +187,10 @@ describe('when Redis does not answer', () => {
     closing.push(relay);
     const logs: string[] = [];
     const p = prefix();
-    const store = await redisStore(relay.url, p, { warn: (_o, m) => logs.push(String(m)), info: (m) => logs.push(String(m)) });
+    const store = await redisStore(relay.url, p, {
+      warn: (_o, m) => logs.push(String(m)),
+      info: (m) => logs.push(String(m)),
+    });
     const direct = await redisStore(redisUrl, p);
     await store.addToWindow('k', 1, 60_000);
     expect(await direct.window('k', 0)).toEqual({ count: 1, oldest: 1 });
@@ -166,7 +203,9 @@ describe('when Redis does not answer', () => {
     expect(logs.filter((m) => m.includes('does not answer'))).toHaveLength(1);
 
     await relay.restore();
-    await expect.poll(async () => (await store.window('k', 0)).oldest, { timeout: 10_000, interval: 200 }).toBe(1);
+    await expect
+      .poll(async () => (await store.window('k', 0)).oldest, { timeout: 10_000, interval: 200 })
+      .toBe(1);
     await store.addToWindow('k', 3, 60_000);
     expect(await direct.window('k', 0)).toEqual({ count: 2, oldest: 1 });
     expect(logs.some((m) => m.includes('answers again'))).toBe(true);

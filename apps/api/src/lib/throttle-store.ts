@@ -67,8 +67,22 @@ type Log = Pick<FastifyBaseLogger, 'warn' | 'info'>;
  * memory (still throttling, per instance) and says so once in the log, and Redis takes over again
  * when it answers.
  */
-export function createRedisThrottleStore({ url, prefix, log }: { url: string; prefix: string; log?: Log }): ThrottleStore & { ready: Promise<void> } {
-  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 500, connectTimeout: 2000 });
+export function createRedisThrottleStore({
+  url,
+  prefix,
+  log,
+}: {
+  url: string;
+  prefix: string;
+  log?: Log;
+}): ThrottleStore & { ready: Promise<void> } {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 500,
+    connectTimeout: 2000,
+  });
   // ioredis reconnects by itself; an 'error' event without a listener would crash the process.
   redis.on('error', () => {});
   const fallback = createMemoryThrottleStore();
@@ -86,7 +100,10 @@ export function createRedisThrottleStore({ url, prefix, log }: { url: string; pr
     } catch (err) {
       if (!degraded) {
         degraded = true;
-        log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'throttle: Redis does not answer; counting in this process until it does');
+        log?.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'throttle: Redis does not answer; counting in this process until it does',
+        );
       }
       return inMemory();
     }
@@ -120,7 +137,11 @@ export function createRedisThrottleStore({ url, prefix, log }: { url: string; pr
       attempt(
         async () => {
           // A unique member: two failures in the same millisecond are two entries.
-          await redis.multi().zadd(k(key), String(at), `${at}:${randomBytes(6).toString('hex')}`).pexpire(k(key), ttlMs).exec();
+          await redis
+            .multi()
+            .zadd(k(key), String(at), `${at}:${randomBytes(6).toString('hex')}`)
+            .pexpire(k(key), ttlMs)
+            .exec();
         },
         () => fallback.addToWindow(key, at, ttlMs),
       ),
@@ -135,7 +156,12 @@ export function createRedisThrottleStore({ url, prefix, log }: { url: string; pr
     extendStreak: (key, at, ttlMs) =>
       attempt(
         async () => {
-          await redis.multi().hincrby(k(key), 'count', 1).hset(k(key), 'last', at).pexpire(k(key), ttlMs).exec();
+          await redis
+            .multi()
+            .hincrby(k(key), 'count', 1)
+            .hset(k(key), 'last', at)
+            .pexpire(k(key), ttlMs)
+            .exec();
         },
         () => fallback.extendStreak(key, at, ttlMs),
       ),

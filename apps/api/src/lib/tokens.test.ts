@@ -13,7 +13,11 @@ const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** A token like ours with one thing changed; signed with our secret unless told otherwise. */
 function craft(
-  change: { payload?: Partial<JWTPayload> & Record<string, unknown>; header?: Record<string, unknown>; omit?: string[] } = {},
+  change: {
+    payload?: Partial<JWTPayload> & Record<string, unknown>;
+    header?: Record<string, unknown>;
+    omit?: string[];
+  } = {},
 ) {
   const payload: Record<string, unknown> = {
     sub: ids.userId,
@@ -26,7 +30,9 @@ function craft(
     ...change.payload,
   };
   for (const name of change.omit ?? []) delete payload[name];
-  return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...change.header } as { alg: string }).sign(key);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...change.header } as { alg: string })
+    .sign(key);
 }
 
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -39,7 +45,15 @@ describe('access token verification', () => {
   });
 
   it('refuses alg none, even with a well-formed payload', async () => {
-    const payload = { sub: ids.userId, sid: ids.sessionId, typ: 'access', iss: 'device-admin-api', aud: 'device-admin-console', iat: epoch(clock.now), exp: epoch(inAnHour()) };
+    const payload = {
+      sub: ids.userId,
+      sid: ids.sessionId,
+      typ: 'access',
+      iss: 'device-admin-api',
+      aud: 'device-admin-console',
+      iat: epoch(clock.now),
+      exp: epoch(inAnHour()),
+    };
     for (const alg of ['none', 'None', 'NONE']) {
       expect(await signer.verifyAccess(`${b64({ alg, typ: 'JWT' })}.${b64(payload)}.`)).toBeNull();
     }

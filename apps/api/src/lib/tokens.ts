@@ -48,7 +48,8 @@ export function createTokenSigner(secret: string, now: () => Date = () => new Da
   };
 
   return {
-    signAccess: (claims: AccessClaims, expiresAt: Date) => sign('access', claims.userId, { sid: claims.sessionId }, expiresAt),
+    signAccess: (claims: AccessClaims, expiresAt: Date) =>
+      sign('access', claims.userId, { sid: claims.sessionId }, expiresAt),
 
     /** Returns the claims, or null for anything not a valid, unexpired access token of ours. */
     async verifyAccess(token: string): Promise<AccessClaims | null> {
@@ -59,8 +60,12 @@ export function createTokenSigner(secret: string, now: () => Date = () => new Da
     },
 
     /** A short-lived token for one step of a flow (e.g. the sign-in code step); never an access token. */
-    signPurpose: (purpose: Exclude<TokenPurpose, 'access'>, subject: string, expiresAt: Date, claims: Record<string, string> = {}) =>
-      sign(purpose, subject, claims, expiresAt),
+    signPurpose: (
+      purpose: Exclude<TokenPurpose, 'access'>,
+      subject: string,
+      expiresAt: Date,
+      claims: Record<string, string> = {},
+    ) => sign(purpose, subject, claims, expiresAt),
     verifyPurpose: (purpose: Exclude<TokenPurpose, 'access'>, token: string) => verify(purpose, token),
   };
 }

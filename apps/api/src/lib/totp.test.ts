@@ -6,7 +6,18 @@ const rfcSecret = Buffer.from('12345678901234567890', 'ascii');
 
 describe('HOTP (RFC 4226 appendix D)', () => {
   it('produces the published values for counters 0 to 9', () => {
-    const expected = ['755224', '287082', '359152', '969429', '338314', '254676', '287922', '162583', '399871', '520489'];
+    const expected = [
+      '755224',
+      '287082',
+      '359152',
+      '969429',
+      '338314',
+      '254676',
+      '287922',
+      '162583',
+      '399871',
+      '520489',
+    ];
     expect(expected.map((_, counter) => hotp(rfcSecret, counter))).toEqual(expected);
   });
 });
@@ -43,7 +54,8 @@ describe('matchTotp', () => {
     expect(matchTotp(rfcSecret, totp(rfcSecret, at + 60_000), at)).toBeNull();
     const wrong = String((Number(totp(rfcSecret, at)) + 1) % 1_000_000).padStart(6, '0');
     expect(matchTotp(rfcSecret, wrong, at)).toBeNull();
-    for (const code of ['', '12345', '1234567', 'abcdef', ' 123456']) expect(matchTotp(rfcSecret, code, at)).toBeNull();
+    for (const code of ['', '12345', '1234567', 'abcdef', ' 123456'])
+      expect(matchTotp(rfcSecret, code, at)).toBeNull();
   });
 });
 

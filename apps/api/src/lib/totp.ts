@@ -64,7 +64,8 @@ export function hotp(secret: Uint8Array, counter: number, digits = totpDigits): 
 /** The time step (RFC 6238 "T") that a moment falls in. */
 export const totpStep = (atMs: number): number => Math.floor(atMs / 1000 / totpPeriodSeconds);
 
-export const totp = (secret: Uint8Array, atMs: number, digits = totpDigits): string => hotp(secret, totpStep(atMs), digits);
+export const totp = (secret: Uint8Array, atMs: number, digits = totpDigits): string =>
+  hotp(secret, totpStep(atMs), digits);
 
 /**
  * The step whose code matches, trying now and one step either side, or null. The caller refuses a
@@ -76,7 +77,8 @@ export function matchTotp(secret: Uint8Array, code: string, atMs: number): numbe
   let matched: number | null = null;
   // Every candidate is compared, so the time taken does not say which step matched.
   for (let step = now - totpWindow; step <= now + totpWindow; step++) {
-    if (timingSafeEqual(Buffer.from(hotp(secret, step)), Buffer.from(code)) && matched === null) matched = step;
+    if (timingSafeEqual(Buffer.from(hotp(secret, step)), Buffer.from(code)) && matched === null)
+      matched = step;
   }
   return matched;
 }

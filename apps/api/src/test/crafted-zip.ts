@@ -99,4 +99,7 @@ export function craftZip(entries: CraftedEntry[], options: CraftedZipOptions = {
   return Buffer.concat([...body, directory, ...tail, end]);
 }
 
-export const manifestEntry: CraftedEntry = { name: 'AndroidManifest.xml', data: '<manifest package="com.example.crafted"/>' };
+export const manifestEntry: CraftedEntry = {
+  name: 'AndroidManifest.xml',
+  data: '<manifest package="com.example.crafted"/>',
+};

@@ -51,7 +51,9 @@ export function makePng(
   const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr)];
   if (opts.text) parts.push(chunk('tEXt', Buffer.from(`Comment\0${opts.text}`, 'latin1')));
   if (opts.exif) parts.push(chunk('eXIf', Buffer.from(opts.exif, 'latin1')));
-  parts.push(chunk('IDAT', Buffer.concat([deflateSync(pixels), Buffer.from(opts.idatTrailer ?? '', 'latin1')])));
+  parts.push(
+    chunk('IDAT', Buffer.concat([deflateSync(pixels), Buffer.from(opts.idatTrailer ?? '', 'latin1')])),
+  );
   const withoutEnd = Buffer.concat(parts);
   const end = chunk('IEND', Buffer.alloc(0));
   if (opts.padTo && withoutEnd.length + end.length < opts.padTo) {
@@ -64,7 +66,8 @@ export function makePng(
 /** Names of the chunks of a PNG, in order. */
 export function pngChunkTypes(png: Buffer): string[] {
   const types: string[] = [];
-  for (let i = 8; i + 12 <= png.length; i += 12 + png.readUInt32BE(i)) types.push(png.toString('latin1', i + 4, i + 8));
+  for (let i = 8; i + 12 <= png.length; i += 12 + png.readUInt32BE(i))
+    types.push(png.toString('latin1', i + 4, i + 8));
   return types;
 }
 
@@ -78,7 +81,9 @@ const segment = (marker: number, data: Buffer) => {
  * A real, decodable JPEG (encoded by sharp from one colour) with optional APP1 EXIF and COM segments
  * spliced in after SOI, and optional bytes after EOI: the places cameras and polyglots put things.
  */
-export async function makeJpeg(opts: { width?: number; height?: number; exif?: string; comment?: string; trailer?: string } = {}): Promise<Buffer> {
+export async function makeJpeg(
+  opts: { width?: number; height?: number; exif?: string; comment?: string; trailer?: string } = {},
+): Promise<Buffer> {
   const { width = 16, height = 16 } = opts;
   const base = await sharp({ create: { width, height, channels: 3, background: { r: 30, g: 90, b: 200 } } })
     .jpeg()
@@ -92,16 +97,28 @@ export async function makeJpeg(opts: { width?: number; height?: number; exif?: s
 }
 
 /** A multipart/form-data body for inject(): text fields and at most one file. */
-export function multipartBody(fields: Record<string, string>, file?: { name: string; filename: string; type: string; content: Buffer }) {
+export function multipartBody(
+  fields: Record<string, string>,
+  file?: { name: string; filename: string; type: string; content: Buffer },
+) {
   const boundary = `----test${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+    );
     parts.push(file.content, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }

@@ -14,7 +14,16 @@ import type { AddressInfo, LookupFunction } from 'node:net';
  */
 
 /** `signedBody`: the body's SHA-256 was part of the signature (not UNSIGNED-PAYLOAD). */
-export type StandInRequest = { method: string; host: string; style: 'path' | 'virtual-hosted'; path: string; query: string; operation: string; bytes: number; signedBody: boolean };
+export type StandInRequest = {
+  method: string;
+  host: string;
+  style: 'path' | 'virtual-hosted';
+  path: string;
+  query: string;
+  operation: string;
+  bytes: number;
+  signedBody: boolean;
+};
 
 /** The host name virtual-hosted requests go to, under the bucket's own label; it resolves nowhere, see `loopbackAgent`. */
 const virtualHostedName = 's3.stand-in.test';
@@ -23,7 +32,8 @@ const MIN_PART = 5 * 1024 * 1024;
 const MAX_SKEW_MS = 15 * 60 * 1000;
 
 /** RFC 3986 encoding as SigV4 wants it: unreserved characters kept, everything else %XX in capitals. */
-const encode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 
@@ -46,45 +56,82 @@ function canonicalQuery(raw: string): string {
 type Verdict = { ok: true } | { ok: false; status: number; code: string; message: string };
 
 /** Checks the Authorization header of one request the way S3 does (header-based SigV4 only). */
-function verifySignature(req: IncomingMessage, path: string, query: string, body: Buffer, keys: { accessKeyId: string; secretAccessKey: string; region: string }, now: number): Verdict {
-  const deny = (code: string, message: string, status = 403): Verdict => ({ ok: false, status, code, message });
+function verifySignature(
+  req: IncomingMessage,
+  path: string,
+  query: string,
+  body: Buffer,
+  keys: { accessKeyId: string; secretAccessKey: string; region: string },
+  now: number,
+): Verdict {
+  const deny = (code: string, message: string, status = 403): Verdict => ({
+    ok: false,
+    status,
+    code,
+    message,
+  });
   const auth = req.headers.authorization ?? '';
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(auth);
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    );
   if (!m) return deny('AccessDenied', 'missing or malformed SigV4 Authorization header');
-  const [, accessKeyId, day, region, signedHeaderList, signature] = m as unknown as [string, string, string, string, string, string];
+  const [, accessKeyId, day, region, signedHeaderList, signature] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (accessKeyId !== keys.accessKeyId) return deny('InvalidAccessKeyId', 'unknown access key');
-  if (region !== keys.region) return deny('AuthorizationHeaderMalformed', `region ${region} is wrong, expecting ${keys.region}`, 400);
+  if (region !== keys.region)
+    return deny('AuthorizationHeaderMalformed', `region ${region} is wrong, expecting ${keys.region}`, 400);
   const amzDate = String(req.headers['x-amz-date'] ?? '');
   const when = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
-  if (!when || amzDate.slice(0, 8) !== day) return deny('AccessDenied', 'x-amz-date missing or not the credential day');
+  if (!when || amzDate.slice(0, 8) !== day)
+    return deny('AccessDenied', 'x-amz-date missing or not the credential day');
   const at = Date.UTC(+when[1]!, +when[2]! - 1, +when[3]!, +when[4]!, +when[5]!, +when[6]!);
-  if (Math.abs(now - at) > MAX_SKEW_MS) return deny('RequestTimeTooSkewed', 'request time too far from the server time');
+  if (Math.abs(now - at) > MAX_SKEW_MS)
+    return deny('RequestTimeTooSkewed', 'request time too far from the server time');
   const signed = signedHeaderList.split(';');
   for (const required of ['host', 'x-amz-date', 'x-amz-content-sha256']) {
     if (!signed.includes(required)) return deny('AccessDenied', `${required} must be signed`);
   }
   const payloadHash = String(req.headers['x-amz-content-sha256'] ?? '');
-  if (payloadHash.startsWith('STREAMING-')) return deny('NotImplemented', 'chunked (streaming) payload signing is not supported here', 501);
-  if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256(body)) return deny('XAmzContentSHA256Mismatch', 'the body does not match x-amz-content-sha256', 400);
+  if (payloadHash.startsWith('STREAMING-'))
+    return deny('NotImplemented', 'chunked (streaming) payload signing is not supported here', 501);
+  if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256(body))
+    return deny('XAmzContentSHA256Mismatch', 'the body does not match x-amz-content-sha256', 400);
 
   const headerLines = signed.map((name) => {
     const value = req.headers[name];
     const text = Array.isArray(value) ? value.join(',') : (value ?? '');
     return `${name}:${text.trim().replace(/\s+/g, ' ')}\n`;
   });
-  const canonical = [req.method, path, canonicalQuery(query), headerLines.join(''), signedHeaderList, payloadHash].join('\n');
+  const canonical = [
+    req.method,
+    path,
+    canonicalQuery(query),
+    headerLines.join(''),
+    signedHeaderList,
+    payloadHash,
+  ].join('\n');
   const scope = `${day}/${region}/s3/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');
   const signingKey = hmac(hmac(hmac(hmac(`AWS4${keys.secretAccessKey}`, day), region), 's3'), 'aws4_request');
   const expected = hmac(signingKey, stringToSign);
-  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return deny('SignatureDoesNotMatch', 'the request signature does not match');
+  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex')))
+    return deny('SignatureDoesNotMatch', 'the request signature does not match');
   return { ok: true };
 }
 
 const xml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
 const md5Etag = (b: Buffer) => `"${createHash('md5').update(b).digest('hex')}"`;
 
-export async function startS3StandIn(options: { bucket?: string; region?: string; accessKeyId?: string; secretAccessKey?: string } = {}) {
+export async function startS3StandIn(
+  options: { bucket?: string; region?: string; accessKeyId?: string; secretAccessKey?: string } = {},
+) {
   const keys = {
     accessKeyId: options.accessKeyId ?? `AKIA${randomBytes(8).toString('hex').toUpperCase()}`,
     secretAccessKey: options.secretAccessKey ?? randomBytes(30).toString('base64'),
@@ -92,7 +139,10 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
   };
   const bucket = options.bucket ?? 'test-bucket';
   const objects = new Map<string, { body: Buffer; contentType: string; etag: string }>();
-  const uploads = new Map<string, { key: string; contentType: string; parts: Map<number, { body: Buffer; etag: string }> }>();
+  const uploads = new Map<
+    string,
+    { key: string; contentType: string; parts: Map<number, { body: Buffer; etag: string }> }
+  >();
   const requests: StandInRequest[] = [];
   const failures: string[] = [];
 
@@ -119,39 +169,78 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
     const host = String(req.headers.host ?? '').replace(/:\d+$/, '');
     const style = host.endsWith(`.${virtualHostedName}`) ? 'virtual-hosted' : 'path';
     const match = style === 'virtual-hosted' ? /^\/(.+)$/.exec(path) : /^\/([^/]+)\/(.+)$/.exec(path);
-    const addressedBucket = style === 'virtual-hosted' ? host.slice(0, -virtualHostedName.length - 1) : match ? decodeURIComponent(match[1]!) : '';
+    const addressedBucket =
+      style === 'virtual-hosted'
+        ? host.slice(0, -virtualHostedName.length - 1)
+        : match
+          ? decodeURIComponent(match[1]!)
+          : '';
     // In both shapes the key is the last group.
     const key = match ? decodeURIComponent(match.at(-1)!) : '';
     const operation =
-      method === 'PUT' && params.has('uploadId') ? 'UploadPart'
-      : method === 'PUT' ? 'PutObject'
-      : method === 'POST' && params.has('uploads') ? 'CreateMultipartUpload'
-      : method === 'POST' && params.has('uploadId') ? 'CompleteMultipartUpload'
-      : method === 'DELETE' && params.has('uploadId') ? 'AbortMultipartUpload'
-      : method === 'DELETE' ? 'DeleteObject'
-      : head ? 'HeadObject'
-      : method === 'GET' ? 'GetObject'
-      : 'Unknown';
-    requests.push({ method, host, style, path, query, operation, bytes: body.length, signedBody: /^[0-9a-f]{64}$/.test(String(req.headers['x-amz-content-sha256'])) });
+      method === 'PUT' && params.has('uploadId')
+        ? 'UploadPart'
+        : method === 'PUT'
+          ? 'PutObject'
+          : method === 'POST' && params.has('uploads')
+            ? 'CreateMultipartUpload'
+            : method === 'POST' && params.has('uploadId')
+              ? 'CompleteMultipartUpload'
+              : method === 'DELETE' && params.has('uploadId')
+                ? 'AbortMultipartUpload'
+                : method === 'DELETE'
+                  ? 'DeleteObject'
+                  : head
+                    ? 'HeadObject'
+                    : method === 'GET'
+                      ? 'GetObject'
+                      : 'Unknown';
+    requests.push({
+      method,
+      host,
+      style,
+      path,
+      query,
+      operation,
+      bytes: body.length,
+      signedBody: /^[0-9a-f]{64}$/.test(String(req.headers['x-amz-content-sha256'])),
+    });
     if (!verdict.ok) return error(res, verdict.status, verdict.code, verdict.message, head);
-    if (!match || addressedBucket !== bucket) return error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist', head);
+    if (!match || addressedBucket !== bucket)
+      return error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist', head);
 
     switch (operation) {
       case 'PutObject': {
         const etag = md5Etag(body);
-        objects.set(key, { body, contentType: String(req.headers['content-type'] ?? 'application/octet-stream'), etag });
+        objects.set(key, {
+          body,
+          contentType: String(req.headers['content-type'] ?? 'application/octet-stream'),
+          etag,
+        });
         return send(res, 200, '', { etag });
       }
       case 'CreateMultipartUpload': {
         const uploadId = randomBytes(16).toString('hex');
-        uploads.set(uploadId, { key, contentType: String(req.headers['content-type'] ?? 'application/octet-stream'), parts: new Map() });
-        return send(res, 200, xml(`<InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`));
+        uploads.set(uploadId, {
+          key,
+          contentType: String(req.headers['content-type'] ?? 'application/octet-stream'),
+          parts: new Map(),
+        });
+        return send(
+          res,
+          200,
+          xml(
+            `<InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`,
+          ),
+        );
       }
       case 'UploadPart': {
         const upload = uploads.get(params.get('uploadId')!);
         const n = Number(params.get('partNumber'));
-        if (!upload || upload.key !== key) return error(res, 404, 'NoSuchUpload', 'The specified upload does not exist');
-        if (!Number.isInteger(n) || n < 1 || n > 10_000) return error(res, 400, 'InvalidArgument', 'partNumber must be 1..10000');
+        if (!upload || upload.key !== key)
+          return error(res, 404, 'NoSuchUpload', 'The specified upload does not exist');
+        if (!Number.isInteger(n) || n < 1 || n > 10_000)
+          return error(res, 400, 'InvalidArgument', 'partNumber must be 1..10000');
         const etag = md5Etag(body);
         upload.parts.set(n, { body, etag });
         return send(res, 200, '', { etag });
@@ -159,8 +248,15 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
       case 'CompleteMultipartUpload': {
         const uploadId = params.get('uploadId')!;
         const upload = uploads.get(uploadId);
-        if (!upload || upload.key !== key) return error(res, 404, 'NoSuchUpload', 'The specified upload does not exist');
-        const listed = [...body.toString('utf8').matchAll(/<Part>\s*(?:<ETag>([^<]*)<\/ETag>\s*<PartNumber>(\d+)<\/PartNumber>|<PartNumber>(\d+)<\/PartNumber>\s*<ETag>([^<]*)<\/ETag>)/g)].map((p) => ({
+        if (!upload || upload.key !== key)
+          return error(res, 404, 'NoSuchUpload', 'The specified upload does not exist');
+        const listed = [
+          ...body
+            .toString('utf8')
+            .matchAll(
+              /<Part>\s*(?:<ETag>([^<]*)<\/ETag>\s*<PartNumber>(\d+)<\/PartNumber>|<PartNumber>(\d+)<\/PartNumber>\s*<ETag>([^<]*)<\/ETag>)/g,
+            ),
+        ].map((p) => ({
           n: Number(p[2] ?? p[3]),
           etag: (p[1] ?? p[4])!.replace(/&quot;/g, '"'),
         }));
@@ -168,19 +264,31 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
         const chosen: Buffer[] = [];
         for (const [i, p] of listed.entries()) {
           const part = upload.parts.get(p.n);
-          if (!part || part.etag !== p.etag) return error(res, 400, 'InvalidPart', `part ${p.n} missing or its ETag differs`);
-          if (i > 0 && p.n <= listed[i - 1]!.n) return error(res, 400, 'InvalidPartOrder', 'parts must be in ascending order');
-          if (i < listed.length - 1 && part.body.length < MIN_PART) return error(res, 400, 'EntityTooSmall', `part ${p.n} is under 5 MiB`);
+          if (!part || part.etag !== p.etag)
+            return error(res, 400, 'InvalidPart', `part ${p.n} missing or its ETag differs`);
+          if (i > 0 && p.n <= listed[i - 1]!.n)
+            return error(res, 400, 'InvalidPartOrder', 'parts must be in ascending order');
+          if (i < listed.length - 1 && part.body.length < MIN_PART)
+            return error(res, 400, 'EntityTooSmall', `part ${p.n} is under 5 MiB`);
           chosen.push(part.body);
         }
         const whole = Buffer.concat(chosen);
-        const etag = `"${createHash('md5').update(Buffer.concat(listed.map((p) => Buffer.from(p.etag.replace(/"/g, ''), 'hex')))).digest('hex')}-${listed.length}"`;
+        const etag = `"${createHash('md5')
+          .update(Buffer.concat(listed.map((p) => Buffer.from(p.etag.replace(/"/g, ''), 'hex'))))
+          .digest('hex')}-${listed.length}"`;
         objects.set(key, { body: whole, contentType: upload.contentType, etag });
         uploads.delete(uploadId);
-        return send(res, 200, xml(`<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><ETag>${etag.replace(/"/g, '&quot;')}</ETag></CompleteMultipartUploadResult>`));
+        return send(
+          res,
+          200,
+          xml(
+            `<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><ETag>${etag.replace(/"/g, '&quot;')}</ETag></CompleteMultipartUploadResult>`,
+          ),
+        );
       }
       case 'AbortMultipartUpload':
-        if (!uploads.delete(params.get('uploadId')!)) return error(res, 404, 'NoSuchUpload', 'The specified upload does not exist');
+        if (!uploads.delete(params.get('uploadId')!))
+          return error(res, 404, 'NoSuchUpload', 'The specified upload does not exist');
         return send(res, 204);
       case 'DeleteObject':
         objects.delete(key);
@@ -189,7 +297,12 @@ export async function startS3StandIn(options: { bucket?: string; region?: string
       case 'GetObject': {
         const object = objects.get(key);
         if (!object) return error(res, 404, 'NoSuchKey', 'The specified key does not exist.', head);
-        res.writeHead(200, { 'content-type': object.contentType, 'content-length': String(object.body.length), etag: object.etag, 'last-modified': new Date().toUTCString() });
+        res.writeHead(200, {
+          'content-type': object.contentType,
+          'content-length': String(object.body.length),
+          etag: object.etag,
+          'last-modified': new Date().toUTCString(),
+        });
         return res.end(head ? undefined : object.body);
       }
       default:
@@ -240,7 +353,10 @@ export type S3StandIn = Awaited<ReturnType<typeof startS3StandIn>>;
  */
 export function loopbackAgent() {
   const lookup: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+    if ((options as { all?: boolean }).all)
+      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: '127.0.0.1', family: 4 },
+      ]);
     else callback(null, '127.0.0.1', 4);
   };
   return new Agent({ keepAlive: false, lookup } as AgentOptions);

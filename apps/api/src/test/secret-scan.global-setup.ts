@@ -21,7 +21,9 @@ export default function setup(project: TestProject) {
       const report = path.join(os.tmpdir(), `api-secret-hits-${Date.now()}.json`);
       writeFileSync(report, JSON.stringify(hits, null, 1));
       // The secrets themselves are not printed: the report file names file, line and secret.
-      throw new Error(`${hits.length} secret(s) found in the API's logs or audit rows (${[...new Set(hits.map((h) => h.file))].join(', ')}); details in ${report}`);
+      throw new Error(
+        `${hits.length} secret(s) found in the API's logs or audit rows (${[...new Set(hits.map((h) => h.file))].join(', ')}); details in ${report}`,
+      );
     }
     console.log(`secret scan: ${secrets} secrets checked against ${files} log and audit files, none found`);
     rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,10 @@ describe('the secret scan of the test logs', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'scan-'));
     try {
       writeFileSync(path.join(dir, 'secrets-1.txt'), 'Hunter-2-password\n654321\n');
-      writeFileSync(path.join(dir, 'pino-1.log'), '{"msg":"fine","responseTime":3.6543219}\n{"msg":"oops Hunter-2-password"}\n');
+      writeFileSync(
+        path.join(dir, 'pino-1.log'),
+        '{"msg":"fine","responseTime":3.6543219}\n{"msg":"oops Hunter-2-password"}\n',
+      );
       writeFileSync(path.join(dir, 'rows-1.jsonl'), '{"message":"code 654321 sent"}');
       const { hits } = scanForSecrets(dir);
       expect(hits.map((h) => `${h.file}:${h.line}`).sort()).toEqual(['pino-1.log:2', 'rows-1.jsonl:1']);
@@ -21,7 +24,16 @@ describe('the secret scan of the test logs', () => {
 
   it('collects secrets by field name, at any depth, and ignores short or non-secret values', () => {
     const found = new Set<string>();
-    collectSecrets({ email: 'a@b.co', password: 'pw-123456', data: { accessToken: 'tok.en.value', recoveryCodes: ['abcd-efgh'] }, otp: '12', codeKind: 'account' }, found);
+    collectSecrets(
+      {
+        email: 'a@b.co',
+        password: 'pw-123456',
+        data: { accessToken: 'tok.en.value', recoveryCodes: ['abcd-efgh'] },
+        otp: '12',
+        codeKind: 'account',
+      },
+      found,
+    );
     expect([...found].sort()).toEqual(['abcd-efgh', 'pw-123456', 'tok.en.value']);
   });
 
@@ -31,11 +43,18 @@ describe('the secret scan of the test logs', () => {
     try {
       const file = path.join(dir, 'secrets-1.txt');
       recordSecrets(app, file, []);
-      app.get('/api/docs/json', async () => ({ paths: { '/api/v1/profile/mfa/recovery-codes': { post: { tags: ['two-step sign-in'] } } } }));
+      app.get('/api/docs/json', async () => ({
+        paths: { '/api/v1/profile/mfa/recovery-codes': { post: { tags: ['two-step sign-in'] } } },
+      }));
       app.get('/api/v1/session', async () => ({ accessToken: 'tok.en.value' }));
       await app.inject({ url: '/api/docs/json' });
       await app.inject({ url: '/api/v1/session' });
-      expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual(['4242424242424242', '4000002500003155', '4000000000009995', 'tok.en.value']);
+      expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual([
+        '4242424242424242',
+        '4000002500003155',
+        '4000000000009995',
+        'tok.en.value',
+      ]);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

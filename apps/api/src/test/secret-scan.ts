@@ -30,7 +30,8 @@ export function collectSecrets(value: unknown, into: Set<string>, keyIsSecret = 
     return;
   }
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    for (const [key, item] of Object.entries(value)) collectSecrets(item, into, keyIsSecret || secretKey.test(key), depth + 1);
+    for (const [key, item] of Object.entries(value))
+      collectSecrets(item, into, keyIsSecret || secretKey.test(key), depth + 1);
   }
 }
 
@@ -74,7 +75,8 @@ export function recordSecrets(app: FastifyInstance, file: string, fixed: string[
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A secret of digits only (an OTP) must not match inside a longer number (a timestamp, a duration). */
-const matcher = (secret: string) => (/^\d+$/.test(secret) ? new RegExp(`(?<![\\d.])${secret}(?!\\d)`) : new RegExp(escape(secret)));
+const matcher = (secret: string) =>
+  /^\d+$/.test(secret) ? new RegExp(`(?<![\\d.])${secret}(?!\\d)`) : new RegExp(escape(secret));
 
 export type SecretHit = { file: string; line: number; secret: string };
 
@@ -91,7 +93,9 @@ export function scanForSecrets(dir: string): { hits: SecretHit[]; secrets: numbe
   for (const name of scanned) {
     const lines = readFileSync(path.join(dir, name), 'utf8').split('\n');
     lines.forEach((text, i) => {
-      for (const { secret, re } of checks) if (text.includes(secret.slice(0, 6)) && re.test(text)) hits.push({ file: name, line: i + 1, secret });
+      for (const { secret, re } of checks)
+        if (text.includes(secret.slice(0, 6)) && re.test(text))
+          hits.push({ file: name, line: i + 1, secret });
     });
   }
   return { hits, secrets: secrets.size, files: scanned.length };

@@ -74,7 +74,10 @@ function parseMessage(raw: string): { subject: string; text: string; html: strin
         walk(p.headers, p.body);
       }
     } else {
-      parts.push({ type: type.toLowerCase(), text: decodeBody(b, h.get('content-transfer-encoding')).replace(/\r?\n$/, '') });
+      parts.push({
+        type: type.toLowerCase(),
+        text: decodeBody(b, h.get('content-transfer-encoding')).replace(/\r?\n$/, ''),
+      });
     }
   };
   walk(headers, body);
@@ -87,8 +90,12 @@ function parseMessage(raw: string): { subject: string; text: string; html: strin
 
 /** Undoes RFC 2047 encoded words (=?UTF-8?Q?...?= / =?UTF-8?B?...?=) in a header. */
 function decodeWords(s: string): string {
-  return s.replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=\s*/g, (_, _charset: string, enc: string, text: string) =>
-    enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+  return s.replace(
+    /=\?([^?]+)\?([QqBb])\?([^?]*)\?=\s*/g,
+    (_, _charset: string, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')),
   );
 }
 

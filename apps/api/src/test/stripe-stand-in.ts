@@ -1,7 +1,12 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; form: URLSearchParams };
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  form: URLSearchParams;
+};
 type Reply = { status?: number; body: unknown };
 type Handler = (request: RecordedRequest) => Reply | undefined;
 
@@ -12,12 +17,25 @@ type Handler = (request: RecordedRequest) => Reply | undefined;
  */
 export async function startStripeStandIn() {
   const requests: RecordedRequest[] = [];
-  const intents = new Map<string, { id: string; status: string; client_secret: string; amount: number; metadata: Record<string, string>; last_payment_error: unknown }>();
+  const intents = new Map<
+    string,
+    {
+      id: string;
+      status: string;
+      client_secret: string;
+      amount: number;
+      metadata: Record<string, string>;
+      last_payment_error: unknown;
+    }
+  >();
   const subs = new Map<string, { id: string; status: string; current_period_end: number }>();
   let seq = 0;
   let override: Handler | null = null;
 
-  const error = (status: number, message: string): Reply => ({ status, body: { error: { type: 'invalid_request_error', message } } });
+  const error = (status: number, message: string): Reply => ({
+    status,
+    body: { error: { type: 'invalid_request_error', message } },
+  });
 
   const route = (r: RecordedRequest): Reply => {
     const fromOverride = override?.(r);
@@ -30,7 +48,14 @@ export async function startStripeStandIn() {
         const m = /^metadata\[(.+)\]$/.exec(k);
         if (m) metadata[m[1]!] = v;
       }
-      const intent = { id, status: 'requires_payment_method', client_secret: `${id}_secret_standin`, amount: Number(form.get('amount')), metadata, last_payment_error: null };
+      const intent = {
+        id,
+        status: 'requires_payment_method',
+        client_secret: `${id}_secret_standin`,
+        amount: Number(form.get('amount')),
+        metadata,
+        last_payment_error: null,
+      };
       intents.set(id, intent);
       return { body: { object: 'payment_intent', currency: form.get('currency'), ...intent } };
     }
@@ -41,11 +66,17 @@ export async function startStripeStandIn() {
       if (m[2]) intent.status = 'canceled';
       return { body: { object: 'payment_intent', currency: 'usd', ...intent } };
     }
-    if (method === 'POST' && path === '/v1/customers') return { body: { id: `cus_test_${++seq}`, object: 'customer', email: form.get('email') } };
-    if (method === 'POST' && path === '/v1/products') return { body: { id: `prod_test_${++seq}`, object: 'product', name: form.get('name') } };
+    if (method === 'POST' && path === '/v1/customers')
+      return { body: { id: `cus_test_${++seq}`, object: 'customer', email: form.get('email') } };
+    if (method === 'POST' && path === '/v1/products')
+      return { body: { id: `prod_test_${++seq}`, object: 'product', name: form.get('name') } };
     if (method === 'POST' && path === '/v1/subscriptions') {
       const id = `sub_test_${++seq}`;
-      subs.set(id, { id, status: 'incomplete', current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400 });
+      subs.set(id, {
+        id,
+        status: 'incomplete',
+        current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400,
+      });
       return { body: subscriptionBody(id) };
     }
     m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
@@ -64,8 +95,15 @@ export async function startStripeStandIn() {
       object: 'subscription',
       status: sub.status,
       metadata: {},
-      items: { object: 'list', data: [{ id: `si_${id}`, object: 'subscription_item', current_period_end: sub.current_period_end }] },
-      latest_invoice: { id: `in_${id}`, object: 'invoice', confirmation_secret: { client_secret: `pi_for_${id}_secret_standin`, type: 'payment_intent' } },
+      items: {
+        object: 'list',
+        data: [{ id: `si_${id}`, object: 'subscription_item', current_period_end: sub.current_period_end }],
+      },
+      latest_invoice: {
+        id: `in_${id}`,
+        object: 'invoice',
+        confirmation_secret: { client_secret: `pi_for_${id}_secret_standin`, type: 'payment_intent' },
+      },
     };
   };
 
@@ -79,7 +117,11 @@ export async function startStripeStandIn() {
       const recorded = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, form };
       requests.push(recorded);
       const reply = route(recorded);
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', 'request-id': `req_${seq}`, 'stripe-should-retry': 'false' });
+      res.writeHead(reply.status ?? 200, {
+        'content-type': 'application/json',
+        'request-id': `req_${seq}`,
+        'stripe-should-retry': 'false',
+      });
       res.end(JSON.stringify(reply.body));
     });
   });

@@ -69,7 +69,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     WEB_DIST: path.join(dataDir, 'no-web'),
     // The Redis run (vitest.redis.config.ts): throttle counters in Redis, under a prefix of this
     // app's own unless a test shares one between two apps on purpose.
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:` } : {}),
+    ...(process.env.REDIS_URL
+      ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:` }
+      : {}),
     ...env,
   });
   const { database, drop } = await freshDatabase();
@@ -92,11 +94,22 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     logger: logFd !== null,
     logStream: logFd === null ? undefined : { write: (line) => void writeSync(logFd, line) },
   });
-  if (logDir) recordSecrets(app, path.join(logDir, `secrets-${runId}.txt`), [testAdmin.password, config.jwtSecret, ...Object.entries(env).filter(([k]) => /SECRET|PASSWORD/.test(k)).map(([, v]) => v)]);
+  if (logDir)
+    recordSecrets(app, path.join(logDir, `secrets-${runId}.txt`), [
+      testAdmin.password,
+      config.jwtSecret,
+      ...Object.entries(env)
+        .filter(([k]) => /SECRET|PASSWORD/.test(k))
+        .map(([, v]) => v),
+    ]);
   await app.ready();
 
   const login = async (email: string = testAdmin.email, password: string = testAdmin.password) => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email, password } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/login',
+      payload: { email, password },
+    });
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
     return res.json().data.accessToken as string;
   };
@@ -123,6 +136,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 /** The audit rows a test app wrote, for the secret scan (a row must never hold a secret either). */
 async function dumpAuditRows(database: Database, file: string) {
   const { writeFileSync } = await import('node:fs');
-  const rows = [...(await database.db.select().from(accessLogs)), ...(await database.db.select().from(errorLogs))];
+  const rows = [
+    ...(await database.db.select().from(accessLogs)),
+    ...(await database.db.select().from(errorLogs)),
+  ];
   writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
 }

@@ -10,9 +10,13 @@ function Broken(): never {
 describe('route error screen', () => {
   it("reads 'Unexpected Application Error!' with the error's message", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const router = createMemoryRouter([{ path: '/', Component: Broken, errorElement: <RouteError standalone /> }]);
+    const router = createMemoryRouter([
+      { path: '/', Component: Broken, errorElement: <RouteError standalone /> },
+    ]);
     render(<RouterProvider router={router} />);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Unexpected Application Error!' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Unexpected Application Error!' }),
+    ).toBeTruthy();
     expect(screen.getByText('Panel exploded')).toBeTruthy();
     expect(screen.getByRole('main')).toBeTruthy();
   });

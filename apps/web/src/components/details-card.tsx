@@ -17,7 +17,13 @@ export type DetailsCardProps = {
 };
 
 const show = (value: DetailItem['value']) =>
-  value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? orNA(value) : value;
+  value === null ||
+  value === undefined ||
+  typeof value === 'string' ||
+  typeof value === 'number' ||
+  typeof value === 'boolean'
+    ? orNA(value)
+    : value;
 
 /** A record's fields as a labelled list in a card; empty values show N/A (SPEC 1). */
 export function DetailsCard({
@@ -58,7 +64,15 @@ export function DetailsCard({
 }
 
 /** A card holding tabs or a list under a heading. */
-export function SectionCard({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+export function SectionCard({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <section className="card shadow-sm mb-4" aria-label={title}>
       <div className="card-header bg-white d-flex flex-wrap justify-content-between align-items-center gap-2">

@@ -24,7 +24,10 @@ export type LogListParams = {
 type LogList<K extends LogKind> = K extends 'access' ? AccessLogList : ErrorLogList;
 
 /** GET access-logs/all or error-logs/all; a 400 reads as an empty list (SPEC 7). */
-export async function getLogs<K extends LogKind>(params: LogListParams & { kind: K }, signal?: AbortSignal): Promise<LogList<K> | null> {
+export async function getLogs<K extends LogKind>(
+  params: LogListParams & { kind: K },
+  signal?: AbortSignal,
+): Promise<LogList<K> | null> {
   const { kind, ...query } = params;
   const path = kind === 'access' ? apiPaths.accessLogsAll : apiPaths.errorLogsAll;
   const response = await apiClient.getList<LogList<K>>(path, { query, signal });
@@ -40,4 +43,5 @@ export const logsQueryOptions = <K extends LogKind>(params: LogListParams & { ki
     placeholderData: keepPreviousData,
   });
 
-export const useLogs = <K extends LogKind>(params: LogListParams & { kind: K }) => useQuery(logsQueryOptions(params));
+export const useLogs = <K extends LogKind>(params: LogListParams & { kind: K }) =>
+  useQuery(logsQueryOptions(params));

@@ -22,7 +22,15 @@ const access = (i: number) => ({
 const list = (logs: unknown[], nextCursor: string | null) => ({
   code: 200,
   msg: 'Success',
-  data: { logs, total_pages: logs.length ? 3 : 1, total: logs.length ? 25 : 0, totalIsEstimate: false, page: 1, limit: 10, nextCursor },
+  data: {
+    logs,
+    total_pages: logs.length ? 3 : 1,
+    total: logs.length ? 25 : 0,
+    totalIsEstimate: false,
+    page: 1,
+    limit: 10,
+    nextCursor,
+  },
 });
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -31,7 +39,9 @@ beforeAll(async () => {
     const url = new URL(request.url, 'http://x');
     if (url.searchParams.get('search') === 'nothing') return { status: 200, body: list([], null) };
     if (url.pathname === '/api/v1/admin/access-logs/all') {
-      return url.searchParams.get('after') === 'cursor-1' ? { status: 200, body: list([access(3)], 'cursor-2') } : { status: 200, body: list([access(1), access(2)], 'cursor-1') };
+      return url.searchParams.get('after') === 'cursor-1'
+        ? { status: 200, body: list([access(3)], 'cursor-2') }
+        : { status: 200, body: list([access(1), access(2)], 'cursor-1') };
     }
     if (url.pathname === '/api/v1/admin/error-logs/all') return { status: 200, body: list([], null) };
     return { status: 404, body: { code: 404, msg: 'Route not found', data: null } };
@@ -52,14 +62,19 @@ function renderTabs(props: { userId?: string; machineNumber?: string } = {}) {
   );
 }
 
-const logRequests = (path: string) => server.requests.filter((r) => r.url.startsWith(path)).map((r) => new URL(r.url, 'http://x').searchParams);
+const logRequests = (path: string) =>
+  server.requests.filter((r) => r.url.startsWith(path)).map((r) => new URL(r.url, 'http://x').searchParams);
 
 describe('LogsTabs', () => {
   it('shows the access logs of one machine and reads the next page from where the last one ended', async () => {
     renderTabs({ machineNumber: 'MN-1' });
     const table = await screen.findByRole('table', { name: 'Access logs' });
     expect(await within(table).findByText('GET /api/v1/admin/machine/1')).toBeTruthy();
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Sr No', 'Resource', 'Location', 'User', 'Time']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Sr No', 'Resource', 'Location', 'User', 'Time']);
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
     expect(logRequests('/api/v1/admin/access-logs/all')[0]!.get('machineNumber')).toBe('MN-1');
     expect(logRequests('/api/v1/admin/error-logs/all')).toHaveLength(0);
@@ -67,11 +82,21 @@ describe('LogsTabs', () => {
     await userEvent.click(screen.getByRole('button', { name: /Next/ }));
     expect(await within(table).findByText('GET /api/v1/admin/machine/3')).toBeTruthy();
     const second = logRequests('/api/v1/admin/access-logs/all').at(-1)!;
-    expect([second.get('page'), second.get('after'), second.get('machineNumber')]).toEqual(['2', 'cursor-1', 'MN-1']);
+    expect([second.get('page'), second.get('after'), second.get('machineNumber')]).toEqual([
+      '2',
+      'cursor-1',
+      'MN-1',
+    ]);
     // Sr No runs on across pages.
     expect(within(table).getByText('11')).toBeTruthy();
-    expect(within(screen.getByRole('navigation', { name: 'Access logs pages' })).getByRole('combobox')).toHaveProperty('value', '10');
-    expect(within(screen.getByRole('navigation', { name: 'Access logs pages' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['10', '25']);
+    expect(
+      within(screen.getByRole('navigation', { name: 'Access logs pages' })).getByRole('combobox'),
+    ).toHaveProperty('value', '10');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Access logs pages' }))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['10', '25']);
   });
 
   it('searches both tabs with one box, from page 1, and shows each empty text', async () => {
@@ -83,11 +108,15 @@ describe('LogsTabs', () => {
     expect(await screen.findByText('No Access Logs found.', {}, { timeout: 3000 })).toBeTruthy();
     const searched = logRequests('/api/v1/admin/access-logs/all').filter((p) => p.get('search'));
     // Debounced: one request for the whole word, back on page 1 without a cursor.
-    expect(searched.map((p) => [p.get('search'), p.get('page'), p.get('after')])).toEqual([['nothing', '1', null]]);
+    expect(searched.map((p) => [p.get('search'), p.get('page'), p.get('after')])).toEqual([
+      ['nothing', '1', null],
+    ]);
 
     await userEvent.click(screen.getByRole('tab', { name: 'Error Logs List' }));
     expect(await screen.findByText('No Error Logs found.')).toBeTruthy();
-    await waitFor(() => expect(logRequests('/api/v1/admin/error-logs/all').at(-1)!.get('search')).toBe('nothing'));
+    await waitFor(() =>
+      expect(logRequests('/api/v1/admin/error-logs/all').at(-1)!.get('search')).toBe('nothing'),
+    );
     expect(screen.getByLabelText('Search logs')).toHaveProperty('value', 'nothing');
   });
 });

@@ -32,7 +32,12 @@ const errorColumns: DataTableColumn<ErrorLog>[] = [
   { key: 'utcTime', header: 'Time', className: 'text-nowrap', render: (log) => formatDateTime(log.utcTime) },
 ];
 
-type ListProps = LogsTabsProps & { kind: LogKind; search: string; limit: number; onLimitChange: (limit: number) => void };
+type ListProps = LogsTabsProps & {
+  kind: LogKind;
+  search: string;
+  limit: number;
+  onLimitChange: (limit: number) => void;
+};
 
 /**
  * One log list with its own pager. Next continues from the last row shown (the server's cursor),
@@ -110,7 +115,10 @@ export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search.trim());
   // Page sizes outlive a new search; the page does not.
-  const [limits, setLimits] = useState<Record<LogKind, number>>({ access: logPageSizes[0], error: logPageSizes[0] });
+  const [limits, setLimits] = useState<Record<LogKind, number>>({
+    access: logPageSizes[0],
+    error: logPageSizes[0],
+  });
 
   const list = (kind: LogKind) => (
     // Keyed by the search: a new search is a new list at page 1.

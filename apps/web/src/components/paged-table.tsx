@@ -20,7 +20,13 @@ export function PagedTable<T>({ list, totalPages, pagerLabel, toolbar, ...table 
       <div className="card-body">
         {toolbar}
         <DataTable {...table} page={list.page} limit={list.limit} />
-        <Pager page={list.page} totalPages={totalPages ?? 1} limit={list.limit} onChange={list.changePage} label={pagerLabel} />
+        <Pager
+          page={list.page}
+          totalPages={totalPages ?? 1}
+          limit={list.limit}
+          onChange={list.changePage}
+          label={pagerLabel}
+        />
       </div>
     </div>
   );
@@ -29,7 +35,11 @@ export function PagedTable<T>({ list, totalPages, pagerLabel, toolbar, ...table 
 /** The page header's "Add ..." button. */
 export function AddButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
   return (
-    <button type="button" className="btn btn-primary d-inline-flex align-items-center gap-2" onClick={onClick}>
+    <button
+      type="button"
+      className="btn btn-primary d-inline-flex align-items-center gap-2"
+      onClick={onClick}
+    >
       <PlusIcon size={16} />
       {children}
     </button>

@@ -21,9 +21,13 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
         Recovery codes
       </h2>
       <p className="small mb-2">
-        Keep these somewhere safe. Each one signs you in once if you lose your phone. They will not be shown again.
+        Keep these somewhere safe. Each one signs you in once if you lose your phone. They will not be shown
+        again.
       </p>
-      <ol className="recovery-codes list-unstyled row row-cols-2 g-1 font-monospace mb-2" data-testid="mfa-recovery-codes">
+      <ol
+        className="recovery-codes list-unstyled row row-cols-2 g-1 font-monospace mb-2"
+        data-testid="mfa-recovery-codes"
+      >
         {codes.map((code) => (
           <li key={code} className="col">
             {code}

@@ -19,13 +19,17 @@ export function TotpSetup({ setup }: { setup: MfaSetup }) {
       />
       <div className="small">
         <p className="mb-2">
-          Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password, ...), or
-          enter the key by hand.
+          Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator,
+          1Password, ...), or enter the key by hand.
         </p>
         <p className="mb-1" id={keyLabel}>
           Key for manual entry
         </p>
-        <code className="d-inline-block fs-6 text-break user-select-all" aria-labelledby={keyLabel} data-testid="mfa-manual-key">
+        <code
+          className="d-inline-block fs-6 text-break user-select-all"
+          aria-labelledby={keyLabel}
+          data-testid="mfa-manual-key"
+        >
           {setup.manualKey}
         </code>
       </div>

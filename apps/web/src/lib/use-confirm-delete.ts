@@ -25,6 +25,11 @@ export function useConfirmDelete<T extends { _id: string }>(remove: DeleteMutati
 
   return {
     ask: setDeleting,
-    modal: { show: deleting !== null, isPending: remove.isPending, onConfirm, onCancel: () => setDeleting(null) },
+    modal: {
+      show: deleting !== null,
+      isPending: remove.isPending,
+      onConfirm,
+      onCancel: () => setDeleting(null),
+    },
   };
 }

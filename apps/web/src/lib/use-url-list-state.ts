@@ -28,7 +28,9 @@ export function useUrlListState({ pageSizes, sortKeys = [], debounceMs }: UrlLis
   const limit = limitParam && pageSizes.includes(limitParam) ? limitParam : (pageSizes[0] ?? 10);
   const sortKey = params.get('sort');
   const sort: SortState | undefined =
-    sortKey && sortKeys.includes(sortKey) ? { key: sortKey, direction: params.get('direction') === 'desc' ? 'desc' : 'asc' } : undefined;
+    sortKey && sortKeys.includes(sortKey)
+      ? { key: sortKey, direction: params.get('direction') === 'desc' ? 'desc' : 'asc' }
+      : undefined;
   const urlSearch = params.get('search') ?? '';
 
   const [search, setSearch] = useState(urlSearch);
@@ -67,7 +69,10 @@ export function useUrlListState({ pageSizes, sortKeys = [], debounceMs }: UrlLis
 
   const changePage = useCallback(
     (next: { page: number; limit: number }) =>
-      update({ page: next.page > 1 ? next.page : null, limit: next.limit === pageSizes[0] ? null : next.limit }),
+      update({
+        page: next.page > 1 ? next.page : null,
+        limit: next.limit === pageSizes[0] ? null : next.limit,
+      }),
     [update, pageSizes],
   );
   const toggleSort = (key: string) => {

@@ -10,7 +10,9 @@ type Router = ReturnType<typeof createMemoryRouter>;
  * unless the routes bring their own (TestRoot), a Toaster so toasts can be asserted on screen.
  */
 export function renderRouter<R extends Router>(router: R, { toaster = true }: { toaster?: boolean } = {}): R {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
   render(
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

@@ -23,5 +23,8 @@ export const passwordResets = pgTable(
     voidedAt: timestamp('voided_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('password_resets_user_id_idx').on(t.userId, t.createdAt), uniqueIndex('password_resets_token_hash_idx').on(t.tokenHash)],
+  (t) => [
+    index('password_resets_user_id_idx').on(t.userId, t.createdAt),
+    uniqueIndex('password_resets_token_hash_idx').on(t.tokenHash),
+  ],
 );

@@ -1,5 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /*
  * Admin Logs: append-only (a trigger refuses UPDATE, DELETE and TRUNCATE: migration 0014_audit_append_only,
@@ -92,7 +103,10 @@ export const logCounters = pgTable(
     key: text('key').notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.logKind, t.scope, t.key] }), index('log_counters_key_trgm_idx').using('gin', sql`${t.key} gin_trgm_ops`)],
+  (t) => [
+    primaryKey({ columns: [t.logKind, t.scope, t.key] }),
+    index('log_counters_key_trgm_idx').using('gin', sql`${t.key} gin_trgm_ops`),
+  ],
 );
 
 type SearchColumns = { resource: unknown; userEmail: unknown; location: unknown; machineNumber: unknown };
@@ -110,7 +124,10 @@ export function accessLogMatches(t: SearchColumns, pattern: string): SQL {
   )}))`;
 }
 
-export function errorLogMatches(t: SearchColumns & { functionName: unknown; message: unknown }, pattern: string): SQL {
+export function errorLogMatches(
+  t: SearchColumns & { functionName: unknown; message: unknown },
+  pattern: string,
+): SQL {
   const fields = [t.resource, t.functionName, t.message, t.userEmail, t.location, t.machineNumber];
   return sql`((${errorLogSearchText(t)}) ilike ${pattern} and (${sql.join(
     fields.map((f) => sql`${f} ilike ${pattern}`),

@@ -23,7 +23,9 @@ export const mailOutbox = pgTable(
   },
   (t) => [
     // The retry loop's scan: failed messages and pending ones whose first delivery never finished.
-    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'failed')`),
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'failed')`),
     index('mail_outbox_created_at_idx').on(t.createdAt),
   ],
 );

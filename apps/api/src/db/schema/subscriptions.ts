@@ -38,7 +38,9 @@ export const subscriptions = pgTable(
     index('subscriptions_machine_serial_number_idx').on(t.machineSerialNumber, t.createdAt),
     index('subscriptions_status_expired_at_idx').on(t.status, t.expiredAt),
     index('subscriptions_created_at_idx').on(t.createdAt),
-    index('subscriptions_provider_ref_idx').on(t.providerRef).where(sql`${t.providerRef} is not null`),
+    index('subscriptions_provider_ref_idx')
+      .on(t.providerRef)
+      .where(sql`${t.providerRef} is not null`),
   ],
 );
 

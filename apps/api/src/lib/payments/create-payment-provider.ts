@@ -4,9 +4,15 @@ import type { PaymentProvider } from './payment-provider.ts';
 import { createStripeProvider } from './stripe-provider.ts';
 
 /** PAYMENT_PROVIDER picks one; config has already refused `stripe` without a secret key. */
-export function createPaymentProvider(config: Pick<Config, 'paymentProvider' | 'stripeSecretKey' | 'stripeWebhookSecret' | 'stripeApiUrl'>): PaymentProvider {
+export function createPaymentProvider(
+  config: Pick<Config, 'paymentProvider' | 'stripeSecretKey' | 'stripeWebhookSecret' | 'stripeApiUrl'>,
+): PaymentProvider {
   if (config.paymentProvider === 'stripe') {
-    return createStripeProvider({ secretKey: config.stripeSecretKey!, webhookSecret: config.stripeWebhookSecret, apiUrl: config.stripeApiUrl });
+    return createStripeProvider({
+      secretKey: config.stripeSecretKey!,
+      webhookSecret: config.stripeWebhookSecret,
+      apiUrl: config.stripeApiUrl,
+    });
   }
   return createDemoProvider();
 }

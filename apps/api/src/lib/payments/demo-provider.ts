@@ -34,7 +34,8 @@ const declineMessages: Record<string, string> = {
   '4000000000000119': 'An error occurred while processing your card. Try again in a little bit.',
 };
 
-export const notATestCardMessage = 'Your card was declined. The demo payment provider accepts Stripe test cards such as 4242 4242 4242 4242.';
+export const notATestCardMessage =
+  'Your card was declined. The demo payment provider accepts Stripe test cards such as 4242 4242 4242 4242.';
 
 export type DemoOutcome = { ok: true } | { ok: false; message: string };
 

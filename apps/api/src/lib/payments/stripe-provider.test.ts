@@ -45,7 +45,9 @@ describe('the Stripe provider against a stand-in of the Stripe API', () => {
     expect(sent!.form.get('metadata[subscriptionId]')).toBe(request.subscriptionId);
 
     await provider.createIntent({ ...request, attempt: 2 });
-    expect(standIn.requests[1]!.headers['idempotency-key']).toBe(`subscription-${request.subscriptionId}-attempt-2`);
+    expect(standIn.requests[1]!.headers['idempotency-key']).toBe(
+      `subscription-${request.subscriptionId}-attempt-2`,
+    );
   });
 
   it('resumes an open intent and reports its state', async () => {
@@ -58,14 +60,21 @@ describe('the Stripe provider against a stand-in of the Stripe API', () => {
     const intent = standIn.intents.get(ref)!;
     intent.status = 'requires_payment_method';
     intent.last_payment_error = { message: 'Your card was declined.' };
-    expect(await provider.retrieveState(ref, false)).toEqual({ state: 'failed', message: 'Your card was declined.' });
+    expect(await provider.retrieveState(ref, false)).toEqual({
+      state: 'failed',
+      message: 'Your card was declined.',
+    });
   });
 
   it('starts a recurring plan as a Stripe Subscription (default_incomplete) and takes the secret from its first invoice', async () => {
     const created = await provider.createIntent({ ...request, isRecurring: true, planType: 'year' });
     expect(created.ref).toMatch(/^sub_test_/);
     expect(created.clientSecret).toBe(`pi_for_${created.ref}_secret_standin`);
-    expect(standIn.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/customers', 'POST /v1/products', 'POST /v1/subscriptions']);
+    expect(standIn.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/customers',
+      'POST /v1/products',
+      'POST /v1/subscriptions',
+    ]);
     const sub = standIn.requests[2]!;
     expect(sub.form.get('payment_behavior')).toBe('default_incomplete');
     expect(sub.form.get('expand[0]')).toBe('latest_invoice.confirmation_secret');
@@ -73,7 +82,9 @@ describe('the Stripe provider against a stand-in of the Stripe API', () => {
     expect(sub.form.get('items[0][price_data][currency]')).toBe('usd');
     expect(sub.form.get('items[0][price_data][recurring][interval]')).toBe('year');
     expect(sub.form.get('metadata[subscriptionId]')).toBe(request.subscriptionId);
-    expect(sub.headers['idempotency-key']).toBe(`subscription-${request.subscriptionId}-attempt-1-subscription`);
+    expect(sub.headers['idempotency-key']).toBe(
+      `subscription-${request.subscriptionId}-attempt-1-subscription`,
+    );
 
     expect(await provider.retrieveState(created.ref, true)).toEqual({ state: 'pending' });
     standIn.subscriptions.get(created.ref)!.status = 'active';
@@ -98,16 +109,33 @@ describe('Stripe webhook signatures', () => {
   it('accepts a genuine signature and reads the subscription id from the metadata', async () => {
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
     const event = await provider.parseWebhook(Buffer.from(payload), header);
-    expect(event).toEqual({ id: 'evt_test_1', type: 'payment_intent.succeeded', target: { subscriptionId: 'abc' }, effect: { kind: 'paid', periodEnd: null } });
+    expect(event).toEqual({
+      id: 'evt_test_1',
+      type: 'payment_intent.succeeded',
+      target: { subscriptionId: 'abc' },
+      effect: { kind: 'paid', periodEnd: null },
+    });
   });
 
   it('refuses a missing, forged, stale or tampered signature', async () => {
     const forged = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' });
-    const stale = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const stale = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: webhookSecret,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     const good = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
-    await expect(provider.parseWebhook(Buffer.from(payload), undefined)).rejects.toBeInstanceOf(WebhookSignatureError);
-    await expect(provider.parseWebhook(Buffer.from(payload), forged)).rejects.toBeInstanceOf(WebhookSignatureError);
-    await expect(provider.parseWebhook(Buffer.from(payload), stale)).rejects.toBeInstanceOf(WebhookSignatureError);
-    await expect(provider.parseWebhook(Buffer.from(payload.replace('abc', 'xyz')), good)).rejects.toBeInstanceOf(WebhookSignatureError);
+    await expect(provider.parseWebhook(Buffer.from(payload), undefined)).rejects.toBeInstanceOf(
+      WebhookSignatureError,
+    );
+    await expect(provider.parseWebhook(Buffer.from(payload), forged)).rejects.toBeInstanceOf(
+      WebhookSignatureError,
+    );
+    await expect(provider.parseWebhook(Buffer.from(payload), stale)).rejects.toBeInstanceOf(
+      WebhookSignatureError,
+    );
+    await expect(
+      provider.parseWebhook(Buffer.from(payload.replace('abc', 'xyz')), good),
+    ).rejects.toBeInstanceOf(WebhookSignatureError);
   });
 });

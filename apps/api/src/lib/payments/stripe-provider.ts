@@ -1,5 +1,11 @@
 import Stripe from 'stripe';
-import type { CreatedIntent, IntentRequest, PaymentEvent, PaymentProvider, PaymentState } from './payment-provider.ts';
+import type {
+  CreatedIntent,
+  IntentRequest,
+  PaymentEvent,
+  PaymentProvider,
+  PaymentState,
+} from './payment-provider.ts';
 import { WebhookSignatureError } from './payment-provider.ts';
 
 /**
@@ -15,12 +21,22 @@ export type StripeProviderOptions = {
   apiUrl?: string;
 };
 
-const openIntent = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing']);
+const openIntent = new Set([
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+]);
 const toDate = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null);
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null));
 
 function clientOptions(apiUrl: string | undefined): ConstructorParameters<typeof Stripe>[1] {
-  const options: ConstructorParameters<typeof Stripe>[1] = { apiVersion: stripeApiVersion, maxNetworkRetries: 2, timeout: 20_000, telemetry: false };
+  const options: ConstructorParameters<typeof Stripe>[1] = {
+    apiVersion: stripeApiVersion,
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  };
   if (apiUrl) {
     const url = new URL(apiUrl);
     options.host = url.hostname;
@@ -44,18 +60,40 @@ function invoiceTarget(invoice: Stripe.Invoice): PaymentEvent['target'] {
   return ref ? { ref } : null;
 }
 
-export function createStripeProvider({ secretKey, webhookSecret, apiUrl }: StripeProviderOptions): PaymentProvider & { readonly name: 'stripe' } {
+export function createStripeProvider({
+  secretKey,
+  webhookSecret,
+  apiUrl,
+}: StripeProviderOptions): PaymentProvider & { readonly name: 'stripe' } {
   const stripe = new Stripe(secretKey, clientOptions(apiUrl));
 
   async function createRecurring(request: IntentRequest): Promise<CreatedIntent> {
     const key = (what: string) => `subscription-${request.subscriptionId}-attempt-${request.attempt}-${what}`;
-    const metadata = { subscriptionId: request.subscriptionId, machineSerialNumber: request.machineSerialNumber };
-    const customer = await stripe.customers.create({ email: request.email, name: request.fullName, metadata }, { idempotencyKey: key('customer') });
-    const product = await stripe.products.create({ name: `Device subscription ${request.machineSerialNumber}`, metadata }, { idempotencyKey: key('product') });
+    const metadata = {
+      subscriptionId: request.subscriptionId,
+      machineSerialNumber: request.machineSerialNumber,
+    };
+    const customer = await stripe.customers.create(
+      { email: request.email, name: request.fullName, metadata },
+      { idempotencyKey: key('customer') },
+    );
+    const product = await stripe.products.create(
+      { name: `Device subscription ${request.machineSerialNumber}`, metadata },
+      { idempotencyKey: key('product') },
+    );
     const subscription = await stripe.subscriptions.create(
       {
         customer: customer.id,
-        items: [{ price_data: { currency: 'usd', product: product.id, unit_amount: request.amountCents, recurring: { interval: request.planType ?? 'month' } } }],
+        items: [
+          {
+            price_data: {
+              currency: 'usd',
+              product: product.id,
+              unit_amount: request.amountCents,
+              recurring: { interval: request.planType ?? 'month' },
+            },
+          },
+        ],
         payment_behavior: 'default_incomplete',
         payment_settings: { save_default_payment_method: 'on_subscription' },
         expand: ['latest_invoice.confirmation_secret'],
@@ -76,7 +114,10 @@ export function createStripeProvider({ secretKey, webhookSecret, apiUrl }: Strip
         automatic_payment_methods: { enabled: true },
         receipt_email: request.email,
         description: `Device subscription ${request.machineSerialNumber}`,
-        metadata: { subscriptionId: request.subscriptionId, machineSerialNumber: request.machineSerialNumber },
+        metadata: {
+          subscriptionId: request.subscriptionId,
+          machineSerialNumber: request.machineSerialNumber,
+        },
       },
       { idempotencyKey: `subscription-${request.subscriptionId}-attempt-${request.attempt}` },
     );
@@ -99,12 +140,17 @@ export function createStripeProvider({ secretKey, webhookSecret, apiUrl }: Strip
 
     async resumeIntent(ref, isRecurring) {
       if (isRecurring) {
-        const subscription = await stripe.subscriptions.retrieve(ref, { expand: ['latest_invoice.confirmation_secret'] });
-        const secret = (subscription.latest_invoice as Stripe.Invoice | null)?.confirmation_secret?.client_secret;
+        const subscription = await stripe.subscriptions.retrieve(ref, {
+          expand: ['latest_invoice.confirmation_secret'],
+        });
+        const secret = (subscription.latest_invoice as Stripe.Invoice | null)?.confirmation_secret
+          ?.client_secret;
         return subscription.status === 'incomplete' && secret ? { ref, clientSecret: secret } : null;
       }
       const intent = await stripe.paymentIntents.retrieve(ref);
-      return openIntent.has(intent.status) && intent.client_secret ? { ref, clientSecret: intent.client_secret } : null;
+      return openIntent.has(intent.status) && intent.client_secret
+        ? { ref, clientSecret: intent.client_secret }
+        : null;
     },
 
     async retrieveState(ref, isRecurring) {
@@ -114,7 +160,8 @@ export function createStripeProvider({ secretKey, webhookSecret, apiUrl }: Strip
         const ends = subscription.items.data.map((i) => i.current_period_end);
         return { state: 'succeeded', periodEnd: toDate(ends.length ? Math.max(...ends) : null) };
       }
-      if (subscription.status === 'incomplete_expired' || subscription.status === 'canceled') return { state: 'canceled' };
+      if (subscription.status === 'incomplete_expired' || subscription.status === 'canceled')
+        return { state: 'canceled' };
       return { state: 'pending' };
     },
 
@@ -136,26 +183,46 @@ export function createStripeProvider({ secretKey, webhookSecret, apiUrl }: Strip
       switch (event.type) {
         case 'payment_intent.succeeded': {
           const id = event.data.object.metadata?.subscriptionId;
-          return { ...base, target: id ? { subscriptionId: id } : null, effect: { kind: 'paid', periodEnd: null } };
+          return {
+            ...base,
+            target: id ? { subscriptionId: id } : null,
+            effect: { kind: 'paid', periodEnd: null },
+          };
         }
         case 'payment_intent.payment_failed': {
           const intent = event.data.object;
           const id = intent.metadata?.subscriptionId;
-          return { ...base, target: id ? { subscriptionId: id } : null, effect: { kind: 'failed', message: intent.last_payment_error?.message ?? 'Payment failed' } };
+          return {
+            ...base,
+            target: id ? { subscriptionId: id } : null,
+            effect: { kind: 'failed', message: intent.last_payment_error?.message ?? 'Payment failed' },
+          };
         }
         case 'invoice.paid':
-          return { ...base, target: invoiceTarget(event.data.object), effect: { kind: 'paid', periodEnd: invoicePeriodEnd(event.data.object) } };
+          return {
+            ...base,
+            target: invoiceTarget(event.data.object),
+            effect: { kind: 'paid', periodEnd: invoicePeriodEnd(event.data.object) },
+          };
         case 'invoice.payment_failed': {
           // A renewal that fails is retried by Stripe; only a first invoice that fails fails the link.
           const invoice = event.data.object;
           const first = invoice.billing_reason === 'subscription_create';
           const message = invoice.last_finalization_error?.message ?? 'Payment failed';
-          return { ...base, target: invoiceTarget(invoice), effect: first ? { kind: 'failed', message } : { kind: 'ignored' } };
+          return {
+            ...base,
+            target: invoiceTarget(invoice),
+            effect: first ? { kind: 'failed', message } : { kind: 'ignored' },
+          };
         }
         case 'customer.subscription.deleted': {
           const subscription = event.data.object;
           const id = subscription.metadata?.subscriptionId;
-          return { ...base, target: id ? { subscriptionId: id } : { ref: subscription.id }, effect: { kind: 'ended' } };
+          return {
+            ...base,
+            target: id ? { subscriptionId: id } : { ref: subscription.id },
+            effect: { kind: 'ended' },
+          };
         }
         default:
           return { ...base, target: null, effect: { kind: 'ignored' } };
@@ -163,4 +230,3 @@ export function createStripeProvider({ secretKey, webhookSecret, apiUrl }: Strip
     },
   };
 }
-

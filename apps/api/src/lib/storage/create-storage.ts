@@ -6,6 +6,7 @@ import type { Storage } from './storage.ts';
 
 /** The configured file storage: disk under DATA_DIR/files (default), or an S3-compatible bucket (STORAGE=s3). */
 export function createStorage(config: Pick<Config, 'dataDir' | 'storage'>): Storage {
-  if (config.storage.kind === 's3') return createS3Storage(config.storage, path.join(config.dataDir, 'upload-tmp'));
+  if (config.storage.kind === 's3')
+    return createS3Storage(config.storage, path.join(config.dataDir, 'upload-tmp'));
   return createDiskStorage(path.join(config.dataDir, 'files'));
 }

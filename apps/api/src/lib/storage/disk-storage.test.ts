@@ -41,7 +41,9 @@ describe('disk storage', () => {
     const storage = createDiskStorage(root);
     const key = storageKey('test');
     const chunks = Array.from({ length: 10 }, () => Buffer.alloc(1000, 1));
-    await expect(storage.put(key, Readable.from(chunks), { maxBytes: 5000 })).rejects.toBeInstanceOf(PayloadTooLargeError);
+    await expect(storage.put(key, Readable.from(chunks), { maxBytes: 5000 })).rejects.toBeInstanceOf(
+      PayloadTooLargeError,
+    );
     expect(await storage.exists(key)).toBe(false);
     expect(filesUnder(root)).toEqual([]);
   });
@@ -63,7 +65,9 @@ describe('disk storage', () => {
     const check = async () => {
       throw new UnsupportedMediaTypeError('nope');
     };
-    await expect(storage.put(key, Readable.from([Buffer.from('abc')]), { check })).rejects.toBeInstanceOf(UnsupportedMediaTypeError);
+    await expect(storage.put(key, Readable.from([Buffer.from('abc')]), { check })).rejects.toBeInstanceOf(
+      UnsupportedMediaTypeError,
+    );
     expect(filesUnder(root)).toEqual([]);
   });
 

@@ -36,7 +36,11 @@ export function formatBytes(n: number): string {
  * Receives a stream into a private temp file under `tmpDir`. Resolves with the file's path and what
  * it holds; on any failure (source aborted, size limit, disk error) the temp file is already gone.
  */
-export async function receiveToTempFile(tmpDir: string, source: Readable | AsyncIterable<Uint8Array>, maxBytes?: number) {
+export async function receiveToTempFile(
+  tmpDir: string,
+  source: Readable | AsyncIterable<Uint8Array>,
+  maxBytes?: number,
+) {
   await mkdir(tmpDir, { recursive: true });
   const tmpPath = path.join(tmpDir, `${Date.now()}-${randomBytes(12).toString('hex')}.part`);
   const m = meter(maxBytes);

@@ -34,7 +34,10 @@ const configOf = (over: Partial<S3Config> = {}): S3Config => ({
   ...over,
 });
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const chunksOf = (b: Buffer, size = 64 * 1024) => Readable.from(Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size)));
+const chunksOf = (b: Buffer, size = 64 * 1024) =>
+  Readable.from(
+    Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size)),
+  );
 const tempFiles = () => readdirSync(tmp, { recursive: true });
 
 describe('S3 storage (against the local SigV4-checking stand-in)', () => {
@@ -42,7 +45,10 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
     const storage = createS3Storage(configOf(), tmp);
     const key = storageKey('test', 'txt');
     const body = Buffer.from('hello bucket '.repeat(500));
-    expect(await storage.put(key, chunksOf(body), { contentType: 'text/plain' })).toEqual({ size: body.length, sha256: sha256(body) });
+    expect(await storage.put(key, chunksOf(body), { contentType: 'text/plain' })).toEqual({
+      size: body.length,
+      sha256: sha256(body),
+    });
     expect(standIn.requests.map((r) => `${r.operation} ${r.style}`)).toEqual(['PutObject path']);
     expect(standIn.objects.get(key)?.contentType).toBe('text/plain');
     expect(await storage.exists(key)).toBe(true);
@@ -63,7 +69,13 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
     const key = storageKey('apks', 'apk');
     const body = randomBytes(12 * MiB + 123);
     expect(await storage.put(key, chunksOf(body))).toEqual({ size: body.length, sha256: sha256(body) });
-    expect(standIn.requests.map((r) => r.operation)).toEqual(['CreateMultipartUpload', 'UploadPart', 'UploadPart', 'UploadPart', 'CompleteMultipartUpload']);
+    expect(standIn.requests.map((r) => r.operation)).toEqual([
+      'CreateMultipartUpload',
+      'UploadPart',
+      'UploadPart',
+      'UploadPart',
+      'CompleteMultipartUpload',
+    ]);
     // No request carried more than one part.
     expect(Math.max(...standIn.requests.map((r) => r.bytes))).toBeLessThanOrEqual(5 * MiB);
     // Every body went up hashed into its signature: the store can tell a corrupted part.
@@ -73,8 +85,12 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
     expect(tempFiles()).toEqual([]);
   });
 
-  it('addresses the bucket by its own host name (virtual-hosted, AWS\'s default) when path style is off', async () => {
-    const storage = createS3Storage(configOf({ endpoint: standIn.virtualHostedEndpoint, forcePathStyle: false }), tmp, { partSize: 5 * MiB, httpAgent: loopbackAgent() });
+  it("addresses the bucket by its own host name (virtual-hosted, AWS's default) when path style is off", async () => {
+    const storage = createS3Storage(
+      configOf({ endpoint: standIn.virtualHostedEndpoint, forcePathStyle: false }),
+      tmp,
+      { partSize: 5 * MiB, httpAgent: loopbackAgent() },
+    );
     const small = storageKey('avatars', 'png');
     const large = storageKey('apks', 'apk');
     const smallBody = randomBytes(1000);
@@ -98,18 +114,28 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
       'HeadObject',
     ]);
     // Every request went to <bucket>.<endpoint host>, with the key alone as its path, and was signed for that host.
-    expect(new Set(standIn.requests.map((r) => `${r.style} ${r.host}`))).toEqual(new Set([`virtual-hosted ${standIn.bucket}.s3.stand-in.test`]));
+    expect(new Set(standIn.requests.map((r) => `${r.style} ${r.host}`))).toEqual(
+      new Set([`virtual-hosted ${standIn.bucket}.s3.stand-in.test`]),
+    );
     expect(standIn.requests.every((r) => !r.path.startsWith(`/${standIn.bucket}/`))).toBe(true);
     expect(standIn.failures).toEqual(['NoSuchKey']);
   });
 
   it('fails with a wrong secret key: the stand-in refuses the signature and nothing is stored', async () => {
-    const storage = createS3Storage(configOf({ credentials: { accessKeyId: standIn.accessKeyId, secretAccessKey: 'not-the-secret' } }), tmp);
+    const storage = createS3Storage(
+      configOf({ credentials: { accessKeyId: standIn.accessKeyId, secretAccessKey: 'not-the-secret' } }),
+      tmp,
+    );
     const key = storageKey('test');
-    await expect(storage.put(key, chunksOf(Buffer.from('x')))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+    await expect(storage.put(key, chunksOf(Buffer.from('x')))).rejects.toMatchObject({
+      name: 'SignatureDoesNotMatch',
+    });
     expect(standIn.objects.has(key)).toBe(false);
     await expect(storage.get(key)).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
-    const unknown = createS3Storage(configOf({ credentials: { accessKeyId: 'AKIAUNKNOWN', secretAccessKey: standIn.secretAccessKey } }), tmp);
+    const unknown = createS3Storage(
+      configOf({ credentials: { accessKeyId: 'AKIAUNKNOWN', secretAccessKey: standIn.secretAccessKey } }),
+      tmp,
+    );
     await expect(unknown.exists(key)).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
     expect(tempFiles()).toEqual([]);
   });
@@ -117,7 +143,9 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
   it('refuses more than maxBytes with a 413 before anything reaches the bucket', async () => {
     const storage = createS3Storage(configOf(), tmp);
     const key = storageKey('test');
-    await expect(storage.put(key, chunksOf(Buffer.alloc(10_000, 1), 1000), { maxBytes: 5000 })).rejects.toBeInstanceOf(PayloadTooLargeError);
+    await expect(
+      storage.put(key, chunksOf(Buffer.alloc(10_000, 1), 1000), { maxBytes: 5000 }),
+    ).rejects.toBeInstanceOf(PayloadTooLargeError);
     expect(standIn.requests).toEqual([]);
     expect(tempFiles()).toEqual([]);
   });
@@ -127,7 +155,9 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
     const check = async () => {
       throw new UnsupportedMediaTypeError('nope');
     };
-    await expect(storage.put(storageKey('test'), chunksOf(Buffer.from('abc')), { check })).rejects.toBeInstanceOf(UnsupportedMediaTypeError);
+    await expect(
+      storage.put(storageKey('test'), chunksOf(Buffer.from('abc')), { check }),
+    ).rejects.toBeInstanceOf(UnsupportedMediaTypeError);
     async function* broken() {
       yield Buffer.alloc(64 * 1024, 2);
       throw new Error('client went away');
@@ -141,7 +171,9 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
     // The stand-in's 5 MiB minimum makes the completion fail for 1 MiB parts: the upload must be aborted.
     const storage = createS3Storage(configOf(), tmp, { partSize: 1 * MiB });
     const key = storageKey('test');
-    await expect(storage.put(key, chunksOf(randomBytes(3 * MiB)))).rejects.toMatchObject({ name: 'EntityTooSmall' });
+    await expect(storage.put(key, chunksOf(randomBytes(3 * MiB)))).rejects.toMatchObject({
+      name: 'EntityTooSmall',
+    });
     expect(standIn.requests.at(-1)?.operation).toBe('AbortMultipartUpload');
     expect(standIn.openUploads()).toBe(0);
     expect(standIn.objects.has(key)).toBe(false);
@@ -158,6 +190,7 @@ describe('S3 storage (against the local SigV4-checking stand-in)', () => {
 
   it('refuses keys that are not ours', async () => {
     const storage = createS3Storage(configOf(), tmp);
-    for (const key of ['../x', '/etc/passwd', 'A/B', 'a\\b', '']) await expect(storage.exists(key)).rejects.toThrow('invalid storage key');
+    for (const key of ['../x', '/etc/passwd', 'A/B', 'a\\b', ''])
+      await expect(storage.exists(key)).rejects.toThrow('invalid storage key');
   });
 });

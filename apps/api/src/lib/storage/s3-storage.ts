@@ -12,7 +12,8 @@ export const defaultPartSize = 8 * 1024 * 1024;
 
 type Sdk = typeof S3Sdk;
 
-const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+const statusOf = (error: unknown) =>
+  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
 /**
  * Files in an S3-compatible bucket (AWS, MinIO, Ceph, R2, ...), under the same keys as on disk.
@@ -67,23 +68,51 @@ export function createS3Storage(
         return buffer.subarray(0, length);
       };
       if (size <= partSize) {
-        await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: await readPart(0), ContentLength: size, ContentType: contentType }));
+        await client.send(
+          new sdk.PutObjectCommand({
+            Bucket,
+            Key: key,
+            Body: await readPart(0),
+            ContentLength: size,
+            ContentType: contentType,
+          }),
+        );
         return;
       }
-      const { UploadId } = await client.send(new sdk.CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }));
+      const { UploadId } = await client.send(
+        new sdk.CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }),
+      );
       if (!UploadId) throw new Error('the store returned no UploadId');
       try {
         const parts: { PartNumber: number; ETag: string }[] = [];
         for (let position = 0, PartNumber = 1; position < size; position += partSize, PartNumber++) {
           const Body = await readPart(position);
-          const { ETag } = await client.send(new sdk.UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body, ContentLength: Body.length }));
+          const { ETag } = await client.send(
+            new sdk.UploadPartCommand({
+              Bucket,
+              Key: key,
+              UploadId,
+              PartNumber,
+              Body,
+              ContentLength: Body.length,
+            }),
+          );
           if (!ETag) throw new Error(`the store returned no ETag for part ${PartNumber}`);
           parts.push({ PartNumber, ETag });
         }
-        await client.send(new sdk.CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+        await client.send(
+          new sdk.CompleteMultipartUploadCommand({
+            Bucket,
+            Key: key,
+            UploadId,
+            MultipartUpload: { Parts: parts },
+          }),
+        );
       } catch (error) {
         // Parts of an unfinished upload are billed and invisible: abort so none linger.
-        await client.send(new sdk.AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch(() => undefined);
+        await client
+          .send(new sdk.AbortMultipartUploadCommand({ Bucket, Key: key, UploadId }))
+          .catch(() => undefined);
         throw error;
       }
     } finally {

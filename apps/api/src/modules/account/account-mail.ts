@@ -1,7 +1,15 @@
 import { escapeHtml } from '../../lib/mailer.ts';
 
 /** The password-reset code email: a plain-text part and a simple HTML part. */
-export function otpMail({ otp, userName, validMinutes }: { otp: string; userName: string; validMinutes: number }) {
+export function otpMail({
+  otp,
+  userName,
+  validMinutes,
+}: {
+  otp: string;
+  userName: string;
+  validMinutes: number;
+}) {
   const subject = `Your password reset code: ${otp}`;
   const text = [
     `Hello ${userName},`,

@@ -24,10 +24,12 @@ afterAll(async () => {
 // Step past the 30 s resend gap and the hourly cap between tests.
 beforeEach(() => t.clock.advance(61 * 60_000));
 
-const post = (url: string, payload: object, ip = freshIp()) => t.app.inject({ method: 'POST', url, payload, remoteAddress: ip });
+const post = (url: string, payload: object, ip = freshIp()) =>
+  t.app.inject({ method: 'POST', url, payload, remoteAddress: ip });
 const forgot = (email: string, ip?: string) => post('/api/v1/admin/forgot-password', { email }, ip);
 const resend = (email: string, ip?: string) => post('/api/v1/admin/resend-otp', { email }, ip);
-const verify = (email: string, otp: string, ip?: string) => post('/api/v1/admin/verify-email', { email, otp }, ip);
+const verify = (email: string, otp: string, ip?: string) =>
+  post('/api/v1/admin/verify-email', { email, otp }, ip);
 const reset = (body: object) => post('/api/v1/admin/reset-password', body);
 const settle = async () => {
   await t.app.account.idle();
@@ -40,13 +42,24 @@ async function requestOtp(email: string): Promise<string> {
   const before = peer.received.length;
   expect((await forgot(email)).statusCode).toBe(200);
   await settle();
-  const mail = await peer.waitFor((m) => peer.received.indexOf(m) >= before && m.to.includes(email.toLowerCase()));
+  const mail = await peer.waitFor(
+    (m) => peer.received.indexOf(m) >= before && m.to.includes(email.toLowerCase()),
+  );
   return otpOf(mail);
 }
 
 async function addAdmin(email: string, password = 'Start-Passw0rd') {
-  const [admin] = await t.database.db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin')).limit(1);
-  await t.database.db.insert(users).values({ email, userName: email.split('@')[0]!, passwordHash: await hashPassword(password), roleId: admin!.id });
+  const [admin] = await t.database.db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(eq(roles.type, 'admin'))
+    .limit(1);
+  await t.database.db.insert(users).values({
+    email,
+    userName: email.split('@')[0]!,
+    passwordHash: await hashPassword(password),
+    roleId: admin!.id,
+  });
 }
 
 describe('password recovery', () => {
@@ -72,7 +85,9 @@ describe('password recovery', () => {
 
     const done = await reset({ rememberToken, email, password: 'New-Passw0rd' });
     expect(done.statusCode).toBe(200);
-    expect((await t.injectAs(oldToken, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(401);
+    expect((await t.injectAs(oldToken, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(
+      401,
+    );
     await expect(t.login(email, 'Old-Passw0rd')).rejects.toThrow('401');
     expect(await t.login(email, 'New-Passw0rd')).toBeTruthy();
   });
@@ -108,11 +123,18 @@ describe('password recovery', () => {
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     // The lookup, the OTP and the mail happen after the answer, so neither path waits on them.
-    console.log('forgot-password median ms: known', median(knownMs).toFixed(2), 'unknown', median(unknownMs).toFixed(2));
+    console.log(
+      'forgot-password median ms: known',
+      median(knownMs).toFixed(2),
+      'unknown',
+      median(unknownMs).toFixed(2),
+    );
     expect(Math.abs(median(knownMs) - median(unknownMs))).toBeLessThan(Math.max(5, median(unknownMs)));
     await settle();
     expect(peer.received.filter((m) => m.to.some((to) => to.startsWith('timing-unknown'))).length).toBe(0);
-    expect(peer.received.filter((m) => m.to.some((to) => knownEmails.includes(to))).length).toBe(knownEmails.length);
+    expect(peer.received.filter((m) => m.to.some((to) => knownEmails.includes(to))).length).toBe(
+      knownEmails.length,
+    );
   });
 
   it('refuses an OTP after 10 minutes', async () => {
@@ -173,7 +195,9 @@ describe('password recovery', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json().msg).toBe('OTP resent to your email.');
     await settle();
-    const second = otpOf(await peer.waitFor((m) => peer.received.indexOf(m) >= before && m.to.includes(testAdmin.email)));
+    const second = otpOf(
+      await peer.waitFor((m) => peer.received.indexOf(m) >= before && m.to.includes(testAdmin.email)),
+    );
     if (second !== first) expect((await verify(testAdmin.email, first)).statusCode).toBe(400);
     expect((await verify(testAdmin.email, second)).statusCode).toBe(200);
   });
@@ -202,14 +226,24 @@ describe('password recovery', () => {
     let rememberToken = await getToken();
     const otherEmail = await reset({ rememberToken, email: testAdmin.email, password: 'Whatever-1' });
     expect(otherEmail.statusCode).toBe(400);
-    expect((await reset({ rememberToken, email: 'token-rules@example.test', password: 'First-Passw0rd' })).statusCode).toBe(200);
-    const again = await reset({ rememberToken, email: 'token-rules@example.test', password: 'Second-Passw0rd' });
+    expect(
+      (await reset({ rememberToken, email: 'token-rules@example.test', password: 'First-Passw0rd' }))
+        .statusCode,
+    ).toBe(200);
+    const again = await reset({
+      rememberToken,
+      email: 'token-rules@example.test',
+      password: 'Second-Passw0rd',
+    });
     expect(again.statusCode).toBe(400);
     expect(await t.login('token-rules@example.test', 'First-Passw0rd')).toBeTruthy();
 
     rememberToken = await getToken();
     t.clock.advance(15 * 60_000 + 1000);
-    expect((await reset({ rememberToken, email: 'token-rules@example.test', password: 'Third-Passw0rd' })).statusCode).toBe(400);
+    expect(
+      (await reset({ rememberToken, email: 'token-rules@example.test', password: 'Third-Passw0rd' }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('names the field for each validation rule', async () => {
@@ -219,8 +253,16 @@ describe('password recovery', () => {
       ['/api/v1/admin/resend-otp', { email: 'x@' }, 'Invalid email'],
       ['/api/v1/admin/verify-email', { email: testAdmin.email }, 'OTP is required'],
       ['/api/v1/admin/verify-email', { email: testAdmin.email, otp: '12ab56' }, 'OTP must be 6 digits'],
-      ['/api/v1/admin/reset-password', { rememberToken: 'x'.repeat(43), email: testAdmin.email, password: '123' }, 'Password must be at least 6 characters'],
-      ['/api/v1/admin/reset-password', { rememberToken: 'x'.repeat(43), email: testAdmin.email }, 'Password is required'],
+      [
+        '/api/v1/admin/reset-password',
+        { rememberToken: 'x'.repeat(43), email: testAdmin.email, password: '123' },
+        'Password must be at least 6 characters',
+      ],
+      [
+        '/api/v1/admin/reset-password',
+        { rememberToken: 'x'.repeat(43), email: testAdmin.email },
+        'Password is required',
+      ],
     ];
     for (const [url, body, msg] of cases) {
       const res = await post(url, body);
@@ -230,10 +272,29 @@ describe('password recovery', () => {
   });
 
   it('never answers odd input with a 500', async () => {
-    const bodies: unknown[] = [null, [], 'text', { email: 42 }, { email: 'a@b.co', otp: 123456 }, { rememberToken: {}, email: [], password: null }, { email: 'a'.repeat(5000) }];
-    for (const url of ['/api/v1/admin/forgot-password', '/api/v1/admin/resend-otp', '/api/v1/admin/verify-email', '/api/v1/admin/reset-password']) {
+    const bodies: unknown[] = [
+      null,
+      [],
+      'text',
+      { email: 42 },
+      { email: 'a@b.co', otp: 123456 },
+      { rememberToken: {}, email: [], password: null },
+      { email: 'a'.repeat(5000) },
+    ];
+    for (const url of [
+      '/api/v1/admin/forgot-password',
+      '/api/v1/admin/resend-otp',
+      '/api/v1/admin/verify-email',
+      '/api/v1/admin/reset-password',
+    ]) {
       for (const payload of bodies) {
-        const res = await t.app.inject({ method: 'POST', url, payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' }, remoteAddress: freshIp() });
+        const res = await t.app.inject({
+          method: 'POST',
+          url,
+          payload: JSON.stringify(payload),
+          headers: { 'content-type': 'application/json' },
+          remoteAddress: freshIp(),
+        });
         expect(res.statusCode, `${url} ${JSON.stringify(payload)}`).toBeLessThan(500);
         expect(res.json().code).toBe(res.statusCode);
       }
@@ -249,13 +310,21 @@ describe('password recovery without SMTP_URL', () => {
   afterAll(() => plain.close());
 
   it('keeps the OTP mail in the outbox so the person running the server can read it', async () => {
-    await plain.app.inject({ method: 'POST', url: '/api/v1/admin/forgot-password', payload: { email: testAdmin.email } });
+    await plain.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/forgot-password',
+      payload: { email: testAdmin.email },
+    });
     await plain.app.account.idle();
     const rows = await plain.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, testAdmin.email));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.status).toBe('logged');
     const otp = /is: (\d{6})/.exec(rows[0]!.text)![1]!;
-    const res = await plain.app.inject({ method: 'POST', url: '/api/v1/admin/verify-email', payload: { email: testAdmin.email, otp } });
+    const res = await plain.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/verify-email',
+      payload: { email: testAdmin.email, otp },
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -268,16 +337,23 @@ describe('POST /api/v1/admin/change-password', () => {
 
   it('refuses a wrong current password with a message', async () => {
     const token = await t.login();
-    const res = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/change-password', payload: { old_password: 'wrong-one', new_password: 'Another-1' } });
+    const res = await t.injectAs(token, {
+      method: 'POST',
+      url: '/api/v1/admin/change-password',
+      payload: { old_password: 'wrong-one', new_password: 'Another-1' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toBe('Current password is incorrect');
   });
 
   it('names the field for each validation rule', async () => {
     const token = await t.login();
-    const send = (payload: object) => t.injectAs(token, { method: 'POST', url: '/api/v1/admin/change-password', payload });
+    const send = (payload: object) =>
+      t.injectAs(token, { method: 'POST', url: '/api/v1/admin/change-password', payload });
     expect((await send({ new_password: 'abcdefg' })).json().msg).toBe('Current password is required');
-    expect((await send({ old_password: 'x', new_password: 'abc' })).json().msg).toBe('Password must be at least 6 characters');
+    expect((await send({ old_password: 'x', new_password: 'abc' })).json().msg).toBe(
+      'Password must be at least 6 characters',
+    );
     expect((await send({ old_password: 'x' })).json().msg).toBe('New password is required');
   });
 
@@ -285,7 +361,11 @@ describe('POST /api/v1/admin/change-password', () => {
     await addAdmin('changer@example.test', 'Old-Passw0rd');
     const other = await t.login('changer@example.test', 'Old-Passw0rd');
     const mine = await t.login('changer@example.test', 'Old-Passw0rd');
-    const res = await t.injectAs(mine, { method: 'POST', url: '/api/v1/admin/change-password', payload: { old_password: 'Old-Passw0rd', new_password: 'New-Passw0rd' } });
+    const res = await t.injectAs(mine, {
+      method: 'POST',
+      url: '/api/v1/admin/change-password',
+      payload: { old_password: 'Old-Passw0rd', new_password: 'New-Passw0rd' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().msg).toBe('Password changed successfully');
     expect((await t.injectAs(mine, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(200);
@@ -299,7 +379,11 @@ describe('POST /api/v1/admin/change-password', () => {
     const token = await t.login('guesser@example.test', 'Right-Passw0rd');
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/change-password', payload: { old_password: `guess-${i}`, new_password: 'Whatever-1' } });
+      const res = await t.injectAs(token, {
+        method: 'POST',
+        url: '/api/v1/admin/change-password',
+        payload: { old_password: `guess-${i}`, new_password: 'Whatever-1' },
+      });
       codes.push(res.statusCode);
     }
     expect(codes).toEqual([400, 400, 400, 400, 400, 429]);

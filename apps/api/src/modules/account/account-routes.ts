@@ -28,7 +28,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
       config: { access: 'public', securityEvent: 'password.forgot' },
       schema: {
         tags: ['account'],
-        summary: 'Email a 6-digit OTP (valid 10 minutes); the same answer whether or not the email has an account',
+        summary:
+          'Email a 6-digit OTP (valid 10 minutes); the same answer whether or not the email has an account',
         body: forgotPasswordBodySchema,
         response: { 200: messageResponseSchema },
       },
@@ -67,7 +68,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
         response: { 200: verifyOtpResponseSchema },
       },
     },
-    async (request) => ok(await account.verifyOtp({ ...request.body, ip: request.ip }), accountMessages.otpVerified),
+    async (request) =>
+      ok(await account.verifyOtp({ ...request.body, ip: request.ip }), accountMessages.otpVerified),
   );
 
   app.post(
@@ -100,7 +102,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
     },
     async (request) => {
       const { userId, sessionId } = requireAuth(request);
-      await account.changePassword({ userId, sessionId, oldPassword: request.body.old_password, newPassword: request.body.new_password });
+      await account.changePassword({
+        userId,
+        sessionId,
+        oldPassword: request.body.old_password,
+        newPassword: request.body.new_password,
+      });
       return ok(null, accountMessages.passwordChanged);
     },
   );

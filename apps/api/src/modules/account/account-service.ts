@@ -5,7 +5,11 @@ import { apiMessages } from '@app/contract/envelope';
 import type { Db } from '../../db/client.ts';
 import { passwordResets } from '../../db/schema/account.ts';
 import { sessions, users } from '../../db/schema/users.ts';
-import { createAttemptLimiter, createBackoffLimiter, type AttemptLimiter } from '../../lib/attempt-limiter.ts';
+import {
+  createAttemptLimiter,
+  createBackoffLimiter,
+  type AttemptLimiter,
+} from '../../lib/attempt-limiter.ts';
 import { BadRequestError, TooManyRequestsError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { ThrottleStore } from '../../lib/throttle-store.ts';
@@ -42,28 +46,51 @@ type Deps = {
 };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const sameHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+const sameHex = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 const minutes = (n: number) => n * 60_000;
 
 /** In the app's throttle store, like sign-in's (see attempt-limiter.ts); they read the same clock as the service. */
 function defaultLimiters(now: () => Date, store?: ThrottleStore) {
   const clock = () => now().getTime();
-  const limiter = (name: string, max: number, windowMs: number) => createAttemptLimiter({ name, max, windowMs, now: clock, store });
+  const limiter = (name: string, max: number, windowMs: number) =>
+    createAttemptLimiter({ name, max, windowMs, now: clock, store });
   return {
     otpByIp: limiter('otp-ip', 30, minutes(15)),
     otpByEmail: limiter('otp-email', 6, minutes(60)),
     resendGap: limiter('otp-resend', 1, otpResendSeconds * 1000),
     verifyByIp: limiter('otp-verify-ip', 30, minutes(15)),
-    verifyByEmail: createBackoffLimiter({ name: 'otp-verify-email', free: 5, baseMs: 1000, capMs: 30_000, forgetMs: minutes(15), now: clock, store }),
+    verifyByEmail: createBackoffLimiter({
+      name: 'otp-verify-email',
+      free: 5,
+      baseMs: 1000,
+      capMs: 30_000,
+      forgetMs: minutes(15),
+      now: clock,
+      store,
+    }),
     changeByUser: limiter('password-change', 5, minutes(15)),
   };
 }
 
-export function createAccountService({ db, mailer, secret, log, now, throttleStore, limiters = defaultLimiters(now, throttleStore) }: Deps) {
-  const otpHash = (resetId: string, otp: string) => createHmac('sha256', secret).update(`${resetId}:${otp}`).digest('hex');
+export function createAccountService({
+  db,
+  mailer,
+  secret,
+  log,
+  now,
+  throttleStore,
+  limiters = defaultLimiters(now, throttleStore),
+}: Deps) {
+  const otpHash = (resetId: string, otp: string) =>
+    createHmac('sha256', secret).update(`${resetId}:${otp}`).digest('hex');
   const pending = new Set<Promise<void>>();
 
-  const throttle = async (limiter: AttemptLimiter, key: string, message: string = apiMessages.tooManyRequests) => {
+  const throttle = async (
+    limiter: AttemptLimiter,
+    key: string,
+    message: string = apiMessages.tooManyRequests,
+  ) => {
     const wait = await limiter.blockedFor(key);
     if (wait > 0) throw new TooManyRequestsError(message, wait);
   };
@@ -80,10 +107,22 @@ export function createAccountService({ db, mailer, secret, log, now, throttleSto
     const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const at = now();
     await db.transaction(async (tx) => {
-      await tx.update(passwordResets).set({ voidedAt: at }).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.voidedAt)));
-      await tx.insert(passwordResets).values({ id, userId: user.id, otpHash: otpHash(id, otp), otpExpiresAt: new Date(at.getTime() + minutes(otpValidMinutes)), createdAt: at });
+      await tx
+        .update(passwordResets)
+        .set({ voidedAt: at })
+        .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.voidedAt)));
+      await tx.insert(passwordResets).values({
+        id,
+        userId: user.id,
+        otpHash: otpHash(id, otp),
+        otpExpiresAt: new Date(at.getTime() + minutes(otpValidMinutes)),
+        createdAt: at,
+      });
     });
-    await mailer.send({ to: user.email, ...otpMail({ otp, userName: user.userName, validMinutes: otpValidMinutes }) });
+    await mailer.send({
+      to: user.email,
+      ...otpMail({ otp, userName: user.userName, validMinutes: otpValidMinutes }),
+    });
   }
 
   /**
@@ -152,14 +191,24 @@ export function createAccountService({ db, mailer, secret, log, now, throttleSto
             otpAttempts: sql`${passwordResets.otpAttempts} + 1`,
             voidedAt: sql`case when ${passwordResets.otpAttempts} + 1 >= ${otpMaxWrongTries} then ${at.toISOString()}::timestamptz else null end`,
           })
-          .where(and(eq(passwordResets.id, row.id), isNull(passwordResets.voidedAt), lt(passwordResets.otpAttempts, otpMaxWrongTries)));
+          .where(
+            and(
+              eq(passwordResets.id, row.id),
+              isNull(passwordResets.voidedAt),
+              lt(passwordResets.otpAttempts, otpMaxWrongTries),
+            ),
+          );
         throw await invalid();
       }
 
       const rememberToken = randomBytes(32).toString('base64url');
       const used = await db
         .update(passwordResets)
-        .set({ otpUsedAt: at, tokenHash: sha256(rememberToken), tokenExpiresAt: new Date(at.getTime() + minutes(resetTokenMinutes)) })
+        .set({
+          otpUsedAt: at,
+          tokenHash: sha256(rememberToken),
+          tokenExpiresAt: new Date(at.getTime() + minutes(resetTokenMinutes)),
+        })
         .where(
           and(
             eq(passwordResets.id, row.id),
@@ -182,27 +231,56 @@ export function createAccountService({ db, mailer, secret, log, now, throttleSto
         .select({ id: passwordResets.id, userId: passwordResets.userId, email: users.email })
         .from(passwordResets)
         .innerJoin(users, eq(passwordResets.userId, users.id))
-        .where(and(eq(passwordResets.tokenHash, sha256(input.rememberToken)), isNull(passwordResets.tokenUsedAt), isNull(passwordResets.voidedAt), gt(passwordResets.tokenExpiresAt, at)))
+        .where(
+          and(
+            eq(passwordResets.tokenHash, sha256(input.rememberToken)),
+            isNull(passwordResets.tokenUsedAt),
+            isNull(passwordResets.voidedAt),
+            gt(passwordResets.tokenExpiresAt, at),
+          ),
+        )
         .limit(1);
-      if (!row || row.email.toLowerCase() !== email) throw new BadRequestError(accountMessages.resetTokenInvalid);
+      if (!row || row.email.toLowerCase() !== email)
+        throw new BadRequestError(accountMessages.resetTokenInvalid);
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         const claimed = await tx
           .update(passwordResets)
           .set({ tokenUsedAt: at, voidedAt: at })
-          .where(and(eq(passwordResets.id, row.id), isNull(passwordResets.tokenUsedAt), isNull(passwordResets.voidedAt)))
+          .where(
+            and(
+              eq(passwordResets.id, row.id),
+              isNull(passwordResets.tokenUsedAt),
+              isNull(passwordResets.voidedAt),
+            ),
+          )
           .returning({ id: passwordResets.id });
         if (claimed.length === 0) throw new BadRequestError(accountMessages.resetTokenInvalid);
         await tx.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, row.userId));
-        await tx.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.userId, row.userId), isNull(sessions.revokedAt)));
-        await tx.update(passwordResets).set({ voidedAt: at }).where(and(eq(passwordResets.userId, row.userId), isNull(passwordResets.voidedAt)));
+        await tx
+          .update(sessions)
+          .set({ revokedAt: at })
+          .where(and(eq(sessions.userId, row.userId), isNull(sessions.revokedAt)));
+        await tx
+          .update(passwordResets)
+          .set({ voidedAt: at })
+          .where(and(eq(passwordResets.userId, row.userId), isNull(passwordResets.voidedAt)));
       });
     },
 
     /** Checks the current password, sets the new one, and ends every other session of the user. */
-    async changePassword(input: { userId: string; sessionId: string; oldPassword: string; newPassword: string }) {
+    async changePassword(input: {
+      userId: string;
+      sessionId: string;
+      oldPassword: string;
+      newPassword: string;
+    }) {
       await throttle(limiters.changeByUser, input.userId);
-      const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, input.userId)).limit(1);
+      const [user] = await db
+        .select({ passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, input.userId))
+        .limit(1);
       if (!user || !(await verifyPassword(user.passwordHash, input.oldPassword))) {
         await limiters.changeByUser.fail(input.userId);
         throw new BadRequestError(accountMessages.currentPasswordWrong);
@@ -216,8 +294,17 @@ export function createAccountService({ db, mailer, secret, log, now, throttleSto
         await tx
           .update(sessions)
           .set({ revokedAt: at })
-          .where(and(eq(sessions.userId, input.userId), ne(sessions.id, input.sessionId), isNull(sessions.revokedAt)));
-        await tx.update(passwordResets).set({ voidedAt: at }).where(and(eq(passwordResets.userId, input.userId), isNull(passwordResets.voidedAt)));
+          .where(
+            and(
+              eq(sessions.userId, input.userId),
+              ne(sessions.id, input.sessionId),
+              isNull(sessions.revokedAt),
+            ),
+          );
+        await tx
+          .update(passwordResets)
+          .set({ voidedAt: at })
+          .where(and(eq(passwordResets.userId, input.userId), isNull(passwordResets.voidedAt)));
       });
     },
 

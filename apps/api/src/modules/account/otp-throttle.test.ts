@@ -10,8 +10,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let ip = 0;
-const post = (url: string, payload: object, remoteAddress = `10.7.0.${++ip}`) => t.app.inject({ method: 'POST', url, payload, remoteAddress });
-const verify = (otp: string, remoteAddress?: string) => post('/api/v1/admin/verify-email', { email: testAdmin.email, otp }, remoteAddress);
+const post = (url: string, payload: object, remoteAddress = `10.7.0.${++ip}`) =>
+  t.app.inject({ method: 'POST', url, payload, remoteAddress });
+const verify = (otp: string, remoteAddress?: string) =>
+  post('/api/v1/admin/verify-email', { email: testAdmin.email, otp }, remoteAddress);
 
 describe('OTP verification throttling per account', () => {
   it('slows guesses on one account from many addresses by a back-off capped at 30 s, and the owner still gets through', async () => {
@@ -32,7 +34,12 @@ describe('OTP verification throttling per account', () => {
     expect((await post('/api/v1/admin/forgot-password', { email: testAdmin.email })).statusCode).toBe(200);
     await t.app.account.idle();
     await t.app.mailer.idle();
-    const [mail] = await t.database.db.select({ text: mailOutbox.text }).from(mailOutbox).where(eq(mailOutbox.to, testAdmin.email)).orderBy(desc(mailOutbox.createdAt)).limit(1);
+    const [mail] = await t.database.db
+      .select({ text: mailOutbox.text })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to, testAdmin.email))
+      .orderBy(desc(mailOutbox.createdAt))
+      .limit(1);
     const otp = /(\d{6})/.exec(mail!.text)![1]!;
     const ok = await verify(otp, '192.0.2.77');
     expect(ok.statusCode, ok.body).toBe(200);

@@ -23,17 +23,26 @@ describe('checkApk', () => {
 
   it('refuses a tiny file whose entries declare gigabytes, from the directory alone', async () => {
     // 3 entries of 1.5 GB each, declared; the file itself is a few hundred bytes.
-    const bomb = craftZip([manifestEntry, ...[1, 2, 3].map((i) => ({ name: `assets/${i}.bin`, uncompressed: 1_500_000_000 }))]);
+    const bomb = craftZip([
+      manifestEntry,
+      ...[1, 2, 3].map((i) => ({ name: `assets/${i}.bin`, uncompressed: 1_500_000_000 })),
+    ]);
     expect(bomb.length).toBeLessThan(1000);
     expect(await check(bomb)).toMatchObject({ ok: false, reason: 'too-large-uncompressed' });
     // The limit is the configured one, not a constant.
     const small = craftZip([manifestEntry, { name: 'assets/a.bin', data: Buffer.alloc(5000) }]);
     expect(await check(small)).toMatchObject({ ok: true });
-    expect(await check(small, { maxEntries: 10, maxUncompressedBytes: 4096 })).toMatchObject({ ok: false, reason: 'too-large-uncompressed' });
+    expect(await check(small, { maxEntries: 10, maxUncompressedBytes: 4096 })).toMatchObject({
+      ok: false,
+      reason: 'too-large-uncompressed',
+    });
   });
 
   it('refuses a ZIP64 extra field that declares an absurd size', async () => {
-    const zip = craftZip([manifestEntry, { name: 'assets/huge.bin', zip64: true, uncompressed: 1n << 62n, compressed: 0n }]);
+    const zip = craftZip([
+      manifestEntry,
+      { name: 'assets/huge.bin', zip64: true, uncompressed: 1n << 62n, compressed: 0n },
+    ]);
     expect(await check(zip)).toMatchObject({ ok: false, reason: 'too-large-uncompressed' });
   });
 
@@ -42,7 +51,11 @@ describe('checkApk', () => {
     const started = Date.now();
     expect(await check(many)).toMatchObject({ ok: true, entries: 30_001 });
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(await check(many, { ...defaultApkLimits, maxEntries: 20_000 })).toMatchObject({ ok: false, reason: 'too-many-entries', detail: '30001 entries, the limit is 20000' });
+    expect(await check(many, { ...defaultApkLimits, maxEntries: 20_000 })).toMatchObject({
+      ok: false,
+      reason: 'too-many-entries',
+      detail: '30001 entries, the limit is 20000',
+    });
   });
 
   it('refuses a ZIP64 end record that claims 2^40 entries before allocating anything for them', async () => {
@@ -58,35 +71,76 @@ describe('checkApk', () => {
 
   it('refuses an end record whose count disagrees with the directory', async () => {
     const entries = [manifestEntry, { name: 'a', data: 'a' }, { name: 'b', data: 'b' }];
-    expect(await check(craftZip(entries, { declaredEntries: 2 }))).toMatchObject({ ok: false, reason: 'malformed' });
-    expect(await check(craftZip(entries, { declaredEntries: 4 }))).toMatchObject({ ok: false, reason: 'malformed' });
+    expect(await check(craftZip(entries, { declaredEntries: 2 }))).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    });
+    expect(await check(craftZip(entries, { declaredEntries: 4 }))).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    });
   });
 
   it('refuses overlapping entries (many names over one compressed body)', async () => {
-    const shared = craftZip([manifestEntry, { name: 'assets/kernel.bin', data: Buffer.alloc(2000, 1) }, { name: 'assets/copy-1.bin', sameOffsetAs: 1, data: Buffer.alloc(2000, 1) }]);
-    expect(await check(shared)).toMatchObject({ ok: false, reason: 'malformed', detail: expect.stringContaining('overlaps') });
+    const shared = craftZip([
+      manifestEntry,
+      { name: 'assets/kernel.bin', data: Buffer.alloc(2000, 1) },
+      { name: 'assets/copy-1.bin', sameOffsetAs: 1, data: Buffer.alloc(2000, 1) },
+    ]);
+    expect(await check(shared)).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+      detail: expect.stringContaining('overlaps'),
+    });
     // An entry whose declared compressed size runs into the next one.
-    const runs = craftZip([manifestEntry, { name: 'a.bin', data: 'x', compressed: 5000 }, { name: 'b.bin', data: 'y' }]);
+    const runs = craftZip([
+      manifestEntry,
+      { name: 'a.bin', data: 'x', compressed: 5000 },
+      { name: 'b.bin', data: 'y' },
+    ]);
     expect(await check(runs)).toMatchObject({ ok: false, reason: 'malformed' });
   });
 
   it('refuses entry names that could leave a folder, and duplicate names', async () => {
-    for (const name of ['../evil.so', 'lib/../../evil.so', '/etc/passwd', 'C:\\evil.dll', 'assets\\..\\x', 'ok\u0000.so']) {
-      expect(await check(craftZip([manifestEntry, { name, data: 'x' }])), name).toMatchObject({ ok: false, reason: 'unsafe-name' });
+    for (const name of [
+      '../evil.so',
+      'lib/../../evil.so',
+      '/etc/passwd',
+      'C:\\evil.dll',
+      'assets\\..\\x',
+      'ok\u0000.so',
+    ]) {
+      expect(await check(craftZip([manifestEntry, { name, data: 'x' }])), name).toMatchObject({
+        ok: false,
+        reason: 'unsafe-name',
+      });
     }
-    expect(await check(craftZip([manifestEntry, { name: 'a', data: '1' }, { name: 'a', data: '2' }]))).toMatchObject({ ok: false, reason: 'malformed' });
+    expect(
+      await check(craftZip([manifestEntry, { name: 'a', data: '1' }, { name: 'a', data: '2' }])),
+    ).toMatchObject({ ok: false, reason: 'malformed' });
   });
 
   it('tells a ZIP without AndroidManifest.xml and a non-ZIP from an APK', async () => {
-    expect(await check(craftZip([{ name: 'classes.dex', data: 'dex' }]))).toMatchObject({ ok: false, reason: 'not-apk' });
-    expect(await check(Buffer.from('PK\u0003\u0004 but nothing else follows, really nothing at all'))).toMatchObject({ ok: false, reason: 'not-apk' });
+    expect(await check(craftZip([{ name: 'classes.dex', data: 'dex' }]))).toMatchObject({
+      ok: false,
+      reason: 'not-apk',
+    });
+    expect(
+      await check(Buffer.from('PK\u0003\u0004 but nothing else follows, really nothing at all')),
+    ).toMatchObject({ ok: false, reason: 'not-apk' });
     expect(await check(Buffer.alloc(10))).toMatchObject({ ok: false, reason: 'not-apk' });
   });
 });
 
 describe('isUnsafeEntryName', () => {
   it('allows ordinary APK names, dots inside names included', () => {
-    for (const name of ['AndroidManifest.xml', 'res/drawable-hdpi/icon..png', 'META-INF/CERT.RSA', 'lib/arm64-v8a/libx.so', '...']) {
+    for (const name of [
+      'AndroidManifest.xml',
+      'res/drawable-hdpi/icon..png',
+      'META-INF/CERT.RSA',
+      'lib/arm64-v8a/libx.so',
+      '...',
+    ]) {
       expect(isUnsafeEntryName(name), name).toBe(false);
     }
   });

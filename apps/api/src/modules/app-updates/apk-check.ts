@@ -61,7 +61,8 @@ async function findDirectory(file: FileHandle, fileSize: number): Promise<Direct
     const entries = tail.readUInt16LE(i + 10);
     const size = tail.readUInt32LE(i + 12);
     const offset = tail.readUInt32LE(i + 16);
-    if (entries !== 0xffff && size !== 0xffffffff && offset !== 0xffffffff) return { entries, size, offset, end };
+    if (entries !== 0xffff && size !== 0xffffffff && offset !== 0xffffffff)
+      return { entries, size, offset, end };
     const locatorAt = end - 20;
     if (locatorAt < 0) return null;
     const locator = await readAt(file, locatorAt, 20);
@@ -72,7 +73,12 @@ async function findDirectory(file: FileHandle, fileSize: number): Promise<Direct
     if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD) return null;
     // Numbers past 2^53 cannot be honest for any file we accept; they become Infinity and fail below.
     const big = (n: bigint) => (n > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(n));
-    return { entries: big(record.readBigUInt64LE(32)), size: big(record.readBigUInt64LE(40)), offset: big(record.readBigUInt64LE(48)), end: recordAt };
+    return {
+      entries: big(record.readBigUInt64LE(32)),
+      size: big(record.readBigUInt64LE(40)),
+      offset: big(record.readBigUInt64LE(48)),
+      end: recordAt,
+    };
   }
   return null;
 }
@@ -91,8 +97,12 @@ export function isUnsafeEntryName(name: string): boolean {
 type Entry = { name: string; compressed: number; uncompressed: number; localOffset: number };
 
 /** The ZIP64 extra field's 64-bit values, in the order the 32-bit fields deferred to it. */
-function applyZip64(extra: Buffer, entry: Entry, wants: { uncompressed: boolean; compressed: boolean; offset: boolean }): boolean {
-  for (let at = 0; at + 4 <= extra.length; ) {
+function applyZip64(
+  extra: Buffer,
+  entry: Entry,
+  wants: { uncompressed: boolean; compressed: boolean; offset: boolean },
+): boolean {
+  for (let at = 0; at + 4 <= extra.length;) {
     const id = extra.readUInt16LE(at);
     const size = extra.readUInt16LE(at + 2);
     if (at + 4 + size > extra.length) return false;
@@ -120,7 +130,11 @@ function applyZip64(extra: Buffer, entry: Entry, wants: { uncompressed: boolean;
 
 /** Checks a ZIP's declared structure against `limits` and looks for AndroidManifest.xml. */
 export async function checkApk(path: string, limits: ApkLimits = defaultApkLimits): Promise<ApkVerdict> {
-  const refuse = (reason: 'not-apk' | 'malformed' | 'unsafe-name', detail: string): ApkVerdict => ({ ok: false, reason, detail });
+  const refuse = (reason: 'not-apk' | 'malformed' | 'unsafe-name', detail: string): ApkVerdict => ({
+    ok: false,
+    reason,
+    detail,
+  });
   const file = await open(path, 'r');
   try {
     const { size: fileSize } = await file.stat();
@@ -133,12 +147,18 @@ export async function checkApk(path: string, limits: ApkLimits = defaultApkLimit
     if (dir.entries === 0) return refuse('not-apk', 'an empty ZIP');
     // The count comes first: nothing is allocated for a directory that claims too many entries.
     if (dir.entries > limits.maxEntries) {
-      return { ok: false, reason: 'too-many-entries', detail: `${dir.entries} entries, the limit is ${limits.maxEntries}` };
+      return {
+        ok: false,
+        reason: 'too-many-entries',
+        detail: `${dir.entries} entries, the limit is ${limits.maxEntries}`,
+      };
     }
     // Each entry needs at least its fixed 46 bytes; and the directory must sit in the file, before its end record.
     const maxDirBytes = limits.maxEntries * (CENTRAL_MIN + 3 * 0xffff);
-    if (dir.size < dir.entries * CENTRAL_MIN || dir.size > maxDirBytes || dir.size > 64 * 1024 * 1024) return refuse('malformed', 'central directory size');
-    if (!Number.isSafeInteger(dir.offset) || dir.offset + dir.size > dir.end) return refuse('malformed', 'central directory offset');
+    if (dir.size < dir.entries * CENTRAL_MIN || dir.size > maxDirBytes || dir.size > 64 * 1024 * 1024)
+      return refuse('malformed', 'central directory size');
+    if (!Number.isSafeInteger(dir.offset) || dir.offset + dir.size > dir.end)
+      return refuse('malformed', 'central directory offset');
 
     const central = await readAt(file, dir.offset, dir.size);
     if (central.length < dir.size) return refuse('malformed', 'central directory cut short');
@@ -148,7 +168,8 @@ export async function checkApk(path: string, limits: ApkLimits = defaultApkLimit
     let hasManifest = false;
     let at = 0;
     for (let n = 0; n < dir.entries; n++) {
-      if (at + CENTRAL_MIN > central.length || central.readUInt32LE(at) !== CENTRAL_HEADER) return refuse('malformed', `entry ${n} header`);
+      if (at + CENTRAL_MIN > central.length || central.readUInt32LE(at) !== CENTRAL_HEADER)
+        return refuse('malformed', `entry ${n} header`);
       const nameLength = central.readUInt16LE(at + 28);
       const extraLength = central.readUInt16LE(at + 30);
       const commentLength = central.readUInt16LE(at + 32);
@@ -157,7 +178,8 @@ export async function checkApk(path: string, limits: ApkLimits = defaultApkLimit
       const name = central.toString('utf8', at + CENTRAL_MIN, at + CENTRAL_MIN + nameLength);
       if (isUnsafeEntryName(name)) return refuse('unsafe-name', JSON.stringify(name.slice(0, 100)));
       // Two entries of one name: a device and a scanner might each read a different one.
-      if (names.has(name)) return refuse('malformed', `duplicate entry ${JSON.stringify(name.slice(0, 100))}`);
+      if (names.has(name))
+        return refuse('malformed', `duplicate entry ${JSON.stringify(name.slice(0, 100))}`);
       names.add(name);
       const entry: Entry = {
         name,
@@ -165,12 +187,23 @@ export async function checkApk(path: string, limits: ApkLimits = defaultApkLimit
         uncompressed: central.readUInt32LE(at + 24),
         localOffset: central.readUInt32LE(at + 42),
       };
-      const wants = { uncompressed: entry.uncompressed === 0xffffffff, compressed: entry.compressed === 0xffffffff, offset: entry.localOffset === 0xffffffff };
-      const extra = central.subarray(at + CENTRAL_MIN + nameLength, at + CENTRAL_MIN + nameLength + extraLength);
+      const wants = {
+        uncompressed: entry.uncompressed === 0xffffffff,
+        compressed: entry.compressed === 0xffffffff,
+        offset: entry.localOffset === 0xffffffff,
+      };
+      const extra = central.subarray(
+        at + CENTRAL_MIN + nameLength,
+        at + CENTRAL_MIN + nameLength + extraLength,
+      );
       if (!applyZip64(extra, entry, wants)) return refuse('malformed', `entry ${n} ZIP64 field`);
       uncompressedBytes += entry.uncompressed;
       if (uncompressedBytes > limits.maxUncompressedBytes) {
-        return { ok: false, reason: 'too-large-uncompressed', detail: `more than ${limits.maxUncompressedBytes} bytes unpacked` };
+        return {
+          ok: false,
+          reason: 'too-large-uncompressed',
+          detail: `more than ${limits.maxUncompressedBytes} bytes unpacked`,
+        };
       }
       if (name === MANIFEST) hasManifest = true;
       entries.push(entry);
@@ -186,7 +219,8 @@ export async function checkApk(path: string, limits: ApkLimits = defaultApkLimit
       const e = entries[i]!;
       const minEnd = e.localOffset + LOCAL_MIN + Buffer.byteLength(e.name) + e.compressed;
       const limit = i + 1 < entries.length ? entries[i + 1]!.localOffset : dir.offset;
-      if (!Number.isSafeInteger(minEnd) || minEnd > limit) return refuse('malformed', `entry ${JSON.stringify(e.name.slice(0, 100))} overlaps`);
+      if (!Number.isSafeInteger(minEnd) || minEnd > limit)
+        return refuse('malformed', `entry ${JSON.stringify(e.name.slice(0, 100))} overlaps`);
     }
     if (!hasManifest) return refuse('not-apk', 'no AndroidManifest.xml');
     return { ok: true, entries: entries.length, uncompressedBytes };

@@ -45,7 +45,10 @@ function multipart(fields: Fields, file?: { name: string; data: Buffer; field?: 
     );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 const upload = (fields: Fields, file?: { name: string; data: Buffer; field?: string }) => {
@@ -55,7 +58,9 @@ const upload = (fields: Fields, file?: { name: string; data: Buffer; field?: str
 
 const filesUnder = (root: string) => {
   try {
-    return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+    return readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
   } catch {
     return [];
   }
@@ -72,7 +77,12 @@ const rowCount = async () => (await t.database.db.select().from(appUpdates)).len
 describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
   beforeAll(async () => {
     standIn = kind === 's3' ? await startS3StandIn() : null;
-    t = await createTestApp({ APK_MAX_BYTES: String(limit), APK_MAX_ENTRIES: '500', APK_MAX_UNCOMPRESSED_BYTES: String(1024 * 1024), ...standIn?.env() });
+    t = await createTestApp({
+      APK_MAX_BYTES: String(limit),
+      APK_MAX_ENTRIES: '500',
+      APK_MAX_UNCOMPRESSED_BYTES: String(1024 * 1024),
+      ...standIn?.env(),
+    });
     token = await t.login();
   });
   afterAll(async () => {
@@ -87,8 +97,12 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       expect(res.statusCode, res.body).toBe(201);
       const created = res.json().data;
       // The file is where this run's storage keeps it: in the bucket, or under DATA_DIR/files.
-      const apksOnDisk = filesUnder(path.join(t.config.dataDir, 'files', 'apks')).map((name) => `apks/${name}`);
-      expect(standIn ? [...standIn.objects.keys()] : apksOnDisk).toEqual([expect.stringMatching(/^apks\/[a-f0-9]{32}\.apk$/)]);
+      const apksOnDisk = filesUnder(path.join(t.config.dataDir, 'files', 'apks')).map(
+        (name) => `apks/${name}`,
+      );
+      expect(standIn ? [...standIn.objects.keys()] : apksOnDisk).toEqual([
+        expect.stringMatching(/^apks\/[a-f0-9]{32}\.apk$/),
+      ]);
       if (standIn) expect(apksOnDisk).toEqual([]);
       expect(created).toMatchObject({
         appName: 'com.example.device',
@@ -103,7 +117,10 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       });
       expect(created.apkUrl).toBe(`${t.config.publicUrl}/api/v1/app/updates/${created.id}/apk`);
 
-      const list = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/system/updates/all?page=1&limit=10' });
+      const list = await t.injectAs(token, {
+        method: 'GET',
+        url: '/api/v1/admin/system/updates/all?page=1&limit=10',
+      });
       expect(list.statusCode).toBe(200);
       expect(list.json().data).toMatchObject({ totalPages: 1, total: 1, page: 1, limit: 10 });
       expect(list.json().data.allSystems[0]).toEqual(created);
@@ -120,7 +137,10 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
 
     it('refuses a text file named .apk with 415 and keeps nothing', async () => {
       const before = { files: storedFiles().length, rows: await rowCount() };
-      const res = await upload(fieldsFor({ versionCode: '50' }), { name: 'fake.apk', data: Buffer.from('just some text, not a zip\n'.repeat(50)) });
+      const res = await upload(fieldsFor({ versionCode: '50' }), {
+        name: 'fake.apk',
+        data: Buffer.from('just some text, not a zip\n'.repeat(50)),
+      });
       expect(res.statusCode).toBe(415);
       expect(res.json()).toEqual({ code: 415, msg: 'Only APK files are allowed', data: null });
       expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
@@ -128,7 +148,10 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
 
     it('refuses a ZIP without AndroidManifest.xml with 415', async () => {
       const before = { files: storedFiles().length, rows: await rowCount() };
-      const zip = buildZip([{ name: 'readme.txt', data: 'hello' }, { name: 'classes.dex', data: 'dex' }]);
+      const zip = buildZip([
+        { name: 'readme.txt', data: 'hello' },
+        { name: 'classes.dex', data: 'dex' },
+      ]);
       const res = await upload(fieldsFor({ versionCode: '51' }), { name: 'app.apk', data: zip });
       expect(res.statusCode).toBe(415);
       expect(res.json().msg).toBe('Only APK files are allowed');
@@ -136,7 +159,10 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
     });
 
     it('refuses a file whose name does not end in .apk', async () => {
-      const res = await upload(fieldsFor({ versionCode: '52' }), { name: 'app.zip', data: buildDemoApk('x', 1) });
+      const res = await upload(fieldsFor({ versionCode: '52' }), {
+        name: 'app.zip',
+        data: buildDemoApk('x', 1),
+      });
       expect(res.statusCode).toBe(415);
       expect(res.json().msg).toBe('Only APK files are allowed');
     });
@@ -151,10 +177,16 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
     });
 
     it('refuses a versionCode the app already has with 409 and keeps only the first file', async () => {
-      const first = await upload(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }), { name: 'a.apk', data: buildDemoApk('dup', 7) });
+      const first = await upload(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }), {
+        name: 'a.apk',
+        data: buildDemoApk('dup', 7),
+      });
       expect(first.statusCode).toBe(201);
       const files = storedFiles().length;
-      const again = await upload(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }), { name: 'b.apk', data: buildDemoApk('dup', 7) });
+      const again = await upload(fieldsFor({ appName: 'com.example.dup', versionCode: '7' }), {
+        name: 'b.apk',
+        data: buildDemoApk('dup', 7),
+      });
       expect(again.statusCode).toBe(409);
       expect(again.json().msg).toBe('This version code already exists for this app');
       expect(storedFiles().length).toBe(files);
@@ -164,35 +196,65 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       const boundary = body.headers['content-type'].split('boundary=')[1]!;
       const reordered = Buffer.concat([
         body.payload.subarray(0, body.payload.length - `--${boundary}--\r\n`.length),
-        Buffer.from(tail.payload.toString('latin1').replaceAll(tail.headers['content-type'].split('boundary=')[1]!, boundary), 'latin1'),
+        Buffer.from(
+          tail.payload
+            .toString('latin1')
+            .replaceAll(tail.headers['content-type'].split('boundary=')[1]!, boundary),
+          'latin1',
+        ),
       ]);
-      const late = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', payload: reordered, headers: body.headers });
+      const late = await t.injectAs(token, {
+        method: 'POST',
+        url: '/api/v1/admin/system/updates',
+        payload: reordered,
+        headers: body.headers,
+      });
       expect(late.statusCode, late.body).toBe(409);
       expect(storedFiles().length).toBe(files);
       // Another app may use the same versionCode.
-      const other = await upload(fieldsFor({ appName: 'com.example.other', versionCode: '7' }), { name: 'o.apk', data: buildDemoApk('o', 7) });
+      const other = await upload(fieldsFor({ appName: 'com.example.other', versionCode: '7' }), {
+        name: 'o.apk',
+        data: buildDemoApk('o', 7),
+      });
       expect(other.statusCode).toBe(201);
     });
 
     it('gives every validation message of the form', async () => {
       const empty = await upload({});
       expect(empty.statusCode).toBe(400);
-      for (const msg of ['App name is required', 'Version code is required', 'Version name is required', 'Remark is required', 'Update description is required', 'Update type is required']) {
+      for (const msg of [
+        'App name is required',
+        'Version code is required',
+        'Version name is required',
+        'Remark is required',
+        'Update description is required',
+        'Update type is required',
+      ]) {
         expect(empty.json().msg).toContain(msg);
       }
-      const badType = await upload(fieldsFor({ updateType: '3', versionCode: '70' }), { name: 'a.apk', data: buildDemoApk('a', 70) });
+      const badType = await upload(fieldsFor({ updateType: '3', versionCode: '70' }), {
+        name: 'a.apk',
+        data: buildDemoApk('a', 70),
+      });
       expect(badType.statusCode).toBe(400);
       expect(badType.json().msg).toBe('Invalid update type');
       const noFile = await upload(fieldsFor({ versionCode: '71' }));
       expect(noFile.statusCode).toBe(400);
       expect(noFile.json().msg).toBe('File is required');
-      const badCode = await upload(fieldsFor({ versionCode: '1.5' }), { name: 'a.apk', data: buildDemoApk('a', 1) });
+      const badCode = await upload(fieldsFor({ versionCode: '1.5' }), {
+        name: 'a.apk',
+        data: buildDemoApk('a', 1),
+      });
       expect(badCode.statusCode).toBe(400);
       expect(badCode.json().msg).toMatch(/^Version code must be a whole number/);
     });
 
     it('answers a non-multipart body and a missing token with 4xx, never a 500', async () => {
-      const json = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', payload: { appName: 'x' } });
+      const json = await t.injectAs(token, {
+        method: 'POST',
+        url: '/api/v1/admin/system/updates',
+        payload: { appName: 'x' },
+      });
       expect(json.statusCode).toBe(415);
       const garbage = await t.injectAs(token, {
         method: 'POST',
@@ -202,7 +264,10 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       });
       expect(garbage.statusCode).toBeGreaterThanOrEqual(400);
       expect(garbage.statusCode).toBeLessThan(500);
-      const cut = multipart(fieldsFor({ versionCode: '80' }), { name: 'cut.apk', data: buildDemoApk('cut', 80, 5000) });
+      const cut = multipart(fieldsFor({ versionCode: '80' }), {
+        name: 'cut.apk',
+        data: buildDemoApk('cut', 80, 5000),
+      });
       const truncated = await t.injectAs(token, {
         method: 'POST',
         url: '/api/v1/admin/system/updates',
@@ -211,15 +276,25 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       });
       expect(truncated.statusCode).toBe(400);
       expect(truncated.json().msg).toBe('The upload was incomplete or is not valid multipart/form-data');
-      const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/admin/system/updates', ...multipart(fieldsFor()) });
+      const anonymous = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/system/updates',
+        ...multipart(fieldsFor()),
+      });
       expect(anonymous.statusCode).toBe(401);
-      expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/system/updates/all' })).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/v1/admin/system/updates/all' })).statusCode,
+      ).toBe(401);
     });
 
     it('refuses zip bombs from their declared numbers with 413, and keeps nothing', async () => {
       const before = { files: storedFiles().length, rows: await rowCount() };
       // A few hundred bytes declaring 3 GB once unpacked.
-      const declared = craftZip([manifestEntry, { name: 'assets/a.bin', uncompressed: 1_500_000_000 }, { name: 'assets/b.bin', uncompressed: 1_500_000_000 }]);
+      const declared = craftZip([
+        manifestEntry,
+        { name: 'assets/a.bin', uncompressed: 1_500_000_000 },
+        { name: 'assets/b.bin', uncompressed: 1_500_000_000 },
+      ]);
       const big = await upload(fieldsFor({ versionCode: '100' }), { name: 'bomb.apk', data: declared });
       expect(big.statusCode, big.body).toBe(413);
       expect(big.json().msg).toMatch(/^The APK file unpacks to more than the allowed size/);
@@ -229,8 +304,15 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       const crowded = await upload(fieldsFor({ versionCode: '101' }), { name: 'many.apk', data: many });
       expect(crowded.statusCode).toBe(413);
       expect(crowded.json().msg).toBe('The APK file lists too many entries (601 entries, the limit is 500)');
-      const overlapping = craftZip([manifestEntry, { name: 'k.bin', data: Buffer.alloc(500, 1) }, { name: 'k2.bin', sameOffsetAs: 1, data: Buffer.alloc(500, 1) }]);
-      const overlap = await upload(fieldsFor({ versionCode: '102' }), { name: 'overlap.apk', data: overlapping });
+      const overlapping = craftZip([
+        manifestEntry,
+        { name: 'k.bin', data: Buffer.alloc(500, 1) },
+        { name: 'k2.bin', sameOffsetAs: 1, data: Buffer.alloc(500, 1) },
+      ]);
+      const overlap = await upload(fieldsFor({ versionCode: '102' }), {
+        name: 'overlap.apk',
+        data: overlapping,
+      });
       expect(overlap.statusCode).toBe(415);
       expect(overlap.json().msg).toMatch(/^The APK file is damaged or malformed/);
       expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
@@ -245,17 +327,27 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       expect(res.statusCode).toBe(415);
       expect(res.json().msg).toBe(`The APK file holds an unsafe entry name: "../../../${escapee}"`);
       expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-      for (const dir of [t.config.dataDir, path.join(t.config.dataDir, 'files'), path.dirname(t.config.dataDir), '/']) {
+      for (const dir of [
+        t.config.dataDir,
+        path.join(t.config.dataDir, 'files'),
+        path.dirname(t.config.dataDir),
+        '/',
+      ]) {
         expect(existsSync(path.join(dir, escapee))).toBe(false);
       }
       // The multipart file name is hostile too: it only becomes a sanitised download name.
       const apk = buildDemoApk('com.example.names', 111);
-      const ok = await upload(fieldsFor({ appName: 'com.example.names', versionCode: '111' }), { name: '../../x/..\\evil;name.apk', data: apk });
+      const ok = await upload(fieldsFor({ appName: 'com.example.names', versionCode: '111' }), {
+        name: '../../x/..\\evil;name.apk',
+        data: apk,
+      });
       expect(ok.statusCode, ok.body).toBe(201);
       expect(ok.json().data.fileName).toBe('evil_name.apk');
       // Exactly one new file, under a name we generated (temp files of other requests aside).
       const complete = storedFiles().filter((name) => !name.endsWith('.part'));
-      expect(complete.filter((name) => !kept.has(name))).toEqual([expect.stringMatching(/^[a-f0-9]{32}\.apk$/)]);
+      expect(complete.filter((name) => !kept.has(name))).toEqual([
+        expect.stringMatching(/^[a-f0-9]{32}\.apk$/),
+      ]);
       expect(complete.every((name) => /^[a-f0-9]{32}\.apk$/.test(name))).toBe(true);
       const download = await t.app.inject({ method: 'GET', url: new URL(ok.json().data.apkUrl).pathname });
       expect(download.headers['content-disposition']).toBe('attachment; filename="evil_name.apk"');
@@ -268,7 +360,10 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = new URL(address);
       const apk = buildDemoApk('com.example.cut', 90, 40_000);
-      const { payload, headers } = multipart(fieldsFor({ appName: 'com.example.cut', versionCode: '90' }), { name: 'cut.apk', data: apk });
+      const { payload, headers } = multipart(fieldsFor({ appName: 'com.example.cut', versionCode: '90' }), {
+        name: 'cut.apk',
+        data: apk,
+      });
       let sawPartial = false;
       await new Promise<void>((resolve, reject) => {
         const socket = net.connect(Number(port), '127.0.0.1', () => {
@@ -279,7 +374,8 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
           socket.write(payload.subarray(0, Math.floor(payload.length / 2)), async () => {
             // Cut the connection only once the server is visibly mid-way: a partial file exists.
             const until = Date.now() + 3000;
-            while (Date.now() < until && !storedFiles().some((name) => name.endsWith('.part'))) await new Promise((r) => setTimeout(r, 10));
+            while (Date.now() < until && !storedFiles().some((name) => name.endsWith('.part')))
+              await new Promise((r) => setTimeout(r, 10));
             sawPartial = storedFiles().some((name) => name.endsWith('.part'));
             socket.destroy();
           });
@@ -289,7 +385,8 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       });
       // The server notices the reset asynchronously; give it a moment, then nothing may remain.
       const deadline = Date.now() + 3000;
-      while (Date.now() < deadline && storedFiles().length !== before.files) await new Promise((r) => setTimeout(r, 50));
+      while (Date.now() < deadline && storedFiles().length !== before.files)
+        await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 200));
       expect(sawPartial).toBe(true);
       expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
@@ -304,20 +401,40 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
         [2, '2'],
         [3, '1'],
       ] as const) {
-        const res = await upload(fieldsFor({ appName: app, versionCode: String(code), updateType: type }), { name: 'l.apk', data: buildDemoApk(app, code) });
+        const res = await upload(fieldsFor({ appName: app, versionCode: String(code), updateType: type }), {
+          name: 'l.apk',
+          data: buildDemoApk(app, code),
+        });
         expect(res.statusCode).toBe(201);
       }
       const plain = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}` });
       expect(plain.statusCode).toBe(200);
-      expect(plain.json().data).toMatchObject({ versionCode: 3, updateType: 1, updateAvailable: null, forceUpdate: false });
+      expect(plain.json().data).toMatchObject({
+        versionCode: 3,
+        updateType: 1,
+        updateAvailable: null,
+        forceUpdate: false,
+      });
       // Version 1 skipped the Force release 2: it must update even though 3 is Flexible.
-      const fromOne = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=1` });
+      const fromOne = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/app/updates/latest?appName=${app}&versionCode=1`,
+      });
       expect(fromOne.json().data).toMatchObject({ versionCode: 3, updateAvailable: true, forceUpdate: true });
-      const fromTwo = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=2` });
+      const fromTwo = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/app/updates/latest?appName=${app}&versionCode=2`,
+      });
       expect(fromTwo.json().data).toMatchObject({ updateAvailable: true, forceUpdate: false });
-      const current = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}&versionCode=3` });
+      const current = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/app/updates/latest?appName=${app}&versionCode=3`,
+      });
       expect(current.json().data).toMatchObject({ updateAvailable: false, forceUpdate: false });
-      const unknown = await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/latest?appName=com.nobody' });
+      const unknown = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/app/updates/latest?appName=com.nobody',
+      });
       expect(unknown.statusCode).toBe(404);
       const missing = await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/latest' });
       expect(missing.statusCode).toBe(400);
@@ -325,9 +442,20 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
     });
 
     it('answers an unknown or malformed download id with 404 or 400', async () => {
-      expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/00000000-0000-4000-8000-000000000000/apk' })).statusCode).toBe(404);
-      expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/../../etc/apk' })).statusCode).toBeLessThan(500);
-      expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/nope/apk' })).statusCode).toBe(400);
+      expect(
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: '/api/v1/app/updates/00000000-0000-4000-8000-000000000000/apk',
+          })
+        ).statusCode,
+      ).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/../../etc/apk' })).statusCode,
+      ).toBeLessThan(500);
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/nope/apk' })).statusCode).toBe(
+        400,
+      );
     });
   });
 });

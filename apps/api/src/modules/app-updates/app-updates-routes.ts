@@ -42,7 +42,10 @@ async function* uploadParts(parts: AsyncIterable<Multipart>): AsyncGenerator<Upl
           if (!source.readableEnded) source.destroy();
         });
         // The parser runs ahead of us: the part may have failed before we got to it.
-        if (source.destroyed) file.destroy(source.errored ? (asClientError(source.errored) as Error) : new BadRequestError(malformed));
+        if (source.destroyed)
+          file.destroy(
+            source.errored ? (asClientError(source.errored) as Error) : new BadRequestError(malformed),
+          );
         else source.pipe(file);
         yield { type: 'file', fieldname: part.fieldname, filename: part.filename, file };
       } else {
@@ -54,7 +57,10 @@ async function* uploadParts(parts: AsyncIterable<Multipart>): AsyncGenerator<Upl
   }
 }
 
-export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesService }> = async (app, { appUpdates }) => {
+export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesService }> = async (
+  app,
+  { appUpdates },
+) => {
   app.post(
     apiPaths.systemUpdates,
     {
@@ -69,7 +75,8 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw new UnsupportedMediaTypeError('Send the app update as multipart/form-data');
+      if (!request.isMultipart())
+        throw new UnsupportedMediaTypeError('Send the app update as multipart/form-data');
       const parts = request.parts({
         // One file, the APK; the global multipart limits stay for everything else. Our own meter
         // stops at apkMaxBytes with a clear 413; the parser's limit is one byte above as a backstop.
@@ -116,7 +123,8 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
       config: { access: 'public' },
       schema: {
         tags: ['app-updates'],
-        summary: 'Download an APK. Public by unguessable id (see docs/decisions): the mobile app has no admin token.',
+        summary:
+          'Download an APK. Public by unguessable id (see docs/decisions): the mobile app has no admin token.',
         security: [],
         params: appUpdateIdParamSchema,
       },

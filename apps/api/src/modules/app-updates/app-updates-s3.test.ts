@@ -35,18 +35,36 @@ describe('APK upload and download with STORAGE=s3, over HTTP', () => {
 
     const apk = buildDemoApk('com.example.s3', 42, 20 * 1024 * 1024);
     const form = new FormData();
-    for (const [k, v] of Object.entries({ appName: 'com.example.s3', versionCode: '42', versionName: '4.2.0', remark: 'S3', updateDesc: 'Stored in a bucket', updateType: '2' })) {
+    for (const [k, v] of Object.entries({
+      appName: 'com.example.s3',
+      versionCode: '42',
+      versionName: '4.2.0',
+      remark: 'S3',
+      updateDesc: 'Stored in a bucket',
+      updateType: '2',
+    })) {
       form.append(k, v);
     }
     form.append('apk', new Blob([apk]), 'device-4.2.0.apk');
-    const res = await fetch(`${base}/api/v1/admin/system/updates`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` }, body: form });
-    const created = ((await res.json()) as { data: { apkUrl: string; apkSha256: string; apkSize: number } }).data;
+    const res = await fetch(`${base}/api/v1/admin/system/updates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}` },
+      body: form,
+    });
+    const created = ((await res.json()) as { data: { apkUrl: string; apkSha256: string; apkSize: number } })
+      .data;
     expect(res.status).toBe(201);
     expect(created).toMatchObject({ apkSize: apk.length, apkSha256: sha256(apk) });
 
     // Into the bucket in 8 MiB parts, each signed with its body's hash; no upload left open.
     const ops = standIn.requests.map((r) => r.operation);
-    expect(ops).toEqual(['CreateMultipartUpload', 'UploadPart', 'UploadPart', 'UploadPart', 'CompleteMultipartUpload']);
+    expect(ops).toEqual([
+      'CreateMultipartUpload',
+      'UploadPart',
+      'UploadPart',
+      'UploadPart',
+      'CompleteMultipartUpload',
+    ]);
     expect(standIn.requests.every((r) => r.signedBody)).toBe(true);
     expect(standIn.failures).toEqual([]);
     expect(standIn.openUploads()).toBe(0);

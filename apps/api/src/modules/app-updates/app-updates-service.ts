@@ -12,7 +12,14 @@ import { inputMessages } from '@app/contract/fields';
 import { apiPaths } from '@app/contract/paths';
 import type { Db } from '../../db/client.ts';
 import { appUpdates } from '../../db/schema/app-updates.ts';
-import { AppError, BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.ts';
+import {
+  AppError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from '../../lib/errors.ts';
 import { isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts';
 import type { Storage, StoredObject } from '../../lib/storage/storage.ts';
 import { storageKey } from '../../lib/storage/storage-key.ts';
@@ -67,7 +74,13 @@ function refusal(verdict: Exclude<ApkVerdict, { ok: true }>): AppError {
   }
 }
 
-export function createAppUpdatesService(deps: { db: Db; storage: Storage; publicUrl: string; apkMaxBytes: number; apkLimits?: ApkLimits }) {
+export function createAppUpdatesService(deps: {
+  db: Db;
+  storage: Storage;
+  publicUrl: string;
+  apkMaxBytes: number;
+  apkLimits?: ApkLimits;
+}) {
   const { db, storage, publicUrl, apkMaxBytes, apkLimits = defaultApkLimits } = deps;
 
   const toDto = (row: Row): AppUpdate => ({
@@ -110,8 +123,13 @@ export function createAppUpdatesService(deps: { db: Db; storage: Storage; public
       return { key, fileName: safeApkFileName(filename), ...put };
     } catch (error) {
       // The multipart parser's own file-size stop reads as ours.
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || (error instanceof PayloadTooLargeError && !(error instanceof ZipLimitError))) {
-        throw new PayloadTooLargeError(`${appUpdateMessages.tooLarge} (limit ${Math.floor(apkMaxBytes / (1024 * 1024))} MB)`);
+      if (
+        (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' ||
+        (error instanceof PayloadTooLargeError && !(error instanceof ZipLimitError))
+      ) {
+        throw new PayloadTooLargeError(
+          `${appUpdateMessages.tooLarge} (limit ${Math.floor(apkMaxBytes / (1024 * 1024))} MB)`,
+        );
       }
       throw error;
     }
@@ -134,7 +152,8 @@ export function createAppUpdatesService(deps: { db: Db; storage: Storage; public
             // Strict input (decision 020): a field the form does not have is refused, naming it.
             // (`apk` as text instead of a file ends as 'File is required' below.)
             if (part.fieldname === 'apk') continue;
-            if (!Object.hasOwn(appUpdateFieldsSchema.shape, part.fieldname)) throw new BadRequestError(inputMessages.unknownFields([part.fieldname]));
+            if (!Object.hasOwn(appUpdateFieldsSchema.shape, part.fieldname))
+              throw new BadRequestError(inputMessages.unknownFields([part.fieldname]));
             raw[part.fieldname] = part.value;
             continue;
           }
@@ -182,7 +201,12 @@ export function createAppUpdatesService(deps: { db: Db; storage: Storage; public
     async list({ page, limit }: { page: number; limit: number }) {
       // Releases are few (tens to hundreds): an exact count and an offset page stay cheap.
       const [rows, [{ total } = { total: 0 }]] = await Promise.all([
-        db.select().from(appUpdates).orderBy(desc(appUpdates.createdAt), desc(appUpdates.id)).limit(limit).offset(offsetOf(page, limit)),
+        db
+          .select()
+          .from(appUpdates)
+          .orderBy(desc(appUpdates.createdAt), desc(appUpdates.id))
+          .limit(limit)
+          .offset(offsetOf(page, limit)),
         db.select({ total: count() }).from(appUpdates),
       ]);
       return { allSystems: rows.map(toDto), totalPages: pageCount(total, limit), total, page, limit };
@@ -196,14 +220,21 @@ export function createAppUpdatesService(deps: { db: Db; storage: Storage; public
         .orderBy(desc(appUpdates.versionCode))
         .limit(1);
       if (!newest) throw new NotFoundError(appUpdateMessages.noneForApp);
-      if (versionCode === undefined) return { ...toDto(newest), updateAvailable: null, forceUpdate: newest.updateType === 2 };
+      if (versionCode === undefined)
+        return { ...toDto(newest), updateAvailable: null, forceUpdate: newest.updateType === 2 };
       const updateAvailable = newest.versionCode > versionCode;
       let forceUpdate = false;
       if (updateAvailable) {
         const [force] = await db
           .select({ id: appUpdates.id })
           .from(appUpdates)
-          .where(and(eq(appUpdates.appName, appName), gt(appUpdates.versionCode, versionCode), eq(appUpdates.updateType, 2)))
+          .where(
+            and(
+              eq(appUpdates.appName, appName),
+              gt(appUpdates.versionCode, versionCode),
+              eq(appUpdates.updateType, 2),
+            ),
+          )
           .limit(1);
         forceUpdate = Boolean(force);
       }

@@ -19,7 +19,11 @@ describe('POST /api/v1/admin/login', () => {
     expect(body.code).toBe(200);
     expect(typeof body.msg).toBe('string');
     expect(body.data.accessToken.split('.')).toHaveLength(3);
-    expect(body.data.admin).toMatchObject({ email: testAdmin.email, isDeletable: false, role: { type: 'admin', roleName: 'Admin' } });
+    expect(body.data.admin).toMatchObject({
+      email: testAdmin.email,
+      isDeletable: false,
+      role: { type: 'admin', roleName: 'Admin' },
+    });
     expect(JSON.stringify(body)).not.toMatch(/password/i);
   });
 
@@ -29,7 +33,10 @@ describe('POST /api/v1/admin/login', () => {
   });
 
   it('answers a wrong password and an unknown email with the same 401 message', async () => {
-    const wrong = await login({ email: testAdmin.email, password: 'nope-nope' }, { 'x-forwarded-for': '10.0.0.1' });
+    const wrong = await login(
+      { email: testAdmin.email, password: 'nope-nope' },
+      { 'x-forwarded-for': '10.0.0.1' },
+    );
     const unknown = await login({ email: 'nobody@example.com', password: 'nope-nope' });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
@@ -49,12 +56,34 @@ describe('POST /api/v1/admin/login', () => {
   it('answers bad bodies with a 4xx and a message, never a 500', async () => {
     const cases = [
       t.app.inject({ method: 'POST', url: '/api/v1/admin/login' }),
-      t.app.inject({ method: 'POST', url: '/api/v1/admin/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' }),
-      t.app.inject({ method: 'POST', url: '/api/v1/admin/login', headers: { 'content-type': 'text/plain' }, payload: 'hello' }),
-      t.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: 'a'.repeat(1_000_000), password: 'x' } }),
-      t.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: 'a@b.co', password: 'x'.repeat(100_000) } }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/login',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"email":',
+      }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/login',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'hello',
+      }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/login',
+        payload: { email: 'a'.repeat(1_000_000), password: 'x' },
+      }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/login',
+        payload: { email: 'a@b.co', password: 'x'.repeat(100_000) },
+      }),
       t.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: [1, 2, 3] as unknown as string }),
-      t.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: { $gt: '' }, password: null } }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/login',
+        payload: { email: { $gt: '' }, password: null },
+      }),
     ];
     for (const res of await Promise.all(cases)) {
       expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
@@ -69,7 +98,11 @@ describe('POST /api/v1/admin/login', () => {
     const t2 = await createTestApp();
     try {
       for (let i = 0; i < 5; i++) {
-        const res = await t2.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: testAdmin.email, password: `wrong-${i}` } });
+        const res = await t2.app.inject({
+          method: 'POST',
+          url: '/api/v1/admin/login',
+          payload: { email: testAdmin.email, password: `wrong-${i}` },
+        });
         expect(res.statusCode).toBe(401);
       }
       const blocked = await t2.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: testAdmin });
@@ -86,7 +119,11 @@ describe('POST /api/v1/admin/login', () => {
     try {
       let last = 0;
       for (let i = 0; i < 31; i++) {
-        const res = await t2.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: `user${i}@example.com`, password: 'x' } });
+        const res = await t2.app.inject({
+          method: 'POST',
+          url: '/api/v1/admin/login',
+          payload: { email: `user${i}@example.com`, password: 'x' },
+        });
         last = res.statusCode;
       }
       expect(last).toBe(429);
@@ -98,7 +135,8 @@ describe('POST /api/v1/admin/login', () => {
 
 describe('bearer tokens on admin routes', () => {
   // Every API route that did not declare itself public: anonymous and bad tokens must get a 401.
-  const privateRoutes = () => t.app.registeredRoutes.filter((r) => r.url.startsWith('/api/') && r.access !== 'public');
+  const privateRoutes = () =>
+    t.app.registeredRoutes.filter((r) => r.url.startsWith('/api/') && r.access !== 'public');
 
   it('has private admin routes to check', () => {
     expect(privateRoutes().map((r) => `${r.method} ${r.url}`)).toEqual(
@@ -125,9 +163,20 @@ describe('bearer tokens on admin routes', () => {
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('some-other-secret-some-other-secret'));
     const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.`;
-    for (const authorization of ['Bearer', 'Bearer abc', 'Basic YWRtaW46YWRtaW4=', `Bearer ${forged}`, `Bearer ${unsigned}`, 'Bearer a.b.c']) {
+    for (const authorization of [
+      'Bearer',
+      'Bearer abc',
+      'Basic YWRtaW46YWRtaW4=',
+      `Bearer ${forged}`,
+      `Bearer ${unsigned}`,
+      'Bearer a.b.c',
+    ]) {
       for (const route of privateRoutes()) {
-        const res = await t.app.inject({ method: route.method as 'GET', url: concrete(route.url), headers: { authorization } });
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url: concrete(route.url),
+          headers: { authorization },
+        });
         expect(res.statusCode, `${authorization} ${route.url}`).toBe(401);
         expect(res.json().code).toBe(401);
       }
@@ -138,9 +187,13 @@ describe('bearer tokens on admin routes', () => {
     const t2 = await createTestApp({ SESSION_HOURS: '1' });
     try {
       const token = await t2.login();
-      expect((await t2.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(200);
+      expect((await t2.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(
+        200,
+      );
       t2.clock.advance(61 * 60_000);
-      for (const route of t2.app.registeredRoutes.filter((r) => r.url.startsWith('/api/') && r.access !== 'public')) {
+      for (const route of t2.app.registeredRoutes.filter(
+        (r) => r.url.startsWith('/api/') && r.access !== 'public',
+      )) {
         const res = await t2.injectAs(token, { method: route.method as 'GET', url: concrete(route.url) });
         expect(res.statusCode, route.url).toBe(401);
       }
@@ -164,10 +217,18 @@ describe('bearer tokens on admin routes', () => {
 
   it('rejects an X-Timezone that is not an IANA zone and accepts one that is', async () => {
     const token = await t.login();
-    const bad = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile', headers: { 'x-timezone': 'Mars/Olympus' } });
+    const bad = await t.injectAs(token, {
+      method: 'GET',
+      url: '/api/v1/admin/profile',
+      headers: { 'x-timezone': 'Mars/Olympus' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().msg).toContain('X-Timezone');
-    const good = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile', headers: { 'x-timezone': 'Asia/Kolkata' } });
+    const good = await t.injectAs(token, {
+      method: 'GET',
+      url: '/api/v1/admin/profile',
+      headers: { 'x-timezone': 'Asia/Kolkata' },
+    });
     expect(good.statusCode).toBe(200);
   });
 });

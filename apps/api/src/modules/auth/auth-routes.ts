@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { emptyResponseSchema, loginBodySchema, loginResponseSchema, signInMessages } from '@app/contract/auth';
+import {
+  emptyResponseSchema,
+  loginBodySchema,
+  loginResponseSchema,
+  signInMessages,
+} from '@app/contract/auth';
 import { mfaMessages } from '@app/contract/mfa';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '../../lib/envelope.ts';
@@ -21,15 +26,27 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       },
     },
     async (request) => {
-      const result = await auth.login({ ...request.body, ip: request.ip, userAgent: request.headers['user-agent'] });
-      if ('mfa' in result) return ok(result, result.mfa === 'verify' ? mfaMessages.codeStep : mfaMessages.enrolStep);
+      const result = await auth.login({
+        ...request.body,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      if ('mfa' in result)
+        return ok(result, result.mfa === 'verify' ? mfaMessages.codeStep : mfaMessages.enrolStep);
       return ok(result, 'Login successful');
     },
   );
 
   app.post(
     apiPaths.logout,
-    { config: { access: 'admin', securityEvent: 'logout' }, schema: { tags: ['auth'], summary: 'Sign out (revokes this session)', response: { 200: emptyResponseSchema } } },
+    {
+      config: { access: 'admin', securityEvent: 'logout' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out (revokes this session)',
+        response: { 200: emptyResponseSchema },
+      },
+    },
     async (request) => {
       await auth.logout(requireAuth(request).sessionId);
       return ok(null, signInMessages.loggedOut);

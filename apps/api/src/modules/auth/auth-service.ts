@@ -36,7 +36,16 @@ type Deps = {
   mfa: Pick<MfaService, 'challengeFor'>;
 };
 
-export function createAuthService({ db, signer, profiles, signInThrottle, sessionHours, activity, now, mfa }: Deps) {
+export function createAuthService({
+  db,
+  signer,
+  profiles,
+  signInThrottle,
+  sessionHours,
+  activity,
+  now,
+  mfa,
+}: Deps) {
   const fail = async (email: string, ip: string): Promise<never> => {
     await signInThrottle.fail(email, ip);
     throw new UnauthorizedError(signInMessages.wrongCredentials);
@@ -48,7 +57,14 @@ export function createAuthService({ db, signer, profiles, signInThrottle, sessio
     const [session] = await db
       .insert(sessions)
       // The service clock, not the database's: idle time is measured against it.
-      .values({ userId: input.userId, expiresAt, createdAt: now(), lastSeenAt: now(), ip: input.ip, userAgent: input.userAgent?.slice(0, 300) })
+      .values({
+        userId: input.userId,
+        expiresAt,
+        createdAt: now(),
+        lastSeenAt: now(),
+        ip: input.ip,
+        userAgent: input.userAgent?.slice(0, 300),
+      })
       .returning({ id: sessions.id });
     const accessToken = await signer.signAccess({ userId: input.userId, sessionId: session!.id }, expiresAt);
     const admin = (await profiles.findById(input.userId)) as AdminProfile;
@@ -87,7 +103,12 @@ export function createAuthService({ db, signer, profiles, signInThrottle, sessio
       const claims = await signer.verifyAccess(token);
       if (!claims) throw new UnauthorizedError(apiMessages.invalidToken);
       const [row] = await db
-        .select({ email: users.email, roleType: roles.type, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+        .select({
+          email: users.email,
+          roleType: roles.type,
+          lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expiresAt,
+        })
         .from(sessions)
         .innerJoin(users, eq(sessions.userId, users.id))
         .innerJoin(roles, eq(users.roleId, roles.id))
@@ -101,9 +122,20 @@ export function createAuthService({ db, signer, profiles, signInThrottle, sessio
         )
         .limit(1);
       if (!row) throw new UnauthorizedError(apiMessages.invalidToken);
-      const endsAt = await activity.record({ id: claims.sessionId, lastSeenAt: row.lastSeenAt, expiresAt: row.expiresAt });
+      const endsAt = await activity.record({
+        id: claims.sessionId,
+        lastSeenAt: row.lastSeenAt,
+        expiresAt: row.expiresAt,
+      });
       if (!endsAt) throw new UnauthorizedError(apiMessages.invalidToken);
-      return { userId: claims.userId, sessionId: claims.sessionId, email: row.email, roleType: row.roleType, endsAt, expiresAt: row.expiresAt };
+      return {
+        userId: claims.userId,
+        sessionId: claims.sessionId,
+        email: row.email,
+        roleType: row.roleType,
+        endsAt,
+        expiresAt: row.expiresAt,
+      };
     },
 
     async logout(sessionId: string) {

@@ -8,7 +8,9 @@ import { recoveryCodeCount } from '@app/contract/mfa';
  * decision record (two-step sign-in) says what an operator does then.
  */
 const derive = (secret: string, label: string) =>
-  Buffer.from(hkdfSync('sha256', Buffer.from(secret), Buffer.from('device-admin-mfa'), Buffer.from(label), 32));
+  Buffer.from(
+    hkdfSync('sha256', Buffer.from(secret), Buffer.from('device-admin-mfa'), Buffer.from(label), 32),
+  );
 
 const version = 'v1';
 
@@ -46,7 +48,9 @@ export function createMfaCrypto(serverSecret: string) {
      * enough; the key keeps a stolen table from being checked offline.
      */
     hashRecoveryCode(userId: string, code: string): string {
-      return createHmac('sha256', recoveryKey).update(`${userId}:${normalizeRecoveryCode(code)}`).digest('base64url');
+      return createHmac('sha256', recoveryKey)
+        .update(`${userId}:${normalizeRecoveryCode(code)}`)
+        .digest('base64url');
     },
   };
 }

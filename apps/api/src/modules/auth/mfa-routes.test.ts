@@ -21,16 +21,27 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function addAdmin(app: TestApp, email: string) {
-  const [admin] = await app.database.db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin')).limit(1);
+  const [admin] = await app.database.db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(eq(roles.type, 'admin'))
+    .limit(1);
   const [row] = await app.database.db
     .insert(users)
-    .values({ email, userName: email.split('@')[0]!, passwordHash: await hashPassword(password), roleId: admin!.id })
+    .values({
+      email,
+      userName: email.split('@')[0]!,
+      passwordHash: await hashPassword(password),
+      roleId: admin!.id,
+    })
     .returning({ id: users.id });
   return row!.id;
 }
 
-const post = (app: TestApp, url: string, payload?: object, ip = freshIp()) => app.app.inject({ method: 'POST', url, payload, remoteAddress: ip });
-const login = (app: TestApp, email: string, ip?: string) => post(app, apiPaths.login, { email, password }, ip);
+const post = (app: TestApp, url: string, payload?: object, ip = freshIp()) =>
+  app.app.inject({ method: 'POST', url, payload, remoteAddress: ip });
+const login = (app: TestApp, email: string, ip?: string) =>
+  post(app, apiPaths.login, { email, password }, ip);
 const codeAt = (app: TestApp, secret: Buffer) => totp(secret, app.clock.now.getTime());
 /** The next time step, so a fresh code is not refused as a replay of the last one. */
 const nextStep = (app: TestApp) => app.clock.advance(30_000);
@@ -48,7 +59,11 @@ async function enrol(app: TestApp, email: string) {
   const setup = await app.injectAs(token, { method: 'POST', url: apiPaths.profileMfaSetup });
   expect(setup.statusCode, setup.body).toBe(200);
   const secret = base32Decode(setup.json().data.manualKey);
-  const confirm = await app.injectAs(token, { method: 'POST', url: apiPaths.profileMfaConfirm, payload: { code: codeAt(app, secret) } });
+  const confirm = await app.injectAs(token, {
+    method: 'POST',
+    url: apiPaths.profileMfaConfirm,
+    payload: { code: codeAt(app, secret) },
+  });
   expect(confirm.statusCode, confirm.body).toBe(200);
   nextStep(app);
   return { token, secret, recoveryCodes: confirm.json().data.recoveryCodes as string[] };
@@ -82,7 +97,10 @@ describe('enrolment from the profile', () => {
     const secret = base32Decode(manualKey);
 
     // Stored encrypted: neither the base32 key nor the raw bytes are in the row.
-    const [row] = await t.database.db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId));
+    const [row] = await t.database.db
+      .select()
+      .from(mfaAuthenticators)
+      .where(eq(mfaAuthenticators.userId, userId));
     expect(row!.enabledAt).toBeNull();
     expect(row!.secretEnc).not.toContain(manualKey.replace(/ /g, ''));
     expect(row!.secretEnc).not.toContain(secret.toString('base64url'));
@@ -91,18 +109,29 @@ describe('enrolment from the profile', () => {
     // Pending: sign-in does not ask for a code yet.
     expect((await login(t, email)).json().data.accessToken).toBeTruthy();
 
-    const wrong = await t.injectAs(token, { method: 'POST', url: apiPaths.profileMfaConfirm, payload: { code: '000000' === codeAt(t, secret) ? '111111' : '000000' } });
+    const wrong = await t.injectAs(token, {
+      method: 'POST',
+      url: apiPaths.profileMfaConfirm,
+      payload: { code: '000000' === codeAt(t, secret) ? '111111' : '000000' },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().msg).toBe('Invalid or expired code');
 
-    const confirm = await t.injectAs(token, { method: 'POST', url: apiPaths.profileMfaConfirm, payload: { code: codeAt(t, secret) } });
+    const confirm = await t.injectAs(token, {
+      method: 'POST',
+      url: apiPaths.profileMfaConfirm,
+      payload: { code: codeAt(t, secret) },
+    });
     expect(confirm.statusCode).toBe(200);
     expect(confirm.json().msg).toBe('Two-step sign-in is on');
     const codes: string[] = confirm.json().data.recoveryCodes;
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    const stored = await t.database.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+    const stored = await t.database.db
+      .select()
+      .from(mfaRecoveryCodes)
+      .where(eq(mfaRecoveryCodes.userId, userId));
     expect(stored).toHaveLength(10);
     for (const code of codes) expect(JSON.stringify(stored)).not.toContain(code.replace('-', ''));
 
@@ -120,15 +149,28 @@ describe('enrolment from the profile', () => {
     const email = 'no-setup@example.test';
     await addAdmin(t, email);
     const token = await sessionToken(t, email);
-    const res = await t.injectAs(token, { method: 'POST', url: apiPaths.profileMfaConfirm, payload: { code: '123456' } });
+    const res = await t.injectAs(token, {
+      method: 'POST',
+      url: apiPaths.profileMfaConfirm,
+      payload: { code: '123456' },
+    });
     expect(res.statusCode).toBe(409);
-    const letters = await t.injectAs(token, { method: 'POST', url: apiPaths.profileMfaConfirm, payload: { code: 'abcdef' } });
+    const letters = await t.injectAs(token, {
+      method: 'POST',
+      url: apiPaths.profileMfaConfirm,
+      payload: { code: 'abcdef' },
+    });
     expect(letters.statusCode).toBe(400);
     expect(letters.json().msg).toBe('Code must be the 6 digits from your authenticator app');
   });
 
   it('needs a session for every profile route', async () => {
-    for (const url of [apiPaths.profileMfaSetup, apiPaths.profileMfaConfirm, apiPaths.profileMfaDisable, apiPaths.profileMfaRecoveryCodes]) {
+    for (const url of [
+      apiPaths.profileMfaSetup,
+      apiPaths.profileMfaConfirm,
+      apiPaths.profileMfaDisable,
+      apiPaths.profileMfaRecoveryCodes,
+    ]) {
       expect((await post(t, url, { code: '123456' })).statusCode).toBe(401);
     }
     expect((await t.app.inject({ method: 'GET', url: apiPaths.profileMfa })).statusCode).toBe(401);
@@ -169,13 +211,21 @@ describe('signing in with two-step sign-in on', () => {
     // An older step's code is refused too once a later one was accepted.
     nextStep(t);
     const fresh = codeAt(t, secret);
-    expect((await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: fresh })).statusCode).toBe(200);
+    expect(
+      (await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: fresh }))
+        .statusCode,
+    ).toBe(200);
     const previous = totp(secret, t.clock.now.getTime() - 30_000);
-    expect((await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: previous })).statusCode).toBe(401);
+    expect(
+      (await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: previous }))
+        .statusCode,
+    ).toBe(401);
     // Each code step is a security event in the audit trail, under the account's email.
     await t.app.audit.flush();
     const recorded = [
-      ...(await t.database.db.select({ event: accessLogs.event, email: accessLogs.userEmail }).from(accessLogs)),
+      ...(await t.database.db
+        .select({ event: accessLogs.event, email: accessLogs.userEmail })
+        .from(accessLogs)),
       ...(await t.database.db.select({ event: errorLogs.event, email: errorLogs.userEmail }).from(errorLogs)),
     ].filter((r) => r.email === email && r.event?.startsWith('mfa.verify'));
     expect(recorded.filter((r) => r.event === 'mfa.verify.success').length).toBeGreaterThanOrEqual(2);
@@ -186,11 +236,20 @@ describe('signing in with two-step sign-in on', () => {
     const email = 'recovery@example.test';
     const { token, recoveryCodes } = await enrol(t, email);
     const [first, second] = recoveryCodes;
-    expect((await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: first })).statusCode).toBe(200);
-    const again = await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: first });
+    expect(
+      (await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: first }))
+        .statusCode,
+    ).toBe(200);
+    const again = await post(t, apiPaths.loginMfa, {
+      mfaToken: (await challenge(t, email)).mfaToken,
+      code: first,
+    });
     expect(again.statusCode).toBe(401);
     const typed = second!.toUpperCase().replace('-', ' ');
-    expect((await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: typed })).statusCode).toBe(200);
+    expect(
+      (await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: typed }))
+        .statusCode,
+    ).toBe(200);
     const status = await t.injectAs(token, { method: 'GET', url: apiPaths.profileMfa });
     expect(status.json().data.recoveryCodesLeft).toBe(8);
   });
@@ -202,7 +261,10 @@ describe('signing in with two-step sign-in on', () => {
       const { secret } = await enrol(t2, email);
       for (let i = 0; i < 5; i++) {
         const { mfaToken } = await challenge(t2, email);
-        const res = await post(t2, apiPaths.loginMfa, { mfaToken, code: `99999${i}` === codeAt(t2, secret) ? '888888' : `99999${i}` });
+        const res = await post(t2, apiPaths.loginMfa, {
+          mfaToken,
+          code: `99999${i}` === codeAt(t2, secret) ? '888888' : `99999${i}`,
+        });
         expect(res.statusCode).toBe(401);
       }
       const { mfaToken } = await challenge(t2, email);
@@ -223,12 +285,15 @@ describe('signing in with two-step sign-in on', () => {
       const tokens: string[] = [];
       for (let i = 0; i < 7; i++) {
         const email = `spray${i}@example.test`;
-          await enrol(t2, email);
+        await enrol(t2, email);
         tokens.push((await challenge(t2, email)).mfaToken);
       }
       const statuses: number[] = [];
       for (let i = 0; i < 31; i++) {
-        statuses.push((await post(t2, apiPaths.loginMfa, { mfaToken: tokens[i % 7]!, code: 'zzzzz-zzzzz' }, ip)).statusCode);
+        statuses.push(
+          (await post(t2, apiPaths.loginMfa, { mfaToken: tokens[i % 7]!, code: 'zzzzz-zzzzz' }, ip))
+            .statusCode,
+        );
       }
       expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
       expect(statuses[30]).toBe(429);
@@ -242,7 +307,9 @@ describe('signing in with two-step sign-in on', () => {
     const { token, secret } = await enrol(t, email);
     const { mfaToken } = await challenge(t, email);
     expect((await post(t, apiPaths.loginMfaSetup, { mfaToken })).statusCode).toBe(401);
-    expect((await post(t, apiPaths.loginMfa, { mfaToken: token, code: codeAt(t, secret) })).statusCode).toBe(401);
+    expect((await post(t, apiPaths.loginMfa, { mfaToken: token, code: codeAt(t, secret) })).statusCode).toBe(
+      401,
+    );
     t.clock.advance(5 * 60_000 + 1000);
     const late = await post(t, apiPaths.loginMfa, { mfaToken, code: codeAt(t, secret) });
     expect(late.statusCode).toBe(401);
@@ -280,13 +347,20 @@ describe('signing in with two-step sign-in on', () => {
       const otp = /code to reset your password is: (\d{6})/.exec(mail.text)![1]!;
       const verified = await post(t2, apiPaths.verifyEmail, { email, otp });
       expect(verified.statusCode).toBe(200);
-      const reset = await post(t2, apiPaths.resetPassword, { rememberToken: verified.json().data.rememberToken, email, password: 'Reset-Passw0rd' });
+      const reset = await post(t2, apiPaths.resetPassword, {
+        rememberToken: verified.json().data.rememberToken,
+        email,
+        password: 'Reset-Passw0rd',
+      });
       expect(reset.statusCode).toBe(200);
       expect(reset.json().data?.accessToken).toBeUndefined();
 
       const res = await post(t2, apiPaths.login, { email, password: 'Reset-Passw0rd' });
       expect(res.json().data).toEqual({ mfa: 'verify', mfaToken: expect.any(String) });
-      const done = await post(t2, apiPaths.loginMfa, { mfaToken: res.json().data.mfaToken, code: codeAt(t2, secret) });
+      const done = await post(t2, apiPaths.loginMfa, {
+        mfaToken: res.json().data.mfaToken,
+        code: codeAt(t2, secret),
+      });
       expect(done.statusCode).toBe(200);
     } finally {
       await t2.close();
@@ -300,7 +374,11 @@ describe('turning it off and renewing recovery codes', () => {
     const email = 'disable@example.test';
     const { token, secret } = await enrol(t, email);
     const url = apiPaths.profileMfaDisable;
-    const wrongPassword = await t.injectAs(token, { method: 'POST', url, payload: { password: 'not-it', code: codeAt(t, secret) } });
+    const wrongPassword = await t.injectAs(token, {
+      method: 'POST',
+      url,
+      payload: { password: 'not-it', code: codeAt(t, secret) },
+    });
     expect(wrongPassword.statusCode).toBe(400);
     expect(wrongPassword.json().msg).toBe('Password is incorrect');
     const wrongCode = await t.injectAs(token, { method: 'POST', url, payload: { password, code: '12345a' } });
@@ -309,11 +387,20 @@ describe('turning it off and renewing recovery codes', () => {
     const missing = await t.injectAs(token, { method: 'POST', url, payload: { code: '123456' } });
     expect(missing.json().msg).toContain('Password is required');
 
-    const done = await t.injectAs(token, { method: 'POST', url, payload: { password, code: codeAt(t, secret) } });
+    const done = await t.injectAs(token, {
+      method: 'POST',
+      url,
+      payload: { password, code: codeAt(t, secret) },
+    });
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json()).toMatchObject({ msg: 'Two-step sign-in is off', data: { enabled: false, recoveryCodesLeft: 0 } });
+    expect(done.json()).toMatchObject({
+      msg: 'Two-step sign-in is off',
+      data: { enabled: false, recoveryCodesLeft: 0 },
+    });
     expect((await login(t, email)).json().data.accessToken).toBeTruthy();
-    expect((await t.injectAs(token, { method: 'POST', url, payload: { password, code: '123456' } })).statusCode).toBe(409);
+    expect(
+      (await t.injectAs(token, { method: 'POST', url, payload: { password, code: '123456' } })).statusCode,
+    ).toBe(409);
   });
 
   it('renews the recovery codes with a current code; the old ones stop working', async () => {
@@ -327,8 +414,18 @@ describe('turning it off and renewing recovery codes', () => {
     const fresh: string[] = res.json().data.recoveryCodes;
     expect(fresh).toHaveLength(10);
     expect(fresh.some((c) => recoveryCodes.includes(c))).toBe(false);
-    expect((await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: recoveryCodes[0] })).statusCode).toBe(401);
-    expect((await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: fresh[0] })).statusCode).toBe(200);
+    expect(
+      (
+        await post(t, apiPaths.loginMfa, {
+          mfaToken: (await challenge(t, email)).mfaToken,
+          code: recoveryCodes[0],
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await post(t, apiPaths.loginMfa, { mfaToken: (await challenge(t, email)).mfaToken, code: fresh[0] }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -339,7 +436,10 @@ describe('REQUIRE_MFA', () => {
       const email = 'required@example.test';
       await addAdmin(t2, email);
       const res = await login(t2, email);
-      expect(res.json()).toMatchObject({ msg: 'Set up two-step sign-in to continue', data: { mfa: 'enrol', mfaToken: expect.any(String) } });
+      expect(res.json()).toMatchObject({
+        msg: 'Set up two-step sign-in to continue',
+        data: { mfa: 'enrol', mfaToken: expect.any(String) },
+      });
       expect(res.json().data.accessToken).toBeUndefined();
       const { mfaToken } = res.json().data;
       // An enrol token does not pass the code step.
@@ -361,7 +461,11 @@ describe('REQUIRE_MFA', () => {
       expect((await post(t2, apiPaths.loginMfaSetup, { mfaToken })).statusCode).toBe(409);
       expect((await challenge(t2, email)).mfa).toBe('verify');
 
-      const off = await t2.injectAs(accessToken, { method: 'POST', url: apiPaths.profileMfaDisable, payload: { password, code: recoveryCodes[0] } });
+      const off = await t2.injectAs(accessToken, {
+        method: 'POST',
+        url: apiPaths.profileMfaDisable,
+        payload: { password, code: recoveryCodes[0] },
+      });
       expect(off.statusCode).toBe(403);
       expect(off.json().msg).toBe('Two-step sign-in is required for console users and cannot be turned off');
     } finally {
@@ -381,16 +485,28 @@ describe("an admin resetting another user's two-step sign-in", () => {
 
     const status = await t.injectAs(helper, { method: 'GET', url: apiPaths.userMfa(target!.id) });
     expect(status.statusCode, status.body).toBe(200);
-    expect(status.json().data).toEqual({ enabled: true, enabledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), recoveryCodesLeft: 10, isYou: false, yourCodeRequired: false });
+    expect(status.json().data).toEqual({
+      enabled: true,
+      enabledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      recoveryCodesLeft: 10,
+      isYou: false,
+      yourCodeRequired: false,
+    });
 
     const url = apiPaths.userMfaReset(target!.id);
     const wrong = await t.injectAs(helper, { method: 'POST', url, payload: { password: 'not-it' } });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().msg).toBe('Password is incorrect');
-    expect((await t.injectAs(helper, { method: 'POST', url, payload: {} })).json().msg).toContain('Password is required');
-    expect((await t.injectAs(helper, { method: 'POST', url, payload: { password, isAdmin: true } })).statusCode).toBe(400);
+    expect((await t.injectAs(helper, { method: 'POST', url, payload: {} })).json().msg).toContain(
+      'Password is required',
+    );
+    expect(
+      (await t.injectAs(helper, { method: 'POST', url, payload: { password, isAdmin: true } })).statusCode,
+    ).toBe(400);
     // Nothing changed on a refused reset.
-    expect((await t.injectAs(lostSession, { method: 'GET', url: apiPaths.profileMfa })).json().data.enabled).toBe(true);
+    expect(
+      (await t.injectAs(lostSession, { method: 'GET', url: apiPaths.profileMfa })).json().data.enabled,
+    ).toBe(true);
 
     const done = await t.injectAs(helper, { method: 'POST', url, payload: { password } });
     expect(done.statusCode, done.body).toBe(200);
@@ -399,8 +515,12 @@ describe("an admin resetting another user's two-step sign-in", () => {
       msg: 'Two-step sign-in was reset. The user signs in with the password and sets it up again.',
       data: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, isYou: false, yourCodeRequired: false },
     });
-    expect(await t.database.db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, target!.id))).toEqual([]);
-    expect(await t.database.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, target!.id))).toEqual([]);
+    expect(
+      await t.database.db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, target!.id)),
+    ).toEqual([]);
+    expect(
+      await t.database.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, target!.id)),
+    ).toEqual([]);
     // The user's open sessions end; the next sign-in needs the password alone.
     expect((await t.injectAs(lostSession, { method: 'GET', url: apiPaths.profile })).statusCode).toBe(401);
     expect((await login(t, lost)).json().data.accessToken).toBeTruthy();
@@ -411,11 +531,26 @@ describe("an admin resetting another user's two-step sign-in", () => {
 
     await t.app.audit.flush();
     const rows = await t.database.db
-      .select({ event: accessLogs.event, userId: accessLogs.userId, recordKind: accessLogs.recordKind, recordId: accessLogs.recordId })
+      .select({
+        event: accessLogs.event,
+        userId: accessLogs.userId,
+        recordKind: accessLogs.recordKind,
+        recordId: accessLogs.recordId,
+      })
       .from(accessLogs)
       .where(eq(accessLogs.recordId, target!.id));
-    expect(rows).toContainEqual({ event: 'mfa.reset.success', userId: helperId, recordKind: 'user', recordId: target!.id });
-    expect(rows).toContainEqual({ event: 'mfa.reset.failure', userId: helperId, recordKind: 'user', recordId: target!.id });
+    expect(rows).toContainEqual({
+      event: 'mfa.reset.success',
+      userId: helperId,
+      recordKind: 'user',
+      recordId: target!.id,
+    });
+    expect(rows).toContainEqual({
+      event: 'mfa.reset.failure',
+      userId: helperId,
+      recordKind: 'user',
+      recordId: target!.id,
+    });
   });
 
   it('asks an acting admin whose own two-step sign-in is on for their own current code', async () => {
@@ -424,32 +559,64 @@ describe("an admin resetting another user's two-step sign-in", () => {
     const [target] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, lost));
     const { token: helper, secret: helperSecret } = await enrol(t, 'careful-helper@example.test');
     const url = apiPaths.userMfaReset(target!.id);
-    expect((await t.injectAs(helper, { method: 'GET', url: apiPaths.userMfa(target!.id) })).json().data).toMatchObject({ isYou: false, yourCodeRequired: true });
+    expect(
+      (await t.injectAs(helper, { method: 'GET', url: apiPaths.userMfa(target!.id) })).json().data,
+    ).toMatchObject({ isYou: false, yourCodeRequired: true });
 
     const noCode = await t.injectAs(helper, { method: 'POST', url, payload: { password } });
     expect(noCode.statusCode).toBe(400);
-    expect(noCode.json()).toMatchObject({ msg: 'Your code is required: your own two-step sign-in is on', data: { errors: [{ path: 'code' }] } });
+    expect(noCode.json()).toMatchObject({
+      msg: 'Your code is required: your own two-step sign-in is on',
+      data: { errors: [{ path: 'code' }] },
+    });
     // The user's code is not the acting admin's.
-    const theirCode = await t.injectAs(helper, { method: 'POST', url, payload: { password, code: codeAt(t, lostSecret) } });
+    const theirCode = await t.injectAs(helper, {
+      method: 'POST',
+      url,
+      payload: { password, code: codeAt(t, lostSecret) },
+    });
     expect(theirCode.statusCode).toBe(400);
     expect(theirCode.json().msg).toBe('Invalid or expired code');
     nextStep(t);
-    const done = await t.injectAs(helper, { method: 'POST', url, payload: { password, code: codeAt(t, helperSecret) } });
+    const done = await t.injectAs(helper, {
+      method: 'POST',
+      url,
+      payload: { password, code: codeAt(t, helperSecret) },
+    });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data.enabled).toBe(false);
   });
 
   it('refuses one’s own (use My Profile), an unknown or malformed id, and callers without a session', async () => {
     const { token } = await enrol(t, 'self-reset@example.test');
-    const [self] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'self-reset@example.test'));
-    expect((await t.injectAs(token, { method: 'GET', url: apiPaths.userMfa(self!.id) })).json().data).toMatchObject({ enabled: true, isYou: true, yourCodeRequired: true });
-    const own = await t.injectAs(token, { method: 'POST', url: apiPaths.userMfaReset(self!.id), payload: { password, code: '123456' } });
+    const [self] = await t.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'self-reset@example.test'));
+    expect(
+      (await t.injectAs(token, { method: 'GET', url: apiPaths.userMfa(self!.id) })).json().data,
+    ).toMatchObject({ enabled: true, isYou: true, yourCodeRequired: true });
+    const own = await t.injectAs(token, {
+      method: 'POST',
+      url: apiPaths.userMfaReset(self!.id),
+      payload: { password, code: '123456' },
+    });
     expect(own.statusCode).toBe(400);
     expect(own.json().msg).toBe('Use My Profile to change your own two-step sign-in');
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await t.injectAs(token, { method: 'GET', url: apiPaths.userMfa(unknown) })).statusCode).toBe(404);
-    expect((await t.injectAs(token, { method: 'POST', url: apiPaths.userMfaReset(unknown), payload: { password } })).statusCode).toBe(404);
-    expect((await t.injectAs(token, { method: 'GET', url: apiPaths.userMfa('not-a-uuid') })).statusCode).toBe(400);
+    expect(
+      (
+        await t.injectAs(token, {
+          method: 'POST',
+          url: apiPaths.userMfaReset(unknown),
+          payload: { password },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect((await t.injectAs(token, { method: 'GET', url: apiPaths.userMfa('not-a-uuid') })).statusCode).toBe(
+      400,
+    );
     expect((await post(t, apiPaths.userMfaReset(self!.id), { password })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: apiPaths.userMfa(self!.id) })).statusCode).toBe(401);
   });
@@ -460,15 +627,24 @@ describe("an admin resetting another user's two-step sign-in", () => {
       const enrolAtSignIn = async (email: string) => {
         await addAdmin(t2, email);
         const { mfaToken } = (await login(t2, email)).json().data;
-        const secret = base32Decode((await post(t2, apiPaths.loginMfaSetup, { mfaToken })).json().data.manualKey);
+        const secret = base32Decode(
+          (await post(t2, apiPaths.loginMfaSetup, { mfaToken })).json().data.manualKey,
+        );
         const confirm = await post(t2, apiPaths.loginMfaConfirm, { mfaToken, code: codeAt(t2, secret) });
         return { token: confirm.json().data.accessToken as string, secret };
       };
       await enrolAtSignIn('required-lost@example.test');
       const helper = await enrolAtSignIn('required-helper@example.test');
       nextStep(t2);
-      const [target] = await t2.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'required-lost@example.test'));
-      const res = await t2.injectAs(helper.token, { method: 'POST', url: apiPaths.userMfaReset(target!.id), payload: { password, code: codeAt(t2, helper.secret) } });
+      const [target] = await t2.database.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, 'required-lost@example.test'));
+      const res = await t2.injectAs(helper.token, {
+        method: 'POST',
+        url: apiPaths.userMfaReset(target!.id),
+        payload: { password, code: codeAt(t2, helper.secret) },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect((await login(t2, 'required-lost@example.test')).json().data).toMatchObject({ mfa: 'enrol' });
     } finally {

@@ -26,7 +26,10 @@ const tags = ['two-step sign-in'];
 // Secrets and recovery codes are shown once; no cache anywhere may keep them.
 const noStore = { 'cache-control': 'no-store' };
 
-export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaService }> = async (app, { auth, mfa }) => {
+export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaService }> = async (
+  app,
+  { auth, mfa },
+) => {
   // Sign-in: these take the step token from the login answer, never a session.
   app.post(
     apiPaths.loginMfa,
@@ -42,7 +45,10 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     async (request) => {
       request.securitySubject = await mfa.subjectOf(request.body.mfaToken);
       const userId = await mfa.passChallenge(request.body.mfaToken, request.body.code, request.ip);
-      return ok(await auth.openSession({ userId, ip: request.ip, userAgent: request.headers['user-agent'] }), 'Login successful');
+      return ok(
+        await auth.openSession({ userId, ip: request.ip, userAgent: request.headers['user-agent'] }),
+        'Login successful',
+      );
     },
   );
 
@@ -50,7 +56,12 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     apiPaths.loginMfaSetup,
     {
       config: { access: 'public', securityEvent: 'mfa.enrol' },
-      schema: { tags, summary: 'REQUIRE_MFA: start enrolment before the first session', body: mfaChallengeBodySchema, response: { 200: mfaSetupResponseSchema } },
+      schema: {
+        tags,
+        summary: 'REQUIRE_MFA: start enrolment before the first session',
+        body: mfaChallengeBodySchema,
+        response: { 200: mfaSetupResponseSchema },
+      },
     },
     async (request, reply) => {
       request.securitySubject = await mfa.subjectOf(request.body.mfaToken);
@@ -75,7 +86,11 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
       request.securitySubject = await mfa.subjectOf(request.body.mfaToken);
       const userId = await mfa.enrollingUser(request.body.mfaToken);
       const recoveryCodes = await mfa.confirmSetup(userId, request.body.code, request.ip);
-      const session = await auth.openSession({ userId, ip: request.ip, userAgent: request.headers['user-agent'] });
+      const session = await auth.openSession({
+        userId,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
       reply.headers(noStore);
       return ok({ ...session, recoveryCodes }, mfaMessages.enabled);
     },
@@ -84,7 +99,10 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   // The signed-in user's own authenticator (profile).
   app.get(
     apiPaths.profileMfa,
-    { config: { access: 'admin' }, schema: { tags, summary: 'Whether two-step sign-in is on', response: { 200: mfaStatusResponseSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: 'Whether two-step sign-in is on', response: { 200: mfaStatusResponseSchema } },
+    },
     async (request) => ok(await mfa.status(requireAuth(request).userId)),
   );
 
@@ -92,7 +110,11 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     apiPaths.profileMfaSetup,
     {
       config: { access: 'admin', securityEvent: 'mfa.enrol' },
-      schema: { tags, summary: 'Start enrolment: a new secret as QR code, otpauth URI and manual key', response: { 200: mfaSetupResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Start enrolment: a new secret as QR code, otpauth URI and manual key',
+        response: { 200: mfaSetupResponseSchema },
+      },
     },
     async (request, reply) => {
       reply.headers(noStore);
@@ -104,10 +126,19 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     apiPaths.profileMfaConfirm,
     {
       config: { access: 'admin', securityEvent: 'mfa.enrol' },
-      schema: { tags, summary: 'Confirm enrolment with a code; answers the ten recovery codes (shown once)', body: mfaConfirmBodySchema, response: { 200: recoveryCodesResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Confirm enrolment with a code; answers the ten recovery codes (shown once)',
+        body: mfaConfirmBodySchema,
+        response: { 200: recoveryCodesResponseSchema },
+      },
     },
     async (request, reply) => {
-      const recoveryCodes = await mfa.confirmSetup(requireAuth(request).userId, request.body.code, request.ip);
+      const recoveryCodes = await mfa.confirmSetup(
+        requireAuth(request).userId,
+        request.body.code,
+        request.ip,
+      );
       reply.headers(noStore);
       return ok({ recoveryCodes }, mfaMessages.enabled);
     },
@@ -117,7 +148,12 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     apiPaths.profileMfaDisable,
     {
       config: { access: 'admin', securityEvent: 'mfa.disable' },
-      schema: { tags, summary: 'Turn two-step sign-in off (password and a current code)', body: mfaDisableBodySchema, response: { 200: mfaStatusResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Turn two-step sign-in off (password and a current code)',
+        body: mfaDisableBodySchema,
+        response: { 200: mfaStatusResponseSchema },
+      },
     },
     async (request) => {
       const { userId } = requireAuth(request);
@@ -130,10 +166,19 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     apiPaths.profileMfaRecoveryCodes,
     {
       config: { access: 'admin', securityEvent: 'mfa.recovery-codes' },
-      schema: { tags, summary: 'Replace the recovery codes (needs a current code)', body: mfaCodeBodySchema, response: { 200: recoveryCodesResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Replace the recovery codes (needs a current code)',
+        body: mfaCodeBodySchema,
+        response: { 200: recoveryCodesResponseSchema },
+      },
     },
     async (request, reply) => {
-      const recoveryCodes = await mfa.renewRecoveryCodes(requireAuth(request).userId, request.body.code, request.ip);
+      const recoveryCodes = await mfa.renewRecoveryCodes(
+        requireAuth(request).userId,
+        request.body.code,
+        request.ip,
+      );
       reply.headers(noStore);
       return ok({ recoveryCodes }, mfaMessages.recoveryCodesRenewed);
     },
@@ -144,7 +189,12 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     apiPaths.userMfa(':id'),
     {
       config: { access: 'admin' },
-      schema: { tags, summary: "A user's two-step sign-in: on or off, since when, recovery codes left", params: userIdParamSchema, response: { 200: userMfaStatusResponseSchema } },
+      schema: {
+        tags,
+        summary: "A user's two-step sign-in: on or off, since when, recovery codes left",
+        params: userIdParamSchema,
+        response: { 200: userMfaStatusResponseSchema },
+      },
     },
     async (request) => ok(await mfa.statusOf(request.params.id, requireAuth(request).userId)),
   );
@@ -155,7 +205,8 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
       config: { access: 'admin', securityEvent: 'mfa.reset' },
       schema: {
         tags,
-        summary: "Reset a user's two-step sign-in (removes the authenticator and recovery codes, ends their sessions); needs your own password, and your code when yours is on",
+        summary:
+          "Reset a user's two-step sign-in (removes the authenticator and recovery codes, ends their sessions); needs your own password, and your code when yours is on",
         params: userIdParamSchema,
         body: mfaResetBodySchema,
         response: { 200: userMfaStatusResponseSchema },
@@ -163,7 +214,10 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     },
     async (request) => {
       request.auditRecord = { kind: 'user', id: request.params.id };
-      return ok(await mfa.resetFor(requireAuth(request).userId, request.params.id, request.body, request.ip), mfaMessages.resetDone);
+      return ok(
+        await mfa.resetFor(requireAuth(request).userId, request.params.id, request.body, request.ip),
+        mfaMessages.resetDone,
+      );
     },
   );
 };

@@ -2,12 +2,27 @@ import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { apiMessages } from '@app/contract/envelope';
 import { userMessages } from '@app/contract/users';
-import { mfaMessages, type MfaChallenge, type MfaResetBody, type MfaSetup, type MfaStatus, type UserMfaStatus } from '@app/contract/mfa';
+import {
+  mfaMessages,
+  type MfaChallenge,
+  type MfaResetBody,
+  type MfaSetup,
+  type MfaStatus,
+  type UserMfaStatus,
+} from '@app/contract/mfa';
 import type { Db } from '../../db/client.ts';
 import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
 import { sessions, users } from '../../db/schema/users.ts';
 import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, type AppError } from '../../lib/errors.ts';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  type AppError,
+} from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
@@ -36,7 +51,11 @@ type Purpose = MfaChallenge['mfa'];
  * reset: they sign in with the password and set it up again). Returns how many sessions it ended.
  * Shared by turning it off, the admin's reset and the operator's command (npm run admin:reset-mfa).
  */
-export async function removeTwoStep(db: Db, userId: string, { endSessionsAt }: { endSessionsAt?: Date } = {}): Promise<number> {
+export async function removeTwoStep(
+  db: Db,
+  userId: string,
+  { endSessionsAt }: { endSessionsAt?: Date } = {},
+): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
     await tx.delete(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId));
@@ -59,7 +78,8 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
     const wait = Math.max(await limiters.byUser.blockedFor(userId), await limiters.byIp.blockedFor(ip));
     if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
   }
-  const failed = (userId: string, ip: string) => Promise.all([limiters.byUser.fail(userId), limiters.byIp.fail(ip)]);
+  const failed = (userId: string, ip: string) =>
+    Promise.all([limiters.byUser.fail(userId), limiters.byIp.fail(ip)]);
 
   /** Accepts a TOTP code of a step later than the last one accepted; the update is the replay guard. */
   async function consumeTotp(userId: string, code: string): Promise<boolean> {
@@ -87,7 +107,13 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
     const used = await db
       .update(mfaRecoveryCodes)
       .set({ usedAt: now() })
-      .where(and(eq(mfaRecoveryCodes.userId, userId), eq(mfaRecoveryCodes.codeHash, crypto.hashRecoveryCode(userId, code)), isNull(mfaRecoveryCodes.usedAt)))
+      .where(
+        and(
+          eq(mfaRecoveryCodes.userId, userId),
+          eq(mfaRecoveryCodes.codeHash, crypto.hashRecoveryCode(userId, code)),
+          isNull(mfaRecoveryCodes.usedAt),
+        ),
+      )
       .returning({ id: mfaRecoveryCodes.id });
     return used.length > 0;
   }
@@ -99,7 +125,9 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
   async function checkCode(userId: string, ip: string, code: string, wrong: AppError) {
     await notBlocked(userId, ip);
     const compact = code.replace(/\s/g, '');
-    const ok = /^\d{6}$/.test(compact) ? await consumeTotp(userId, compact) : await consumeRecoveryCode(userId, code);
+    const ok = /^\d{6}$/.test(compact)
+      ? await consumeTotp(userId, compact)
+      : await consumeRecoveryCode(userId, code);
     if (!ok) {
       await failed(userId, ip);
       throw wrong;
@@ -110,7 +138,11 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
   /** The user's own password, under the same per-user and per-IP limits as codes (a wrong one counts). */
   async function checkPassword(userId: string, ip: string, password: string) {
     await notBlocked(userId, ip);
-    const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+    const [user] = await db
+      .select({ passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
     if (!user || !(await verifyPassword(user.passwordHash, password))) {
       await failed(userId, ip);
       throw new BadRequestError(mfaMessages.passwordWrong);
@@ -129,7 +161,9 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
   async function renewCodes(tx: Pick<Db, 'insert' | 'delete'>, userId: string) {
     const codes = newRecoveryCodes();
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
-    await tx.insert(mfaRecoveryCodes).values(codes.map((code) => ({ userId, codeHash: crypto.hashRecoveryCode(userId, code) })));
+    await tx
+      .insert(mfaRecoveryCodes)
+      .values(codes.map((code) => ({ userId, codeHash: crypto.hashRecoveryCode(userId, code) })));
     return codes;
   }
 
@@ -144,7 +178,11 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
     async subjectOf(token: string): Promise<{ userId: string; email: string } | undefined> {
       const claims = await signer.verifyPurpose('mfa', token);
       if (!claims?.sub) return undefined;
-      const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, claims.sub)).limit(1);
+      const [user] = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.id, claims.sub))
+        .limit(1);
       return user ? { userId: claims.sub, email: user.email } : undefined;
     },
 
@@ -169,7 +207,11 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
 
     async status(userId: string): Promise<MfaStatus> {
       const row = await authenticator(userId);
-      return { enabled: Boolean(row?.enabledAt), recoveryCodesLeft: row?.enabledAt ? await recoveryCodesLeft(userId) : 0, required: requireMfa };
+      return {
+        enabled: Boolean(row?.enabledAt),
+        recoveryCodesLeft: row?.enabledAt ? await recoveryCodesLeft(userId) : 0,
+        required: requireMfa,
+      };
     },
 
     /** A user's two-step sign-in as the admin `viewerId` sees it; 404 when there is no such user. */
@@ -198,7 +240,10 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
       if (!target.enabled && !(await authenticator(userId))) throw new ConflictError(mfaMessages.resetNotOn);
       await checkPassword(actorId, ip, input.password);
       if (target.yourCodeRequired) {
-        if (!input.code) throw new BadRequestError(mfaMessages.yourCodeRequired, { errors: [{ path: 'code', message: mfaMessages.yourCodeRequired }] });
+        if (!input.code)
+          throw new BadRequestError(mfaMessages.yourCodeRequired, {
+            errors: [{ path: 'code', message: mfaMessages.yourCodeRequired }],
+          });
         await checkCode(actorId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));
       }
       await removeTwoStep(db, userId, { endSessionsAt: now() });
@@ -215,7 +260,11 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
       await db
         .insert(mfaAuthenticators)
         .values({ userId, secretEnc, createdAt: now() })
-        .onConflictDoUpdate({ target: mfaAuthenticators.userId, set: { secretEnc, lastStep: null, createdAt: now() }, where: isNull(mfaAuthenticators.enabledAt) });
+        .onConflictDoUpdate({
+          target: mfaAuthenticators.userId,
+          set: { secretEnc, lastStep: null, createdAt: now() },
+          where: isNull(mfaAuthenticators.enabledAt),
+        });
       const uri = otpauthUri({ secret, issuer, account: user.email });
       const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return {

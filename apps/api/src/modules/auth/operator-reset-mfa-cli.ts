@@ -23,7 +23,11 @@ try {
           'They sign in with the password and set it up again. The audit trail records it as mfa.reset.success.',
       );
     } else {
-      console.error(result.outcome === 'no-such-user' ? `No user has the email ${result.email}.` : `${result.email} has no two-step sign-in to reset.`);
+      console.error(
+        result.outcome === 'no-such-user'
+          ? `No user has the email ${result.email}.`
+          : `${result.email} has no two-step sign-in to reset.`,
+      );
       process.exitCode = 1;
     }
   } finally {

@@ -23,18 +23,32 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const login = (email: string) => t.app.inject({ method: 'POST', url: apiPaths.login, payload: { email, password } });
+const login = (email: string) =>
+  t.app.inject({ method: 'POST', url: apiPaths.login, payload: { email, password } });
 
 /** An admin who enrolled through the profile routes, as a user would. */
 async function enrolledAdmin(email: string) {
-  const [admin] = await t.database.db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin')).limit(1);
+  const [admin] = await t.database.db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(eq(roles.type, 'admin'))
+    .limit(1);
   const [row] = await t.database.db
     .insert(users)
-    .values({ email, userName: email.split('@')[0]!, passwordHash: await hashPassword(password), roleId: admin!.id })
+    .values({
+      email,
+      userName: email.split('@')[0]!,
+      passwordHash: await hashPassword(password),
+      roleId: admin!.id,
+    })
     .returning({ id: users.id });
   const token = (await login(email)).json().data.accessToken as string;
   const setup = await t.injectAs(token, { method: 'POST', url: apiPaths.profileMfaSetup });
-  const confirm = await t.injectAs(token, { method: 'POST', url: apiPaths.profileMfaConfirm, payload: { code: totp(base32Decode(setup.json().data.manualKey), t.clock.now.getTime()) } });
+  const confirm = await t.injectAs(token, {
+    method: 'POST',
+    url: apiPaths.profileMfaConfirm,
+    payload: { code: totp(base32Decode(setup.json().data.manualKey), t.clock.now.getTime()) },
+  });
   expect(confirm.statusCode, confirm.body).toBe(200);
   t.clock.advance(30_000);
   return { id: row!.id, token };
@@ -48,41 +62,72 @@ describe('the operator resets a two-step sign-in from the command line', () => {
     const result = await operatorResetMfa(t.database.db, '  Lost-Phone@Example.test ', t.clock.now);
     expect(result).toEqual({ outcome: 'reset', email: 'lost-phone@example.test', sessionsEnded: 1 });
 
-    expect(await t.database.db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, id))).toEqual([]);
-    expect(await t.database.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, id))).toEqual([]);
+    expect(
+      await t.database.db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, id)),
+    ).toEqual([]);
+    expect(
+      await t.database.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, id)),
+    ).toEqual([]);
     expect((await t.injectAs(token, { method: 'GET', url: apiPaths.profileMfa })).statusCode).toBe(401);
     expect((await login('lost-phone@example.test')).json().data.accessToken).toEqual(expect.any(String));
 
     const rows = await t.database.db
-      .select({ resource: accessLogs.resource, event: accessLogs.event, statusCode: accessLogs.statusCode, userId: accessLogs.userId })
+      .select({
+        resource: accessLogs.resource,
+        event: accessLogs.event,
+        statusCode: accessLogs.statusCode,
+        userId: accessLogs.userId,
+      })
       .from(accessLogs)
       .where(and(eq(accessLogs.recordKind, 'user'), eq(accessLogs.recordId, id)));
-    expect(rows).toEqual([{ resource: operatorResetResource, event: 'mfa.reset.success', statusCode: 200, userId: null }]);
+    expect(rows).toEqual([
+      { resource: operatorResetResource, event: 'mfa.reset.success', statusCode: 200, userId: null },
+    ]);
   });
 
   it('says when there is nothing to reset or no such user, and changes nothing', async () => {
-    expect(await operatorResetMfa(t.database.db, 'lost-phone@example.test', t.clock.now)).toEqual({ outcome: 'nothing-to-reset', email: 'lost-phone@example.test' });
-    expect(await operatorResetMfa(t.database.db, 'nobody@example.test', t.clock.now)).toEqual({ outcome: 'no-such-user', email: 'nobody@example.test' });
+    expect(await operatorResetMfa(t.database.db, 'lost-phone@example.test', t.clock.now)).toEqual({
+      outcome: 'nothing-to-reset',
+      email: 'lost-phone@example.test',
+    });
+    expect(await operatorResetMfa(t.database.db, 'nobody@example.test', t.clock.now)).toEqual({
+      outcome: 'no-such-user',
+      email: 'nobody@example.test',
+    });
   });
 });
 
 describe('npm run admin:reset-mfa', () => {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
   const cli = (dataDir: string, ...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'apps/api/src/modules/auth/operator-reset-mfa-cli.ts', ...args], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', JWT_SECRET: 'operator-cli-test-secret-0123456789abcdef' },
-      timeout: 60_000,
-    });
+    spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'apps/api/src/modules/auth/operator-reset-mfa-cli.ts', ...args],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          JWT_SECRET: 'operator-cli-test-secret-0123456789abcdef',
+        },
+        timeout: 60_000,
+      },
+    );
 
   it('resets an enrolled user in the embedded database, and exits 1 for an unknown email and 2 without one', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'reset-mfa-cli-'));
     try {
       const database = await openDatabase({ dataDir });
       await bootstrap(database.db, { adminEmail: 'only-admin@example.test', adminPassword: password });
-      const [admin] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, 'only-admin@example.test'));
-      await database.db.insert(mfaAuthenticators).values({ userId: admin!.id, secretEnc: 'unreadable after a secret change', enabledAt: new Date() });
+      const [admin] = await database.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, 'only-admin@example.test'));
+      await database.db
+        .insert(mfaAuthenticators)
+        .values({ userId: admin!.id, secretEnc: 'unreadable after a secret change', enabledAt: new Date() });
       await database.close();
 
       const reset = cli(dataDir, 'only-admin@example.test');

@@ -20,9 +20,17 @@ export type OperatorResetResult =
  */
 export async function operatorResetMfa(db: Db, emailInput: string, now: Date): Promise<OperatorResetResult> {
   const email = emailInput.trim().toLowerCase();
-  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
+  const [user] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email))
+    .limit(1);
   if (!user) return { outcome: 'no-such-user', email };
-  const [authenticator] = await db.select({ userId: mfaAuthenticators.userId }).from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, user.id)).limit(1);
+  const [authenticator] = await db
+    .select({ userId: mfaAuthenticators.userId })
+    .from(mfaAuthenticators)
+    .where(eq(mfaAuthenticators.userId, user.id))
+    .limit(1);
   if (!authenticator) return { outcome: 'nothing-to-reset', email: user.email };
   const sessionsEnded = await removeTwoStep(db, user.id, { endSessionsAt: now });
   await db.insert(accessLogs).values({

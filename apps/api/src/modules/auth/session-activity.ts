@@ -10,13 +10,24 @@ export type SessionTimes = { id: string; lastSeenAt: Date; expiresAt: Date };
  * per session (a quarter of the idle time when that is shorter), not on every request, so the
  * deadline the client is told can be up to that much earlier than "last request + idle".
  */
-export function createSessionActivity({ db, idleMinutes, now }: { db: Db; idleMinutes: number; now: () => Date }) {
+export function createSessionActivity({
+  db,
+  idleMinutes,
+  now,
+}: {
+  db: Db;
+  idleMinutes: number;
+  now: () => Date;
+}) {
   const idleMs = Math.round(idleMinutes * 60_000);
   const touchEveryMs = Math.min(60_000, idleMs / 4);
 
   const touch = async (id: string, at: Date) => {
     // Conditional, so concurrent requests of one session do not write an older time over a newer one.
-    await db.update(sessions).set({ lastSeenAt: at }).where(and(eq(sessions.id, id), lt(sessions.lastSeenAt, at)));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: at })
+      .where(and(eq(sessions.id, id), lt(sessions.lastSeenAt, at)));
   };
 
   return {
@@ -31,7 +42,10 @@ export function createSessionActivity({ db, idleMinutes, now }: { db: Db; idleMi
       const at = now();
       const idleFor = at.getTime() - session.lastSeenAt.getTime();
       if (idleFor >= idleMs) {
-        await db.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.id, session.id), isNull(sessions.revokedAt)));
+        await db
+          .update(sessions)
+          .set({ revokedAt: at })
+          .where(and(eq(sessions.id, session.id), isNull(sessions.revokedAt)));
         return null;
       }
       let seen = session.lastSeenAt;

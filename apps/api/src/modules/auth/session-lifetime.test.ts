@@ -16,7 +16,10 @@ afterAll(() => t.close());
 const profile = (token: string) => t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' });
 const lastSeen = async (token: string) => {
   const sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
-  const [row] = await t.database.db.select({ lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, sid));
+  const [row] = await t.database.db
+    .select({ lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .where(eq(sessions.id, sid));
   return row!.lastSeenAt.getTime();
 };
 
@@ -64,7 +67,11 @@ describe('idle timeout', () => {
     t.clock.advance(30_000);
     // Not written within the minute, so the deadline did not move: 30 s less.
     expect((await profile(token)).headers['x-session-expires-in']).toBe('1770');
-    const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: 'x@example.com', password: 'nope-nope' } });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/login',
+      payload: { email: 'x@example.com', password: 'nope-nope' },
+    });
     expect(anonymous.headers['x-session-expires-in']).toBeUndefined();
   });
 
@@ -101,8 +108,14 @@ describe('absolute lifetime', () => {
 
 describe('SESSION_IDLE_MINUTES', () => {
   it('defaults to 30 and refuses a value too short for the one-minute warning, naming the variable', () => {
-    expect(loadConfig({ JWT_SECRET: 'x'.repeat(32), DATA_DIR: t.config.dataDir }).sessionIdleMinutes).toBe(30);
-    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), SESSION_IDLE_MINUTES: '0.1' })).toThrow(/SESSION_IDLE_MINUTES must be at least 0.5/);
-    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), SESSION_IDLE_MINUTES: 'soon' })).toThrow(/SESSION_IDLE_MINUTES/);
+    expect(loadConfig({ JWT_SECRET: 'x'.repeat(32), DATA_DIR: t.config.dataDir }).sessionIdleMinutes).toBe(
+      30,
+    );
+    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), SESSION_IDLE_MINUTES: '0.1' })).toThrow(
+      /SESSION_IDLE_MINUTES must be at least 0.5/,
+    );
+    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), SESSION_IDLE_MINUTES: 'soon' })).toThrow(
+      /SESSION_IDLE_MINUTES/,
+    );
   });
 });

@@ -7,14 +7,18 @@ import { requireAuth } from '../../lib/request-context.ts';
 import type { SessionActivity } from './session-activity.ts';
 
 /** The session's clock for the console's idle warning; calling it is the "Stay signed in". */
-export const sessionRoutes: FastifyPluginAsyncZod<{ activity: SessionActivity; now: () => Date }> = async (app, { activity, now }) => {
+export const sessionRoutes: FastifyPluginAsyncZod<{ activity: SessionActivity; now: () => Date }> = async (
+  app,
+  { activity, now },
+) => {
   app.get(
     apiPaths.session,
     {
       config: { access: 'admin' },
       schema: {
         tags: ['auth'],
-        summary: 'The signed-in session: idle timeout and time left; counts as activity (keeps an idle session alive)',
+        summary:
+          'The signed-in session: idle timeout and time left; counts as activity (keeps an idle session alive)',
         response: { 200: sessionInfoResponseSchema },
       },
     },
@@ -23,7 +27,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ activity: SessionActivity; n
       const endsAt = await activity.keepAlive({ id: auth.sessionId, expiresAt: auth.expiresAt });
       const expiresInSeconds = Math.max(0, Math.floor((endsAt.getTime() - now().getTime()) / 1000));
       reply.header(sessionExpiresInHeader, String(expiresInSeconds));
-      return ok({ idleTimeoutSeconds: activity.idleSeconds, expiresInSeconds, expiresAt: auth.expiresAt.toISOString() }, sessionMessages.kept);
+      return ok(
+        {
+          idleTimeoutSeconds: activity.idleSeconds,
+          expiresInSeconds,
+          expiresAt: auth.expiresAt.toISOString(),
+        },
+        sessionMessages.kept,
+      );
     },
   );
 };

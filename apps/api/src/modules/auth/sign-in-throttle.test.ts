@@ -90,7 +90,8 @@ describe('sign-in throttling', () => {
 
   it('blocks one address spraying many accounts', async () => {
     let last = 0;
-    for (let i = 0; i < 31; i++) last = (await attempt('x-x-x-x', '198.51.100.9', `user${i}@example.com`)).statusCode;
+    for (let i = 0; i < 31; i++)
+      last = (await attempt('x-x-x-x', '198.51.100.9', `user${i}@example.com`)).statusCode;
     expect(last).toBe(429);
     expect((await attempt(testAdmin.password, '192.0.2.10')).statusCode).toBe(200);
   });

@@ -25,10 +25,25 @@ export const signInThrottlePolicy = {
  * per-account part can touch a real admin who is not failing, and it is capped at 30 seconds and
  * skipped from an address they signed in from before, so an attacker cannot lock them out.
  */
-export function createSignInThrottle({ db, now, store, policy = signInThrottlePolicy }: { db: Db; now: () => Date; store?: ThrottleStore; policy?: typeof signInThrottlePolicy }) {
+export function createSignInThrottle({
+  db,
+  now,
+  store,
+  policy = signInThrottlePolicy,
+}: {
+  db: Db;
+  now: () => Date;
+  store?: ThrottleStore;
+  policy?: typeof signInThrottlePolicy;
+}) {
   const clock = () => now().getTime();
   const byAddress = createAttemptLimiter({ name: 'login-ip', ...policy.perAddress, now: clock, store });
-  const byPair = createAttemptLimiter({ name: 'login-email-ip', ...policy.perAccountAndAddress, now: clock, store });
+  const byPair = createAttemptLimiter({
+    name: 'login-email-ip',
+    ...policy.perAccountAndAddress,
+    now: clock,
+    store,
+  });
   const byAccount = createBackoffLimiter({ name: 'login-email', ...policy.perAccount, now: clock, store });
   const pair = (email: string, ip: string) => `${email}\n${ip}`;
 
@@ -38,7 +53,13 @@ export function createSignInThrottle({ db, now, store, policy = signInThrottlePo
       .select({ id: sessions.id })
       .from(sessions)
       .innerJoin(users, eq(sessions.userId, users.id))
-      .where(and(sql`lower(${users.email}) = ${email}`, eq(sessions.ip, ip), gt(sessions.createdAt, new Date(clock() - policy.knownAddressMs))))
+      .where(
+        and(
+          sql`lower(${users.email}) = ${email}`,
+          eq(sessions.ip, ip),
+          gt(sessions.createdAt, new Date(clock() - policy.knownAddressMs)),
+        ),
+      )
       .limit(1);
     return row !== undefined;
   }
@@ -49,7 +70,8 @@ export function createSignInThrottle({ db, now, store, policy = signInThrottlePo
       const wait = Math.max(await byAddress.blockedFor(ip), await byPair.blockedFor(pair(email, ip)));
       if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
       const backoff = await byAccount.blockedFor(email);
-      if (backoff > 0 && !(await knownAddress(email, ip))) throw new TooManyRequestsError(apiMessages.tooManyRequests, backoff);
+      if (backoff > 0 && !(await knownAddress(email, ip)))
+        throw new TooManyRequestsError(apiMessages.tooManyRequests, backoff);
     },
     async fail(email: string, ip: string) {
       await Promise.all([byAddress.fail(ip), byPair.fail(pair(email, ip)), byAccount.fail(email)]);

@@ -13,7 +13,14 @@ beforeAll(async () => {
   t = await createTestApp();
   token = await t.login();
   const db = t.database.db;
-  const place = { location: 'Clinic', latitude: 1, longitude: 2, city: 'Oslo', country: 'Norway', address: 'Main St 1' };
+  const place = {
+    location: 'Clinic',
+    latitude: 1,
+    longitude: 2,
+    city: 'Oslo',
+    country: 'Norway',
+    address: 'Main St 1',
+  };
   const [a, b] = await db
     .insert(devices)
     .values([
@@ -26,15 +33,38 @@ beforeAll(async () => {
   const drs = await db
     .insert(doctors)
     .values([
-      { deviceId: a!.id, userName: 'Dr. Older', email: 'older@clinic.test', phonenumber: '+4712345678', address: 'Ward 1', createTime: at(1) },
-      { deviceId: a!.id, userName: 'Dr. Newer', email: 'newer@clinic.test', phonenumber: null, address: null, status: 1, createTime: at(2) },
+      {
+        deviceId: a!.id,
+        userName: 'Dr. Older',
+        email: 'older@clinic.test',
+        phonenumber: '+4712345678',
+        address: 'Ward 1',
+        createTime: at(1),
+      },
+      {
+        deviceId: a!.id,
+        userName: 'Dr. Newer',
+        email: 'newer@clinic.test',
+        phonenumber: null,
+        address: null,
+        status: 1,
+        createTime: at(2),
+      },
       { deviceId: b!.id, userName: 'Dr. Other', email: 'other@clinic.test', createTime: at(3) },
     ])
     .returning({ id: doctors.id });
   [ids.drA1, ids.drA2, ids.drB1] = drs.map((d) => d.id) as [string, string, string];
   const [tech] = await db
     .insert(technicians)
-    .values([{ deviceId: a!.id, userName: 'Tech One', email: 'tech@clinic.test', phonenumber: '5551234567', createTime: at(4) }])
+    .values([
+      {
+        deviceId: a!.id,
+        userName: 'Tech One',
+        email: 'tech@clinic.test',
+        phonenumber: '5551234567',
+        createTime: at(4),
+      },
+    ])
     .returning({ id: technicians.id });
   ids.techA = tech!.id;
   const pts = await db
@@ -55,7 +85,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const getJson = async (url: string, query: Record<string, string | number> = {}) => {
-  const res = await t.injectAs(token, { method: 'GET', url, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+  const res = await t.injectAs(token, {
+    method: 'GET',
+    url,
+    query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+  });
   return { status: res.statusCode, body: res.json() };
 };
 
@@ -87,10 +121,23 @@ describe('doctors', () => {
 
   it('reads one doctor, 404 for an unknown id and 400 for a malformed one', async () => {
     const one = await getJson(`/api/v1/admin/doctor/${ids.drA2}`);
-    expect(one.body.data).toMatchObject({ userName: 'Dr. Newer', status: 1, phonenumber: null, address: null, machineNumber: 'MA-1' });
-    expect((await getJson(`/api/v1/admin/doctor/${missingId}`)).body).toEqual({ code: 404, msg: 'Doctor not found', data: null });
+    expect(one.body.data).toMatchObject({
+      userName: 'Dr. Newer',
+      status: 1,
+      phonenumber: null,
+      address: null,
+      machineNumber: 'MA-1',
+    });
+    expect((await getJson(`/api/v1/admin/doctor/${missingId}`)).body).toEqual({
+      code: 404,
+      msg: 'Doctor not found',
+      data: null,
+    });
     const bad = await getJson('/api/v1/admin/doctor/42');
-    expect(bad).toEqual({ status: 400, body: { code: 400, msg: 'Invalid doctor id', data: expect.anything() } });
+    expect(bad).toEqual({
+      status: 400,
+      body: { code: 400, msg: 'Invalid doctor id', data: expect.anything() },
+    });
   });
 });
 
@@ -110,7 +157,9 @@ describe('patients', () => {
       machineNumber: 'MA-1',
     });
     const second = await getJson('/api/v1/admin/patient/all', { machineNumber: 'MA-1', page: 2 });
-    expect(second.body.data.patientData.map((p: { patientname: string }) => p.patientname)).toEqual(['Patient 00']);
+    expect(second.body.data.patientData.map((p: { patientname: string }) => p.patientname)).toEqual([
+      'Patient 00',
+    ]);
   });
 
   it("filters by the doctor's id", async () => {
@@ -122,16 +171,28 @@ describe('patients', () => {
   });
 
   it('reads one patient, with 404 and 400 for unknown and malformed ids', async () => {
-    expect((await getJson(`/api/v1/admin/patient/${ids.patients[0]}`)).body.data).toMatchObject({ patientname: 'Patient 00', phone: null });
+    expect((await getJson(`/api/v1/admin/patient/${ids.patients[0]}`)).body.data).toMatchObject({
+      patientname: 'Patient 00',
+      phone: null,
+    });
     expect((await getJson(`/api/v1/admin/patient/${missingId}`)).body.msg).toBe('Patient not found');
     expect((await getJson('/api/v1/admin/patient/abc')).body.msg).toBe('Invalid patient id');
   });
 
   it('names a malformed doctorId, page or limit in a 400', async () => {
-    expect(await getJson('/api/v1/admin/patient/all', { doctorId: 'x' })).toMatchObject({ status: 400, body: { msg: 'doctorId must be a valid id' } });
-    expect((await getJson('/api/v1/admin/patient/all', { page: -1 })).body.msg).toBe('page must be at least 1');
-    expect((await getJson('/api/v1/admin/doctor/all', { limit: 0 })).body.msg).toBe('limit must be at least 1');
-    expect((await getJson('/api/v1/admin/technicians/all', { machineNumber: 'x'.repeat(65) })).body.msg).toBe('machineNumber must be at most 64 characters');
+    expect(await getJson('/api/v1/admin/patient/all', { doctorId: 'x' })).toMatchObject({
+      status: 400,
+      body: { msg: 'doctorId must be a valid id' },
+    });
+    expect((await getJson('/api/v1/admin/patient/all', { page: -1 })).body.msg).toBe(
+      'page must be at least 1',
+    );
+    expect((await getJson('/api/v1/admin/doctor/all', { limit: 0 })).body.msg).toBe(
+      'limit must be at least 1',
+    );
+    expect((await getJson('/api/v1/admin/technicians/all', { machineNumber: 'x'.repeat(65) })).body.msg).toBe(
+      'machineNumber must be at most 64 characters',
+    );
   });
 });
 
@@ -149,9 +210,15 @@ describe('technicians', () => {
       createTime: at(4).toISOString(),
       machineNumber: 'MA-1',
     });
-    expect((await getJson('/api/v1/admin/technicians/all', { machineNumber: 'MB-1' })).body.data.data).toEqual([]);
+    expect(
+      (await getJson('/api/v1/admin/technicians/all', { machineNumber: 'MB-1' })).body.data.data,
+    ).toEqual([]);
     expect((await getJson(`/api/v1/admin/technicians/${ids.techA}`)).body.data.userName).toBe('Tech One');
-    expect((await getJson(`/api/v1/admin/technicians/${missingId}`)).body).toEqual({ code: 404, msg: 'Technician not found', data: null });
+    expect((await getJson(`/api/v1/admin/technicians/${missingId}`)).body).toEqual({
+      code: 404,
+      msg: 'Technician not found',
+      data: null,
+    });
     expect((await getJson('/api/v1/admin/technicians/1 OR 1=1')).status).toBe(400);
   });
 
@@ -167,7 +234,14 @@ describe('technicians', () => {
 
 describe('authentication', () => {
   it('refuses every device-user route without a token', async () => {
-    const urls = ['doctor/all', `doctor/${ids.drA1}`, 'patient/all', `patient/${ids.patients[0]}`, 'technicians/all', `technicians/${ids.techA}`];
+    const urls = [
+      'doctor/all',
+      `doctor/${ids.drA1}`,
+      'patient/all',
+      `patient/${ids.patients[0]}`,
+      'technicians/all',
+      `technicians/${ids.techA}`,
+    ];
     for (const url of urls) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/admin/${url}` });
       expect(res.statusCode, url).toBe(401);

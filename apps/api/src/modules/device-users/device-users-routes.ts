@@ -36,27 +36,53 @@ type DeviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser> = {
   get: (id: string) => Promise<One>;
 };
 
-function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>(app: FastifyInstance, routes: DeviceUserRoutes<Query, List, One>) {
+function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>(
+  app: FastifyInstance,
+  routes: DeviceUserRoutes<Query, List, One>,
+) {
   const tags = ['device users'];
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     routes.listPath,
-    { config: { access: 'admin' }, schema: { tags, summary: routes.listSummary, querystring: routes.query, response: { 200: routes.listResponse } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: routes.listSummary,
+        querystring: routes.query,
+        response: { 200: routes.listResponse },
+      },
+    },
     // The querystring schema parsed it; a generic schema only loses that in the provider's types.
     async (request) => ok(await routes.list(request.query as z.output<Query>)),
   );
   typed.get(
     routes.onePath,
-    { config: { access: 'admin' }, schema: { tags, summary: `One ${routes.kind}`, params: routes.params, response: { 200: routes.response } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: `One ${routes.kind}`,
+        params: routes.params,
+        response: { 200: routes.response },
+      },
+    },
     async (request) => {
       const record = await routes.get(request.params.id);
-      app.audit.recordView(request, { kind: routes.kind, id: record._id, machineNumber: record.machineNumber });
+      app.audit.recordView(request, {
+        kind: routes.kind,
+        id: record._id,
+        machineNumber: record.machineNumber,
+      });
       return ok(record);
     },
   );
 }
 
-export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsersService }> = async (app, { deviceUsers }) => {
+export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsersService }> = async (
+  app,
+  { deviceUsers },
+) => {
   deviceUserRoutes(app, {
     kind: 'doctor',
     listPath: apiPaths.doctorsAll,

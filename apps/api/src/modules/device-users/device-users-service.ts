@@ -18,7 +18,10 @@ type Page = { page: number; limit: number };
 type DeviceUserTable = typeof doctors | typeof technicians | typeof patients;
 type DeviceFilter = { machineNumber?: string };
 
-const withIsoTime = <Row extends { createTime: Date | null }>(row: Row) => ({ ...row, createTime: row.createTime ? row.createTime.toISOString() : null });
+const withIsoTime = <Row extends { createTime: Date | null }>(row: Row) => ({
+  ...row,
+  createTime: row.createTime ? row.createTime.toISOString() : null,
+});
 
 /** Rows of the device with this machine number (an unknown number simply matches nothing). */
 const onMachine = (deviceId: AnyColumn, machineNumber: string | undefined) =>
@@ -61,13 +64,21 @@ const patientColumns = {
 
 export function createDeviceUsersService({ db }: { db: Db }) {
   const count = async (table: DeviceUserTable, where: SQL | undefined) => {
-    const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(table).where(where);
+    const [row] = await db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(table)
+      .where(where);
     return row!.total;
   };
   // Each kind's rows joined to their device (and a patient's doctor); lists and reads select the same.
-  const selectDoctors = () => db.select(doctorColumns).from(doctors).innerJoin(devices, eq(devices.id, doctors.deviceId)).$dynamic();
+  const selectDoctors = () =>
+    db.select(doctorColumns).from(doctors).innerJoin(devices, eq(devices.id, doctors.deviceId)).$dynamic();
   const selectTechnicians = () =>
-    db.select(technicianColumns).from(technicians).innerJoin(devices, eq(devices.id, technicians.deviceId)).$dynamic();
+    db
+      .select(technicianColumns)
+      .from(technicians)
+      .innerJoin(devices, eq(devices.id, technicians.deviceId))
+      .$dynamic();
   const selectPatients = () =>
     db
       .select(patientColumns)
@@ -77,14 +88,31 @@ export function createDeviceUsersService({ db }: { db: Db }) {
       .$dynamic();
 
   /** One page of a kind's rows, newest first. */
-  const newestPage = <T extends PgSelect>(query: T, table: DeviceUserTable, where: SQL | undefined, q: Page) =>
-    query.where(where).orderBy(desc(table.createTime), desc(table.id)).limit(q.limit).offset(offsetOf(q.page, q.limit));
-  const pageInfo = (total: number, q: Page) => ({ totalPages: pageCount(total, q.limit), total, page: q.page, limit: q.limit });
+  const newestPage = <T extends PgSelect>(
+    query: T,
+    table: DeviceUserTable,
+    where: SQL | undefined,
+    q: Page,
+  ) =>
+    query
+      .where(where)
+      .orderBy(desc(table.createTime), desc(table.id))
+      .limit(q.limit)
+      .offset(offsetOf(q.page, q.limit));
+  const pageInfo = (total: number, q: Page) => ({
+    totalPages: pageCount(total, q.limit),
+    total,
+    page: q.page,
+    limit: q.limit,
+  });
 
   return {
     async listDoctors(q: Page & DeviceFilter): Promise<DoctorList> {
       const where = onMachine(doctors.deviceId, q.machineNumber);
-      const [rows, total] = await Promise.all([newestPage(selectDoctors(), doctors, where, q), count(doctors, where)]);
+      const [rows, total] = await Promise.all([
+        newestPage(selectDoctors(), doctors, where, q),
+        count(doctors, where),
+      ]);
       return { data: rows.map(withIsoTime), ...pageInfo(total, q) };
     },
 
@@ -96,7 +124,10 @@ export function createDeviceUsersService({ db }: { db: Db }) {
 
     async listTechnicians(q: Page & DeviceFilter): Promise<TechnicianList> {
       const where = onMachine(technicians.deviceId, q.machineNumber);
-      const [rows, total] = await Promise.all([newestPage(selectTechnicians(), technicians, where, q), count(technicians, where)]);
+      const [rows, total] = await Promise.all([
+        newestPage(selectTechnicians(), technicians, where, q),
+        count(technicians, where),
+      ]);
       return { data: rows.map(withIsoTime), ...pageInfo(total, q) };
     },
 
@@ -108,8 +139,14 @@ export function createDeviceUsersService({ db }: { db: Db }) {
 
     /** SPEC 4: a doctor's patients filter by the doctor's id. */
     async listPatients(q: Page & DeviceFilter & { doctorId?: string }): Promise<PatientList> {
-      const where = and(onMachine(patients.deviceId, q.machineNumber), q.doctorId ? eq(patients.doctorId, q.doctorId) : undefined);
-      const [rows, total] = await Promise.all([newestPage(selectPatients(), patients, where, q), count(patients, where)]);
+      const where = and(
+        onMachine(patients.deviceId, q.machineNumber),
+        q.doctorId ? eq(patients.doctorId, q.doctorId) : undefined,
+      );
+      const [rows, total] = await Promise.all([
+        newestPage(selectPatients(), patients, where, q),
+        count(patients, where),
+      ]);
       return { patientData: rows.map(withIsoTime), ...pageInfo(total, q) };
     },
 

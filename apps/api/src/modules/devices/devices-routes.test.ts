@@ -24,10 +24,13 @@ const form = (over: Record<string, unknown> = {}) => ({
   address: 'Unter den Linden 1',
   ...over,
 });
-const add = (payload: unknown) => t.injectAs(token, { method: 'POST', url: '/api/v1/admin/machine/add', payload: payload as object });
-const list = (query: Record<string, string | number> = {}) => t.injectAs(token, { method: 'GET', url: '/api/v1/admin/machine', query: query as Record<string, string> });
+const add = (payload: unknown) =>
+  t.injectAs(token, { method: 'POST', url: '/api/v1/admin/machine/add', payload: payload as object });
+const list = (query: Record<string, string | number> = {}) =>
+  t.injectAs(token, { method: 'GET', url: '/api/v1/admin/machine', query: query as Record<string, string> });
 const get = (id: string) => t.injectAs(token, { method: 'GET', url: `/api/v1/admin/machine/${id}` });
-const put = (id: string, payload: unknown) => t.injectAs(token, { method: 'PUT', url: `/api/v1/admin/machine/${id}`, payload: payload as object });
+const put = (id: string, payload: unknown) =>
+  t.injectAs(token, { method: 'PUT', url: `/api/v1/admin/machine/${id}`, payload: payload as object });
 const missingId = '00000000-0000-4000-8000-000000000000';
 
 describe('POST /api/v1/admin/machine/add', () => {
@@ -35,7 +38,11 @@ describe('POST /api/v1/admin/machine/add', () => {
     const body = form();
     const res = await add(body);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ code: 201, msg: 'Device added', data: { ...body, status: 2, subscriptionStatus: null, subscriptionDetails: [] } });
+    expect(res.json()).toMatchObject({
+      code: 201,
+      msg: 'Device added',
+      data: { ...body, status: 2, subscriptionStatus: null, subscriptionDetails: [] },
+    });
     expect(res.json().data._id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -73,12 +80,16 @@ describe('POST /api/v1/admin/machine/add', () => {
     expect((await add(form({ latitude: 'north' }))).json().msg).toBe('Latitude must be a number');
     expect((await add(form({ longitude: '13,4' }))).json().msg).toBe('Longitude must be a number');
     expect((await add(form({ latitude: 91 }))).json().msg).toBe('Latitude must be between -90 and 90');
-    expect((await add(form({ longitude: -180.5 }))).json().msg).toBe('Longitude must be between -180 and 180');
+    expect((await add(form({ longitude: -180.5 }))).json().msg).toBe(
+      'Longitude must be between -180 and 180',
+    );
   });
 
   it('refuses wrong types, over-long text and a status other than 1 or 2', async () => {
     expect((await add(form({ machineNumber: 5 }))).json().msg).toBe('Machine number must be text');
-    expect((await add(form({ address: 'x'.repeat(501) }))).json().msg).toBe('Address must be at most 500 characters');
+    expect((await add(form({ address: 'x'.repeat(501) }))).json().msg).toBe(
+      'Address must be at most 500 characters',
+    );
     expect((await add(form({ status: 3 }))).json().msg).toBe('Status must be 1 (Inactive) or 2 (Active)');
   });
 
@@ -87,18 +98,33 @@ describe('POST /api/v1/admin/machine/add', () => {
     expect((await add(first)).statusCode).toBe(201);
     const sameMachine = await add(form({ machineNumber: first.machineNumber.toUpperCase() }));
     expect(sameMachine.statusCode).toBe(409);
-    expect(sameMachine.json()).toEqual({ code: 409, msg: 'A device with this machine number already exists', data: null });
+    expect(sameMachine.json()).toEqual({
+      code: 409,
+      msg: 'A device with this machine number already exists',
+      data: null,
+    });
     const sameSerial = await add(form({ serialNumber: first.serialNumber }));
     expect(sameSerial.json().msg).toBe('A device with this serial number already exists');
     const both = await add(form({ machineNumber: first.machineNumber, serialNumber: first.serialNumber }));
-    expect(both.json().msg).toBe('A device with this machine number already exists; A device with this serial number already exists');
+    expect(both.json().msg).toBe(
+      'A device with this machine number already exists; A device with this serial number already exists',
+    );
   });
 
   it('answers bad bodies with a 4xx and a message, never a 500', async () => {
     const cases = [
       t.injectAs(token, { method: 'POST', url: '/api/v1/admin/machine/add' }),
-      t.injectAs(token, { method: 'POST', url: '/api/v1/admin/machine/add', headers: { 'content-type': 'application/json' }, payload: '{"machineNumber":' }),
-      t.injectAs(token, { method: 'POST', url: '/api/v1/admin/machine/add', payload: [1, 2] as unknown as object }),
+      t.injectAs(token, {
+        method: 'POST',
+        url: '/api/v1/admin/machine/add',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"machineNumber":',
+      }),
+      t.injectAs(token, {
+        method: 'POST',
+        url: '/api/v1/admin/machine/add',
+        payload: [1, 2] as unknown as object,
+      }),
       add(form({ latitude: { $gt: 0 }, machineNumber: null })),
     ];
     for (const res of await Promise.all(cases)) {
@@ -130,19 +156,39 @@ describe('GET and PUT /api/v1/admin/machine/{id}', () => {
 
   it('updates the form fields and keeps the machine and serial number', async () => {
     const created = (await add(form())).json().data;
-    const res = await put(created._id, form({ machineNumber: created.machineNumber, serialNumber: created.serialNumber, city: 'Potsdam', latitude: '52.39' }));
+    const res = await put(
+      created._id,
+      form({
+        machineNumber: created.machineNumber,
+        serialNumber: created.serialNumber,
+        city: 'Potsdam',
+        latitude: '52.39',
+      }),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().msg).toBe('Device updated successfully');
-    expect(res.json().data).toMatchObject({ city: 'Potsdam', latitude: 52.39, machineNumber: created.machineNumber });
-    expect(new Date(res.json().data.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(created.updatedAt).getTime());
+    expect(res.json().data).toMatchObject({
+      city: 'Potsdam',
+      latitude: 52.39,
+      machineNumber: created.machineNumber,
+    });
+    expect(new Date(res.json().data.updatedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(created.updatedAt).getTime(),
+    );
   });
 
   it('refuses to change the machine or serial number and leaves the device as it was', async () => {
     const created = (await add(form())).json().data;
-    const res = await put(created._id, form({ machineNumber: 'OTHER-1', serialNumber: created.serialNumber, city: 'Elsewhere' }));
+    const res = await put(
+      created._id,
+      form({ machineNumber: 'OTHER-1', serialNumber: created.serialNumber, city: 'Elsewhere' }),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toBe('Machine number cannot be changed');
-    const res2 = await put(created._id, form({ machineNumber: created.machineNumber, serialNumber: 'OTHER-2' }));
+    const res2 = await put(
+      created._id,
+      form({ machineNumber: created.machineNumber, serialNumber: 'OTHER-2' }),
+    );
     expect(res2.json().msg).toBe('Serial number cannot be changed');
     expect((await get(created._id)).json().data).toEqual(created);
   });
@@ -151,21 +197,35 @@ describe('GET and PUT /api/v1/admin/machine/{id}', () => {
     const created = (await add(form())).json().data;
     const res = await put(created._id, { status: 1 });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ msg: 'Status updated successfully!', data: { ...created, status: 1, updatedAt: expect.any(String) } });
+    expect(res.json()).toMatchObject({
+      msg: 'Status updated successfully!',
+      data: { ...created, status: 1, updatedAt: expect.any(String) },
+    });
     expect((await put(created._id, { status: '2' })).json().data.status).toBe(2);
   });
 
   it('names the rule when the status or the form is incomplete or wrong, and changes nothing', async () => {
     const created = (await add(form())).json().data;
     expect((await put(created._id, {})).json().msg).toBe('Status is required');
-    expect((await put(created._id, { status: 7 })).json().msg).toBe('Status must be 1 (Inactive) or 2 (Active)');
+    expect((await put(created._id, { status: 7 })).json().msg).toBe(
+      'Status must be 1 (Inactive) or 2 (Active)',
+    );
     const partial = await put(created._id, { machineNumber: created.machineNumber, city: 'Somewhere' });
     expect(partial.statusCode).toBe(400);
     expect(partial.json().msg).toContain('Serial number is required');
     expect(partial.json().msg).toContain('Latitude is required');
-    expect((await put(created._id, form({ machineNumber: created.machineNumber, serialNumber: created.serialNumber, longitude: 'east' }))).json().msg).toBe(
-      'Longitude must be a number',
-    );
+    expect(
+      (
+        await put(
+          created._id,
+          form({
+            machineNumber: created.machineNumber,
+            serialNumber: created.serialNumber,
+            longitude: 'east',
+          }),
+        )
+      ).json().msg,
+    ).toBe('Longitude must be a number');
     expect((await get(created._id)).json().data).toEqual(created);
   });
 
@@ -174,33 +234,92 @@ describe('GET and PUT /api/v1/admin/machine/{id}', () => {
     const day = 86_400_000;
     const base = t.clock.now.getTime();
     await t.database.db.insert(subscriptions).values([
-      { id: 'sub-old', fullName: 'A', email: 'a@b.co', machineSerialNumber: created.serialNumber, amountCents: 1000, isRecurring: false, status: 2, createdAt: new Date(base - 10 * day), expiredAt: new Date(base + day) },
-      { id: 'sub-new', fullName: 'A', email: 'a@b.co', machineSerialNumber: created.serialNumber.toUpperCase(), amountCents: 2550, isRecurring: true, planType: 'month', status: 1, createdAt: new Date(base - day), expiredAt: new Date(base - 1000) },
+      {
+        id: 'sub-old',
+        fullName: 'A',
+        email: 'a@b.co',
+        machineSerialNumber: created.serialNumber,
+        amountCents: 1000,
+        isRecurring: false,
+        status: 2,
+        createdAt: new Date(base - 10 * day),
+        expiredAt: new Date(base + day),
+      },
+      {
+        id: 'sub-new',
+        fullName: 'A',
+        email: 'a@b.co',
+        machineSerialNumber: created.serialNumber.toUpperCase(),
+        amountCents: 2550,
+        isRecurring: true,
+        planType: 'month',
+        status: 1,
+        createdAt: new Date(base - day),
+        expiredAt: new Date(base - 1000),
+      },
     ]);
     const device = (await get(created._id)).json().data;
     expect(device.subscriptionStatus).toBe(3);
     expect(device.subscriptionDetails).toEqual([
-      { _id: 'sub-new', status: 3, createdAt: expect.any(String), expiredAt: expect.any(String), isRecurring: true, planType: 'month', amount: 25.5 },
+      {
+        _id: 'sub-new',
+        status: 3,
+        createdAt: expect.any(String),
+        expiredAt: expect.any(String),
+        isRecurring: true,
+        planType: 'month',
+        amount: 25.5,
+      },
       expect.objectContaining({ _id: 'sub-old', status: 2, isRecurring: false, amount: 10 }),
     ]);
   });
-  it('sorts by the status of each device\'s latest subscription as subscriptions come and change', async () => {
+  it("sorts by the status of each device's latest subscription as subscriptions come and change", async () => {
     const tag = randomBytes(3).toString('hex');
     const a = (await add(form({ location: `Sub ${tag} A` }))).json().data;
     const b = (await add(form({ location: `Sub ${tag} B` }))).json().data;
     const day = 86_400_000;
     const base = t.clock.now.getTime();
     const sub = (id: string, serial: string, status: number, ageDays: number) => ({
-      id, fullName: 'A', email: 'a@b.co', machineSerialNumber: serial, amountCents: 100, isRecurring: false, status,
-      createdAt: new Date(base - ageDays * day), expiredAt: new Date(base + 30 * day),
+      id,
+      fullName: 'A',
+      email: 'a@b.co',
+      machineSerialNumber: serial,
+      amountCents: 100,
+      isRecurring: false,
+      status,
+      createdAt: new Date(base - ageDays * day),
+      expiredAt: new Date(base + 30 * day),
     });
-    await t.database.db.insert(subscriptions).values([sub(`${tag}-a1`, a.serialNumber, 2, 5), sub(`${tag}-a2`, a.serialNumber, 4, 1), sub(`${tag}-b1`, b.serialNumber, 1, 1)]);
+    await t.database.db
+      .insert(subscriptions)
+      .values([
+        sub(`${tag}-a1`, a.serialNumber, 2, 5),
+        sub(`${tag}-a2`, a.serialNumber, 4, 1),
+        sub(`${tag}-b1`, b.serialNumber, 1, 1),
+      ]);
     const order = async () =>
-      (await list({ search: `sub ${tag}`, sort: 'subscriptionStatus' })).json().data.allDevices.map((d: { location: string; subscriptionStatus: number }) => [d.location.slice(-1), d.subscriptionStatus]);
-    expect(await order()).toEqual([['B', 1], ['A', 4]]);
-    await t.database.db.update(subscriptions).set({ status: 2 }).where(eq(subscriptions.id, `${tag}-a2`));
-    await t.database.db.update(subscriptions).set({ status: 3 }).where(eq(subscriptions.id, `${tag}-b1`));
-    expect(await order()).toEqual([['A', 2], ['B', 3]]);
+      (await list({ search: `sub ${tag}`, sort: 'subscriptionStatus' }))
+        .json()
+        .data.allDevices.map((d: { location: string; subscriptionStatus: number }) => [
+          d.location.slice(-1),
+          d.subscriptionStatus,
+        ]);
+    expect(await order()).toEqual([
+      ['B', 1],
+      ['A', 4],
+    ]);
+    await t.database.db
+      .update(subscriptions)
+      .set({ status: 2 })
+      .where(eq(subscriptions.id, `${tag}-a2`));
+    await t.database.db
+      .update(subscriptions)
+      .set({ status: 3 })
+      .where(eq(subscriptions.id, `${tag}-b1`));
+    expect(await order()).toEqual([
+      ['A', 2],
+      ['B', 3],
+    ]);
   });
 });
 
@@ -208,22 +327,65 @@ describe('GET /api/v1/admin/machine', () => {
   let t2: TestApp;
   let token2: string;
   const rows = [
-    { machineNumber: 'M-003', serialNumber: 'SN-C', location: 'Clinic 50% Off', city: 'Berlin', country: 'Germany', status: 2, subscriptionStatus: 1 },
-    { machineNumber: 'M-001', serialNumber: 'SN-A', location: 'Harbour Clinic', city: 'Hamburg', country: 'Germany', status: 1, subscriptionStatus: 2 },
-    { machineNumber: 'M-002', serialNumber: 'SN-B', location: 'Old_Town', city: 'Paris', country: 'France', status: 2, subscriptionStatus: null },
-    { machineNumber: 'X-9', serialNumber: 'ZZ-1', location: 'Harbour Clinic', city: 'Lyon', country: 'France', status: 1, subscriptionStatus: 4 },
+    {
+      machineNumber: 'M-003',
+      serialNumber: 'SN-C',
+      location: 'Clinic 50% Off',
+      city: 'Berlin',
+      country: 'Germany',
+      status: 2,
+      subscriptionStatus: 1,
+    },
+    {
+      machineNumber: 'M-001',
+      serialNumber: 'SN-A',
+      location: 'Harbour Clinic',
+      city: 'Hamburg',
+      country: 'Germany',
+      status: 1,
+      subscriptionStatus: 2,
+    },
+    {
+      machineNumber: 'M-002',
+      serialNumber: 'SN-B',
+      location: 'Old_Town',
+      city: 'Paris',
+      country: 'France',
+      status: 2,
+      subscriptionStatus: null,
+    },
+    {
+      machineNumber: 'X-9',
+      serialNumber: 'ZZ-1',
+      location: 'Harbour Clinic',
+      city: 'Lyon',
+      country: 'France',
+      status: 1,
+      subscriptionStatus: 4,
+    },
   ];
   beforeAll(async () => {
     t2 = await createTestApp();
     token2 = await t2.login();
     const base = Date.UTC(2025, 0, 1);
     await t2.database.db.insert(devices).values(
-      rows.map((r, i) => ({ ...r, latitude: 1, longitude: 2, address: 'Somewhere 1', createdAt: new Date(base + i * 60_000), updatedAt: new Date(base) })),
+      rows.map((r, i) => ({
+        ...r,
+        latitude: 1,
+        longitude: 2,
+        address: 'Somewhere 1',
+        createdAt: new Date(base + i * 60_000),
+        updatedAt: new Date(base),
+      })),
     );
   });
   afterAll(() => t2.close());
   const list2 = (query: Record<string, string | number> = {}) =>
-    t2.injectAs(token2, { method: 'GET', url: '/api/v1/admin/machine', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+    t2.injectAs(token2, {
+      method: 'GET',
+      url: '/api/v1/admin/machine',
+      query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    });
   const numbers = async (query: Record<string, string | number>) => {
     const res = await list2(query);
     expect(res.statusCode, res.body).toBe(200);
@@ -235,7 +397,12 @@ describe('GET /api/v1/admin/machine', () => {
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data).toMatchObject({ totalPages: 1, total: 4, page: 1, limit: 10 });
-    expect(data.allDevices.map((d: { machineNumber: string }) => d.machineNumber)).toEqual(['X-9', 'M-002', 'M-001', 'M-003']);
+    expect(data.allDevices.map((d: { machineNumber: string }) => d.machineNumber)).toEqual([
+      'X-9',
+      'M-002',
+      'M-001',
+      'M-003',
+    ]);
   });
 
   it('pages through the list with page and limit', async () => {
@@ -264,23 +431,45 @@ describe('GET /api/v1/admin/machine', () => {
 
   it('sorts by each column both ways, ties broken the same way every time', async () => {
     expect(await numbers({ sort: 'machineNumber' })).toEqual(['M-001', 'M-002', 'M-003', 'X-9']);
-    expect(await numbers({ sort: 'machineNumber', direction: 'desc' })).toEqual(['X-9', 'M-003', 'M-002', 'M-001']);
-    expect(await numbers({ sort: 'serialNumber', direction: 'asc' })).toEqual(['M-001', 'M-002', 'M-003', 'X-9']);
-    expect(await numbers({ sort: 'createdAt', direction: 'asc' })).toEqual(['M-003', 'M-001', 'M-002', 'X-9']);
+    expect(await numbers({ sort: 'machineNumber', direction: 'desc' })).toEqual([
+      'X-9',
+      'M-003',
+      'M-002',
+      'M-001',
+    ]);
+    expect(await numbers({ sort: 'serialNumber', direction: 'asc' })).toEqual([
+      'M-001',
+      'M-002',
+      'M-003',
+      'X-9',
+    ]);
+    expect(await numbers({ sort: 'createdAt', direction: 'asc' })).toEqual([
+      'M-003',
+      'M-001',
+      'M-002',
+      'X-9',
+    ]);
     expect(await numbers({ sort: 'city' })).toEqual(['M-003', 'M-001', 'X-9', 'M-002']);
-    expect(await numbers({ sort: 'country', direction: 'desc' }).then((n: string[]) => n.slice(0, 2).sort())).toEqual(['M-001', 'M-003']);
+    expect(
+      await numbers({ sort: 'country', direction: 'desc' }).then((n: string[]) => n.slice(0, 2).sort()),
+    ).toEqual(['M-001', 'M-003']);
     for (const sort of ['location', 'status', 'country', 'subscriptionStatus']) {
       for (const direction of ['asc', 'desc']) {
         const all = await numbers({ sort, direction });
         // Paging one by one gives the same order as one page: the tie-breaker is stable.
         const oneByOne = [];
-        for (let page = 1; page <= 4; page++) oneByOne.push(...(await numbers({ sort, direction, page, limit: 1 })));
+        for (let page = 1; page <= 4; page++)
+          oneByOne.push(...(await numbers({ sort, direction, page, limit: 1 })));
         expect(oneByOne, `${sort} ${direction}`).toEqual(all);
       }
     }
-    const byStatus = (await list2({ sort: 'status' })).json().data.allDevices.map((d: { status: number }) => d.status);
+    const byStatus = (await list2({ sort: 'status' }))
+      .json()
+      .data.allDevices.map((d: { status: number }) => d.status);
     expect(byStatus).toEqual([1, 1, 2, 2]);
-    const bySubscription = (await list2({ sort: 'subscriptionStatus', direction: 'desc' })).json().data.allDevices.map((d: { machineNumber: string }) => d.machineNumber);
+    const bySubscription = (await list2({ sort: 'subscriptionStatus', direction: 'desc' }))
+      .json()
+      .data.allDevices.map((d: { machineNumber: string }) => d.machineNumber);
     expect(bySubscription).toEqual(['M-002', 'X-9', 'M-001', 'M-003']);
   });
 
@@ -290,7 +479,10 @@ describe('GET /api/v1/admin/machine', () => {
       [{ page: 'two' }, 'page must be a number'],
       [{ limit: 101 }, 'limit must be at most 100'],
       [{ limit: 1.5 }, 'limit must be a whole number'],
-      [{ sort: 'password' }, 'sort must be one of createdAt, machineNumber, serialNumber, location, city, country, status, subscriptionStatus'],
+      [
+        { sort: 'password' },
+        'sort must be one of createdAt, machineNumber, serialNumber, location, city, country, status, subscriptionStatus',
+      ],
       [{ direction: 'up' }, 'direction must be asc or desc'],
       [{ search: 'x'.repeat(101) }, 'search must be at most 100 characters'],
     ];
@@ -324,13 +516,23 @@ describe('GET /api/v1/admin/machine on more than a thousand devices', () => {
       createdAt: new Date(base + i * 1000),
       updatedAt: new Date(base),
     }));
-    for (let i = 0; i < rows.length; i += 500) await t3.database.db.insert(devices).values(rows.slice(i, i + 500));
+    for (let i = 0; i < rows.length; i += 500)
+      await t3.database.db.insert(devices).values(rows.slice(i, i + 500));
   });
   afterAll(() => t3.close());
   const page = async (query: Record<string, string | number>) => {
-    const res = await t3.injectAs(token3, { method: 'GET', url: '/api/v1/admin/machine', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+    const res = await t3.injectAs(token3, {
+      method: 'GET',
+      url: '/api/v1/admin/machine',
+      query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as { allDevices: { _id: string; machineNumber: string; status: number; subscriptionStatus: number | null }[]; total: number; totalPages: number; totalIsEstimate: boolean };
+    return res.json().data as {
+      allDevices: { _id: string; machineNumber: string; status: number; subscriptionStatus: number | null }[];
+      total: number;
+      totalPages: number;
+      totalIsEstimate: boolean;
+    };
   };
   const walk = async (query: Record<string, string>) => {
     const all = [];
@@ -340,7 +542,11 @@ describe('GET /api/v1/admin/machine on more than a thousand devices', () => {
 
   it('counts every device, and follows adds', async () => {
     expect(await page({})).toMatchObject({ total: count, totalPages: 121 });
-    const added = await t3.injectAs(token3, { method: 'POST', url: '/api/v1/admin/machine/add', payload: form() });
+    const added = await t3.injectAs(token3, {
+      method: 'POST',
+      url: '/api/v1/admin/machine/add',
+      payload: form(),
+    });
     expect(added.statusCode).toBe(201);
     expect((await page({})).total).toBe(count + 1);
     await t3.database.db.delete(devices).where(eq(devices.id, added.json().data._id));
@@ -351,15 +557,22 @@ describe('GET /api/v1/admin/machine on more than a thousand devices', () => {
 
   it('gives deep pages, read from the far end, in exactly the order of the near ones', async () => {
     const asc = await walk({ sort: 'machineNumber' });
-    expect(asc.map((d) => d.machineNumber)).toEqual(Array.from({ length: count }, (_, i) => `B-${String(i + 1).padStart(4, '0')}`));
+    expect(asc.map((d) => d.machineNumber)).toEqual(
+      Array.from({ length: count }, (_, i) => `B-${String(i + 1).padStart(4, '0')}`),
+    );
     const desc = await walk({ sort: 'machineNumber', direction: 'desc' });
     expect(desc.map((d) => d.machineNumber)).toEqual(asc.map((d) => d.machineNumber).reverse());
-    expect((await page({ sort: 'machineNumber', page: 121, limit: 10 })).allDevices.map((d) => d.machineNumber)).toEqual(['B-1201', 'B-1202', 'B-1203']);
+    expect(
+      (await page({ sort: 'machineNumber', page: 121, limit: 10 })).allDevices.map((d) => d.machineNumber),
+    ).toEqual(['B-1201', 'B-1202', 'B-1203']);
     expect((await page({ page: 122, limit: 10 })).allDevices).toEqual([]);
   });
 
   it('keeps ties in one stable order across near and deep pages', async () => {
-    for (const [sort, key] of [['status', 'status'], ['subscriptionStatus', 'subscriptionStatus']] as const) {
+    for (const [sort, key] of [
+      ['status', 'status'],
+      ['subscriptionStatus', 'subscriptionStatus'],
+    ] as const) {
       for (const direction of ['asc', 'desc']) {
         const all = await walk({ sort, direction });
         expect(new Set(all.map((d) => d._id)).size, `${sort} ${direction}`).toBe(count);
@@ -384,13 +597,16 @@ describe('GET /api/v1/admin/machine on more than a thousand devices', () => {
       country: 'Austria',
       address: 'Ring 2',
     }));
-    for (let i = 0; i < more.length; i += 450) await t3.database.db.insert(devices).values(more.slice(i, i + 450));
+    for (let i = 0; i < more.length; i += 450)
+      await t3.database.db.insert(devices).values(more.slice(i, i + 450));
     const first = await page({ search: 'austria' });
     expect(first.totalIsEstimate).toBe(true);
     expect(first.total).toBeGreaterThan(2000);
     expect(first.allDevices).toHaveLength(10);
     const last = await page({ search: 'austria', sort: 'machineNumber', page: 22, limit: 100 });
-    expect(last.allDevices.map((d) => d.machineNumber)).toEqual(Array.from({ length: 3 }, (_, i) => `C-${String(898 + i).padStart(4, '0')}`));
+    expect(last.allDevices.map((d) => d.machineNumber)).toEqual(
+      Array.from({ length: 3 }, (_, i) => `C-${String(898 + i).padStart(4, '0')}`),
+    );
     expect(last.total).toBeGreaterThanOrEqual(2103);
     expect((await page({ search: 'wels' })).totalIsEstimate).toBe(false);
   });
@@ -404,7 +620,11 @@ describe('authentication', () => {
       t.app.inject({ method: 'POST', url: '/api/v1/admin/machine/add', payload: form() }),
       t.app.inject({ method: 'GET', url: `/api/v1/admin/machine/${id}` }),
       t.app.inject({ method: 'PUT', url: `/api/v1/admin/machine/${id}`, payload: { status: 1 } }),
-      t.app.inject({ method: 'GET', url: '/api/v1/admin/machine', headers: { authorization: 'Bearer a.b.c' } }),
+      t.app.inject({
+        method: 'GET',
+        url: '/api/v1/admin/machine',
+        headers: { authorization: 'Bearer a.b.c' },
+      }),
     ];
     for (const res of await Promise.all(requests)) {
       expect(res.statusCode).toBe(401);

@@ -19,7 +19,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
       config: { access: 'admin' },
       schema: {
         tags: ['devices'],
-        summary: 'Device list: page, limit, search (machine number, serial number, location, city, country), sort, direction',
+        summary:
+          'Device list: page, limit, search (machine number, serial number, location, city, country), sort, direction',
         querystring: deviceListQuerySchema,
         response: { 200: deviceListResponseSchema },
       },
@@ -31,7 +32,12 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
     apiPaths.machineAdd,
     {
       config: { access: 'admin' },
-      schema: { tags: ['devices'], summary: 'Add a device', body: deviceCreateBodySchema, response: { 201: deviceResponseSchema } },
+      schema: {
+        tags: ['devices'],
+        summary: 'Add a device',
+        body: deviceCreateBodySchema,
+        response: { 201: deviceResponseSchema },
+      },
     },
     async (request, reply) => {
       const device = await devices.create(request.body);
@@ -41,7 +47,15 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
 
   app.get(
     apiPaths.machine(':id'),
-    { config: { access: 'admin' }, schema: { tags: ['devices'], summary: 'One device', params: deviceIdParamSchema, response: { 200: deviceResponseSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['devices'],
+        summary: 'One device',
+        params: deviceIdParamSchema,
+        response: { 200: deviceResponseSchema },
+      },
+    },
     async (request) => ok(await devices.get(request.params.id)),
   );
 
@@ -51,7 +65,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
       config: { access: 'admin' },
       schema: {
         tags: ['devices'],
-        summary: 'Update a device: the whole form (machine and serial number cannot change) or only { status }',
+        summary:
+          'Update a device: the whole form (machine and serial number cannot change) or only { status }',
         params: deviceIdParamSchema,
         body: deviceUpdateBodySchema,
         response: { 200: deviceResponseSchema },

@@ -82,10 +82,21 @@ const nearPages = 1000;
 export const deviceSearchExactCountLimit = 2000;
 
 export function createDevicesService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
-  const countWhere = async (where: SQL | undefined) => (await db.select({ n: sql<number>`count(*)::int` }).from(devices).where(where))[0]!.n;
+  const countWhere = async (where: SQL | undefined) =>
+    (
+      await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(devices)
+        .where(where)
+    )[0]!.n;
   /** The planner's row estimate for a filter: instant, and close enough for trigram searches. */
   const estimateWhere = async (where: SQL | undefined) => {
-    const result = (await db.execute(sql`explain (format json) ${db.select({ one: sql`1` }).from(devices).where(where)}`)) as unknown as {
+    const result = (await db.execute(
+      sql`explain (format json) ${db
+        .select({ one: sql`1` })
+        .from(devices)
+        .where(where)}`,
+    )) as unknown as {
       rows: Record<string, unknown>[];
     };
     const raw = result.rows[0]?.['QUERY PLAN'];
@@ -96,13 +107,23 @@ export function createDevicesService({ db, now = () => new Date() }: { db: Db; n
   const countSearch = async (where: SQL): Promise<{ total: number; estimated: boolean }> => {
     const guess = await estimateWhere(where);
     if (guess > 2 * deviceSearchExactCountLimit) return { total: guess, estimated: true };
-    const capped = db.select({ one: sql`1` }).from(devices).where(where).limit(deviceSearchExactCountLimit + 1).as('capped');
+    const capped = db
+      .select({ one: sql`1` })
+      .from(devices)
+      .where(where)
+      .limit(deviceSearchExactCountLimit + 1)
+      .as('capped');
     const n = (await db.select({ n: sql<number>`count(*)::int` }).from(capped))[0]!.n;
-    return n > deviceSearchExactCountLimit ? { total: Math.max(guess, n), estimated: true } : { total: n, estimated: false };
+    return n > deviceSearchExactCountLimit
+      ? { total: Math.max(guess, n), estimated: true }
+      : { total: n, estimated: false };
   };
   /** The whole table's count, kept by triggers as rows are written (no count per request). */
   const countAll = async () => {
-    const [row] = await db.select({ n: tableRowCounts.n }).from(tableRowCounts).where(eq(tableRowCounts.tableName, 'devices'));
+    const [row] = await db
+      .select({ n: tableRowCounts.n })
+      .from(tableRowCounts)
+      .where(eq(tableRowCounts.tableName, 'devices'));
     return row ? Number(row.n) : countWhere(undefined);
   };
 
@@ -163,8 +184,10 @@ export function createDevicesService({ db, now = () => new Date() }: { db: Db; n
         sql`lower(${devices.machineNumber}) = lower(${machineNumber}) or lower(${devices.serialNumber}) = lower(${serialNumber})`,
       );
     const messages: string[] = [];
-    if (clashes.some((c) => c.machineNumber.toLowerCase() === machineNumber.toLowerCase())) messages.push(deviceMessages.machineNumberTaken);
-    if (clashes.some((c) => c.serialNumber.toLowerCase() === serialNumber.toLowerCase())) messages.push(deviceMessages.serialNumberTaken);
+    if (clashes.some((c) => c.machineNumber.toLowerCase() === machineNumber.toLowerCase()))
+      messages.push(deviceMessages.machineNumberTaken);
+    if (clashes.some((c) => c.serialNumber.toLowerCase() === serialNumber.toLowerCase()))
+      messages.push(deviceMessages.serialNumberTaken);
     if (messages.length) throw new ConflictError(messages.join('; '));
   }
 
@@ -193,7 +216,11 @@ export function createDevicesService({ db, now = () => new Date() }: { db: Db; n
           .limit(take)
           .offset(skip)
           .as('page_ids');
-        return db.select(deviceColumns).from(devices).innerJoin(pageIds, eq(devices.id, pageIds.pageId)).orderBy(...orderOf(dir));
+        return db
+          .select(deviceColumns)
+          .from(devices)
+          .innerJoin(pageIds, eq(devices.id, pageIds.pageId))
+          .orderBy(...orderOf(dir));
       };
       const total = async (): Promise<{ total: number; estimated: boolean }> =>
         where ? countSearch(where) : { total: await countAll(), estimated: false };
@@ -211,7 +238,9 @@ export function createDevicesService({ db, now = () => new Date() }: { db: Db; n
         else if (offset <= count / 2 || counted.estimated) rows = await pageRows(direction, offset, limit);
         else {
           const take = Math.min(limit, count - offset);
-          rows = (await pageRows(direction === 'asc' ? 'desc' : 'asc', count - offset - take, take)).reverse();
+          rows = (
+            await pageRows(direction === 'asc' ? 'desc' : 'asc', count - offset - take, take)
+          ).reverse();
         }
       }
       // An estimate never reads below what this page has shown to exist.
@@ -251,8 +280,10 @@ export function createDevicesService({ db, now = () => new Date() }: { db: Db; n
       const current = await findRow(id);
       const statusOnly = body.machineNumber === undefined;
       const locked: string[] = [];
-      if (!statusOnly && body.machineNumber !== current.machineNumber) locked.push(deviceMessages.machineNumberLocked);
-      if (!statusOnly && body.serialNumber !== current.serialNumber) locked.push(deviceMessages.serialNumberLocked);
+      if (!statusOnly && body.machineNumber !== current.machineNumber)
+        locked.push(deviceMessages.machineNumberLocked);
+      if (!statusOnly && body.serialNumber !== current.serialNumber)
+        locked.push(deviceMessages.serialNumberLocked);
       if (locked.length) throw new BadRequestError(locked.join('; '));
       const changes = statusOnly
         ? { status: body.status! }

@@ -18,7 +18,11 @@ describe('health, docs and unknown routes', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/admin/nothing-here' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
-    expect(res.json()).toEqual({ code: 404, msg: 'Route not found: GET /api/v1/admin/nothing-here', data: null });
+    expect(res.json()).toEqual({
+      code: 404,
+      msg: 'Route not found: GET /api/v1/admin/nothing-here',
+      data: null,
+    });
   });
 
   it('serves the OpenAPI document generated from the route schemas', async () => {
@@ -26,7 +30,9 @@ describe('health, docs and unknown routes', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/admin/login', '/api/v1/admin/profile', '/api/health']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/admin/login', '/api/v1/admin/profile', '/api/health']),
+    );
     expect(doc.paths['/api/v1/admin/login'].post.requestBody).toBeDefined();
   });
 
@@ -62,7 +68,9 @@ describe('serving the built console', () => {
       expect(home.headers['content-type']).toContain('text/html');
       expect(home.headers['cache-control']).toBe('no-cache');
       writeFileSync(path.join(dist, '.build-hash'), 'abc');
-      expect((await web.app.inject({ method: 'GET', url: '/.build-hash' })).headers['content-type']).toContain('text/html');
+      expect(
+        (await web.app.inject({ method: 'GET', url: '/.build-hash' })).headers['content-type'],
+      ).toContain('text/html');
       const asset = await web.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toContain('immutable');

@@ -26,7 +26,8 @@ const scopes = Object.keys(columns) as Scope[];
 /** Past this many named values a merge of index ranges stops paying; the general search takes over. */
 const maxValues = 32;
 
-const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+const rowsOf = <T>(result: unknown) =>
+  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 export type DictionaryPage = { ids: number[]; total: number; estimated: boolean };
 

@@ -22,16 +22,27 @@ const errorLogsAll = (q = '') => get(`/api/v1/admin/error-logs/all${q}`);
 
 describe('the audit trail', () => {
   it('writes an access row for an authenticated request, without any secret', async () => {
-    const res = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/users/all?search=TopSecretValue&page=1' });
+    const res = await t.injectAs(token, {
+      method: 'GET',
+      url: '/api/v1/admin/users/all?search=TopSecretValue&page=1',
+    });
     expect(res.statusCode).toBe(200);
     await t.app.audit.flush();
     const me = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data._id;
     await t.app.audit.flush();
     const { logs } = await accessLogsAll(`?userId=${me}`);
     const row = logs.find((l: { resource: string }) => l.resource === 'GET /api/v1/admin/users/all');
-    expect(row).toMatchObject({ userEmail: testAdmin.email, location: '127.0.0.1', statusCode: 200, user: { email: testAdmin.email } });
+    expect(row).toMatchObject({
+      userEmail: testAdmin.email,
+      location: '127.0.0.1',
+      statusCode: 200,
+      user: { email: testAdmin.email },
+    });
     expect(row.time).toBe(row.createdTime);
-    const everything = JSON.stringify([await t.database.db.select().from(accessLogs), await t.database.db.select().from(errorLogs)]);
+    const everything = JSON.stringify([
+      await t.database.db.select().from(accessLogs),
+      await t.database.db.select().from(errorLogs),
+    ]);
     expect(everything).not.toContain('TopSecretValue');
     expect(everything).not.toContain(token);
     expect(everything).not.toContain(testAdmin.password);
@@ -58,36 +69,70 @@ describe('the audit trail', () => {
   });
 
   it('logs a failed sign-in without the password and without a user', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/v1/admin/login', payload: { email: 'intruder@example.com', password: 'Guess-Passw0rd' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/login',
+      payload: { email: 'intruder@example.com', password: 'Guess-Passw0rd' },
+    });
     await t.app.audit.flush();
     const { logs } = await errorLogsAll('?search=login');
-    expect(logs[0]).toMatchObject({ resource: 'POST /api/v1/admin/login', statusCode: 401, user: null, userEmail: null });
+    expect(logs[0]).toMatchObject({
+      resource: 'POST /api/v1/admin/login',
+      statusCode: 401,
+      user: null,
+      userEmail: null,
+    });
     expect(JSON.stringify(logs)).not.toContain('Guess-Passw0rd');
   });
 
   it('names unknown routes by their path, without the query string or long tokens', async () => {
-    await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/reset/abcdefghijklmnopqrstuvwxyz012345?otp=123456' });
+    await t.injectAs(token, {
+      method: 'GET',
+      url: '/api/v1/admin/reset/abcdefghijklmnopqrstuvwxyz012345?otp=123456',
+    });
     await t.app.audit.flush();
     const { logs } = await errorLogsAll('?search=reset');
-    expect(logs[0]).toMatchObject({ resource: 'GET /api/v1/admin/reset/:redacted', functionName: 'notFound', statusCode: 404 });
+    expect(logs[0]).toMatchObject({
+      resource: 'GET /api/v1/admin/reset/:redacted',
+      functionName: 'notFound',
+      statusCode: 404,
+    });
   });
 
   it('records who viewed which record, so "who looked at this patient" has an answer', async () => {
     const auth = { userId: 'viewer-1', sessionId: 's', email: 'viewer@example.com' };
-    t.app.audit.recordView({ auth, ip: '10.1.2.3' } as never, { kind: 'patient', id: 'p-42', machineNumber: 'M-7' });
+    t.app.audit.recordView({ auth, ip: '10.1.2.3' } as never, {
+      kind: 'patient',
+      id: 'p-42',
+      machineNumber: 'M-7',
+    });
     await t.app.audit.flush();
     const { logs } = await accessLogsAll('?recordId=p-42');
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ resource: 'VIEW patient p-42', recordKind: 'patient', recordId: 'p-42', userEmail: 'viewer@example.com', location: '10.1.2.3', machineNumber: 'M-7' });
+    expect(logs[0]).toMatchObject({
+      resource: 'VIEW patient p-42',
+      recordKind: 'patient',
+      recordId: 'p-42',
+      userEmail: 'viewer@example.com',
+      location: '10.1.2.3',
+      machineNumber: 'M-7',
+    });
     expect((await accessLogsAll('?search=patient p-42')).logs).toHaveLength(1);
     expect((await errorLogsAll('?recordId=p-42')).logs).toHaveLength(0);
   });
 
   it('has a write and a record view in the trail before the answer arrives (a crash right after loses neither)', async () => {
-    const created = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/roles', payload: { roleName: 'Audited before answer', type: 'app' } });
+    const created = await t.injectAs(token, {
+      method: 'POST',
+      url: '/api/v1/admin/roles',
+      payload: { roleName: 'Audited before answer', type: 'app' },
+    });
     expect(created.statusCode).toBe(201);
     // No flush: the row must already be there.
-    const writes = await t.database.db.select().from(accessLogs).where(sql`${accessLogs.resource} = 'POST /api/v1/admin/roles'`);
+    const writes = await t.database.db
+      .select()
+      .from(accessLogs)
+      .where(sql`${accessLogs.resource} = 'POST /api/v1/admin/roles'`);
     expect(writes.map((r) => r.statusCode)).toContain(201);
 
     const auth = { userId: 'viewer-2', sessionId: 's', email: 'viewer2@example.com' };
@@ -102,7 +147,11 @@ describe('the audit trail', () => {
       const res = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/roles/all?limit=1' });
       expect(res.statusCode).toBe(200);
       // A write waits for its row, but never fails for it.
-      const write = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/roles', payload: { roleName: 'Logged later', type: 'app' } });
+      const write = await t.injectAs(token, {
+        method: 'POST',
+        url: '/api/v1/admin/roles',
+        payload: { roleName: 'Logged later', type: 'app' },
+      });
       expect(write.statusCode).toBe(201);
       await expect(t.app.audit.flush()).resolves.toBeUndefined();
     } finally {
@@ -128,11 +177,15 @@ describe('GET access-logs/all and error-logs/all', () => {
       machineNumber: i % 3 === 0 ? 'MN-3' : 'MN-X',
     }));
     await t.database.db.insert(accessLogs).values(rows);
-    await t.database.db.insert(errorLogs).values(rows.map((r) => ({ ...r, functionName: 'getMachine', statusCode: 500, message: 'boom' })));
+    await t.database.db
+      .insert(errorLogs)
+      .values(rows.map((r) => ({ ...r, functionName: 'getMachine', statusCode: 500, message: 'boom' })));
   });
 
   it('refuses a request without a token', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/access-logs/all' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/access-logs/all' })).statusCode).toBe(
+      401,
+    );
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/error-logs/all' })).statusCode).toBe(401);
   });
 
@@ -142,14 +195,20 @@ describe('GET access-logs/all and error-logs/all', () => {
     expect(byUser.logs[0].resource).toBe('GET /api/v1/admin/machine/35');
     const byMachine = await errorLogsAll('?machineNumber=MN-3&limit=25');
     expect(byMachine).toMatchObject({ total: 13, total_pages: 1 });
-    expect(byMachine.logs[0]).toMatchObject({ functionName: 'getMachine', machineNumber: 'MN-3', message: 'boom' });
+    expect(byMachine.logs[0]).toMatchObject({
+      functionName: 'getMachine',
+      machineNumber: 'MN-3',
+      message: 'boom',
+    });
     const both = await accessLogsAll('?userId=user-odd&machineNumber=MN-3');
     expect(both.total).toBe(6);
   });
 
   it('counts everything exactly, matching the table', async () => {
     await t.app.audit.flush();
-    const [{ n }] = (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(accessLogs)) as [{ n: number }];
+    const [{ n }] = (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(accessLogs)) as [
+      { n: number },
+    ];
     expect((await accessLogsAll()).total).toBe(n);
   });
 
@@ -207,7 +266,9 @@ describe('GET access-logs/all and error-logs/all', () => {
   it('pages a search by cursor exactly as by offset', async () => {
     const first = await accessLogsAll('?userId=bulk-user&search=admin/bulk&limit=25');
     const byOffset = await accessLogsAll('?userId=bulk-user&search=admin/bulk&limit=25&page=2');
-    const byCursor = await accessLogsAll(`?userId=bulk-user&search=admin/bulk&limit=25&page=2&after=${first.nextCursor}`);
+    const byCursor = await accessLogsAll(
+      `?userId=bulk-user&search=admin/bulk&limit=25&page=2&after=${first.nextCursor}`,
+    );
     expect(byCursor.logs).toEqual(byOffset.logs);
     expect(byCursor.logs[0]._id).not.toBe(first.logs[0]._id);
   });
@@ -225,7 +286,9 @@ describe('GET access-logs/all and error-logs/all', () => {
     const expected = await t.database.db.execute(
       sql`select id from access_logs where user_id = 'needle-user' and resource like '%needle%' order by created_at desc, id desc offset 900 limit 100`,
     );
-    const ids = (Array.isArray(expected) ? expected : (expected as { rows: { id: number }[] }).rows).map((r) => String((r as { id: number }).id));
+    const ids = (Array.isArray(expected) ? expected : (expected as { rows: { id: number }[] }).rows).map(
+      (r) => String((r as { id: number }).id),
+    );
     expect(res.logs.map((l: { _id: string }) => l._id)).toEqual(ids);
   });
 
@@ -252,45 +315,81 @@ describe('search through the dictionary of emails, routes and machine numbers', 
    */
   async function plain(term: string, offset: number, limit: number) {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { id: number; n: number }[];
+    const rows = (r: unknown) =>
+      (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { id: number; n: number }[];
     const matches = sql`(resource ilike ${pattern} or user_email ilike ${pattern} or location ilike ${pattern} or machine_number ilike ${pattern})`;
-    const ids = rows(await t.database.db.execute(sql`select id from access_logs where ${matches} order by created_at desc, id desc offset ${offset} limit ${limit}`));
-    const [count] = rows(await t.database.db.execute(sql`select count(*)::int as n from access_logs where ${matches}`));
+    const ids = rows(
+      await t.database.db.execute(
+        sql`select id from access_logs where ${matches} order by created_at desc, id desc offset ${offset} limit ${limit}`,
+      ),
+    );
+    const [count] = rows(
+      await t.database.db.execute(sql`select count(*)::int as n from access_logs where ${matches}`),
+    );
     return { ids: ids.map((r) => String(r.id)), total: Number(count!.n) };
   }
 
-  it.each(['dict1', 'DICT1@', 'dict11@clinic', 'doctor/3', 'DX-', 'dx-4', 'clinic.example', 'no-such-term', '100%_x', '10.9.3', '10.0.0.', '9.3.', 'GET /api/v1/admin/doctor/3'])(
-    'returns the same rows and count as plain SQL for %s, on every page and by cursor',
-    async (term) => {
-      const q = `?search=${encodeURIComponent(term)}&limit=20`;
-      const expected = await plain(term, 0, 20);
-      const first = await accessLogsAll(q);
-      expect(first.logs.map((l: { _id: string }) => l._id)).toEqual(expected.ids);
-      if (!first.totalIsEstimate) expect(first.total).toBe(expected.total);
-      if (!first.nextCursor) return;
-      const second = await plain(term, 20, 20);
-      expect((await accessLogsAll(`${q}&page=2`)).logs.map((l: { _id: string }) => l._id)).toEqual(second.ids);
-      const byCursor = await accessLogsAll(`${q}&page=2&after=${first.nextCursor}`);
-      expect(byCursor.logs.map((l: { _id: string }) => l._id)).toEqual(second.ids);
-      if (!byCursor.totalIsEstimate) expect(byCursor.total).toBe(expected.total);
-    },
-  );
+  it.each([
+    'dict1',
+    'DICT1@',
+    'dict11@clinic',
+    'doctor/3',
+    'DX-',
+    'dx-4',
+    'clinic.example',
+    'no-such-term',
+    '100%_x',
+    '10.9.3',
+    '10.0.0.',
+    '9.3.',
+    'GET /api/v1/admin/doctor/3',
+  ])('returns the same rows and count as plain SQL for %s, on every page and by cursor', async (term) => {
+    const q = `?search=${encodeURIComponent(term)}&limit=20`;
+    const expected = await plain(term, 0, 20);
+    const first = await accessLogsAll(q);
+    expect(first.logs.map((l: { _id: string }) => l._id)).toEqual(expected.ids);
+    if (!first.totalIsEstimate) expect(first.total).toBe(expected.total);
+    if (!first.nextCursor) return;
+    const second = await plain(term, 20, 20);
+    expect((await accessLogsAll(`${q}&page=2`)).logs.map((l: { _id: string }) => l._id)).toEqual(second.ids);
+    const byCursor = await accessLogsAll(`${q}&page=2&after=${first.nextCursor}`);
+    expect(byCursor.logs.map((l: { _id: string }) => l._id)).toEqual(second.ids);
+    if (!byCursor.totalIsEstimate) expect(byCursor.total).toBe(expected.total);
+  });
 
   it('matches a term inside one field, never one spanning two', async () => {
     const text = sql`resource || ' ' || coalesce(user_email, '') || ' ' || coalesce(location, '') || ' ' || coalesce(machine_number, '')`;
-    const spanning = await t.database.db.execute(sql`select count(*)::int as n from access_logs where ${text} ilike '%doctor/3 dict%'`);
-    expect(Number((Array.isArray(spanning) ? spanning : (spanning as { rows: { n: number }[] }).rows)[0]!.n)).toBeGreaterThan(0);
+    const spanning = await t.database.db.execute(
+      sql`select count(*)::int as n from access_logs where ${text} ilike '%doctor/3 dict%'`,
+    );
+    expect(
+      Number((Array.isArray(spanning) ? spanning : (spanning as { rows: { n: number }[] }).rows)[0]!.n),
+    ).toBeGreaterThan(0);
     expect(await accessLogsAll('?search=doctor/3%20dict')).toMatchObject({ total: 0, logs: [] });
     expect(await errorLogsAll('?search=doctor/3%20dict')).toMatchObject({ total: 0, logs: [] });
   });
 
   it('answers plain terms from the dictionary and leaves the rest to the general search', async () => {
     const db = t.database.db;
-    expect(await searchAccessByDictionary(db, 'dict1', undefined, 0, 10)).toMatchObject({ total: 750, estimated: false });
+    expect(await searchAccessByDictionary(db, 'dict1', undefined, 0, 10)).toMatchObject({
+      total: 750,
+      estimated: false,
+    });
     expect((await searchAccessByDictionary(db, 'dict1', undefined, 0, 10))!.ids).toHaveLength(10);
-    expect(await searchAccessByDictionary(db, 'no-such-term', undefined, 0, 10)).toEqual({ ids: [], total: 0, estimated: false });
-    expect(await searchAccessByDictionary(db, 'doctor/3 dict', undefined, 0, 10)).toEqual({ ids: [], total: 0, estimated: false });
-    expect(await searchAccessByDictionary(db, '10.9.', undefined, 0, 10)).toMatchObject({ total: 3000, estimated: false });
+    expect(await searchAccessByDictionary(db, 'no-such-term', undefined, 0, 10)).toEqual({
+      ids: [],
+      total: 0,
+      estimated: false,
+    });
+    expect(await searchAccessByDictionary(db, 'doctor/3 dict', undefined, 0, 10)).toEqual({
+      ids: [],
+      total: 0,
+      estimated: false,
+    });
+    expect(await searchAccessByDictionary(db, '10.9.', undefined, 0, 10)).toMatchObject({
+      total: 3000,
+      estimated: false,
+    });
     expect(await searchAccessByDictionary(db, 'GET', undefined, 0, 10)).toBeNull(); // names too many routes
   });
 
@@ -305,11 +404,15 @@ describe('search through the dictionary of emails, routes and machine numbers', 
 
   it('keeps counting right as new rows arrive and after rows are removed by the owner', async () => {
     const before = (await accessLogsAll('?search=dict5@')).total;
-    await t.database.db.insert(accessLogs).values({ resource: 'GET /x', userEmail: 'dict5@clinic.example', location: '10.0.0.1' });
+    await t.database.db
+      .insert(accessLogs)
+      .values({ resource: 'GET /x', userEmail: 'dict5@clinic.example', location: '10.0.0.1' });
     expect((await accessLogsAll('?search=dict5@')).total).toBe(before + 1);
   });
 
   it('refuses a log row whose location is not an address', async () => {
-    await expect(t.database.db.insert(accessLogs).values({ resource: 'GET /x', location: 'Nairobi' })).rejects.toThrow();
+    await expect(
+      t.database.db.insert(accessLogs).values({ resource: 'GET /x', location: 'Nairobi' }),
+    ).rejects.toThrow();
   });
 });

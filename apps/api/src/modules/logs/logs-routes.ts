@@ -1,5 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accessLogListResponseSchema, errorLogListResponseSchema, logListQuerySchema } from '@app/contract/logs';
+import {
+  accessLogListResponseSchema,
+  errorLogListResponseSchema,
+  logListQuerySchema,
+} from '@app/contract/logs';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '../../lib/envelope.ts';
 import type { LogsService } from './logs-service.ts';
@@ -11,7 +15,8 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
       config: { access: 'admin' },
       schema: {
         tags: ['logs'],
-        summary: 'Access logs, newest first (filters: search, userId, machineNumber, recordId; `after` continues from the last page)',
+        summary:
+          'Access logs, newest first (filters: search, userId, machineNumber, recordId; `after` continues from the last page)',
         querystring: logListQuerySchema,
         response: { 200: accessLogListResponseSchema },
       },
@@ -27,7 +32,8 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
       config: { access: 'admin' },
       schema: {
         tags: ['logs'],
-        summary: 'Error logs, newest first (filters: search, userId, machineNumber; `after` continues from the last page)',
+        summary:
+          'Error logs, newest first (filters: search, userId, machineNumber; `after` continues from the last page)',
         querystring: logListQuerySchema,
         response: { 200: errorLogListResponseSchema },
       },

@@ -1,7 +1,13 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { logExactCountLimit, logMessages, type AccessLog, type ErrorLog } from '@app/contract/logs';
 import type { Db } from '../../db/client.ts';
-import { accessLogMatches, accessLogs, errorLogMatches, errorLogs, logCounters } from '../../db/schema/logs.ts';
+import {
+  accessLogMatches,
+  accessLogs,
+  errorLogMatches,
+  errorLogs,
+  logCounters,
+} from '../../db/schema/logs.ts';
 import { BadRequestError } from '../../lib/errors.ts';
 import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
 import { searchAccessByDictionary } from './dictionary-search.ts';
@@ -47,7 +53,8 @@ const logUser = (userId: string | null, email: string | null) => (userId ? { use
  * first and scales their match rate, or counts rare matches exactly (searchPage): milliseconds
  * either way at millions of rows (bench/logs.mjs).
  */
-const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+const rowsOf = (result: unknown) =>
+  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
 
 export function createLogsService({ db }: { db: Db }) {
   async function exactCount(kind: 'access' | 'error', scope: 'all' | 'user' | 'machine', key: string) {
@@ -60,7 +67,12 @@ export function createLogsService({ db }: { db: Db }) {
 
   /** The planner's row estimate for a filter on indexed columns: a millisecond. */
   async function estimate(table: typeof accessLogs, where: SQL | undefined) {
-    const result = await db.execute(sql`explain (format json) ${db.select({ one: sql`1` }).from(table).where(where)}`);
+    const result = await db.execute(
+      sql`explain (format json) ${db
+        .select({ one: sql`1` })
+        .from(table)
+        .where(where)}`,
+    );
     const raw = rowsOf(result)[0]?.['QUERY PLAN'];
     const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: { 'Plan Rows': number } }];
     return Math.round(plan[0].Plan['Plan Rows']);
@@ -70,14 +82,28 @@ export function createLogsService({ db }: { db: Db }) {
   async function filteredCount(table: typeof accessLogs, where: SQL | undefined) {
     const guess = await estimate(table, where);
     if (guess > logExactCountLimit) return { total: guess, estimated: true };
-    const inner = db.select({ one: sql`1` }).from(table).where(where).limit(logExactCountLimit + 1).as('capped');
+    const inner = db
+      .select({ one: sql`1` })
+      .from(table)
+      .where(where)
+      .limit(logExactCountLimit + 1)
+      .as('capped');
     const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(inner);
     const n = Number(row?.n ?? 0);
-    return n > logExactCountLimit ? { total: Math.max(guess, n), estimated: true } : { total: n, estimated: false };
+    return n > logExactCountLimit
+      ? { total: Math.max(guess, n), estimated: true }
+      : { total: n, estimated: false };
   }
 
   /** Every match of a search through the trigram index, counted exactly; null when it takes longer than `budgetMs`. */
-  async function searchByTrigrams(table: typeof accessLogs, base: SQL | undefined, matchesSearch: SQL, skip: number, take: number, budgetMs?: number) {
+  async function searchByTrigrams(
+    table: typeof accessLogs,
+    base: SQL | undefined,
+    matchesSearch: SQL,
+    skip: number,
+    take: number,
+    budgetMs?: number,
+  ) {
     const query = sql`
       with m as materialized (
         select ${table.id} as id, ${table.createdAt} as created_at from ${table}
@@ -92,7 +118,11 @@ export function createLogsService({ db }: { db: Db }) {
             return rowsOf(await tx.execute(query))[0]!;
           })
         : rowsOf(await db.execute(query))[0]!;
-      return { ids: (row.ids as (string | number)[]).map(Number), total: Number(row.total), estimated: false };
+      return {
+        ids: (row.ids as (string | number)[]).map(Number),
+        total: Number(row.total),
+        estimated: false,
+      };
     } catch (error) {
       if (budgetMs && pgErrorCode(error) === '57014') return null;
       throw error;
@@ -120,7 +150,7 @@ export function createLogsService({ db }: { db: Db }) {
     const order = sql`${table.createdAt} desc nulls last, ${table.id} desc nulls last`;
     let size: number | undefined;
     let triedTrigrams = false;
-    for (let window = searchWindow; ; ) {
+    for (let window = searchWindow; ;) {
       const found = rowsOf(
         await db.execute(sql`
           with win as (
@@ -139,7 +169,8 @@ export function createLogsService({ db }: { db: Db }) {
       const ids = (found.ids as (string | number)[]).map(Number);
       if (scanned < window) return { ids, total: matches, estimated: false };
       size ??= await listSize();
-      if (ids.length === take) return { ids, total: Math.max(matches, Math.round((matches / scanned) * size)), estimated: true };
+      if (ids.length === take)
+        return { ids, total: Math.max(matches, Math.round((matches / scanned) * size)), estimated: true };
       // A term that looks rare so far gets the trigram index first; one seen often enough walks on.
       if (!triedTrigrams && (matches / scanned) * size < trigramFirstBelow) {
         triedTrigrams = true;
@@ -148,7 +179,11 @@ export function createLogsService({ db }: { db: Db }) {
       }
       if (window >= searchWalkLimit) return (await searchByTrigrams(table, base, matchesSearch, skip, take))!;
       // As far back as the page should need at the rate seen, at most 16 times further each round.
-      window = Math.min(Math.ceil(((skip + take) * scanned * 1.5) / Math.max(matches, 1)), window * 16, searchWalkLimit);
+      window = Math.min(
+        Math.ceil(((skip + take) * scanned * 1.5) / Math.max(matches, 1)),
+        window * 16,
+        searchWalkLimit,
+      );
     }
   }
 
@@ -166,7 +201,9 @@ export function createLogsService({ db }: { db: Db }) {
     if (input.userId) filters.push(eq(t.userId, input.userId));
     if (input.machineNumber) filters.push(eq(t.machineNumber, input.machineNumber));
     const where = filters.length ? and(...filters) : undefined;
-    const afterCursor = cursor ? sql`(${t.createdAt}, ${t.id}) < (${cursor.at.toISOString()}::timestamptz, ${cursor.id})` : undefined;
+    const afterCursor = cursor
+      ? sql`(${t.createdAt}, ${t.id}) < (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`
+      : undefined;
     const pageWhere = and(where, afterCursor);
     // With a cursor the rows before this page are behind it; without, they are skipped.
     const before = (input.page - 1) * input.limit;
@@ -190,7 +227,9 @@ export function createLogsService({ db }: { db: Db }) {
       const matchesSearch = matches(containsPattern(input.search));
       // A plain access-log search first asks the dictionary (exact, index ranges only).
       const named =
-        kind === 'access' && !where ? await searchAccessByDictionary(db, input.search, afterCursor, skip, input.limit + 1) : null;
+        kind === 'access' && !where
+          ? await searchAccessByDictionary(db, input.search, afterCursor, skip, input.limit + 1)
+          : null;
       const found =
         named ??
         (await searchPage(t, pageWhere, matchesSearch, skip, input.limit + 1, async () => {
@@ -198,14 +237,24 @@ export function createLogsService({ db }: { db: Db }) {
           return known ? known : estimate(t, where);
         }));
       const byId = found.ids.length
-        ? ((await db.select().from(t).where(inArray(t.id, found.ids)).orderBy(...order)) as unknown as Row[])
+        ? ((await db
+            .select()
+            .from(t)
+            .where(inArray(t.id, found.ids))
+            .orderBy(...order)) as unknown as Row[])
         : [];
       rows = byId;
       // The dictionary counts the whole search; the general way counts from the cursor on.
       total = named ? found.total : found.total + (cursor ? before : 0);
       estimated = found.estimated;
     } else {
-      const rowsQuery = db.select().from(t).where(pageWhere).orderBy(...order).limit(input.limit + 1).offset(skip);
+      const rowsQuery = db
+        .select()
+        .from(t)
+        .where(pageWhere)
+        .orderBy(...order)
+        .limit(input.limit + 1)
+        .offset(skip);
       const known = scopeSize();
       const [page, counted] = await Promise.all([
         rowsQuery as unknown as Promise<Row[]>,
@@ -220,7 +269,10 @@ export function createLogsService({ db }: { db: Db }) {
     const last = pageRows[pageRows.length - 1];
     // An estimate never contradicts what this page has seen: the rows before it, its own, one more.
     const seen = before + pageRows.length;
-    if (estimated) ({ total, estimated } = hasMore ? { total: Math.max(total, seen + 1), estimated: true } : { total: seen, estimated: false });
+    if (estimated)
+      ({ total, estimated } = hasMore
+        ? { total: Math.max(total, seen + 1), estimated: true }
+        : { total: seen, estimated: false });
     return {
       logs: pageRows.map(toItem),
       total_pages: pageCount(total, input.limit),
@@ -235,36 +287,50 @@ export function createLogsService({ db }: { db: Db }) {
   return {
     listAccess(input: LogListInput) {
       const extra = input.recordId ? [eq(accessLogs.recordId, input.recordId)] : [];
-      return list<typeof accessLogs.$inferSelect, AccessLog>('access', accessLogs, (p) => accessLogMatches(accessLogs, p), input, extra, (r): AccessLog => ({
-        _id: String(r.id),
-        resource: r.resource,
-        location: r.location,
-        time: iso(r.createdAt),
-        createdTime: iso(r.createdAt),
-        userEmail: r.userEmail,
-        user: logUser(r.userId, r.userEmail),
-        machineNumber: r.machineNumber,
-        statusCode: r.statusCode,
-        recordKind: r.recordKind,
-        recordId: r.recordId,
-      }));
+      return list<typeof accessLogs.$inferSelect, AccessLog>(
+        'access',
+        accessLogs,
+        (p) => accessLogMatches(accessLogs, p),
+        input,
+        extra,
+        (r): AccessLog => ({
+          _id: String(r.id),
+          resource: r.resource,
+          location: r.location,
+          time: iso(r.createdAt),
+          createdTime: iso(r.createdAt),
+          userEmail: r.userEmail,
+          user: logUser(r.userId, r.userEmail),
+          machineNumber: r.machineNumber,
+          statusCode: r.statusCode,
+          recordKind: r.recordKind,
+          recordId: r.recordId,
+        }),
+      );
     },
     listErrors(input: LogListInput) {
       // Error rows name no record; a recordId filter matches none of them.
       const extra = input.recordId ? [sql`false`] : [];
-      return list<typeof errorLogs.$inferSelect, ErrorLog>('error', errorLogs, (p) => errorLogMatches(errorLogs, p), input, extra, (r): ErrorLog => ({
-        _id: String(r.id),
-        resource: r.resource,
-        functionName: r.functionName,
-        utcTime: iso(r.createdAt),
-        createdTime: iso(r.createdAt),
-        userEmail: r.userEmail,
-        user: logUser(r.userId, r.userEmail),
-        machineNumber: r.machineNumber,
-        statusCode: r.statusCode,
-        message: r.message,
-        location: r.location,
-      }));
+      return list<typeof errorLogs.$inferSelect, ErrorLog>(
+        'error',
+        errorLogs,
+        (p) => errorLogMatches(errorLogs, p),
+        input,
+        extra,
+        (r): ErrorLog => ({
+          _id: String(r.id),
+          resource: r.resource,
+          functionName: r.functionName,
+          utcTime: iso(r.createdAt),
+          createdTime: iso(r.createdAt),
+          userEmail: r.userEmail,
+          user: logUser(r.userId, r.userEmail),
+          machineNumber: r.machineNumber,
+          statusCode: r.statusCode,
+          message: r.message,
+          location: r.location,
+        }),
+      );
     },
   };
 }

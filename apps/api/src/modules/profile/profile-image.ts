@@ -42,7 +42,8 @@ export async function cleanProfileImage(bytes: Buffer): Promise<CleanImage> {
     .rotate()
     .resize({ width: storedMaxSide, height: storedMaxSide, fit: 'inside', withoutEnlargement: true });
   try {
-    if (format === 'png') return { bytes: await pipeline.png().toBuffer(), ext: 'png', contentType: 'image/png' };
+    if (format === 'png')
+      return { bytes: await pipeline.png().toBuffer(), ext: 'png', contentType: 'image/png' };
     return { bytes: await pipeline.jpeg({ quality: 85 }).toBuffer(), ext: 'jpg', contentType: 'image/jpeg' };
   } catch {
     throw damaged();

@@ -17,9 +17,18 @@ afterAll(() => t.close());
 
 const fields = { firstName: 'Ada', lastName: 'Lovelace', userName: 'ada', phone: '5551234567' };
 const put = (body: { payload: Buffer; headers: Record<string, string> }) =>
-  t.injectAs(token, { method: 'PUT', url: '/api/v1/admin/profile', payload: body.payload, headers: body.headers });
-const withFile = (content: Buffer, filename = 'me.png', type = 'image/png', extra: Record<string, string> = {}) =>
-  put(multipartBody({ ...fields, ...extra }, { name: 'file', filename, type, content }));
+  t.injectAs(token, {
+    method: 'PUT',
+    url: '/api/v1/admin/profile',
+    payload: body.payload,
+    headers: body.headers,
+  });
+const withFile = (
+  content: Buffer,
+  filename = 'me.png',
+  type = 'image/png',
+  extra: Record<string, string> = {},
+) => put(multipartBody({ ...fields, ...extra }, { name: 'file', filename, type, content }));
 const avatarFiles = () => {
   const dir = path.join(t.config.dataDir, 'files', 'avatars');
   try {
@@ -48,7 +57,11 @@ describe('PUT /api/v1/admin/profile', () => {
   });
 
   it('also takes the fields as JSON', async () => {
-    const res = await t.injectAs(token, { method: 'PUT', url: '/api/v1/admin/profile', payload: { ...fields, firstName: 'Augusta' } });
+    const res = await t.injectAs(token, {
+      method: 'PUT',
+      url: '/api/v1/admin/profile',
+      payload: { ...fields, firstName: 'Augusta' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.firstName).toBe('Augusta');
   });
@@ -67,7 +80,9 @@ describe('PUT /api/v1/admin/profile', () => {
     expect(image.headers['content-disposition']).toBe('attachment; filename="profile.png"');
     expect(image.headers['x-content-type-options']).toBe('nosniff');
     // Only picture chunks (pHYs is the encoder's own pixel density): no tEXt, no eXIf.
-    expect(pngChunkTypes(image.rawPayload).filter((type) => !['IHDR', 'pHYs', 'IDAT', 'IEND'].includes(type))).toEqual([]);
+    expect(
+      pngChunkTypes(image.rawPayload).filter((type) => !['IHDR', 'pHYs', 'IDAT', 'IEND'].includes(type)),
+    ).toEqual([]);
     expect(image.rawPayload.includes(Buffer.from('secret-location'))).toBe(false);
     // The same picture: 8 × 8 of the one colour.
     const { data, info } = await sharp(image.rawPayload).raw().toBuffer({ resolveWithObject: true });
@@ -77,7 +92,10 @@ describe('PUT /api/v1/admin/profile', () => {
 
   it('encodes the picture anew: bytes hidden in the image data and a ZIP appended after the end are gone', async () => {
     const payload = '<script>alert(document.cookie)</script>';
-    const polyglot = Buffer.concat([makePng({ idatTrailer: payload }), buildDemoApk('com.example.polyglot', 1)]);
+    const polyglot = Buffer.concat([
+      makePng({ idatTrailer: payload }),
+      buildDemoApk('com.example.polyglot', 1),
+    ]);
     const res = await withFile(polyglot);
     expect(res.statusCode, res.body).toBe(200);
     const image = await t.app.inject({ method: 'GET', url: res.json().data.profileImage });
@@ -94,7 +112,9 @@ describe('PUT /api/v1/admin/profile', () => {
     const started = Date.now();
     const res = await withFile(bomb);
     expect(res.statusCode).toBe(413);
-    expect(res.json().msg).toBe('The image must be at most 10000 pixels wide and high, and 25 megapixels in all');
+    expect(res.json().msg).toBe(
+      'The image must be at most 10000 pixels wide and high, and 25 megapixels in all',
+    );
     expect(Date.now() - started).toBeLessThan(1000);
     // Within the side limit but over the pixel count.
     const wide = await withFile(makePng({ declare: { width: 9000, height: 9000 } }));
@@ -114,7 +134,11 @@ describe('PUT /api/v1/admin/profile', () => {
   });
 
   it('strips EXIF, comments and trailing bytes from a JPEG', async () => {
-    const jpeg = await makeJpeg({ exif: 'GPS 48.85N 2.35E', comment: 'made by camera X', trailer: 'hidden zip' });
+    const jpeg = await makeJpeg({
+      exif: 'GPS 48.85N 2.35E',
+      comment: 'made by camera X',
+      trailer: 'hidden zip',
+    });
     const res = await withFile(jpeg, 'me.jpg', 'image/jpeg');
     expect(res.statusCode).toBe(200);
     const url: string = res.json().data.profileImage;
@@ -126,9 +150,16 @@ describe('PUT /api/v1/admin/profile', () => {
     const bytes = image.rawPayload;
     expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     expect(bytes.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9]));
-    for (const gone of ['GPS', 'camera X', 'hidden zip', 'Exif']) expect(bytes.includes(Buffer.from(gone))).toBe(false);
+    for (const gone of ['GPS', 'camera X', 'hidden zip', 'Exif'])
+      expect(bytes.includes(Buffer.from(gone))).toBe(false);
     const meta = await sharp(bytes).metadata();
-    expect([meta.format, meta.width, meta.height, meta.exif, meta.comments]).toEqual(['jpeg', 16, 16, undefined, undefined]);
+    expect([meta.format, meta.width, meta.height, meta.exif, meta.comments]).toEqual([
+      'jpeg',
+      16,
+      16,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('decides by content: a text file named .png is refused with 415', async () => {
@@ -150,12 +181,15 @@ describe('PUT /api/v1/admin/profile', () => {
   });
 
   it('refuses an image over 2 MB with 413 and keeps the profile as it was', async () => {
-    const before = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data.profileImage;
+    const before = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data
+      .profileImage;
     const files = avatarFiles();
     const res = await withFile(makePng({ padTo: 2 * 1024 * 1024 + 10 }));
     expect(res.statusCode).toBe(413);
     expect(res.json().msg).toBe('The image must be at most 2 MB');
-    expect((await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data.profileImage).toBe(before);
+    expect(
+      (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data.profileImage,
+    ).toBe(before);
     expect(avatarFiles()).toEqual(files);
   });
 
@@ -174,7 +208,8 @@ describe('PUT /api/v1/admin/profile', () => {
   });
 
   it('keeps the image when only the text fields change', async () => {
-    const image = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data.profileImage;
+    const image = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).json().data
+      .profileImage;
     const res = await put(multipartBody({ ...fields, lastName: 'Byron' }));
     expect(res.json().data).toMatchObject({ lastName: 'Byron', profileImage: image });
   });
@@ -197,7 +232,9 @@ describe('PUT /api/v1/admin/profile', () => {
 
   it('refuses a user name that another user has', async () => {
     const [role] = await t.database.db.select({ id: roles.id }).from(roles).limit(1);
-    await t.database.db.insert(users).values({ email: 'taken@example.test', userName: 'taken-name', passwordHash: 'x', roleId: role!.id });
+    await t.database.db
+      .insert(users)
+      .values({ email: 'taken@example.test', userName: 'taken-name', passwordHash: 'x', roleId: role!.id });
     const res = await put(multipartBody({ ...fields, userName: 'Taken-Name' }));
     expect(res.statusCode).toBe(409);
     expect(res.json().msg).toBe('A user with this user name already exists');
@@ -217,7 +254,10 @@ describe('PUT /api/v1/admin/profile', () => {
 
   it('never answers odd input with a 500', async () => {
     const bodies = [
-      { payload: Buffer.from('--x\r\nbroken'), headers: { 'content-type': 'multipart/form-data; boundary=x' } },
+      {
+        payload: Buffer.from('--x\r\nbroken'),
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      },
       { payload: Buffer.from('{}'), headers: { 'content-type': 'application/json' } },
       { payload: Buffer.from('[1,2]'), headers: { 'content-type': 'application/json' } },
       multipartBody({ ...fields, phone: 'x'.repeat(70_000) }),

@@ -1,7 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountMessages, profileImageMaxBytes, profileUpdateFieldsSchema, profileUpdateResponseSchema } from '@app/contract/account';
+import {
+  accountMessages,
+  profileImageMaxBytes,
+  profileUpdateFieldsSchema,
+  profileUpdateResponseSchema,
+} from '@app/contract/account';
 import { profileResponseSchema } from '@app/contract/auth';
 import { inputMessages } from '@app/contract/fields';
 import { apiPaths } from '@app/contract/paths';
@@ -11,9 +16,10 @@ import { requireAuth } from '../../lib/request-context.ts';
 import { validationMessage } from '../../lib/validation-message.ts';
 import type { ProfileService } from './profile-service.ts';
 
-
 /** Reads the multipart form: its text fields and, at most 2 MB, the `file` part. */
-async function readProfileForm(request: FastifyRequest): Promise<{ fields: Record<string, unknown>; image?: Buffer }> {
+async function readProfileForm(
+  request: FastifyRequest,
+): Promise<{ fields: Record<string, unknown>; image?: Buffer }> {
   if (!request.isMultipart()) {
     const body = request.body;
     return { fields: body && typeof body === 'object' ? (body as Record<string, unknown>) : {} };
@@ -48,10 +54,16 @@ async function readProfileForm(request: FastifyRequest): Promise<{ fields: Recor
   return { fields, image };
 }
 
-export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> = async (app, { profiles }) => {
+export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> = async (
+  app,
+  { profiles },
+) => {
   app.get(
     apiPaths.profile,
-    { config: { access: 'admin' }, schema: { tags: ['profile'], summary: 'The signed-in admin', response: { 200: profileResponseSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['profile'], summary: 'The signed-in admin', response: { 200: profileResponseSchema } },
+    },
     async (request) => {
       const profile = await profiles.findById(requireAuth(request).userId);
       if (!profile) throw new NotFoundError('User not found');
@@ -65,7 +77,8 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
       config: { access: 'admin' },
       schema: {
         tags: ['profile'],
-        summary: 'Update the signed-in admin (multipart: firstName, lastName, userName, phone, file; email is read-only)',
+        summary:
+          'Update the signed-in admin (multipart: firstName, lastName, userName, phone, file; email is read-only)',
         description:
           'multipart/form-data (or JSON without the file). `file` must be a PNG or JPEG by content (415 otherwise), at most 2 MB (413) and 10000 × 10000 pixels / 25 megapixels (413); it is decoded and encoded anew (metadata and anything hidden in the file are gone), scaled to at most 1024 px. An `email` field is ignored.',
         consumes: ['multipart/form-data', 'application/json'],
@@ -89,19 +102,28 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
     {
       // An <img> cannot send a bearer token; the name is 128 random bits, as good as a capability.
       config: { access: 'public' },
-      schema: { tags: ['profile'], summary: 'A profile image', params: z.object({ name: z.string().max(64) }) },
+      schema: {
+        tags: ['profile'],
+        summary: 'A profile image',
+        params: z.object({ name: z.string().max(64) }),
+      },
     },
     async (request, reply) => {
       const found = await profiles.image(request.params.name);
       if (!found) throw new NotFoundError(accountMessages.imageNotFound);
-      return reply
-        .type(found.contentType)
-        .header('content-length', String(found.size))
-        // A user's file: never rendered as a page of ours, never sniffed into another type (an <img> still shows it).
-        .header('content-disposition', `attachment; filename="profile.${found.contentType === 'image/png' ? 'png' : 'jpg'}"`)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(found.stream);
+      return (
+        reply
+          .type(found.contentType)
+          .header('content-length', String(found.size))
+          // A user's file: never rendered as a page of ours, never sniffed into another type (an <img> still shows it).
+          .header(
+            'content-disposition',
+            `attachment; filename="profile.${found.contentType === 'image/png' ? 'png' : 'jpg'}"`,
+          )
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .send(found.stream)
+      );
     },
   );
 };

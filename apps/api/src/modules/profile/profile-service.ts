@@ -45,12 +45,19 @@ const avatarName = /^[a-f0-9]{32}\.(png|jpg)$/;
 export function avatarKeyOf(profileImage: string | null): string | null {
   if (!profileImage) return null;
   const name = profileImage.slice(apiPaths.profileImage('').length);
-  return profileImage.startsWith(apiPaths.profileImage('')) && avatarName.test(name) ? `${avatarPrefix}/${name}` : null;
+  return profileImage.startsWith(apiPaths.profileImage('')) && avatarName.test(name)
+    ? `${avatarPrefix}/${name}`
+    : null;
 }
 
 export const isAvatarName = (name: string) => avatarName.test(name);
 
-type ProfileDeps = { db: Db; storage?: Storage; now?: () => Date; log?: { warn: (obj: object, msg?: string) => void } };
+type ProfileDeps = {
+  db: Db;
+  storage?: Storage;
+  now?: () => Date;
+  log?: { warn: (obj: object, msg?: string) => void };
+};
 
 export function createProfileService({ db, storage, now = () => new Date(), log }: ProfileDeps) {
   const needStorage = () => {
@@ -76,7 +83,11 @@ export function createProfileService({ db, storage, now = () => new Date(), log 
      * A new image (checked by content, decoded and encoded anew) replaces the old one, whose file is removed.
      */
     async update(userId: string, fields: ProfileUpdateFields, image?: Buffer): Promise<AdminProfile> {
-      const [current] = await db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, userId)).limit(1);
+      const [current] = await db
+        .select({ profileImage: users.profileImage })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
       if (!current) throw new NotFoundError('User not found');
       const [clash] = await db
         .select({ id: users.id })
@@ -96,7 +107,14 @@ export function createProfileService({ db, storage, now = () => new Date(), log 
       try {
         await db
           .update(users)
-          .set({ firstName: fields.firstName, lastName: fields.lastName, userName: fields.userName, phone: fields.phone, profileImage, updatedAt: now() })
+          .set({
+            firstName: fields.firstName,
+            lastName: fields.lastName,
+            userName: fields.userName,
+            phone: fields.phone,
+            profileImage,
+            updatedAt: now(),
+          })
           .where(eq(users.id, userId));
       } catch (error) {
         if (newKey) await needStorage().delete(newKey);
@@ -107,7 +125,9 @@ export function createProfileService({ db, storage, now = () => new Date(), log 
       if (oldKey) {
         await needStorage()
           .delete(oldKey)
-          .catch((error: unknown) => log?.warn({ err: error, key: oldKey }, 'could not remove the old profile image'));
+          .catch((error: unknown) =>
+            log?.warn({ err: error, key: oldKey }, 'could not remove the old profile image'),
+          );
       }
       return (await findById(userId))!;
     },

@@ -15,7 +15,13 @@ const as = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: un
 const createRole = async (roleName: string, type: 'app' | 'admin' = 'app') => {
   const res = await as('POST', '/api/v1/admin/roles', { roleName, type });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string; roleId: number; roleName: string; type: string; createTime: string };
+  return res.json().data as {
+    _id: string;
+    roleId: number;
+    roleName: string;
+    type: string;
+    createTime: string;
+  };
 };
 
 describe('roles', () => {
@@ -28,7 +34,11 @@ describe('roles', () => {
       ['PUT', `/api/v1/admin/roles/${id}`],
       ['DELETE', `/api/v1/admin/roles/${id}`],
     ] as const) {
-      const res = await t.app.inject({ method, url, payload: method === 'POST' || method === 'PUT' ? { roleName: 'x', type: 'app' } : undefined });
+      const res = await t.app.inject({
+        method,
+        url,
+        payload: method === 'POST' || method === 'PUT' ? { roleName: 'x', type: 'app' } : undefined,
+      });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
     }
   });
@@ -37,9 +47,18 @@ describe('roles', () => {
     const res = await as('GET', '/api/v1/admin/roles/all');
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    expect(data.roles.map((r: { roleName: string }) => r.roleName)).toEqual(['Admin', 'Doctor', 'Patient', 'Technician']);
+    expect(data.roles.map((r: { roleName: string }) => r.roleName)).toEqual([
+      'Admin',
+      'Doctor',
+      'Patient',
+      'Technician',
+    ]);
     expect(data.totalPages).toBe(1);
-    expect(data.roles[0]).toMatchObject({ roleId: expect.any(Number), type: 'admin', createTime: expect.any(String) });
+    expect(data.roles[0]).toMatchObject({
+      roleId: expect.any(Number),
+      type: 'admin',
+      createTime: expect.any(String),
+    });
   });
 
   it('pages with page/limit and with currentPage/pageSize alike', async () => {
@@ -54,7 +73,9 @@ describe('roles', () => {
     const res = await as('GET', '/api/v1/admin/roles/all?pageSize=abc');
     expect(res.statusCode).toBe(400);
     expect(res.json().msg).toContain('pageSize');
-    expect((await as('GET', '/api/v1/admin/roles/all?page=0')).json().msg).toContain('page must be at least 1');
+    expect((await as('GET', '/api/v1/admin/roles/all?page=0')).json().msg).toContain(
+      'page must be at least 1',
+    );
   });
 
   it('creates, reads and updates a role', async () => {
@@ -62,9 +83,15 @@ describe('roles', () => {
     expect(role).toMatchObject({ roleName: 'Support', type: 'admin' });
     const got = await as('GET', `/api/v1/admin/roles/${role._id}`);
     expect(got.json().data).toEqual(role);
-    const updated = await as('PUT', `/api/v1/admin/roles/${role._id}`, { roleName: 'Support Desk', type: 'app' });
+    const updated = await as('PUT', `/api/v1/admin/roles/${role._id}`, {
+      roleName: 'Support Desk',
+      type: 'app',
+    });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json()).toMatchObject({ msg: 'Role updated successfully', data: { _id: role._id, roleName: 'Support Desk', type: 'app' } });
+    expect(updated.json()).toMatchObject({
+      msg: 'Role updated successfully',
+      data: { _id: role._id, roleName: 'Support Desk', type: 'app' },
+    });
   });
 
   it('gives the spec messages for a missing name and a bad type, and creates nothing', async () => {
@@ -97,7 +124,9 @@ describe('roles', () => {
     const bad = await as('GET', '/api/v1/admin/roles/not-a-uuid');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().msg).toBe('Invalid role id');
-    expect((await as('DELETE', '/api/v1/admin/roles/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await as('DELETE', '/api/v1/admin/roles/00000000-0000-4000-8000-000000000000')).statusCode).toBe(
+      404,
+    );
   });
 
   it('deletes an unused role', async () => {

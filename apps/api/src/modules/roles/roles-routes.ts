@@ -33,7 +33,15 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
 
   app.post(
     apiPaths.roles,
-    { config: { access: 'admin' }, schema: { tags: ['roles'], summary: 'Create a role', body: roleBodySchema, response: { 201: roleResponseSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['roles'],
+        summary: 'Create a role',
+        body: roleBodySchema,
+        response: { 201: roleResponseSchema },
+      },
+    },
     async function createRole(request, reply) {
       const role = await roles.create(request.body);
       return reply.code(201).send(ok(role, roleMessages.created, 201));
@@ -42,7 +50,15 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
 
   app.get(
     byId,
-    { config: { access: 'admin' }, schema: { tags: ['roles'], summary: 'One role', params: roleIdParamSchema, response: { 200: roleResponseSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['roles'],
+        summary: 'One role',
+        params: roleIdParamSchema,
+        response: { 200: roleResponseSchema },
+      },
+    },
     async function getRole(request) {
       return ok(await roles.get(request.params.id));
     },
@@ -52,7 +68,13 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
     byId,
     {
       config: { access: 'admin' },
-      schema: { tags: ['roles'], summary: 'Update a role', params: roleIdParamSchema, body: roleBodySchema, response: { 200: roleResponseSchema } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Update a role',
+        params: roleIdParamSchema,
+        body: roleBodySchema,
+        response: { 200: roleResponseSchema },
+      },
     },
     async function updateRole(request) {
       return ok(await roles.update(request.params.id, request.body), roleMessages.updated);
@@ -63,7 +85,12 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
     byId,
     {
       config: { access: 'admin' },
-      schema: { tags: ['roles'], summary: 'Delete a role no user holds', params: roleIdParamSchema, response: { 200: roleDeleteResponseSchema } },
+      schema: {
+        tags: ['roles'],
+        summary: 'Delete a role no user holds',
+        params: roleIdParamSchema,
+        response: { 200: roleDeleteResponseSchema },
+      },
     },
     async function deleteRole(request) {
       await roles.remove(request.params.id);

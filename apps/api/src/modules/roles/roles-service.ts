@@ -15,7 +15,13 @@ const toRole = (r: RoleRow): Role => ({
   createTime: r.createTime ? r.createTime.toISOString() : null,
 });
 
-export type RoleListInput = { page?: number; limit?: number; currentPage?: number; pageSize?: number; search?: string };
+export type RoleListInput = {
+  page?: number;
+  limit?: number;
+  currentPage?: number;
+  pageSize?: number;
+  search?: string;
+};
 
 export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
   async function find(id: string): Promise<RoleRow> {
@@ -28,7 +34,9 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
     const [taken] = await db
       .select({ id: roles.id })
       .from(roles)
-      .where(and(sql`lower(${roles.roleName}) = lower(${name})`, exceptId ? ne(roles.id, exceptId) : undefined))
+      .where(
+        and(sql`lower(${roles.roleName}) = lower(${name})`, exceptId ? ne(roles.id, exceptId) : undefined),
+      )
       .limit(1);
     if (taken) throw new ConflictError(roleMessages.nameTaken);
   }
@@ -43,7 +51,9 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
     /** page/limit or currentPage/pageSize; with neither, every role on one page (the dropdown). */
     async list(input: RoleListInput) {
       const where = input.search ? ilike(roles.roleName, containsPattern(input.search)) : undefined;
-      const [{ total }] = (await db.select({ total: count() }).from(roles).where(where)) as [{ total: number }];
+      const [{ total }] = (await db.select({ total: count() }).from(roles).where(where)) as [
+        { total: number },
+      ];
       const requestedLimit = input.limit ?? input.pageSize;
       const page = input.page ?? input.currentPage ?? 1;
       const all = requestedLimit === undefined && input.page === undefined && input.currentPage === undefined;
@@ -103,7 +113,10 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
 
     async remove(id: string) {
       await find(id);
-      const [{ holders }] = (await db.select({ holders: count() }).from(users).where(eq(users.roleId, id))) as [{ holders: number }];
+      const [{ holders }] = (await db
+        .select({ holders: count() })
+        .from(users)
+        .where(eq(users.roleId, id))) as [{ holders: number }];
       if (holders > 0) throw new ConflictError(roleMessages.inUse(holders));
       try {
         await db.delete(roles).where(eq(roles.id, id));

@@ -12,7 +12,11 @@ let token: string;
 
 beforeAll(async () => {
   standIn = await startStripeStandIn();
-  t = await createTestApp({ STRIPE_SECRET_KEY: 'sk_test_standin', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: standIn.url });
+  t = await createTestApp({
+    STRIPE_SECRET_KEY: 'sk_test_standin',
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_API_URL: standIn.url,
+  });
   token = await t.login();
 });
 afterAll(async () => {
@@ -20,22 +24,51 @@ afterAll(async () => {
   await standIn.close();
 });
 
-const valid = { fullName: 'Grace Hopper', email: 'grace@example.com', machineSerialNumber: 'SN-0042', amount: 120.5, isRecurring: false };
+const valid = {
+  fullName: 'Grace Hopper',
+  email: 'grace@example.com',
+  machineSerialNumber: 'SN-0042',
+  amount: 120.5,
+  isRecurring: false,
+};
 const create = async (overrides: object = {}) => {
-  const res = await t.injectAs(token, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: { ...valid, ...overrides } });
+  const res = await t.injectAs(token, {
+    method: 'POST',
+    url: '/api/v1/admin/subscrption/add',
+    payload: { ...valid, ...overrides },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data._id as string;
 };
-const checkout = (id: string) => t.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/checkout', payload: { subcriptionId: id } });
-const row = async (id: string) => (await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
+const checkout = (id: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/admin/subscription/checkout',
+    payload: { subcriptionId: id },
+  });
+const row = async (id: string) =>
+  (await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
 
 let eventSeq = 0;
-const event = (type: string, object: object) => JSON.stringify({ id: `evt_route_${++eventSeq}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } });
-const deliver = (payload: string, signature: string | null = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret })) =>
+const event = (type: string, object: object) =>
+  JSON.stringify({
+    id: `evt_route_${++eventSeq}`,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
+const deliver = (
+  payload: string,
+  signature: string | null = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
+) =>
   t.app.inject({
     method: 'POST',
     url: '/api/v1/admin/subscription/webhook',
-    headers: { 'content-type': 'application/json; charset=utf-8', ...(signature ? { 'stripe-signature': signature } : {}) },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(signature ? { 'stripe-signature': signature } : {}),
+    },
     payload,
   });
 
@@ -52,7 +85,9 @@ describe('checkout with Stripe', () => {
 
     const second = await checkout(id);
     expect(second.json().data.clientSecret).toBe(first.json().data.clientSecret);
-    expect(standIn.requests.filter((r) => r.path === '/v1/payment_intents' && r.method === 'POST')).toHaveLength(1);
+    expect(
+      standIn.requests.filter((r) => r.path === '/v1/payment_intents' && r.method === 'POST'),
+    ).toHaveLength(1);
   });
 
   it('starts a new attempt with a new idempotency key when the old intent was canceled', async () => {
@@ -62,7 +97,11 @@ describe('checkout with Stripe', () => {
     standIn.intents.get(providerRef!)!.status = 'canceled';
     standIn.requests.length = 0;
     expect((await checkout(id)).statusCode).toBe(200);
-    expect(standIn.requests.find((r) => r.path === '/v1/payment_intents' && r.method === 'POST')!.headers['idempotency-key']).toBe(`subscription-${id}-attempt-2`);
+    expect(
+      standIn.requests.find((r) => r.path === '/v1/payment_intents' && r.method === 'POST')!.headers[
+        'idempotency-key'
+      ],
+    ).toBe(`subscription-${id}-attempt-2`);
   });
 
   it('answers a Stripe outage with a 502, not a 500', async () => {
@@ -83,7 +122,11 @@ describe('the Stripe webhook', () => {
     const id = await create();
     await checkout(id);
     const { providerRef } = await row(id);
-    const payload = event('payment_intent.succeeded', { id: providerRef, object: 'payment_intent', metadata: { subscriptionId: id } });
+    const payload = event('payment_intent.succeeded', {
+      id: providerRef,
+      object: 'payment_intent',
+      metadata: { subscriptionId: id },
+    });
     const res = await deliver(payload);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({ received: true, duplicate: false });
@@ -94,29 +137,58 @@ describe('the Stripe webhook', () => {
     expect(replay.statusCode).toBe(200);
     expect(replay.json().data).toEqual({ received: true, duplicate: true });
     expect((await row(id)).updatedAt).toEqual(paid.updatedAt);
-    const [{ n }] = (await t.database.db.select({ n: count() }).from(processedPaymentEvents).where(eq(processedPaymentEvents.id, `evt_route_${eventSeq}`))) as [{ n: number }];
+    const [{ n }] = (await t.database.db
+      .select({ n: count() })
+      .from(processedPaymentEvents)
+      .where(eq(processedPaymentEvents.id, `evt_route_${eventSeq}`))) as [{ n: number }];
     expect(n).toBe(1);
   });
 
   it('marks the link Failed on payment_intent.payment_failed', async () => {
     const id = await create();
-    const res = await deliver(event('payment_intent.payment_failed', { id: 'pi_x', object: 'payment_intent', metadata: { subscriptionId: id }, last_payment_error: { message: 'Your card was declined.' } }));
+    const res = await deliver(
+      event('payment_intent.payment_failed', {
+        id: 'pi_x',
+        object: 'payment_intent',
+        metadata: { subscriptionId: id },
+        last_payment_error: { message: 'Your card was declined.' },
+      }),
+    );
     expect(res.statusCode).toBe(200);
     expect(await row(id)).toMatchObject({ status: 4, lastPaymentError: 'Your card was declined.' });
   });
 
   it('refuses a missing, invalid or forged signature with 400 and changes nothing', async () => {
     const id = await create();
-    const payload = event('payment_intent.succeeded', { id: 'pi_y', object: 'payment_intent', metadata: { subscriptionId: id } });
-    for (const signature of [null, 'garbage', 't=1,v1=deadbeef', Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' })]) {
+    const payload = event('payment_intent.succeeded', {
+      id: 'pi_y',
+      object: 'payment_intent',
+      metadata: { subscriptionId: id },
+    });
+    for (const signature of [
+      null,
+      'garbage',
+      't=1,v1=deadbeef',
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' }),
+    ]) {
       const res = await deliver(payload, signature);
       expect(res.statusCode, String(signature)).toBe(400);
       expect(res.json().msg).toBe('Invalid Stripe signature');
     }
-    const tampered = await deliver(payload.replace('pi_y', 'pi_z'), Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }));
+    const tampered = await deliver(
+      payload.replace('pi_y', 'pi_z'),
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
+    );
     expect(tampered.statusCode).toBe(400);
     expect((await row(id)).status).toBe(1);
-    expect((await t.database.db.select({ n: count() }).from(processedPaymentEvents).where(eq(processedPaymentEvents.id, `evt_route_${eventSeq}`)))[0]!.n).toBe(0);
+    expect(
+      (
+        await t.database.db
+          .select({ n: count() })
+          .from(processedPaymentEvents)
+          .where(eq(processedPaymentEvents.id, `evt_route_${eventSeq}`))
+      )[0]!.n,
+    ).toBe(0);
   });
 
   it('starts, renews and ends a recurring plan from invoice and subscription events', async () => {
@@ -129,10 +201,18 @@ describe('the Stripe webhook', () => {
       id: `in_${end}`,
       object: 'invoice',
       billing_reason: reason,
-      parent: { type: 'subscription_details', subscription_details: { subscription: providerRef, metadata: { subscriptionId: id } } },
-      lines: { object: 'list', data: [{ id: 'il_1', object: 'line_item', period: { start: end - 31 * 86400, end } }] },
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: providerRef, metadata: { subscriptionId: id } },
+      },
+      lines: {
+        object: 'list',
+        data: [{ id: 'il_1', object: 'line_item', period: { start: end - 31 * 86400, end } }],
+      },
     });
-    expect((await deliver(event('invoice.paid', invoice(periodEnd, 'subscription_create')))).statusCode).toBe(200);
+    expect((await deliver(event('invoice.paid', invoice(periodEnd, 'subscription_create')))).statusCode).toBe(
+      200,
+    );
     expect(await row(id)).toMatchObject({ status: 2, expiredAt: new Date(periodEnd * 1000) });
 
     const renewedEnd = periodEnd + 30 * 86400;
@@ -146,7 +226,9 @@ describe('the Stripe webhook', () => {
     expect((await row(id)).status).toBe(2);
 
     // Found by the Stripe subscription id alone, too.
-    await deliver(event('customer.subscription.deleted', { id: providerRef, object: 'subscription', metadata: {} }));
+    await deliver(
+      event('customer.subscription.deleted', { id: providerRef, object: 'subscription', metadata: {} }),
+    );
     expect((await row(id)).status).toBe(3);
   });
 });
@@ -160,7 +242,11 @@ describe('reconciliation', () => {
     standIn.intents.get((await row(a)).providerRef!)!.status = 'succeeded';
     standIn.intents.get((await row(b)).providerRef!)!.status = 'succeeded';
 
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/reconcile', payload: { subcriptionId: a } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/subscription/reconcile',
+      payload: { subcriptionId: a },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.status).toBe(2);
 

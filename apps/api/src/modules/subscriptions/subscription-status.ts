@@ -17,7 +17,8 @@ export function effectiveStatus(row: StatusRow, now: Date): SubscriptionStatus {
   const { pending, complete, expired, failed } = subscriptionStatuses;
   const lapsed = row.expiredAt.getTime() <= now.getTime();
   if ((row.status === pending || row.status === failed) && lapsed) return expired;
-  if (row.status === complete && row.isRecurring && row.expiredAt.getTime() + renewalGraceMs <= now.getTime()) return expired;
+  if (row.status === complete && row.isRecurring && row.expiredAt.getTime() + renewalGraceMs <= now.getTime())
+    return expired;
   return row.status as SubscriptionStatus;
 }
 
@@ -35,7 +36,11 @@ export type DeviceSubscriptionDetail = {
  * The subscriptions of each serial number, newest first (SPEC 3 "Device": the first one is shown).
  * For the device pages: one indexed query for a page of devices.
  */
-export async function subscriptionsBySerial(db: Db, serialNumbers: string[], now: Date): Promise<Map<string, DeviceSubscriptionDetail[]>> {
+export async function subscriptionsBySerial(
+  db: Db,
+  serialNumbers: string[],
+  now: Date,
+): Promise<Map<string, DeviceSubscriptionDetail[]>> {
   const bySerial = new Map<string, DeviceSubscriptionDetail[]>();
   if (serialNumbers.length === 0) return bySerial;
   const rows = await db

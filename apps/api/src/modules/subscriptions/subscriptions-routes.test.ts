@@ -12,30 +12,69 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const valid = { fullName: 'Ada Lovelace', email: 'ada@example.com', machineSerialNumber: 'SN-0001', amount: 49.99, isRecurring: false };
+const valid = {
+  fullName: 'Ada Lovelace',
+  email: 'ada@example.com',
+  machineSerialNumber: 'SN-0001',
+  amount: 49.99,
+  isRecurring: false,
+};
 
-const add = (payload: unknown) => t.injectAs(token, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: payload as object });
+const add = (payload: unknown) =>
+  t.injectAs(token, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: payload as object });
 const detail = (id: string) => t.app.inject({ method: 'GET', url: `/api/v1/admin/subscrption/detail/${id}` });
-const checkout = (id: string) => t.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/checkout', payload: { subcriptionId: id } });
-const pay = (id: string, clientSecret: string, card: Partial<{ cardNumber: string; expiry: string; cvc: string }> = {}) =>
+const checkout = (id: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/admin/subscription/checkout',
+    payload: { subcriptionId: id },
+  });
+const pay = (
+  id: string,
+  clientSecret: string,
+  card: Partial<{ cardNumber: string; expiry: string; cvc: string }> = {},
+) =>
   t.app.inject({
     method: 'POST',
     url: '/api/v1/admin/subscription/demo-pay',
-    payload: { subcriptionId: id, clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/49', cvc: '123', ...card },
+    payload: {
+      subcriptionId: id,
+      clientSecret,
+      cardNumber: '4242 4242 4242 4242',
+      expiry: '12/49',
+      cvc: '123',
+      ...card,
+    },
   });
 const created = async (overrides: object = {}) => {
   const res = await add({ ...valid, ...overrides });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { _id: string; status: number; expiredAt: string; createdAt: string; link: string; planType: string | null };
+  return res.json().data as {
+    _id: string;
+    status: number;
+    expiredAt: string;
+    createdAt: string;
+    link: string;
+    planType: string | null;
+  };
 };
-const rowOf = async (id: string) => (await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
+const rowOf = async (id: string) =>
+  (await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
 
 describe('POST /api/v1/admin/subscrption/add', () => {
   it('creates a Pending subscription with an unguessable id, a 7-day link and mails the link', async () => {
     const sub = await created();
     expect(sub._id).toMatch(/^[A-Za-z0-9_-]{22,}$/);
     expect(Buffer.from(sub._id, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
-    expect(sub).toMatchObject({ fullName: 'Ada Lovelace', email: 'ada@example.com', machineSerialNumber: 'SN-0001', amount: 49.99, isRecurring: false, planType: null, status: 1 });
+    expect(sub).toMatchObject({
+      fullName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      machineSerialNumber: 'SN-0001',
+      amount: 49.99,
+      isRecurring: false,
+      planType: null,
+      status: 1,
+    });
     expect(new Date(sub.expiredAt).getTime() - new Date(sub.createdAt).getTime()).toBe(7 * 24 * 3600_000);
     expect(sub.link).toBe(`${t.config.publicUrl}/plans/${sub._id}`);
 
@@ -56,7 +95,13 @@ describe('POST /api/v1/admin/subscrption/add', () => {
       return res.json().msg as string;
     };
     const all = await msg({});
-    for (const m of ['Full name is required', 'Email is required', 'Machine serial number is required', 'Amount is required', 'Payment Type is required']) {
+    for (const m of [
+      'Full name is required',
+      'Email is required',
+      'Machine serial number is required',
+      'Amount is required',
+      'Payment Type is required',
+    ]) {
       expect(all).toContain(m);
     }
     expect(await msg({ ...valid, fullName: '   ' })).toBe('Full name is required');
@@ -67,12 +112,19 @@ describe('POST /api/v1/admin/subscrption/add', () => {
     expect(await msg({ ...valid, amount: 1.234 })).toBe('Amount can have at most 2 decimal places');
     expect(await msg({ ...valid, isRecurring: 'maybe' })).toBe('Payment Type must be Recurring or One Time');
     expect(await msg({ ...valid, isRecurring: true })).toBe('Plan type is required');
-    expect(await msg({ ...valid, isRecurring: true, planType: 'week' })).toBe('Plan type must be month or year');
+    expect(await msg({ ...valid, isRecurring: true, planType: 'week' })).toBe(
+      'Plan type must be month or year',
+    );
   });
 
   it('needs a token for the admin routes', async () => {
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/admin/subscrption/add', payload: valid })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/subscrption/all' })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/admin/subscrption/add', payload: valid }))
+        .statusCode,
+    ).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/subscrption/all' })).statusCode).toBe(
+      401,
+    );
   });
 });
 
@@ -83,15 +135,28 @@ describe('GET /api/v1/admin/subscrption/all', () => {
       const tk = await t2.login();
       for (let i = 1; i <= 12; i++) {
         t2.clock.advance(1000);
-        await t2.injectAs(tk, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: { ...valid, fullName: `Customer ${i}` } });
+        await t2.injectAs(tk, {
+          method: 'POST',
+          url: '/api/v1/admin/subscrption/add',
+          payload: { ...valid, fullName: `Customer ${i}` },
+        });
       }
-      const first = (await t2.injectAs(tk, { method: 'GET', url: '/api/v1/admin/subscrption/all' })).json().data;
+      const first = (await t2.injectAs(tk, { method: 'GET', url: '/api/v1/admin/subscrption/all' })).json()
+        .data;
       expect(first.subscriptions).toHaveLength(10);
       expect(first.total_pages).toBe(2);
       expect(first.subscriptions[0].fullName).toBe('Customer 12');
-      const second = (await t2.injectAs(tk, { method: 'GET', url: '/api/v1/admin/subscrption/all?page=2&limit=10' })).json().data;
-      expect(second.subscriptions.map((s: { fullName: string }) => s.fullName)).toEqual(['Customer 2', 'Customer 1']);
-      const bad = await t2.injectAs(tk, { method: 'GET', url: '/api/v1/admin/subscrption/all?page=0&limit=abc' });
+      const second = (
+        await t2.injectAs(tk, { method: 'GET', url: '/api/v1/admin/subscrption/all?page=2&limit=10' })
+      ).json().data;
+      expect(second.subscriptions.map((s: { fullName: string }) => s.fullName)).toEqual([
+        'Customer 2',
+        'Customer 1',
+      ]);
+      const bad = await t2.injectAs(tk, {
+        method: 'GET',
+        url: '/api/v1/admin/subscrption/all?page=0&limit=abc',
+      });
       expect(bad.statusCode).toBe(400);
     } finally {
       await t2.close();
@@ -104,7 +169,19 @@ describe('the public checkout', () => {
     const sub = await created();
     const res = await detail(sub._id);
     expect(res.statusCode).toBe(200);
-    expect(Object.keys(res.json().data).sort()).toEqual(['_id', 'amount', 'createdAt', 'email', 'fullName', 'isRecurring', 'machineSerialNumber', 'planType', 'status'].sort());
+    expect(Object.keys(res.json().data).sort()).toEqual(
+      [
+        '_id',
+        'amount',
+        'createdAt',
+        'email',
+        'fullName',
+        'isRecurring',
+        'machineSerialNumber',
+        'planType',
+        'status',
+      ].sort(),
+    );
     expect(res.json().data).toMatchObject({ fullName: 'Ada Lovelace', amount: 49.99, status: 1 });
   });
 
@@ -154,8 +231,12 @@ describe('the public checkout', () => {
   it('validates the card (Luhn, expiry in the future, CVC) and never stores it', async () => {
     const sub = await created();
     const { clientSecret } = (await checkout(sub._id)).json().data;
-    expect((await pay(sub._id, clientSecret, { cardNumber: '4242 4242 4242 4241' })).json().msg).toBe('Your card number is invalid.');
-    expect((await pay(sub._id, clientSecret, { expiry: '13/30' })).json().msg).toBe('Expiry date must be MM/YY');
+    expect((await pay(sub._id, clientSecret, { cardNumber: '4242 4242 4242 4241' })).json().msg).toBe(
+      'Your card number is invalid.',
+    );
+    expect((await pay(sub._id, clientSecret, { expiry: '13/30' })).json().msg).toBe(
+      'Expiry date must be MM/YY',
+    );
     const past = await pay(sub._id, clientSecret, { expiry: '01/20' });
     expect(past.statusCode).toBe(400);
     expect(past.json().msg).toBe("Your card's expiry date is in the past.");
@@ -168,7 +249,8 @@ describe('the public checkout', () => {
     const dump = await t.database.db.select({ row: sql<string>`${subscriptions}::text` }).from(subscriptions);
     const rows = dump.map((r) => r.row).join('\n');
     expect(rows).toContain(sub._id);
-    for (const number of ['4242424242424242', '4111111111111111', '4242 4242']) expect(rows).not.toContain(number);
+    for (const number of ['4242424242424242', '4111111111111111', '4242 4242'])
+      expect(rows).not.toContain(number);
   });
 
   it('extends the paid period of a recurring plan by one month', async () => {
@@ -186,23 +268,71 @@ describe('the public checkout', () => {
     const t2 = await createTestApp();
     try {
       const tk = await t2.login();
-      const sub = (await t2.injectAs(tk, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: valid })).json().data;
-      const paid = (await t2.injectAs(tk, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: valid })).json().data;
-      const { clientSecret } = (await t2.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/checkout', payload: { subcriptionId: sub._id } })).json().data;
-      const secret2 = (await t2.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/checkout', payload: { subcriptionId: paid._id } })).json().data.clientSecret;
-      await t2.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/demo-pay', payload: { subcriptionId: paid._id, clientSecret: secret2, cardNumber: '4242424242424242', expiry: '12/49', cvc: '123' } });
+      const sub = (
+        await t2.injectAs(tk, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: valid })
+      ).json().data;
+      const paid = (
+        await t2.injectAs(tk, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: valid })
+      ).json().data;
+      const { clientSecret } = (
+        await t2.app.inject({
+          method: 'POST',
+          url: '/api/v1/admin/subscription/checkout',
+          payload: { subcriptionId: sub._id },
+        })
+      ).json().data;
+      const secret2 = (
+        await t2.app.inject({
+          method: 'POST',
+          url: '/api/v1/admin/subscription/checkout',
+          payload: { subcriptionId: paid._id },
+        })
+      ).json().data.clientSecret;
+      await t2.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/subscription/demo-pay',
+        payload: {
+          subcriptionId: paid._id,
+          clientSecret: secret2,
+          cardNumber: '4242424242424242',
+          expiry: '12/49',
+          cvc: '123',
+        },
+      });
 
       t2.clock.advance(7 * 24 * 3600_000 + 1000);
       const res = await t2.app.inject({ method: 'GET', url: `/api/v1/admin/subscrption/detail/${sub._id}` });
       expect(res.json().data.status).toBe(3);
-      const late = await t2.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/demo-pay', payload: { subcriptionId: sub._id, clientSecret, cardNumber: '4242424242424242', expiry: '12/49', cvc: '123' } });
+      const late = await t2.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/subscription/demo-pay',
+        payload: {
+          subcriptionId: sub._id,
+          clientSecret,
+          cardNumber: '4242424242424242',
+          expiry: '12/49',
+          cvc: '123',
+        },
+      });
       expect(late.statusCode).toBe(409);
       expect(late.json().msg).toBe('This payment link has expired. Please ask for a new one.');
-      expect((await t2.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/checkout', payload: { subcriptionId: sub._id } })).statusCode).toBe(409);
+      expect(
+        (
+          await t2.app.inject({
+            method: 'POST',
+            url: '/api/v1/admin/subscription/checkout',
+            payload: { subcriptionId: sub._id },
+          })
+        ).statusCode,
+      ).toBe(409);
 
       // Sessions last hours, not a week: sign in again.
-      const list = (await t2.injectAs(await t2.login(), { method: 'GET', url: '/api/v1/admin/subscrption/all' })).json().data.subscriptions;
-      expect(Object.fromEntries(list.map((s: { _id: string; status: number }) => [s._id, s.status]))).toEqual({ [sub._id]: 3, [paid._id]: 2 });
+      const list = (
+        await t2.injectAs(await t2.login(), { method: 'GET', url: '/api/v1/admin/subscrption/all' })
+      ).json().data.subscriptions;
+      expect(Object.fromEntries(list.map((s: { _id: string; status: number }) => [s._id, s.status]))).toEqual(
+        { [sub._id]: 3, [paid._id]: 2 },
+      );
 
       expect(await t2.app.subscriptions.sweep()).toMatchObject({ expired: 1 });
       const [row] = await t2.database.db.select().from(subscriptions).where(eq(subscriptions.id, sub._id));
@@ -213,21 +343,50 @@ describe('the public checkout', () => {
   });
 
   it('refuses a webhook while Stripe is not configured, changing nothing', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/admin/subscription/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=abc' }, payload: '{"id":"evt_1"}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/subscription/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=abc' },
+      payload: '{"id":"evt_1"}',
+    });
     expect(res.statusCode).toBe(400);
   });
 
   it('answers junk on every subscription route with a 4xx, never a 500', async () => {
-    const junk: unknown[] = [undefined, '', 'null', '[1,2]', '{"subcriptionId":{"$gt":""}}', '{"subcriptionId":' + '"a"'.repeat(3) + '}', JSON.stringify({ subcriptionId: 'x'.repeat(10_000) })];
-    const urls = ['/api/v1/admin/subscription/checkout', '/api/v1/admin/subscription/demo-pay', '/api/v1/admin/subscription/reconcile', '/api/v1/admin/subscription/webhook'];
+    const junk: unknown[] = [
+      undefined,
+      '',
+      'null',
+      '[1,2]',
+      '{"subcriptionId":{"$gt":""}}',
+      '{"subcriptionId":' + '"a"'.repeat(3) + '}',
+      JSON.stringify({ subcriptionId: 'x'.repeat(10_000) }),
+    ];
+    const urls = [
+      '/api/v1/admin/subscription/checkout',
+      '/api/v1/admin/subscription/demo-pay',
+      '/api/v1/admin/subscription/reconcile',
+      '/api/v1/admin/subscription/webhook',
+    ];
     for (const url of urls) {
       for (const payload of junk) {
-        const res = await t.app.inject({ method: 'POST', url, headers: payload === undefined ? {} : { 'content-type': 'application/json' }, payload: payload as string });
+        const res = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+          payload: payload as string,
+        });
         expect(res.statusCode, `${url} ${String(payload)} ${res.body}`).toBeGreaterThanOrEqual(400);
         expect(res.statusCode, `${url} ${String(payload)} ${res.body}`).toBeLessThan(500);
       }
     }
-    for (const payload of [{ ...valid, amount: 'Infinity' }, { ...valid, amount: 1e308 }, { ...valid, fullName: 'x'.repeat(5000) }, [valid], { ...valid, planType: { a: 1 }, isRecurring: true }]) {
+    for (const payload of [
+      { ...valid, amount: 'Infinity' },
+      { ...valid, amount: 1e308 },
+      { ...valid, fullName: 'x'.repeat(5000) },
+      [valid],
+      { ...valid, planType: { a: 1 }, isRecurring: true },
+    ]) {
       const res = await add(payload);
       expect(res.statusCode, res.body).toBe(400);
     }

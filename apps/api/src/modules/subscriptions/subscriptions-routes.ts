@@ -24,10 +24,21 @@ import type { SubscriptionsService } from './subscriptions-service.ts';
 
 const webhookResponseSchema = envelope(z.object({ received: z.boolean(), duplicate: z.boolean() }));
 
-export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: SubscriptionsService }> = async (app, { subscriptions }) => {
+export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: SubscriptionsService }> = async (
+  app,
+  { subscriptions },
+) => {
   app.get(
     apiPaths.subscriptionsAll,
-    { config: { access: 'admin' }, schema: { tags: ['subscriptions'], summary: 'Subscriptions, newest first', querystring: subscriptionListQuery, response: { 200: subscriptionListResponseSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Subscriptions, newest first',
+        querystring: subscriptionListQuery,
+        response: { 200: subscriptionListResponseSchema },
+      },
+    },
     async (request) => ok(await subscriptions.list(request.query)),
   );
 
@@ -113,17 +124,26 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   // Stripe signs the exact bytes it sent, so this one route keeps the raw body.
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+    raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
     raw.post(
       apiPaths.subscriptionWebhook,
       {
         config: { access: 'public' },
-        schema: { tags: ['checkout'], summary: 'Stripe webhook (signature verified, each event applied once)', security: [], response: { 200: webhookResponseSchema } },
+        schema: {
+          tags: ['checkout'],
+          summary: 'Stripe webhook (signature verified, each event applied once)',
+          security: [],
+          response: { 200: webhookResponseSchema },
+        },
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const signature = request.headers['stripe-signature'];
-        return ok(await subscriptions.handleWebhook(body, typeof signature === 'string' ? signature : undefined));
+        return ok(
+          await subscriptions.handleWebhook(body, typeof signature === 'string' ? signature : undefined),
+        );
       },
     );
   });

@@ -17,7 +17,13 @@ import { processedPaymentEvents, subscriptions } from '../../db/schema/subscript
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { escapeHtml, type Mailer } from '../../lib/mailer.ts';
 import type { DemoProvider } from '../../lib/payments/demo-provider.ts';
-import { addPeriod, WebhookSignatureError, type PaymentEvent, type PaymentProvider, type PaymentState } from '../../lib/payments/payment-provider.ts';
+import {
+  addPeriod,
+  WebhookSignatureError,
+  type PaymentEvent,
+  type PaymentProvider,
+  type PaymentState,
+} from '../../lib/payments/payment-provider.ts';
 import { effectiveStatus, renewalGraceMs } from './subscription-status.ts';
 
 type Row = typeof subscriptions.$inferSelect;
@@ -91,7 +97,10 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
     try {
       return await fn();
     } catch (error) {
-      log.error({ err: error instanceof Error ? error.message : String(error), provider: provider.name }, `payment provider: ${what} failed`);
+      log.error(
+        { err: error instanceof Error ? error.message : String(error), provider: provider.name },
+        `payment provider: ${what} failed`,
+      );
       throw new AppError(502, providerUnavailable);
     }
   }
@@ -109,7 +118,9 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
         .where(and(eq(subscriptions.id, id), ne(subscriptions.status, complete)));
       return;
     }
-    const end = periodEnd ?? addPeriod(row.status === complete && row.expiredAt > at ? row.expiredAt : at, row.planType ?? 'month');
+    const end =
+      periodEnd ??
+      addPeriod(row.status === complete && row.expiredAt > at ? row.expiredAt : at, row.planType ?? 'month');
     // A renewal extends the paid period; it never shortens it.
     await executor
       .update(subscriptions)
@@ -131,7 +142,10 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
   }
 
   async function markEnded(executor: Db, id: string) {
-    await executor.update(subscriptions).set({ status: expired, updatedAt: now() }).where(and(eq(subscriptions.id, id), ne(subscriptions.status, expired)));
+    await executor
+      .update(subscriptions)
+      .set({ status: expired, updatedAt: now() })
+      .where(and(eq(subscriptions.id, id), ne(subscriptions.status, expired)));
   }
 
   async function applyState(executor: Db, row: Row, state: PaymentState) {
@@ -144,7 +158,11 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
     let id: string | undefined;
     if ('subscriptionId' in event.target) id = event.target.subscriptionId;
     else {
-      const [row] = await executor.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.providerRef, event.target.ref)).limit(1);
+      const [row] = await executor
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(eq(subscriptions.providerRef, event.target.ref))
+        .limit(1);
       id = row?.id;
     }
     if (!id) return;
@@ -171,7 +189,13 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
         db.select({ n: count() }).from(subscriptions),
       ]);
       const n = total?.n ?? 0;
-      return { subscriptions: rows.map(toSubscription), total_pages: Math.ceil(n / limit), total: n, page, limit };
+      return {
+        subscriptions: rows.map(toSubscription),
+        total_pages: Math.ceil(n / limit),
+        total: n,
+        page,
+        limit,
+      };
     },
 
     /**
@@ -236,17 +260,28 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
       );
       await db
         .update(subscriptions)
-        .set({ provider: provider.name, providerRef: created.ref, paymentAttempts: attempt, updatedAt: now() })
+        .set({
+          provider: provider.name,
+          providerRef: created.ref,
+          paymentAttempts: attempt,
+          updatedAt: now(),
+        })
         .where(eq(subscriptions.id, row.id));
       return { clientSecret: created.clientSecret, provider: provider.name };
     },
 
     /** The demo provider's "card network": card data is checked, decided on and forgotten. */
-    async demoPay(input: { subcriptionId: string; clientSecret: string; cardNumber: string; expiry: string }) {
+    async demoPay(input: {
+      subcriptionId: string;
+      clientSecret: string;
+      cardNumber: string;
+      expiry: string;
+    }) {
       if (provider.name !== 'demo') throw new NotFoundError('The demo payment provider is not active');
       const row = await load(input.subcriptionId);
       assertPayable(row);
-      if (row.provider !== 'demo' || row.providerRef !== input.clientSecret) throw new ConflictError(checkoutMessages.intentMismatch);
+      if (row.provider !== 'demo' || row.providerRef !== input.clientSecret)
+        throw new ConflictError(checkoutMessages.intentMismatch);
       if (!expiryInFuture(input.expiry, now())) throw new BadRequestError(demoCardMessages.expiryPast);
       const outcome = (provider as DemoProvider).decide(input.cardNumber);
       if (outcome.ok) {
@@ -265,7 +300,11 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
       } catch (error) {
         if (error instanceof WebhookSignatureError) {
           log.warn({ reason: error.message }, 'payment webhook refused');
-          throw new BadRequestError(provider.name === 'stripe' ? checkoutMessages.webhookBadSignature : checkoutMessages.webhookNotConfigured);
+          throw new BadRequestError(
+            provider.name === 'stripe'
+              ? checkoutMessages.webhookBadSignature
+              : checkoutMessages.webhookNotConfigured,
+          );
         }
         throw error;
       }
@@ -294,7 +333,13 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
       const open = await db
         .select()
         .from(subscriptions)
-        .where(and(inArray(subscriptions.status, unpaid), isNotNull(subscriptions.providerRef), eq(subscriptions.provider, provider.name)))
+        .where(
+          and(
+            inArray(subscriptions.status, unpaid),
+            isNotNull(subscriptions.providerRef),
+            eq(subscriptions.provider, provider.name),
+          ),
+        )
         .orderBy(asc(subscriptions.updatedAt))
         .limit(100);
       let reconciled = 0;
@@ -304,7 +349,10 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
             await reconcileRow(row);
             reconciled += 1;
           } catch (error) {
-            log.warn({ subscriptionId: row.id, err: error instanceof Error ? error.message : String(error) }, 'reconcile failed');
+            log.warn(
+              { subscriptionId: row.id, err: error instanceof Error ? error.message : String(error) },
+              'reconcile failed',
+            );
           }
         }
       }
@@ -312,18 +360,32 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
         .update(subscriptions)
         .set({ status: expired, updatedAt: at })
         .where(and(inArray(subscriptions.status, unpaid), lte(subscriptions.expiredAt, at)))
-        .returning({ id: subscriptions.id, provider: subscriptions.provider, providerRef: subscriptions.providerRef, isRecurring: subscriptions.isRecurring });
+        .returning({
+          id: subscriptions.id,
+          provider: subscriptions.provider,
+          providerRef: subscriptions.providerRef,
+          isRecurring: subscriptions.isRecurring,
+        });
       for (const row of lapsed) {
         if (!row.providerRef || row.provider !== provider.name) continue;
         const ref = row.providerRef;
         await provider.cancel(ref, row.isRecurring).catch((error: unknown) => {
-          log.warn({ subscriptionId: row.id, err: error instanceof Error ? error.message : String(error) }, 'could not cancel a lapsed payment');
+          log.warn(
+            { subscriptionId: row.id, err: error instanceof Error ? error.message : String(error) },
+            'could not cancel a lapsed payment',
+          );
         });
       }
       const ended = await db
         .update(subscriptions)
         .set({ status: expired, updatedAt: at })
-        .where(and(eq(subscriptions.status, complete), eq(subscriptions.isRecurring, true), lte(subscriptions.expiredAt, new Date(at.getTime() - renewalGraceMs))))
+        .where(
+          and(
+            eq(subscriptions.status, complete),
+            eq(subscriptions.isRecurring, true),
+            lte(subscriptions.expiredAt, new Date(at.getTime() - renewalGraceMs)),
+          ),
+        )
         .returning({ id: subscriptions.id });
       return { reconciled, expired: lapsed.length + ended.length };
     },
@@ -336,7 +398,12 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
         if (running) return;
         running = true;
         this.sweep()
-          .catch((error: unknown) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'subscription sweep failed'))
+          .catch((error: unknown) =>
+            log.error(
+              { err: error instanceof Error ? error.message : String(error) },
+              'subscription sweep failed',
+            ),
+          )
           .finally(() => {
             running = false;
           });
@@ -348,7 +415,9 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
 
   function linkMail(row: Row) {
     const link = linkOf(row.id);
-    const plan = row.isRecurring ? `${planTypeLabels[row.planType ?? 'month']} subscription` : `${oneTimeLabel} payment`;
+    const plan = row.isRecurring
+      ? `${planTypeLabels[row.planType ?? 'month']} subscription`
+      : `${oneTimeLabel} payment`;
     const expires = row.expiredAt.toUTCString();
     const text = [
       `Hello ${row.fullName},`,

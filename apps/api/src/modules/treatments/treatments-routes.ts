@@ -9,14 +9,18 @@ import {
 import { ok } from '../../lib/envelope.ts';
 import type { TreatmentsService } from './treatments-service.ts';
 
-export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsService }> = async (app, { treatments }) => {
+export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsService }> = async (
+  app,
+  { treatments },
+) => {
   app.get(
     apiPaths.treatmentsAll,
     {
       config: { access: 'admin' },
       schema: {
         tags: ['treatments'],
-        summary: 'Treatment records, newest first; filter by machineNumber, doctorId, patientId; search patient name, plan, device',
+        summary:
+          'Treatment records, newest first; filter by machineNumber, doctorId, patientId; search patient name, plan, device',
         querystring: treatmentListQuerySchema,
         response: { 200: treatmentListResponseSchema },
       },
@@ -27,11 +31,20 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
     apiPaths.treatment(':id'),
     {
       config: { access: 'admin' },
-      schema: { tags: ['treatments'], summary: 'One treatment record with its images', params: treatmentIdParamSchema, response: { 200: treatmentResponseSchema } },
+      schema: {
+        tags: ['treatments'],
+        summary: 'One treatment record with its images',
+        params: treatmentIdParamSchema,
+        response: { 200: treatmentResponseSchema },
+      },
     },
     async (request) => {
       const treatment = await treatments.get(request.params.id);
-      app.audit.recordView(request, { kind: 'treatment', id: treatment._id, machineNumber: treatment.machineNumber });
+      app.audit.recordView(request, {
+        kind: 'treatment',
+        id: treatment._id,
+        machineNumber: treatment.machineNumber,
+      });
       return ok(treatment);
     },
   );

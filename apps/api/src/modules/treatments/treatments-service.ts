@@ -1,5 +1,10 @@
 import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
-import { treatmentMessages, type Treatment, type TreatmentDetail, type TreatmentList } from '@app/contract/treatments';
+import {
+  treatmentMessages,
+  type Treatment,
+  type TreatmentDetail,
+  type TreatmentList,
+} from '@app/contract/treatments';
 import type { Db } from '../../db/client.ts';
 import { devices, doctors, treatmentImages, treatmentRecords } from '../../db/schema/devices.ts';
 import { NotFoundError } from '../../lib/errors.ts';
@@ -73,9 +78,19 @@ export function createTreatmentsService({ db }: { db: Db }) {
           .orderBy(desc(treatmentRecords.createdAt), desc(treatmentRecords.id))
           .limit(q.limit)
           .offset(offsetOf(q.page, q.limit)),
-        db.select({ total: sql<number>`count(*)::int` }).from(treatmentRecords).where(where).then((r) => r[0]!.total),
+        db
+          .select({ total: sql<number>`count(*)::int` })
+          .from(treatmentRecords)
+          .where(where)
+          .then((r) => r[0]!.total),
       ]);
-      return { data: rows.map(toTreatment), total_pages: pageCount(total, q.limit), total, page: q.page, limit: q.limit };
+      return {
+        data: rows.map(toTreatment),
+        total_pages: pageCount(total, q.limit),
+        total,
+        page: q.page,
+        limit: q.limit,
+      };
     },
 
     async get(id: string): Promise<TreatmentDetail> {

@@ -10,7 +10,8 @@ let appRoleId: string;
 beforeAll(async () => {
   t = await createTestApp();
   token = await t.login();
-  const roles = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/roles/all' })).json().data.roles as { _id: string; type: string }[];
+  const roles = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/roles/all' })).json().data
+    .roles as { _id: string; type: string }[];
   adminRoleId = roles.find((r) => r.type === 'admin')!._id;
   appRoleId = roles.find((r) => r.type === 'app')!._id;
 });
@@ -39,12 +40,18 @@ const create = async (over: Record<string, unknown> = {}) => {
   const body = newUser(over);
   const res = await as('POST', '/api/v1/admin/users/', body);
   expect(res.statusCode, res.body).toBe(201);
-  return { body, user: res.json().data as { _id: string; userName: string; email: string; isDeletable: boolean } };
+  return {
+    body,
+    user: res.json().data as { _id: string; userName: string; email: string; isDeletable: boolean },
+  };
 };
 const firstAdmin = async () =>
-  ((await as('GET', '/api/v1/admin/users/all?limit=100')).json().data.users as { _id: string; email: string }[]).find(
-    (u) => u.email === testAdmin.email,
-  )!;
+  (
+    (await as('GET', '/api/v1/admin/users/all?limit=100')).json().data.users as {
+      _id: string;
+      email: string;
+    }[]
+  ).find((u) => u.email === testAdmin.email)!;
 
 describe('users', () => {
   it('refuses every users route without a token', async () => {
@@ -74,7 +81,10 @@ describe('users', () => {
       isDeletable: true,
     });
     expect(JSON.stringify(user)).not.toMatch(/password|argon/i);
-    const [row] = await t.database.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user._id));
+    const [row] = await t.database.db
+      .select({ hash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, user._id));
     expect(row!.hash).toMatch(/^\$argon2id\$/);
   });
 
@@ -105,13 +115,31 @@ describe('users', () => {
     const before = (await as('GET', '/api/v1/admin/users/all')).json().data.total;
     const res = await as('POST', '/api/v1/admin/users/', {});
     expect(res.statusCode).toBe(400);
-    for (const msg of ['First name is required', 'Last name is required', 'Role is required', 'User name is required', 'Email is required', 'Phone number is required', 'Password is required']) {
+    for (const msg of [
+      'First name is required',
+      'Last name is required',
+      'Role is required',
+      'User name is required',
+      'Email is required',
+      'Phone number is required',
+      'Password is required',
+    ]) {
       expect(res.json().msg).toContain(msg);
     }
-    expect((await as('POST', '/api/v1/admin/users/', newUser({ email: 'nope' }))).json().msg).toBe('Invalid email format');
-    expect((await as('POST', '/api/v1/admin/users/', newUser({ phone: '12345' }))).json().msg).toBe('Phone number must be 10 digits');
-    expect((await as('POST', '/api/v1/admin/users/', newUser({ phone: '01234567890' }))).json().msg).toBe('Phone number must be 10 digits');
-    const ghostRole = await as('POST', '/api/v1/admin/users/', newUser({ roleId: '00000000-0000-4000-8000-000000000000' }));
+    expect((await as('POST', '/api/v1/admin/users/', newUser({ email: 'nope' }))).json().msg).toBe(
+      'Invalid email format',
+    );
+    expect((await as('POST', '/api/v1/admin/users/', newUser({ phone: '12345' }))).json().msg).toBe(
+      'Phone number must be 10 digits',
+    );
+    expect((await as('POST', '/api/v1/admin/users/', newUser({ phone: '01234567890' }))).json().msg).toBe(
+      'Phone number must be 10 digits',
+    );
+    const ghostRole = await as(
+      'POST',
+      '/api/v1/admin/users/',
+      newUser({ roleId: '00000000-0000-4000-8000-000000000000' }),
+    );
     expect(ghostRole.statusCode).toBe(400);
     expect(ghostRole.json().msg).toBe('Role not found');
     expect((await as('GET', '/api/v1/admin/users/all')).json().data.total).toBe(before);
@@ -126,7 +154,10 @@ describe('users', () => {
     expect(name.statusCode).toBe(409);
     expect(name.json().msg).toBe('A user with this user name already exists');
     const other = await create();
-    const clash = await as('PUT', `/api/v1/admin/users/${other.user._id}`, { ...newUser(), email: body.email });
+    const clash = await as('PUT', `/api/v1/admin/users/${other.user._id}`, {
+      ...newUser(),
+      email: body.email,
+    });
     expect(clash.statusCode).toBe(409);
   });
 
@@ -139,7 +170,10 @@ describe('users', () => {
       password: 'Changed-pass2',
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ msg: 'User updated successfully', data: { firstName: 'Augusta', phone: '9876543210' } });
+    expect(res.json()).toMatchObject({
+      msg: 'User updated successfully',
+      data: { firstName: 'Augusta', phone: '9876543210' },
+    });
     expect(await t.login(body.email, body.password)).toMatch(/\./);
     await expect(t.login(body.email, 'Changed-pass2')).rejects.toThrow(/401/);
   });
@@ -152,7 +186,15 @@ describe('users', () => {
     expect(res.json().msg).not.toContain('Password');
     const { body } = await create();
     const noPassword = { ...body, password: undefined };
-    expect((await as('PUT', `/api/v1/admin/users/${user._id}`, { ...noPassword, email: 'x1@example.com', userName: 'x1' })).statusCode).toBe(200);
+    expect(
+      (
+        await as('PUT', `/api/v1/admin/users/${user._id}`, {
+          ...noPassword,
+          email: 'x1@example.com',
+          userName: 'x1',
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('refuses to edit or delete the first admin (403)', async () => {

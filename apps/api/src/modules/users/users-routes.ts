@@ -21,7 +21,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     apiPaths.usersAll,
     {
       config: { access: 'admin' },
-      schema: { tags: ['users'], summary: 'Users, newest first', querystring: userListQuerySchema, response: { 200: userListResponseSchema } },
+      schema: {
+        tags: ['users'],
+        summary: 'Users, newest first',
+        querystring: userListQuerySchema,
+        response: { 200: userListResponseSchema },
+      },
     },
     async function listUsers(request) {
       return ok(await users.list(request.query));
@@ -51,7 +56,15 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
 
   app.get(
     byId,
-    { config: { access: 'admin' }, schema: { tags: ['users'], summary: 'One user', params: userIdParamSchema, response: { 200: userResponseSchema } } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['users'],
+        summary: 'One user',
+        params: userIdParamSchema,
+        response: { 200: userResponseSchema },
+      },
+    },
     async function getUser(request) {
       return ok(await users.get(request.params.id));
     },

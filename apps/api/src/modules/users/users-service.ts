@@ -46,7 +46,11 @@ export function createUsersService({ db, now }: { db: Db; now: () => Date }) {
   }
 
   async function roleOf(roleId: string) {
-    const [role] = await db.select({ id: roles.id, type: roles.type }).from(roles).where(eq(roles.id, roleId)).limit(1);
+    const [role] = await db
+      .select({ id: roles.id, type: roles.type })
+      .from(roles)
+      .where(eq(roles.id, roleId))
+      .limit(1);
     if (!role) throw new BadRequestError(userMessages.roleNotFound);
     return role;
   }
@@ -58,25 +62,34 @@ export function createUsersService({ db, now }: { db: Db; now: () => Date }) {
       .from(users)
       .where(
         and(
-          or(sql`lower(${users.email}) = lower(${email})`, sql`lower(${users.userName}) = lower(${userName})`),
+          or(
+            sql`lower(${users.email}) = lower(${email})`,
+            sql`lower(${users.userName}) = lower(${userName})`,
+          ),
           exceptId ? ne(users.id, exceptId) : undefined,
         ),
       )
       .limit(2);
-    if (clash.some((c) => c.email.toLowerCase() === email.toLowerCase())) throw new ConflictError(userMessages.emailTaken);
+    if (clash.some((c) => c.email.toLowerCase() === email.toLowerCase()))
+      throw new ConflictError(userMessages.emailTaken);
     if (clash.length) throw new ConflictError(userMessages.userNameTaken);
   }
 
   const conflictOnDuplicate = (error: unknown): never => {
     if (pgErrorCode(error) === '23505') {
       const constraint = String((error as { cause?: { constraint?: string } }).cause?.constraint ?? '');
-      throw new ConflictError(constraint.includes('user_name') ? userMessages.userNameTaken : userMessages.emailTaken);
+      throw new ConflictError(
+        constraint.includes('user_name') ? userMessages.userNameTaken : userMessages.emailTaken,
+      );
     }
     throw error;
   };
 
   const revokeSessions = (userId: string) =>
-    db.update(sessions).set({ revokedAt: now() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    db
+      .update(sessions)
+      .set({ revokedAt: now() })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 
   return {
     async list(input: { page: number; limit: number; search?: string }) {
@@ -87,13 +100,21 @@ export function createUsersService({ db, now }: { db: Db; now: () => Date }) {
             sql`${users.phone} ilike ${containsPattern(input.search)}`,
           )
         : undefined;
-      const [{ total }] = (await db.select({ total: count() }).from(users).where(where)) as [{ total: number }];
+      const [{ total }] = (await db.select({ total: count() }).from(users).where(where)) as [
+        { total: number },
+      ];
       const rows = await select()
         .where(where)
         .orderBy(desc(users.createdAt), desc(users.id))
         .limit(input.limit)
         .offset((input.page - 1) * input.limit);
-      return { users: rows.map(toUser), totalPages: pageCount(total, input.limit), total, page: input.page, limit: input.limit };
+      return {
+        users: rows.map(toUser),
+        totalPages: pageCount(total, input.limit),
+        total,
+        page: input.page,
+        limit: input.limit,
+      };
     },
 
     async get(id: string) {

@@ -4,7 +4,12 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApiBaseUrl } from '../../lib/api-client.ts';
 import { getSessionDeadline, SESSION_DEADLINE_KEY } from '../../lib/session-expiry.ts';
-import { clearSession, getToken, reloadSessionFromStorage, SESSION_STORAGE_KEY } from '../../lib/session-store.ts';
+import {
+  clearSession,
+  getToken,
+  reloadSessionFromStorage,
+  SESSION_STORAGE_KEY,
+} from '../../lib/session-store.ts';
 import { startTestServer } from '../../test/http-server.ts';
 import { routes } from '../routes.tsx';
 import { IdleWarning } from './idle-warning.tsx';
@@ -16,7 +21,11 @@ let secondsLeft = '1800';
 beforeAll(async () => {
   server = await startTestServer((request) => {
     if (request.url.startsWith('/api/v1/admin/session'))
-      return { status: 200, body: { code: 200, msg: 'Session extended', data: null }, headers: { 'x-session-expires-in': secondsLeft } };
+      return {
+        status: 200,
+        body: { code: 200, msg: 'Session extended', data: null },
+        headers: { 'x-session-expires-in': secondsLeft },
+      };
     return { status: 200, body: { code: 200, msg: 'ok', data: null } };
   });
   setApiBaseUrl(server.url);
@@ -30,7 +39,12 @@ afterEach(() => {
 const signIn = () => {
   localStorage.setItem(
     SESSION_STORAGE_KEY,
-    JSON.stringify({ details: { _id: '1', userName: 'admin', email: 'admin@example.com', token: 'a.b.c', timeZone: 'UTC' }, toggle: true, deviceDetail: null, userDetails: null }),
+    JSON.stringify({
+      details: { _id: '1', userName: 'admin', email: 'admin@example.com', token: 'a.b.c', timeZone: 'UTC' },
+      toggle: true,
+      deviceDetail: null,
+      userDetails: null,
+    }),
   );
   reloadSessionFromStorage();
 };
@@ -115,7 +129,12 @@ describe('sessions across tabs', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
     fromAnotherTab(
       SESSION_STORAGE_KEY,
-      JSON.stringify({ details: { _id: '2', email: 'b@example.com', token: 'x.y.z' }, toggle: true, deviceDetail: null, userDetails: null }),
+      JSON.stringify({
+        details: { _id: '2', email: 'b@example.com', token: 'x.y.z' },
+        toggle: true,
+        deviceDetail: null,
+        userDetails: null,
+      }),
     );
     expect(getToken()).toBe('x.y.z');
     // SPEC 2: a signed-in admin on the sign-in screen goes to /admin/device.

@@ -77,7 +77,13 @@ export function IdleWarning({ onSignOut, onExpired }: { onSignOut: () => void; o
           <button type="button" className="btn btn-outline-secondary" onClick={onSignOut}>
             {sessionMessages.signOut}
           </button>
-          <button type="button" className="btn btn-primary" ref={stay} disabled={busy} onClick={() => void stayLoggedIn()}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            ref={stay}
+            disabled={busy}
+            onClick={() => void stayLoggedIn()}
+          >
             {sessionMessages.staySignedIn}
           </button>
         </>

@@ -8,7 +8,15 @@ const visible = (el: HTMLElement) => el.offsetParent !== null || el.getClientRec
  * Escape closes it and puts focus back on the toggle, and focus leaving the menu closes it, so
  * nothing focused is ever hidden behind it (WCAG 2.2 "focus not obscured").
  */
-export function useOverlayMenuFocus({ overlaid, menuId, close }: { overlaid: boolean; menuId: string; close: () => void }) {
+export function useOverlayMenuFocus({
+  overlaid,
+  menuId,
+  close,
+}: {
+  overlaid: boolean;
+  menuId: string;
+  close: () => void;
+}) {
   useEffect(() => {
     if (!overlaid) return;
     const menu = document.getElementById(menuId);

@@ -7,8 +7,14 @@ import { appUpdateKeys } from './keys.ts';
 export type AppUpdateListParams = { page: number; limit: number };
 
 /** GET system/updates/all: a 400 reads as an empty list (SPEC 7). */
-export async function getAppUpdates(params: AppUpdateListParams, signal?: AbortSignal): Promise<AppUpdateList | null> {
-  const response = await apiClient.getList<AppUpdateList>(apiPaths.systemUpdatesAll, { query: params, signal });
+export async function getAppUpdates(
+  params: AppUpdateListParams,
+  signal?: AbortSignal,
+): Promise<AppUpdateList | null> {
+  const response = await apiClient.getList<AppUpdateList>(apiPaths.systemUpdatesAll, {
+    query: params,
+    signal,
+  });
   return response.data;
 }
 

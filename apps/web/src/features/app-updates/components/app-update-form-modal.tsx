@@ -1,7 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { appUpdateFormSchema, appUpdateMessages, updateTypeLabels, updateTypes, type AppUpdateForm, type AppUpdateFormInput } from '@app/contract/app-updates';
+import {
+  appUpdateFormSchema,
+  appUpdateMessages,
+  updateTypeLabels,
+  updateTypes,
+  type AppUpdateForm,
+  type AppUpdateFormInput,
+} from '@app/contract/app-updates';
 import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { notifyError } from '../../../lib/api-client.ts';
@@ -10,9 +17,19 @@ import { useAddAppUpdate } from '../api/add-app-update.ts';
 
 export type AppUpdateFormModalProps = { show: boolean; onClose: () => void };
 
-const blank = { appName: '', versionCode: '', versionName: '', remark: '', updateDesc: '', updateType: '' } as Partial<AppUpdateFormInput>;
+const blank = {
+  appName: '',
+  versionCode: '',
+  versionName: '',
+  remark: '',
+  updateDesc: '',
+  updateType: '',
+} as Partial<AppUpdateFormInput>;
 
-const formatSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+const formatSize = (bytes: number) =>
+  bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 /**
  * Add App Update (SPEC 2, 5): static backdrop, every field required, an .apk file; the upload shows
@@ -28,7 +45,10 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
     handleSubmit,
     control,
     formState: { errors, isSubmitting },
-  } = useForm<AppUpdateFormInput, unknown, AppUpdateForm>({ resolver: zodResolver(appUpdateFormSchema), defaultValues: blank });
+  } = useForm<AppUpdateFormInput, unknown, AppUpdateForm>({
+    resolver: zodResolver(appUpdateFormSchema),
+    defaultValues: blank,
+  });
   const uploading = add.isPending || isSubmitting;
   // The input holds a FileList; the schema takes its first file.
   const files = useWatch({ control, name: 'apk' }) as FileList | undefined;
@@ -79,7 +99,14 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
       }
     >
       <form id="app-update-form" noValidate onSubmit={submit} className="row">
-        <FormField label="App Name" required autoComplete="off" wrapperClassName="col-md-6 mb-3" error={errors.appName?.message} {...register('appName')} />
+        <FormField
+          label="App Name"
+          required
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={errors.appName?.message}
+          {...register('appName')}
+        />
         <FormField
           as="select"
           label="Update Type"
@@ -104,9 +131,31 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
           error={errors.versionCode?.message}
           {...register('versionCode')}
         />
-        <FormField label="Version Name" required autoComplete="off" wrapperClassName="col-md-6 mb-3" error={errors.versionName?.message} {...register('versionName')} />
-        <FormField label="Remark" required autoComplete="off" wrapperClassName="col-12 mb-3" error={errors.remark?.message} {...register('remark')} />
-        <FormField as="textarea" label="Update Description" required rows={3} wrapperClassName="col-12 mb-3" error={errors.updateDesc?.message} {...register('updateDesc')} />
+        <FormField
+          label="Version Name"
+          required
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={errors.versionName?.message}
+          {...register('versionName')}
+        />
+        <FormField
+          label="Remark"
+          required
+          autoComplete="off"
+          wrapperClassName="col-12 mb-3"
+          error={errors.remark?.message}
+          {...register('remark')}
+        />
+        <FormField
+          as="textarea"
+          label="Update Description"
+          required
+          rows={3}
+          wrapperClassName="col-12 mb-3"
+          error={errors.updateDesc?.message}
+          {...register('updateDesc')}
+        />
         <FormField
           type="file"
           label="APK File"
@@ -124,8 +173,18 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
               <span>{percent < 100 ? 'Uploading APK...' : 'Checking and saving...'}</span>
               <span>{percent}%</span>
             </div>
-            <div className="progress" role="progressbar" aria-label="Upload progress" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
-              <div className="progress-bar progress-bar-striped progress-bar-animated" style={{ width: `${percent}%` }}>
+            <div
+              className="progress"
+              role="progressbar"
+              aria-label="Upload progress"
+              aria-valuenow={percent}
+              aria-valuemin={0}
+              aria-valuemax={100}
+            >
+              <div
+                className="progress-bar progress-bar-striped progress-bar-animated"
+                style={{ width: `${percent}%` }}
+              >
                 {percent}%
               </div>
             </div>

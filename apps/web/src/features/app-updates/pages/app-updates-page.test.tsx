@@ -72,13 +72,24 @@ async function startCorsServer(respond: (request: Recorded) => Answer) {
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => http.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
 }
 
 let server: Awaited<ReturnType<typeof startCorsServer>>;
 const answer = (request: Recorded): Answer => {
   if (request.method === 'GET' && request.url.startsWith('/api/v1/admin/system/updates/all')) {
-    return { status: 200, body: { code: 200, msg: 'Success', data: { allSystems: rows, totalPages: 1, total: rows.length, page: 1, limit: 10 } } };
+    return {
+      status: 200,
+      body: {
+        code: 200,
+        msg: 'Success',
+        data: { allSystems: rows, totalPages: 1, total: rows.length, page: 1, limit: 10 },
+      },
+    };
   }
   if (request.method === 'POST' && request.url === '/api/v1/admin/system/updates') {
     rows = [saved];
@@ -98,7 +109,9 @@ beforeEach(() => {
 });
 
 function renderPage() {
-  const router = createMemoryRouter([{ path: '/admin/app-update', Component: AppUpdatesPage }], { initialEntries: ['/admin/app-update'] });
+  const router = createMemoryRouter([{ path: '/admin/app-update', Component: AppUpdatesPage }], {
+    initialEntries: ['/admin/app-update'],
+  });
   renderRouter(router);
 }
 
@@ -111,10 +124,21 @@ describe('App Update page', () => {
     await user.click(screen.getByRole('button', { name: 'Add App Update' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add App Update' });
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
-    for (const msg of ['App name is required', 'Version code is required', 'Version name is required', 'Remark is required', 'Update description is required', 'Update type is required', 'File is required']) {
+    for (const msg of [
+      'App name is required',
+      'Version code is required',
+      'Version name is required',
+      'Remark is required',
+      'Update description is required',
+      'Update type is required',
+      'File is required',
+    ]) {
       expect(await within(dialog).findByText(msg)).toBeTruthy();
     }
-    await user.upload(within(dialog).getByLabelText(/APK File/), new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+    await user.upload(
+      within(dialog).getByLabelText(/APK File/),
+      new File(['hello'], 'notes.txt', { type: 'text/plain' }),
+    );
     expect(await within(dialog).findByText('Only .apk files are allowed')).toBeTruthy();
     expect(screen.getByRole('textbox', { name: /App Name/ }).getAttribute('aria-invalid')).toBe('true');
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
@@ -132,20 +156,31 @@ describe('App Update page', () => {
     await user.type(within(dialog).getByLabelText(/Version Name/), '1.2.0');
     await user.type(within(dialog).getByLabelText(/Remark/), 'Security fix');
     await user.type(within(dialog).getByLabelText(/Update Description/), 'Fixes');
-    await user.upload(within(dialog).getByLabelText(/APK File/), new File(['PK-fake-apk'], 'device-1.2.0.apk'));
+    await user.upload(
+      within(dialog).getByLabelText(/APK File/),
+      new File(['PK-fake-apk'], 'device-1.2.0.apk'),
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const post = server.requests.find((r) => r.method === 'POST')!;
     expect(post.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(post.headers.authorization).toBe('Bearer a.b.c');
-    for (const part of ['name="appName"', 'com.example.device', 'name="updateType"', 'name="apk"; filename="device-1.2.0.apk"', 'PK-fake-apk']) {
+    for (const part of [
+      'name="appName"',
+      'com.example.device',
+      'name="updateType"',
+      'name="apk"; filename="device-1.2.0.apk"',
+      'PK-fake-apk',
+    ]) {
       expect(post.body).toContain(part);
     }
     expect(await screen.findByText('App update added successfully')).toBeTruthy();
     const row = (await screen.findByText('com.example.device')).closest('tr')!;
     expect(within(row).getByText('Force')).toBeTruthy();
     expect(within(row).getByText('1.2.0')).toBeTruthy();
-    expect(within(row).getByRole('link', { name: 'Download com.example.device 1.2.0' }).getAttribute('href')).toBe(saved.apkUrl);
+    expect(
+      within(row).getByRole('link', { name: 'Download com.example.device 1.2.0' }).getAttribute('href'),
+    ).toBe(saved.apkUrl);
   }, 20_000);
 });

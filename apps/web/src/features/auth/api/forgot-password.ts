@@ -5,6 +5,8 @@ import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** POST forgot-password: emails a 6-digit OTP. The answer is the same whether or not the email has an account. */
-export const forgotPassword = (body: ForgotPasswordBody) => apiClient.post<null>(apiPaths.forgotPassword, body, { anonymous: true });
+export const forgotPassword = (body: ForgotPasswordBody) =>
+  apiClient.post<null>(apiPaths.forgotPassword, body, { anonymous: true });
 
-export const useForgotPassword = () => useMutation<Envelope<null>, Error, ForgotPasswordBody>({ mutationFn: forgotPassword });
+export const useForgotPassword = () =>
+  useMutation<Envelope<null>, Error, ForgotPasswordBody>({ mutationFn: forgotPassword });

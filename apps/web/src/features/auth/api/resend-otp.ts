@@ -5,6 +5,8 @@ import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** POST resend-otp: a new OTP replaces the old one; at most one per 30 seconds per email. */
-export const resendOtp = (body: ForgotPasswordBody) => apiClient.post<null>(apiPaths.resendOtp, body, { anonymous: true });
+export const resendOtp = (body: ForgotPasswordBody) =>
+  apiClient.post<null>(apiPaths.resendOtp, body, { anonymous: true });
 
-export const useResendOtp = () => useMutation<Envelope<null>, Error, ForgotPasswordBody>({ mutationFn: resendOtp });
+export const useResendOtp = () =>
+  useMutation<Envelope<null>, Error, ForgotPasswordBody>({ mutationFn: resendOtp });

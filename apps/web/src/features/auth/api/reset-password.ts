@@ -5,6 +5,8 @@ import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** POST reset-password {rememberToken, password, email}. */
-export const resetPassword = (body: ResetPasswordBody) => apiClient.post<null>(apiPaths.resetPassword, body, { anonymous: true });
+export const resetPassword = (body: ResetPasswordBody) =>
+  apiClient.post<null>(apiPaths.resetPassword, body, { anonymous: true });
 
-export const useResetPassword = () => useMutation<Envelope<null>, Error, ResetPasswordBody>({ mutationFn: resetPassword });
+export const useResetPassword = () =>
+  useMutation<Envelope<null>, Error, ResetPasswordBody>({ mutationFn: resetPassword });

@@ -7,6 +7,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 export type VerifyOtpResult = { rememberToken: string; email: string };
 
 /** POST verify-email: a right OTP buys the reset token. */
-export const verifyOtp = (body: VerifyOtpBody) => apiClient.post<VerifyOtpResult>(apiPaths.verifyEmail, body, { anonymous: true });
+export const verifyOtp = (body: VerifyOtpBody) =>
+  apiClient.post<VerifyOtpResult>(apiPaths.verifyEmail, body, { anonymous: true });
 
-export const useVerifyOtp = () => useMutation<Envelope<VerifyOtpResult>, Error, VerifyOtpBody>({ mutationFn: verifyOtp });
+export const useVerifyOtp = () =>
+  useMutation<Envelope<VerifyOtpResult>, Error, VerifyOtpBody>({ mutationFn: verifyOtp });

@@ -1,5 +1,11 @@
 import { useEffect, useState } from 'react';
-import { mfaCodeBodySchema, mfaConfirmBodySchema, mfaMessages, type MfaChallenge, type MfaSetup } from '@app/contract/mfa';
+import {
+  mfaCodeBodySchema,
+  mfaConfirmBodySchema,
+  mfaMessages,
+  type MfaChallenge,
+  type MfaSetup,
+} from '@app/contract/mfa';
 import { RecoveryCodes } from '../../../components/recovery-codes.tsx';
 import { TotpSetup } from '../../../components/totp-setup.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -43,10 +49,16 @@ export function MfaStep({ challenge, onSignedIn, onRestart }: MfaStepProps) {
           label="Authentication code"
           hint="The 6-digit code from your authenticator app, or one of your recovery codes."
           submitLabel="Verify"
-          onCode={(code) => verifyMfaCode({ mfaToken: challenge.mfaToken, code }).then(onSignedIn, restartIfExpired)}
+          onCode={(code) =>
+            verifyMfaCode({ mfaToken: challenge.mfaToken, code }).then(onSignedIn, restartIfExpired)
+          }
         />
       ) : (
-        <EnrolAtSignIn mfaToken={challenge.mfaToken} onSignedIn={onSignedIn} restartIfExpired={restartIfExpired} />
+        <EnrolAtSignIn
+          mfaToken={challenge.mfaToken}
+          onSignedIn={onSignedIn}
+          restartIfExpired={restartIfExpired}
+        />
       )}
       <div className="text-center mt-3">
         <button type="button" className="btn btn-link btn-sm" onClick={onRestart}>

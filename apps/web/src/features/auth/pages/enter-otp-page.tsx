@@ -35,7 +35,9 @@ function EnterOtpForm({ email }: { email: string }) {
     try {
       const { data } = await verify.mutateAsync({ email, otp });
       notify.dismiss();
-      void navigate(`/reset-password/${encodeURIComponent(data.rememberToken)}`, { state: { email: data.email } });
+      void navigate(`/reset-password/${encodeURIComponent(data.rememberToken)}`, {
+        state: { email: data.email },
+      });
     } catch {
       notify.error(accountMessages.otpInvalid);
     }
@@ -68,7 +70,12 @@ function EnterOtpForm({ email }: { email: string }) {
         <button type="submit" className="btn btn-primary w-100 mb-2" disabled={verify.isPending}>
           {verify.isPending ? 'Verifying...' : 'Verify OTP'}
         </button>
-        <button type="button" className="btn btn-outline-secondary w-100 mb-3" disabled={resend.isPending} onClick={() => void onResend()}>
+        <button
+          type="button"
+          className="btn btn-outline-secondary w-100 mb-3"
+          disabled={resend.isPending}
+          onClick={() => void onResend()}
+        >
           {resend.isPending ? 'Sending...' : 'Resend OTP'}
         </button>
         <div className="text-center">

@@ -17,7 +17,10 @@ export function ForgotPasswordPage() {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<ForgotPasswordBody>({ resolver: zodResolver(forgotPasswordBodySchema), defaultValues: { email: '' } });
+  } = useForm<ForgotPasswordBody>({
+    resolver: zodResolver(forgotPasswordBodySchema),
+    defaultValues: { email: '' },
+  });
 
   const onSubmit = async ({ email }: ForgotPasswordBody) => {
     try {
@@ -31,9 +34,18 @@ export function ForgotPasswordPage() {
 
   return (
     <CenteredCard title="Forgot Password">
-      <p className="text-body-secondary text-center">Enter the email of your account and we will send you a 6-digit code.</p>
+      <p className="text-body-secondary text-center">
+        Enter the email of your account and we will send you a 6-digit code.
+      </p>
       <form noValidate onSubmit={handleSubmit(onSubmit)}>
-        <FormField label="Email" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...register('email')} />
+        <FormField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email?.message}
+          {...register('email')}
+        />
         <button type="submit" className="btn btn-primary w-100 mb-3" disabled={forgot.isPending}>
           {forgot.isPending ? 'Sending...' : 'Send OTP'}
         </button>

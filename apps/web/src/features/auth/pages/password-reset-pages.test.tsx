@@ -13,7 +13,10 @@ import { renderRouter } from '../../../test/render-router.tsx';
 let answers: Record<string, Answer> = {};
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer((request: Recorded) => answers[request.url] ?? { status: 404, body: { code: 404, msg: 'Route not found', data: null } });
+  server = await startTestServer(
+    (request: Recorded) =>
+      answers[request.url] ?? { status: 404, body: { code: 404, msg: 'Route not found', data: null } },
+  );
   setApiBaseUrl(server.url);
 });
 afterAll(() => server.close());
@@ -58,7 +61,9 @@ describe('/forgot-password', () => {
   });
 
   it('sends the email and moves to /enter-otp with the email in navigation state', async () => {
-    answers['/api/v1/admin/forgot-password'] = ok('If an account exists for this email, an OTP has been sent to it.');
+    answers['/api/v1/admin/forgot-password'] = ok(
+      'If an account exists for this email, an OTP has been sent to it.',
+    );
     const router = renderAt('/forgot-password');
     await userEvent.type(await screen.findByLabelText('Email'), 'ann@example.test');
     await userEvent.click(screen.getByRole('button', { name: 'Send OTP' }));
@@ -69,7 +74,10 @@ describe('/forgot-password', () => {
   });
 
   it('says so when the request fails', async () => {
-    answers['/api/v1/admin/forgot-password'] = { status: 429, body: { code: 429, msg: 'Too many attempts. Please try again later.', data: null } };
+    answers['/api/v1/admin/forgot-password'] = {
+      status: 429,
+      body: { code: 429, msg: 'Too many attempts. Please try again later.', data: null },
+    };
     const router = renderAt('/forgot-password');
     await userEvent.type(await screen.findByLabelText('Email'), 'ann@example.test');
     await userEvent.click(screen.getByRole('button', { name: 'Send OTP' }));
@@ -92,7 +100,10 @@ describe('/enter-otp', () => {
   });
 
   it('shows the spec message for a wrong OTP', async () => {
-    answers['/api/v1/admin/verify-email'] = { status: 400, body: { code: 400, msg: 'Invalid OTP. Please try again.', data: null } };
+    answers['/api/v1/admin/verify-email'] = {
+      status: 400,
+      body: { code: 400, msg: 'Invalid OTP. Please try again.', data: null },
+    };
     const router = renderAt('/enter-otp', { email: 'ann@example.test' });
     await userEvent.type(await screen.findByLabelText('OTP'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Verify OTP' }));
@@ -101,7 +112,10 @@ describe('/enter-otp', () => {
   });
 
   it('goes on to /reset-password/{token} with the email in state', async () => {
-    answers['/api/v1/admin/verify-email'] = ok('OTP verified', { rememberToken: 'tok_123', email: 'ann@example.test' });
+    answers['/api/v1/admin/verify-email'] = ok('OTP verified', {
+      rememberToken: 'tok_123',
+      email: 'ann@example.test',
+    });
     const router = renderAt('/enter-otp', { email: 'ann@example.test' });
     await userEvent.type(await screen.findByLabelText('OTP'), '654321');
     await userEvent.click(screen.getByRole('button', { name: 'Verify OTP' }));
@@ -117,7 +131,10 @@ describe('/enter-otp', () => {
     expect(await screen.findByText('OTP resent to your email.')).toBeTruthy();
     expect(JSON.parse(server.requests[0]!.body)).toEqual({ email: 'ann@example.test' });
 
-    answers['/api/v1/admin/resend-otp'] = { status: 429, body: { code: 429, msg: 'Please wait 30 seconds before asking for another OTP.', data: null } };
+    answers['/api/v1/admin/resend-otp'] = {
+      status: 429,
+      body: { code: 429, msg: 'Please wait 30 seconds before asking for another OTP.', data: null },
+    };
     await userEvent.click(screen.getByRole('button', { name: 'Resend OTP' }));
     expect(await screen.findByText('Failed to resend OTP.')).toBeTruthy();
   });
@@ -138,7 +155,10 @@ describe('/reset-password/{token}', () => {
   });
 
   it('shows the spec message when the reset fails', async () => {
-    answers['/api/v1/admin/reset-password'] = { status: 400, body: { code: 400, msg: 'This reset link is invalid or has expired. Please start again.', data: null } };
+    answers['/api/v1/admin/reset-password'] = {
+      status: 400,
+      body: { code: 400, msg: 'This reset link is invalid or has expired. Please start again.', data: null },
+    };
     renderAt('/reset-password/tok_123', { email: 'ann@example.test' });
     await userEvent.type(await screen.findByLabelText('New Password'), 'Secret-123');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'Secret-123');
@@ -154,7 +174,11 @@ describe('/reset-password/{token}', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Reset Password' }));
     expect(await screen.findByText('Your password has been reset. Please sign in.')).toBeTruthy();
     const toastAt = Date.now();
-    expect(JSON.parse(server.requests[0]!.body)).toEqual({ rememberToken: 'tok_123', password: 'Secret-123', email: 'ann@example.test' });
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({
+      rememberToken: 'tok_123',
+      password: 'Secret-123',
+      email: 'ann@example.test',
+    });
     expect(router.state.location.pathname).toBe('/reset-password/tok_123');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login-admin'), { timeout: 4000 });
     expect(Date.now() - toastAt).toBeGreaterThanOrEqual(1800);

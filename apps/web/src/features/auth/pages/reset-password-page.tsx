@@ -33,7 +33,10 @@ function ResetPasswordFormCard({ token, email }: { token: string; email: string 
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<ResetPasswordForm>({ resolver: zodResolver(resetPasswordFormSchema), defaultValues: { password: '', confirmPassword: '' } });
+  } = useForm<ResetPasswordForm>({
+    resolver: zodResolver(resetPasswordFormSchema),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
 
   const onSubmit = async ({ password }: ResetPasswordForm) => {
     try {
@@ -51,7 +54,13 @@ function ResetPasswordFormCard({ token, email }: { token: string; email: string 
         Choose a new password for <strong className="text-break">{email}</strong>.
       </p>
       <form noValidate onSubmit={handleSubmit(onSubmit)}>
-        <FormField label="New Password" type="password" autoComplete="new-password" error={errors.password?.message} {...register('password')} />
+        <FormField
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
         <FormField
           label="Confirm Password"
           type="password"

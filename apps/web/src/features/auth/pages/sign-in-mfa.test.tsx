@@ -8,7 +8,17 @@ import { clearSession, SESSION_STORAGE_KEY } from '../../../lib/session-store.ts
 import { startTestServer, type Recorded } from '../../../test/http-server.ts';
 import { SignInPage } from './sign-in-page.tsx';
 
-const admin = { _id: 'a1', userName: 'mfa', firstName: null, lastName: null, email: 'mfa@example.com', phone: null, profileImage: null, role: null, isDeletable: true };
+const admin = {
+  _id: 'a1',
+  userName: 'mfa',
+  firstName: null,
+  lastName: null,
+  email: 'mfa@example.com',
+  phone: null,
+  profileImage: null,
+  role: null,
+  isDeletable: true,
+};
 const recoveryCodes = Array.from({ length: 10 }, (_, i) => `abcde-fgh${i}k`);
 const expired = 'Your sign-in has expired. Please sign in with your password again.';
 
@@ -17,18 +27,54 @@ function answer(request: Recorded) {
   const body = JSON.parse(request.body || '{}') as Record<string, string>;
   if (request.url.endsWith('/login'))
     return body.password === 'Enrol-Passw0rd'
-      ? { status: 200, body: { code: 200, msg: 'Set up two-step sign-in to continue', data: { mfa: 'enrol', mfaToken: 'enrol.token.x' } } }
-      : { status: 200, body: { code: 200, msg: 'Enter the code from your authenticator app', data: { mfa: 'verify', mfaToken: 'verify.token.x' } } };
+      ? {
+          status: 200,
+          body: {
+            code: 200,
+            msg: 'Set up two-step sign-in to continue',
+            data: { mfa: 'enrol', mfaToken: 'enrol.token.x' },
+          },
+        }
+      : {
+          status: 200,
+          body: {
+            code: 200,
+            msg: 'Enter the code from your authenticator app',
+            data: { mfa: 'verify', mfaToken: 'verify.token.x' },
+          },
+        };
   if (request.url.endsWith('/login/mfa')) {
-    if (body.code === '123456' || body.code === 'abcde-fgh0k') return { status: 200, body: { code: 200, msg: 'Login successful', data: { accessToken: 'a.b.c', admin } } };
+    if (body.code === '123456' || body.code === 'abcde-fgh0k')
+      return {
+        status: 200,
+        body: { code: 200, msg: 'Login successful', data: { accessToken: 'a.b.c', admin } },
+      };
     if (body.code === '999999') return { status: 401, body: { code: 401, msg: expired, data: null } };
     return { status: 401, body: { code: 401, msg: 'Invalid or expired code', data: null } };
   }
   if (request.url.endsWith('/login/mfa/setup'))
-    return { status: 200, body: { code: 200, msg: 'ok', data: { otpauthUri: 'otpauth://totp/x', qrCode: 'data:image/svg+xml;base64,PHN2Zy8+', manualKey: 'ABCD EFGH IJKL MNOP' } } };
+    return {
+      status: 200,
+      body: {
+        code: 200,
+        msg: 'ok',
+        data: {
+          otpauthUri: 'otpauth://totp/x',
+          qrCode: 'data:image/svg+xml;base64,PHN2Zy8+',
+          manualKey: 'ABCD EFGH IJKL MNOP',
+        },
+      },
+    };
   if (request.url.endsWith('/login/mfa/confirm'))
     return body.code === '654321'
-      ? { status: 200, body: { code: 200, msg: 'Two-step sign-in is on', data: { accessToken: 'e.n.r', admin, recoveryCodes } } }
+      ? {
+          status: 200,
+          body: {
+            code: 200,
+            msg: 'Two-step sign-in is on',
+            data: { accessToken: 'e.n.r', admin, recoveryCodes },
+          },
+        }
       : { status: 400, body: { code: 400, msg: 'Invalid or expired code', data: null } };
   return { status: 404, body: { code: 404, msg: 'not found', data: null } };
 }
@@ -85,14 +131,19 @@ describe('the code step of sign-in', () => {
     await userEvent.type(code, '000000{Enter}');
     expect(await screen.findByText('Invalid or expired code')).toBeTruthy();
     expect(code.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(code.getAttribute('aria-describedby')!.split(' ').at(-1)!)?.textContent).toBe('Invalid or expired code');
+    expect(
+      document.getElementById(code.getAttribute('aria-describedby')!.split(' ').at(-1)!)?.textContent,
+    ).toBe('Invalid or expired code');
     expect(JSON.parse(server.requests.at(-1)!.body)).toEqual({ mfaToken: 'verify.token.x', code: '000000' });
 
     await userEvent.clear(code);
     await userEvent.type(code, '123456{Enter}');
     expect(await screen.findByText('Dashboard screen')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/admin/dashboard');
-    expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!).details).toMatchObject({ email: admin.email, token: 'a.b.c' });
+    expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!).details).toMatchObject({
+      email: admin.email,
+      token: 'a.b.c',
+    });
   });
 
   it('accepts a recovery code in the same field', async () => {
@@ -120,7 +171,9 @@ describe('enrolment at sign-in (REQUIRE_MFA)', () => {
   it('shows the QR code and manual key, confirms a code, shows the recovery codes once, then enters the console', async () => {
     const router = renderAt('/login-admin');
     await passPassword('Enrol-Passw0rd');
-    expect(await screen.findByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeTruthy();
+    expect(
+      await screen.findByRole('img', { name: 'QR code to scan with your authenticator app' }),
+    ).toBeTruthy();
     expect(screen.getByTestId('mfa-manual-key').textContent).toBe('ABCD EFGH IJKL MNOP');
     const code = screen.getByLabelText('Code from the app');
     await userEvent.type(code, '12ab{Enter}');

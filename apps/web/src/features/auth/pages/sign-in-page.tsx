@@ -44,7 +44,9 @@ export function SignInPage() {
             <DeviceIcon size={28} />
           </span>
           <h1 className="h3 mb-1">Sign In</h1>
-          <p className="text-body-secondary mb-0">{challenge ? 'Two-step sign-in' : 'Device Admin Console'}</p>
+          <p className="text-body-secondary mb-0">
+            {challenge ? 'Two-step sign-in' : 'Device Admin Console'}
+          </p>
         </div>
         {challenge ? (
           <Suspense fallback={<p role="status">Loading...</p>}>

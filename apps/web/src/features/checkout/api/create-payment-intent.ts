@@ -28,4 +28,5 @@ export const paymentIntentQueryOptions = (subscriptionId: string) =>
     meta: { silentError: true },
   });
 
-export const usePaymentIntent = (subscriptionId: string) => useQuery(paymentIntentQueryOptions(subscriptionId));
+export const usePaymentIntent = (subscriptionId: string) =>
+  useQuery(paymentIntentQueryOptions(subscriptionId));

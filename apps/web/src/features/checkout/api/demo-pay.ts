@@ -3,9 +3,17 @@ import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 
-export type DemoPayBody = { subcriptionId: string; clientSecret: string; cardNumber: string; expiry: string; cvc: string };
+export type DemoPayBody = {
+  subcriptionId: string;
+  clientSecret: string;
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+};
 
 /** POST subscription/demo-pay: the built-in provider decides by Stripe's test card numbers. */
-export const demoPay = (body: DemoPayBody) => apiClient.post<{ status: 'succeeded' }>(apiPaths.subscriptionDemoPay, body);
+export const demoPay = (body: DemoPayBody) =>
+  apiClient.post<{ status: 'succeeded' }>(apiPaths.subscriptionDemoPay, body);
 
-export const useDemoPay = () => useMutation<Envelope<{ status: 'succeeded' }>, Error, DemoPayBody>({ mutationFn: demoPay });
+export const useDemoPay = () =>
+  useMutation<Envelope<{ status: 'succeeded' }>, Error, DemoPayBody>({ mutationFn: demoPay });

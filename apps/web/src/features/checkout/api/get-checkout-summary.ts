@@ -6,7 +6,9 @@ import { checkoutKeys } from './keys.ts';
 
 /** GET subscrption/detail/{id}: public, no token needed (SPEC 7 "Checkout summary by id"). */
 export async function getCheckoutSummary(id: string, signal?: AbortSignal): Promise<CheckoutSummary> {
-  const response = await apiClient.get<CheckoutSummary>(apiPaths.subscriptionDetail(encodeURIComponent(id)), { signal });
+  const response = await apiClient.get<CheckoutSummary>(apiPaths.subscriptionDetail(encodeURIComponent(id)), {
+    signal,
+  });
   return response.data;
 }
 
@@ -18,4 +20,5 @@ export const checkoutSummaryQueryOptions = (id: string) =>
     meta: { silentError: true },
   });
 
-export const useCheckoutSummary = (id: string | undefined) => useQuery({ ...checkoutSummaryQueryOptions(id ?? ''), enabled: Boolean(id) });
+export const useCheckoutSummary = (id: string | undefined) =>
+  useQuery({ ...checkoutSummaryQueryOptions(id ?? ''), enabled: Boolean(id) });

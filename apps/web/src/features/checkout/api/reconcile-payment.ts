@@ -5,6 +5,7 @@ import { apiClient } from '../../../lib/api-client.ts';
 
 /** POST subscription/reconcile: the server asks the provider, so the status never waits on a webhook. */
 export const reconcilePayment = async (subscriptionId: string) =>
-  (await apiClient.post<CheckoutSummary>(apiPaths.subscriptionReconcile, { subcriptionId: subscriptionId })).data;
+  (await apiClient.post<CheckoutSummary>(apiPaths.subscriptionReconcile, { subcriptionId: subscriptionId }))
+    .data;
 
 export const useReconcilePayment = () => useMutation({ mutationFn: reconcilePayment });

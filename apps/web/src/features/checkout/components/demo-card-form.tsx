@@ -21,7 +21,10 @@ export function DemoCardForm({ subscriptionId, clientSecret, onBack }: DemoCardF
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<DemoCardInput, unknown, Output>({ resolver: zodResolver(demoCardFormSchema), defaultValues: { cardNumber: '', expiry: '', cvc: '' } });
+  } = useForm<DemoCardInput, unknown, Output>({
+    resolver: zodResolver(demoCardFormSchema),
+    defaultValues: { cardNumber: '', expiry: '', cvc: '' },
+  });
 
   const submit = handleSubmit(async (card) => {
     try {
@@ -46,11 +49,31 @@ export function DemoCardForm({ subscriptionId, clientSecret, onBack }: DemoCardF
         {...register('cardNumber')}
       />
       <div className="row">
-        <FormField label="Expiry (MM/YY)" autoComplete="cc-exp" placeholder="MM/YY" wrapperClassName="col-6 mb-3" error={errors.expiry?.message} {...register('expiry')} />
-        <FormField label="CVC" autoComplete="cc-csc" inputMode="numeric" placeholder="123" wrapperClassName="col-6 mb-3" error={errors.cvc?.message} {...register('cvc')} />
+        <FormField
+          label="Expiry (MM/YY)"
+          autoComplete="cc-exp"
+          placeholder="MM/YY"
+          wrapperClassName="col-6 mb-3"
+          error={errors.expiry?.message}
+          {...register('expiry')}
+        />
+        <FormField
+          label="CVC"
+          autoComplete="cc-csc"
+          inputMode="numeric"
+          placeholder="123"
+          wrapperClassName="col-6 mb-3"
+          error={errors.cvc?.message}
+          {...register('cvc')}
+        />
       </div>
       <div className="d-flex gap-2">
-        <button type="button" className="btn btn-outline-secondary flex-fill" onClick={onBack} disabled={pay.isPending}>
+        <button
+          type="button"
+          className="btn btn-outline-secondary flex-fill"
+          onClick={onBack}
+          disabled={pay.isPending}
+        >
           {checkoutTexts.backToPlans}
         </button>
         <button type="submit" className="btn btn-primary flex-fill" disabled={pay.isPending}>

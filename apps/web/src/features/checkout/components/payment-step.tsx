@@ -30,11 +30,18 @@ export function PaymentStep({ summary, onBack }: { summary: CheckoutSummary; onB
       </div>
     );
   } else if (provider === 'demo') {
-    body = <DemoCardForm subscriptionId={summary._id} clientSecret={intent.data.clientSecret} onBack={onBack} />;
+    body = (
+      <DemoCardForm subscriptionId={summary._id} clientSecret={intent.data.clientSecret} onBack={onBack} />
+    );
   } else if (stripePublishableKey) {
     body = (
       <Suspense fallback={<Spinner />}>
-        <StripePaymentForm publishableKey={stripePublishableKey} subscriptionId={summary._id} clientSecret={intent.data.clientSecret} onBack={onBack} />
+        <StripePaymentForm
+          publishableKey={stripePublishableKey}
+          subscriptionId={summary._id}
+          clientSecret={intent.data.clientSecret}
+          onBack={onBack}
+        />
       </Suspense>
     );
   } else {
@@ -66,7 +73,8 @@ export function PaymentStep({ summary, onBack }: { summary: CheckoutSummary; onB
         </button>
       )}
       <p className="text-center text-body-secondary small mt-4 mb-0">
-        {checkoutTexts.poweredBy} <strong>{providerNames[provider ?? (stripePublishableKey ? 'stripe' : 'demo')]}</strong>
+        {checkoutTexts.poweredBy}{' '}
+        <strong>{providerNames[provider ?? (stripePublishableKey ? 'stripe' : 'demo')]}</strong>
       </p>
     </CenteredCard>
   );

@@ -1,4 +1,9 @@
-import { checkoutMessages, checkoutTexts, subscriptionStatuses, type CheckoutSummary } from '@app/contract/subscriptions';
+import {
+  checkoutMessages,
+  checkoutTexts,
+  subscriptionStatuses,
+  type CheckoutSummary,
+} from '@app/contract/subscriptions';
 import { CenteredCard } from '../../../components/centered-card.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { formatDollars, PlanBadge } from './plan-badge.tsx';
@@ -6,7 +11,11 @@ import { formatDollars, PlanBadge } from './plan-badge.tsx';
 /** The first step: who and what is being paid; Subscribe only while the link can still be paid. */
 export function PlanSummary({ summary, onSubscribe }: { summary: CheckoutSummary; onSubscribe: () => void }) {
   const closed =
-    summary.status === subscriptionStatuses.complete ? checkoutMessages.paid : summary.status === subscriptionStatuses.expired ? checkoutMessages.expired : null;
+    summary.status === subscriptionStatuses.complete
+      ? checkoutMessages.paid
+      : summary.status === subscriptionStatuses.expired
+        ? checkoutMessages.expired
+        : null;
   return (
     <CenteredCard title={`${checkoutTexts.greeting}, ${summary.fullName}`} className="checkout-card">
       <div className="text-center mb-4">

@@ -6,13 +6,23 @@ import { checkoutTexts } from '@app/contract/subscriptions';
 import { Spinner } from '../../../components/spinner.tsx';
 import { successPath } from '../checkout-config.ts';
 
-export type StripePaymentFormProps = { publishableKey: string; subscriptionId: string; clientSecret: string; onBack: () => void };
+export type StripePaymentFormProps = {
+  publishableKey: string;
+  subscriptionId: string;
+  clientSecret: string;
+  onBack: () => void;
+};
 
 /**
  * Stripe's Payment Element. This file (and Stripe.js, fetched from js.stripe.com) loads only when a
  * customer reaches the payment step with Stripe configured: the rest of the console never pays for it.
  */
-export default function StripePaymentForm({ publishableKey, subscriptionId, clientSecret, onBack }: StripePaymentFormProps) {
+export default function StripePaymentForm({
+  publishableKey,
+  subscriptionId,
+  clientSecret,
+  onBack,
+}: StripePaymentFormProps) {
   const navigate = useNavigate();
   const mount = useRef<HTMLDivElement>(null);
   const [stripe, setStripe] = useState<{ stripe: Stripe; elements: StripeElements } | null>(null);
@@ -58,7 +68,8 @@ export default function StripePaymentForm({ publishableKey, subscriptionId, clie
       navigate('/cancel');
       return;
     }
-    if (paymentIntent.status === 'succeeded' || paymentIntent.status === 'processing') navigate(successPath(subscriptionId));
+    if (paymentIntent.status === 'succeeded' || paymentIntent.status === 'processing')
+      navigate(successPath(subscriptionId));
     else {
       console.error(`Payment ended as ${paymentIntent.status}`);
       navigate('/cancel');
@@ -79,7 +90,12 @@ export default function StripePaymentForm({ publishableKey, subscriptionId, clie
       ) : null}
       <div ref={mount} className="mb-3" />
       <div className="d-flex gap-2">
-        <button type="button" className="btn btn-outline-secondary flex-fill" onClick={onBack} disabled={submitting}>
+        <button
+          type="button"
+          className="btn btn-outline-secondary flex-fill"
+          onClick={onBack}
+          disabled={submitting}
+        >
           {checkoutTexts.backToPlans}
         </button>
         <button type="submit" className="btn btn-primary flex-fill" disabled={!ready || submitting}>

@@ -25,7 +25,13 @@ const summary = {
 let answer: (request: Recorded) => Answer | undefined = () => undefined;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer((request) => answer(request) ?? { status: 404, body: { code: 404, msg: 'This payment link is not valid.', data: null } });
+  server = await startTestServer(
+    (request) =>
+      answer(request) ?? {
+        status: 404,
+        body: { code: 404, msg: 'This payment link is not valid.', data: null },
+      },
+  );
   setApiBaseUrl(server.url);
 });
 afterAll(() => server.close());
@@ -33,9 +39,15 @@ beforeEach(() => {
   server.requests.length = 0;
   vi.spyOn(console, 'error').mockImplementation(() => {});
   answer = (request) => {
-    if (request.url === `/api/v1/admin/subscrption/detail/${id}`) return { status: 200, body: { code: 200, msg: 'Success', data: summary } };
-    if (request.url === '/api/v1/admin/subscription/checkout') return { status: 200, body: { code: 200, msg: 'Success', data: { clientSecret: 'demo_pi_x_secret_y', provider: 'demo' } } };
-    if (request.url === '/api/v1/admin/subscription/reconcile') return { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 2 } } };
+    if (request.url === `/api/v1/admin/subscrption/detail/${id}`)
+      return { status: 200, body: { code: 200, msg: 'Success', data: summary } };
+    if (request.url === '/api/v1/admin/subscription/checkout')
+      return {
+        status: 200,
+        body: { code: 200, msg: 'Success', data: { clientSecret: 'demo_pi_x_secret_y', provider: 'demo' } },
+      };
+    if (request.url === '/api/v1/admin/subscription/reconcile')
+      return { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 2 } } };
     if (request.url === '/api/v1/admin/subscription/demo-pay') {
       const card = (JSON.parse(request.body) as { cardNumber: string }).cardNumber;
       return card === '4242424242424242'
@@ -59,7 +71,8 @@ function renderAt(path: string) {
   return renderRouter(router, { toaster: false });
 }
 
-const posted = (path: string) => server.requests.filter((r) => r.url === path).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+const posted = (path: string) =>
+  server.requests.filter((r) => r.url === path).map((r) => JSON.parse(r.body) as Record<string, unknown>);
 
 describe('/plans/:id', () => {
   it('greets the customer and shows the plan, email, serial number, amount and start date', async () => {
@@ -112,9 +125,17 @@ describe('/plans/:id', () => {
     expect(await screen.findByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/success');
     expect(posted('/api/v1/admin/subscription/demo-pay')).toEqual([
-      { subcriptionId: id, clientSecret: 'demo_pi_x_secret_y', cardNumber: '4242424242424242', expiry: '12/40', cvc: '123' },
+      {
+        subcriptionId: id,
+        clientSecret: 'demo_pi_x_secret_y',
+        cardNumber: '4242424242424242',
+        expiry: '12/40',
+        cvc: '123',
+      },
     ]);
-    await waitFor(() => expect(posted('/api/v1/admin/subscription/reconcile')).toEqual([{ subcriptionId: id }]));
+    await waitFor(() =>
+      expect(posted('/api/v1/admin/subscription/reconcile')).toEqual([{ subcriptionId: id }]),
+    );
   });
 
   it('logs a declined payment and goes to /cancel', async () => {
@@ -134,7 +155,9 @@ describe('/plans/:id', () => {
 
   it('offers no Subscribe button for a paid link, an expired one or an unknown one', async () => {
     answer = (request) =>
-      request.url.endsWith(id) ? { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 2 } } } : undefined;
+      request.url.endsWith(id)
+        ? { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 2 } } }
+        : undefined;
     renderAt(`/plans/${id}`);
     expect(await screen.findByText('This subscription has already been paid.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
@@ -142,7 +165,16 @@ describe('/plans/:id', () => {
 
   it('says an expired link has expired', async () => {
     answer = (request) =>
-      request.url.endsWith(id) ? { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 3, isRecurring: false, planType: null } } } : undefined;
+      request.url.endsWith(id)
+        ? {
+            status: 200,
+            body: {
+              code: 200,
+              msg: 'Success',
+              data: { ...summary, status: 3, isRecurring: false, planType: null },
+            },
+          }
+        : undefined;
     renderAt(`/plans/${id}`);
     expect(await screen.findByText('This payment link has expired. Please ask for a new one.')).toBeTruthy();
     expect(screen.getByText('One Time')).toBeTruthy();

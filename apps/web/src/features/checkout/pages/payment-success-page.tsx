@@ -23,14 +23,20 @@ export function PaymentSuccessPage() {
     }
     if (!subscriptionId || asked.current) return;
     asked.current = true;
-    reconcilePayment(subscriptionId).catch((error: unknown) => console.error(errorMessage(error, 'Reconciliation failed')));
+    reconcilePayment(subscriptionId).catch((error: unknown) =>
+      console.error(errorMessage(error, 'Reconciliation failed')),
+    );
   }, [subscriptionId, failedRedirect, navigate]);
 
   return (
     <CenteredCard title={checkoutTexts.successTitle} className="text-center">
       <OutcomeIcon outcome="success" />
       <p className="text-center mb-4">{checkoutTexts.successText}</p>
-      <button type="button" className="btn btn-primary w-100" onClick={() => window.open(publicWebsiteUrl(), '_blank', 'noopener,noreferrer')}>
+      <button
+        type="button"
+        className="btn btn-primary w-100"
+        onClick={() => window.open(publicWebsiteUrl(), '_blank', 'noopener,noreferrer')}
+      >
         {checkoutTexts.goBack}
       </button>
     </CenteredCard>

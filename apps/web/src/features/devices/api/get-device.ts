@@ -9,6 +9,7 @@ export async function getDevice(id: string, signal?: AbortSignal): Promise<Devic
   return response.data;
 }
 
-export const deviceQueryOptions = (id: string) => queryOptions({ queryKey: deviceKeys.detail(id), queryFn: ({ signal }) => getDevice(id, signal) });
+export const deviceQueryOptions = (id: string) =>
+  queryOptions({ queryKey: deviceKeys.detail(id), queryFn: ({ signal }) => getDevice(id, signal) });
 
 export const useDevice = (id: string) => useQuery(deviceQueryOptions(id));

@@ -4,7 +4,13 @@ import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 import { deviceKeys } from './keys.ts';
 
-export type DeviceListParams = { page: number; limit: number; search?: string; sort?: DeviceSortKey; direction?: SortDirection };
+export type DeviceListParams = {
+  page: number;
+  limit: number;
+  search?: string;
+  sort?: DeviceSortKey;
+  direction?: SortDirection;
+};
 
 /** GET machine: a 400 reads as an empty list (SPEC 7). */
 export async function getDevices(params: DeviceListParams, signal?: AbortSignal): Promise<DeviceList | null> {

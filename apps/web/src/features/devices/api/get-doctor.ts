@@ -8,6 +8,7 @@ export async function getDoctor(id: string, signal?: AbortSignal): Promise<Docto
   return (await apiClient.getList<Doctor>(apiPaths.doctor(encodeURIComponent(id)), { signal })).data;
 }
 
-export const doctorQueryOptions = (id: string) => queryOptions({ queryKey: doctorKeys.detail(id), queryFn: ({ signal }) => getDoctor(id, signal) });
+export const doctorQueryOptions = (id: string) =>
+  queryOptions({ queryKey: doctorKeys.detail(id), queryFn: ({ signal }) => getDoctor(id, signal) });
 
 export const useDoctor = (id: string) => useQuery(doctorQueryOptions(id));

@@ -11,6 +11,11 @@ export async function getDoctors(params: DoctorListParams, signal?: AbortSignal)
 }
 
 export const doctorsQueryOptions = (params: DoctorListParams) =>
-  queryOptions({ queryKey: doctorKeys.list(params), queryFn: ({ signal }) => getDoctors(params, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: doctorKeys.list(params),
+    queryFn: ({ signal }) => getDoctors(params, signal),
+    placeholderData: keepPreviousData,
+  });
 
-export const useDoctors = (params: DoctorListParams, enabled = true) => useQuery({ ...doctorsQueryOptions(params), enabled });
+export const useDoctors = (params: DoctorListParams, enabled = true) =>
+  useQuery({ ...doctorsQueryOptions(params), enabled });

@@ -8,6 +8,7 @@ export async function getPatient(id: string, signal?: AbortSignal): Promise<Pati
   return (await apiClient.getList<Patient>(apiPaths.patient(encodeURIComponent(id)), { signal })).data;
 }
 
-export const patientQueryOptions = (id: string) => queryOptions({ queryKey: patientKeys.detail(id), queryFn: ({ signal }) => getPatient(id, signal) });
+export const patientQueryOptions = (id: string) =>
+  queryOptions({ queryKey: patientKeys.detail(id), queryFn: ({ signal }) => getPatient(id, signal) });
 
 export const usePatient = (id: string) => useQuery(patientQueryOptions(id));

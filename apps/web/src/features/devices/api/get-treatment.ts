@@ -5,10 +5,12 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { treatmentKeys } from './keys.ts';
 
 export async function getTreatment(id: string, signal?: AbortSignal): Promise<TreatmentDetail | null> {
-  return (await apiClient.getList<TreatmentDetail>(apiPaths.treatment(encodeURIComponent(id)), { signal })).data;
+  return (await apiClient.getList<TreatmentDetail>(apiPaths.treatment(encodeURIComponent(id)), { signal }))
+    .data;
 }
 
 export const treatmentQueryOptions = (id: string) =>
   queryOptions({ queryKey: treatmentKeys.detail(id), queryFn: ({ signal }) => getTreatment(id, signal) });
 
-export const useTreatment = (id: string | null) => useQuery({ ...treatmentQueryOptions(id ?? ''), enabled: id !== null });
+export const useTreatment = (id: string | null) =>
+  useQuery({ ...treatmentQueryOptions(id ?? ''), enabled: id !== null });

@@ -4,13 +4,27 @@ import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 import { treatmentKeys } from './keys.ts';
 
-export type TreatmentListParams = { page: number; limit: number; machineNumber?: string; doctorId?: string; search?: string };
+export type TreatmentListParams = {
+  page: number;
+  limit: number;
+  machineNumber?: string;
+  doctorId?: string;
+  search?: string;
+};
 
-export async function getTreatments(params: TreatmentListParams, signal?: AbortSignal): Promise<TreatmentList | null> {
+export async function getTreatments(
+  params: TreatmentListParams,
+  signal?: AbortSignal,
+): Promise<TreatmentList | null> {
   return (await apiClient.getList<TreatmentList>(apiPaths.treatmentsAll, { query: params, signal })).data;
 }
 
 export const treatmentsQueryOptions = (params: TreatmentListParams) =>
-  queryOptions({ queryKey: treatmentKeys.list(params), queryFn: ({ signal }) => getTreatments(params, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: treatmentKeys.list(params),
+    queryFn: ({ signal }) => getTreatments(params, signal),
+    placeholderData: keepPreviousData,
+  });
 
-export const useTreatments = (params: TreatmentListParams, enabled = true) => useQuery({ ...treatmentsQueryOptions(params), enabled });
+export const useTreatments = (params: TreatmentListParams, enabled = true) =>
+  useQuery({ ...treatmentsQueryOptions(params), enabled });

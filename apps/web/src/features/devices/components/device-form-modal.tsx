@@ -1,7 +1,13 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { deviceFormSchema, deviceMessages, type Device, type DeviceForm, type DeviceFormInput } from '@app/contract/devices';
+import {
+  deviceFormSchema,
+  deviceMessages,
+  type Device,
+  type DeviceForm,
+  type DeviceFormInput,
+} from '@app/contract/devices';
 import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { notify } from '../../../lib/notify.ts';
@@ -16,7 +22,16 @@ export type DeviceFormModalProps = {
   device?: Device | null;
 };
 
-const blank: DeviceFormInput = { machineNumber: '', serialNumber: '', location: '', latitude: '', longitude: '', city: '', country: '', address: '' };
+const blank: DeviceFormInput = {
+  machineNumber: '',
+  serialNumber: '',
+  location: '',
+  latitude: '',
+  longitude: '',
+  city: '',
+  country: '',
+  address: '',
+};
 
 const fromDevice = (d: Device): DeviceFormInput => ({
   machineNumber: d.machineNumber,
@@ -40,7 +55,10 @@ export function DeviceFormModal({ show, onClose, device }: DeviceFormModalProps)
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm<DeviceFormInput, unknown, DeviceForm>({ resolver: zodResolver(deviceFormSchema), defaultValues: blank });
+  } = useForm<DeviceFormInput, unknown, DeviceForm>({
+    resolver: zodResolver(deviceFormSchema),
+    defaultValues: blank,
+  });
 
   useEffect(() => {
     if (show) reset(device ? fromDevice(device) : blank);
@@ -48,7 +66,9 @@ export function DeviceFormModal({ show, onClose, device }: DeviceFormModalProps)
 
   const submit = handleSubmit(async (values) => {
     try {
-      const response = device ? await update.mutateAsync({ id: device._id, body: values }) : await add.mutateAsync(values);
+      const response = device
+        ? await update.mutateAsync({ id: device._id, body: values })
+        : await add.mutateAsync(values);
       notify.success(response.msg || deviceMessages.added);
       onClose();
     } catch (error) {
@@ -56,7 +76,11 @@ export function DeviceFormModal({ show, onClose, device }: DeviceFormModalProps)
     }
   });
 
-  const field = (name: keyof DeviceFormInput, label: string, extra: { readOnly?: boolean; inputMode?: 'decimal' } = {}) => (
+  const field = (
+    name: keyof DeviceFormInput,
+    label: string,
+    extra: { readOnly?: boolean; inputMode?: 'decimal' } = {},
+  ) => (
     <FormField
       label={label}
       required

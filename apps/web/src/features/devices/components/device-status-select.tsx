@@ -1,4 +1,10 @@
-import { deviceMessages, deviceStatusLabels, deviceStatuses, type Device, type DeviceStatus } from '@app/contract/devices';
+import {
+  deviceMessages,
+  deviceStatusLabels,
+  deviceStatuses,
+  type Device,
+  type DeviceStatus,
+} from '@app/contract/devices';
 import { notify } from '../../../lib/notify.ts';
 import { notifyError } from '../../../lib/api-client.ts';
 import { useUpdateDevice } from '../api/update-device.ts';
@@ -14,7 +20,10 @@ export function DeviceStatusSelect({ device }: { device: Device }) {
       notifyError(error);
     }
   };
-  const pending = update.isPending && update.variables && 'status' in update.variables.body ? update.variables.body.status : null;
+  const pending =
+    update.isPending && update.variables && 'status' in update.variables.body
+      ? update.variables.body.status
+      : null;
   return (
     <select
       className="form-select form-select-sm w-auto"

@@ -6,7 +6,8 @@ import { PageHeader } from '../../../components/page-header.tsx';
 /** The device id the previous page put in navigation state (SPEC 2), if any. */
 export function useDeviceIdFromState(): string | undefined {
   const state: unknown = useLocation().state;
-  const deviceId = typeof state === 'object' && state !== null ? (state as { deviceId?: unknown }).deviceId : undefined;
+  const deviceId =
+    typeof state === 'object' && state !== null ? (state as { deviceId?: unknown }).deviceId : undefined;
   return typeof deviceId === 'string' ? deviceId : undefined;
 }
 
@@ -15,8 +16,17 @@ export function DeviceUserHeader({ title }: { title: string }) {
   const deviceId = useDeviceIdFromState();
   const deviceView = deviceId ? `/admin/device-details/${deviceId}` : undefined;
   return (
-    <PageHeader title={title} actions={<BackButton to={deviceView} state={deviceId ? { deviceId } : undefined} />}>
-      <Breadcrumbs items={[{ label: 'Device Management', to: '/admin/device' }, { label: 'Device View', to: deviceView, state: { deviceId } }, { label: title }]} />
+    <PageHeader
+      title={title}
+      actions={<BackButton to={deviceView} state={deviceId ? { deviceId } : undefined} />}
+    >
+      <Breadcrumbs
+        items={[
+          { label: 'Device Management', to: '/admin/device' },
+          { label: 'Device View', to: deviceView, state: { deviceId } },
+          { label: title },
+        ]}
+      />
     </PageHeader>
   );
 }

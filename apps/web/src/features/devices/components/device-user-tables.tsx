@@ -1,5 +1,11 @@
 import { Link } from 'react-router';
-import { deviceUserMessages, deviceUserStatusLabels, type Doctor, type Patient, type Technician } from '@app/contract/device-users';
+import {
+  deviceUserMessages,
+  deviceUserStatusLabels,
+  type Doctor,
+  type Patient,
+  type Technician,
+} from '@app/contract/device-users';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
 import { EyeIcon } from '../../../components/icons.tsx';
 import { DETAIL_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
@@ -10,14 +16,21 @@ import { useDoctors } from '../api/get-doctors.ts';
 import { usePatients } from '../api/get-patients.ts';
 import { useTechnicians } from '../api/get-technicians.ts';
 
-const statusBadge = (status: number) => <StatusBadge label={orNA(deviceUserStatusLabels[status])} tone={status === 2 ? 'success' : 'secondary'} />;
+const statusBadge = (status: number) => (
+  <StatusBadge label={orNA(deviceUserStatusLabels[status])} tone={status === 2 ? 'success' : 'secondary'} />
+);
 
 const doctorColumns: DataTableColumn<Doctor>[] = [
   { key: 'userId', header: 'Doctor ID' },
   { key: 'userName', header: 'User Name' },
   { key: 'email', header: 'Email' },
   { key: 'phonenumber', header: 'Phone Number', className: 'text-nowrap' },
-  { key: 'createTime', header: 'Created Time', className: 'text-nowrap', render: (d) => formatDateTime(d.createTime) },
+  {
+    key: 'createTime',
+    header: 'Created Time',
+    className: 'text-nowrap',
+    render: (d) => formatDateTime(d.createTime),
+  },
   { key: 'status', header: 'Status', render: (d) => statusBadge(d.status) },
 ];
 const technicianColumns: DataTableColumn<Technician>[] = [
@@ -25,7 +38,12 @@ const technicianColumns: DataTableColumn<Technician>[] = [
   { key: 'userName', header: 'User Name' },
   { key: 'email', header: 'Email' },
   { key: 'phonenumber', header: 'Phone Number', className: 'text-nowrap' },
-  { key: 'createTime', header: 'Created Time', className: 'text-nowrap', render: (t) => formatDateTime(t.createTime) },
+  {
+    key: 'createTime',
+    header: 'Created Time',
+    className: 'text-nowrap',
+    render: (t) => formatDateTime(t.createTime),
+  },
   { key: 'status', header: 'Status', render: (t) => statusBadge(t.status) },
 ];
 const patientColumns: DataTableColumn<Patient>[] = [
@@ -33,13 +51,24 @@ const patientColumns: DataTableColumn<Patient>[] = [
   { key: 'email', header: 'Email' },
   { key: 'phone', header: 'Phone Number', className: 'text-nowrap' },
   { key: 'doctorName', header: 'Doctor' },
-  { key: 'createTime', header: 'Created Time', className: 'text-nowrap', render: (p) => formatDateTime(p.createTime) },
+  {
+    key: 'createTime',
+    header: 'Created Time',
+    className: 'text-nowrap',
+    render: (p) => formatDateTime(p.createTime),
+  },
 ];
 
 /** The eye button of a device-user row: its page, carrying the device id in navigation state (SPEC 2). */
 function ViewLink({ to, deviceId, name }: { to: string; deviceId?: string; name: string }) {
   return (
-    <Link to={to} state={deviceId ? { deviceId } : undefined} className="btn btn-sm btn-outline-secondary" aria-label={`View ${name}`} title="View">
+    <Link
+      to={to}
+      state={deviceId ? { deviceId } : undefined}
+      className="btn btn-sm btn-outline-secondary"
+      aria-label={`View ${name}`}
+      title="View"
+    >
       <EyeIcon size={16} />
     </Link>
   );
@@ -63,7 +92,14 @@ export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
         limit={list.limit}
         actions={(d) => <ViewLink to={`/admin/view-doctor/${d._id}`} deviceId={deviceId} name={d.userName} />}
       />
-      <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} pageSizeOptions={DETAIL_PAGE_SIZES} label="Doctors pages" />
+      <Pager
+        page={list.page}
+        totalPages={data?.totalPages ?? 1}
+        limit={list.limit}
+        onChange={list.changePage}
+        pageSizeOptions={DETAIL_PAGE_SIZES}
+        label="Doctors pages"
+      />
     </>
   );
 }
@@ -83,9 +119,18 @@ export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps &
         isLoading={isPending}
         page={list.page}
         limit={list.limit}
-        actions={(p) => <ViewLink to={`/admin/view-patient/${p._id}`} deviceId={deviceId} name={p.patientname} />}
+        actions={(p) => (
+          <ViewLink to={`/admin/view-patient/${p._id}`} deviceId={deviceId} name={p.patientname} />
+        )}
       />
-      <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} pageSizeOptions={DETAIL_PAGE_SIZES} label="Patients pages" />
+      <Pager
+        page={list.page}
+        totalPages={data?.totalPages ?? 1}
+        limit={list.limit}
+        onChange={list.changePage}
+        pageSizeOptions={DETAIL_PAGE_SIZES}
+        label="Patients pages"
+      />
     </>
   );
 }
@@ -104,9 +149,18 @@ export function TechniciansTable({ machineNumber, deviceId }: ListProps) {
         isLoading={isPending}
         page={list.page}
         limit={list.limit}
-        actions={(t) => <ViewLink to={`/admin/view-technician/${t._id}`} deviceId={deviceId} name={t.userName} />}
+        actions={(t) => (
+          <ViewLink to={`/admin/view-technician/${t._id}`} deviceId={deviceId} name={t.userName} />
+        )}
       />
-      <Pager page={list.page} totalPages={data?.totalPages ?? 1} limit={list.limit} onChange={list.changePage} pageSizeOptions={DETAIL_PAGE_SIZES} label="Technicians pages" />
+      <Pager
+        page={list.page}
+        totalPages={data?.totalPages ?? 1}
+        limit={list.limit}
+        onChange={list.changePage}
+        pageSizeOptions={DETAIL_PAGE_SIZES}
+        label="Technicians pages"
+      />
     </>
   );
 }

@@ -7,7 +7,13 @@ import { useTreatment } from '../api/get-treatment.ts';
 const unit = (value: number | null, suffix: string) => (value === null ? orNA(null) : `${value} ${suffix}`);
 
 /** The treatment's fields and its images (SPEC 3 "Treatment"). */
-export function TreatmentDetailsModal({ treatmentId, onClose }: { treatmentId: string | null; onClose: () => void }) {
+export function TreatmentDetailsModal({
+  treatmentId,
+  onClose,
+}: {
+  treatmentId: string | null;
+  onClose: () => void;
+}) {
   const { data: treatment, isPending } = useTreatment(treatmentId);
   const fields = treatment
     ? [
@@ -46,7 +52,13 @@ export function TreatmentDetailsModal({ treatmentId, onClose }: { treatmentId: s
             <ul className="list-unstyled d-flex flex-wrap gap-2 mb-0">
               {treatment.treatmentImages.map((image, index) => (
                 <li key={image.id}>
-                  <img src={image.url} alt={`Treatment image ${index + 1}`} width={160} height={120} className="rounded border" />
+                  <img
+                    src={image.url}
+                    alt={`Treatment image ${index + 1}`}
+                    width={160}
+                    height={120}
+                    className="rounded border"
+                  />
                 </li>
               ))}
             </ul>

@@ -12,9 +12,24 @@ const columns: DataTableColumn<Treatment>[] = [
   { key: 'userName', header: 'User Name' },
   { key: 'treatmentDevice', header: 'Treatment Device' },
   { key: 'treatmentPlan', header: 'Treatment Plan' },
-  { key: 'treatmentStartTime', header: 'Start Time', className: 'text-nowrap', render: (t) => formatDateTime(t.treatmentStartTime) },
-  { key: 'treatmentDuration', header: 'Duration', className: 'text-nowrap', render: (t) => (t.treatmentDuration === null ? orNA(null) : `${t.treatmentDuration} min`) },
-  { key: 'totalEnergyOutput', header: 'Total Energy Output', className: 'text-nowrap', render: (t) => (t.totalEnergyOutput === null ? orNA(null) : `${t.totalEnergyOutput} J`) },
+  {
+    key: 'treatmentStartTime',
+    header: 'Start Time',
+    className: 'text-nowrap',
+    render: (t) => formatDateTime(t.treatmentStartTime),
+  },
+  {
+    key: 'treatmentDuration',
+    header: 'Duration',
+    className: 'text-nowrap',
+    render: (t) => (t.treatmentDuration === null ? orNA(null) : `${t.treatmentDuration} min`),
+  },
+  {
+    key: 'totalEnergyOutput',
+    header: 'Total Energy Output',
+    className: 'text-nowrap',
+    render: (t) => (t.totalEnergyOutput === null ? orNA(null) : `${t.totalEnergyOutput} J`),
+  },
 ];
 
 export type TreatmentsTableProps = {
@@ -27,11 +42,23 @@ export type TreatmentsTableProps = {
 };
 
 /** Treatment records with a details modal; pager 10/25 (SPEC 9). */
-export function TreatmentsTable({ machineNumber, doctorId, emptyText, label, searchable = false }: TreatmentsTableProps) {
+export function TreatmentsTable({
+  machineNumber,
+  doctorId,
+  emptyText,
+  label,
+  searchable = false,
+}: TreatmentsTableProps) {
   const list = useListState();
   const searchId = useId();
   const [openId, setOpenId] = useState<string | null>(null);
-  const { data, isPending } = useTreatments({ page: list.page, limit: list.limit, machineNumber, doctorId, search: list.debouncedSearch || undefined });
+  const { data, isPending } = useTreatments({
+    page: list.page,
+    limit: list.limit,
+    machineNumber,
+    doctorId,
+    search: list.debouncedSearch || undefined,
+  });
 
   return (
     <>
@@ -43,7 +70,14 @@ export function TreatmentsTable({ machineNumber, doctorId, emptyText, label, sea
           <label htmlFor={searchId} className="visually-hidden">
             Search treatments
           </label>
-          <input id={searchId} type="search" className="form-control" placeholder="Search" value={list.search} onChange={(e) => list.setSearch(e.target.value)} />
+          <input
+            id={searchId}
+            type="search"
+            className="form-control"
+            placeholder="Search"
+            value={list.search}
+            onChange={(e) => list.setSearch(e.target.value)}
+          />
         </div>
       ) : null}
       <DataTable
@@ -56,12 +90,25 @@ export function TreatmentsTable({ machineNumber, doctorId, emptyText, label, sea
         page={list.page}
         limit={list.limit}
         actions={(t) => (
-          <button type="button" className="btn btn-sm btn-outline-secondary" aria-label={`View treatment of ${t.userName}`} title="View" onClick={() => setOpenId(t._id)}>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-secondary"
+            aria-label={`View treatment of ${t.userName}`}
+            title="View"
+            onClick={() => setOpenId(t._id)}
+          >
             <EyeIcon size={16} />
           </button>
         )}
       />
-      <Pager page={list.page} totalPages={data?.total_pages ?? 1} limit={list.limit} onChange={list.changePage} pageSizeOptions={DETAIL_PAGE_SIZES} label={`${label} pages`} />
+      <Pager
+        page={list.page}
+        totalPages={data?.total_pages ?? 1}
+        limit={list.limit}
+        onChange={list.changePage}
+        pageSizeOptions={DETAIL_PAGE_SIZES}
+        label={`${label} pages`}
+      />
       <TreatmentDetailsModal treatmentId={openId} onClose={() => setOpenId(null)} />
     </>
   );

@@ -42,7 +42,9 @@ export function DeviceDetailsPage() {
         { label: 'Longitude', value: device.longitude },
         { label: 'Subscription Status', value: <SubscriptionStatus device={device} /> },
         // SPEC 3: the expiry shows only for a recurring plan.
-        ...(subscription?.latest?.isRecurring ? [{ label: 'Subscription Expiry', value: formatDate(subscription.latest.expiredAt) }] : []),
+        ...(subscription?.latest?.isRecurring
+          ? [{ label: 'Subscription Expiry', value: formatDate(subscription.latest.expiredAt) }]
+          : []),
         { label: 'Created Time', value: formatDateTime(device.createdAt) },
       ]
     : [];
@@ -66,7 +68,11 @@ export function DeviceDetailsPage() {
         missingText={deviceMessages.noneFound}
         actions={
           device ? (
-            <button type="button" className="btn btn-sm btn-outline-primary d-inline-flex align-items-center gap-1" onClick={() => setEditing(true)}>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-primary d-inline-flex align-items-center gap-1"
+              onClick={() => setEditing(true)}
+            >
               <PencilIcon size={16} />
               Edit
             </button>
@@ -79,14 +85,31 @@ export function DeviceDetailsPage() {
             <Tabs
               label="Device users"
               tabs={[
-                { id: 'doctors', label: 'Doctors', render: () => <DoctorsTable machineNumber={machineNumber} deviceId={id} /> },
-                { id: 'patients', label: 'Patients', render: () => <PatientsTable machineNumber={machineNumber} deviceId={id} /> },
-                { id: 'technicians', label: 'Technicians', render: () => <TechniciansTable machineNumber={machineNumber} deviceId={id} /> },
+                {
+                  id: 'doctors',
+                  label: 'Doctors',
+                  render: () => <DoctorsTable machineNumber={machineNumber} deviceId={id} />,
+                },
+                {
+                  id: 'patients',
+                  label: 'Patients',
+                  render: () => <PatientsTable machineNumber={machineNumber} deviceId={id} />,
+                },
+                {
+                  id: 'technicians',
+                  label: 'Technicians',
+                  render: () => <TechniciansTable machineNumber={machineNumber} deviceId={id} />,
+                },
               ]}
             />
           </SectionCard>
           <SectionCard title="Treatment Records">
-            <TreatmentsTable machineNumber={machineNumber} emptyText={treatmentMessages.empty} label="Treatment records" searchable />
+            <TreatmentsTable
+              machineNumber={machineNumber}
+              emptyText={treatmentMessages.empty}
+              label="Treatment records"
+              searchable
+            />
           </SectionCard>
           <SectionCard title="Logs Management">
             <LogsTabs machineNumber={machineNumber} />

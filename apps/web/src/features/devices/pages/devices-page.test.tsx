@@ -33,14 +33,52 @@ beforeAll(async () => {
     const url = new URL(request.url, 'http://x');
     if (request.method === 'PUT') {
       const body = JSON.parse(request.body) as { status: 1 | 2 };
-      return { status: 200, body: { code: 200, msg: 'Status updated successfully!', data: device(1, { status: body.status }) } };
+      return {
+        status: 200,
+        body: { code: 200, msg: 'Status updated successfully!', data: device(1, { status: body.status }) },
+      };
     }
     const search = url.searchParams.get('search');
     const page = Number(url.searchParams.get('page') ?? 1);
     const limit = Number(url.searchParams.get('limit') ?? 10);
-    const all = search === 'nothing' ? [] : Array.from({ length: 23 }, (_, i) => device(i + 1, i === 1 ? { subscriptionDetails: [{ _id: 's', status: 3, createdAt: '', expiredAt: null, isRecurring: false, planType: null, amount: 1 }] } : {}));
+    const all =
+      search === 'nothing'
+        ? []
+        : Array.from({ length: 23 }, (_, i) =>
+            device(
+              i + 1,
+              i === 1
+                ? {
+                    subscriptionDetails: [
+                      {
+                        _id: 's',
+                        status: 3,
+                        createdAt: '',
+                        expiredAt: null,
+                        isRecurring: false,
+                        planType: null,
+                        amount: 1,
+                      },
+                    ],
+                  }
+                : {},
+            ),
+          );
     const rows = all.slice((page - 1) * limit, page * limit);
-    return { status: 200, body: { code: 200, msg: 'Success', data: { allDevices: rows, totalPages: Math.max(1, Math.ceil(all.length / limit)), total: all.length, page, limit } } };
+    return {
+      status: 200,
+      body: {
+        code: 200,
+        msg: 'Success',
+        data: {
+          allDevices: rows,
+          totalPages: Math.max(1, Math.ceil(all.length / limit)),
+          total: all.length,
+          page,
+          limit,
+        },
+      },
+    };
   });
   setApiBaseUrl(server.url);
 });
@@ -51,7 +89,10 @@ beforeEach(() => {
 
 function renderAt(path: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ Component: TestRoot, children: [{ path: '/admin/device', Component: DevicesPage }] }], { initialEntries: [path] });
+  const router = createMemoryRouter(
+    [{ Component: TestRoot, children: [{ path: '/admin/device', Component: DevicesPage }] }],
+    { initialEntries: [path] },
+  );
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />
@@ -59,7 +100,8 @@ function renderAt(path: string) {
   );
   return router;
 }
-const listRequests = () => server.requests.filter((r) => r.method === 'GET').map((r) => new URL(r.url, 'http://x').searchParams);
+const listRequests = () =>
+  server.requests.filter((r) => r.method === 'GET').map((r) => new URL(r.url, 'http://x').searchParams);
 
 // The machine is shared and busy; the first render also loads the page's modules.
 describe('Device Management page', { timeout: 20_000 }, () => {
@@ -107,7 +149,9 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     renderAt('/admin/device');
     await screen.findByText('MN-1');
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
-    expect((screen.getByRole('checkbox', { name: /Machine Number/ }) as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('checkbox', { name: /Machine Number/ }) as HTMLInputElement).disabled).toBe(
+      true,
+    );
     expect((screen.getByRole('checkbox', { name: /Serial Number/ }) as HTMLInputElement).disabled).toBe(true);
     await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
     expect(screen.queryByRole('columnheader', { name: 'Location' })).toBeNull();

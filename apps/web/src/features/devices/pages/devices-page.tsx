@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
-import { ColumnSettings, useColumnVisibility, type ColumnChoice } from '../../../components/column-settings.tsx';
+import {
+  ColumnSettings,
+  useColumnVisibility,
+  type ColumnChoice,
+} from '../../../components/column-settings.tsx';
 import type { DataTableColumn } from '../../../components/data-table.tsx';
 import { EyeIcon, PencilIcon } from '../../../components/icons.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -15,13 +19,33 @@ import { DeviceStatusSelect } from '../components/device-status-select.tsx';
 import { SubscriptionStatus } from '../components/subscription-status.tsx';
 
 const columns: DataTableColumn<Device>[] = [
-  { key: 'machineNumber', header: 'Machine Number', sortable: true, mandatory: true, className: 'text-nowrap' },
+  {
+    key: 'machineNumber',
+    header: 'Machine Number',
+    sortable: true,
+    mandatory: true,
+    className: 'text-nowrap',
+  },
   { key: 'serialNumber', header: 'Serial Number', sortable: true, mandatory: true, className: 'text-nowrap' },
   { key: 'location', header: 'Location', sortable: true },
-  { key: 'status', header: 'Status', sortable: true, render: (device) => <DeviceStatusSelect device={device} /> },
-  { key: 'subscriptionStatus', header: 'Subscription Status', sortable: true, render: (device) => <SubscriptionStatus device={device} /> },
+  {
+    key: 'status',
+    header: 'Status',
+    sortable: true,
+    render: (device) => <DeviceStatusSelect device={device} />,
+  },
+  {
+    key: 'subscriptionStatus',
+    header: 'Subscription Status',
+    sortable: true,
+    render: (device) => <SubscriptionStatus device={device} />,
+  },
 ];
-const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) => ({ key, header, mandatory }));
+const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) => ({
+  key,
+  header,
+  mandatory,
+}));
 
 /** /admin/device: Device Management (SPEC 2). Page, size, sort and search live in the URL. */
 export function DevicesPage() {
@@ -64,7 +88,13 @@ export function DevicesPage() {
         onSort={list.toggleSort}
         actions={(device) => (
           <>
-            <button type="button" className="btn btn-sm btn-outline-primary" aria-label={`Edit ${device.machineNumber}`} title="Edit" onClick={() => setEditing(device)}>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-primary"
+              aria-label={`Edit ${device.machineNumber}`}
+              title="Edit"
+              onClick={() => setEditing(device)}
+            >
               <PencilIcon size={16} />
             </button>
             <Link
@@ -79,7 +109,11 @@ export function DevicesPage() {
           </>
         )}
       />
-      <DeviceFormModal show={adding || editing !== null} device={editing} onClose={() => (setAdding(false), setEditing(null))} />
+      <DeviceFormModal
+        show={adding || editing !== null}
+        device={editing}
+        onClose={() => (setAdding(false), setEditing(null))}
+      />
     </>
   );
 }

@@ -43,11 +43,21 @@ export function ViewDoctorPage() {
             <Tabs
               label="Patient and treatment details"
               tabs={[
-                { id: 'patients', label: 'Patients List', render: () => <PatientsTable doctorId={doctor._id} deviceId={deviceId} /> },
+                {
+                  id: 'patients',
+                  label: 'Patients List',
+                  render: () => <PatientsTable doctorId={doctor._id} deviceId={deviceId} />,
+                },
                 {
                   id: 'treatments',
                   label: 'Treatment List',
-                  render: () => <TreatmentsTable doctorId={doctor._id} emptyText={treatmentMessages.empty} label="Treatments" />,
+                  render: () => (
+                    <TreatmentsTable
+                      doctorId={doctor._id}
+                      emptyText={treatmentMessages.empty}
+                      label="Treatments"
+                    />
+                  ),
                 },
               ]}
             />

@@ -43,9 +43,15 @@ export function ViewPatientPage() {
                   // SPEC 4: a patient's treatments filter by the patient's doctorid.
                   render: () =>
                     patient.doctorid ? (
-                      <TreatmentsTable doctorId={patient.doctorid} emptyText={deviceUserMessages.noTreatmentPatients} label="Treatments" />
+                      <TreatmentsTable
+                        doctorId={patient.doctorid}
+                        emptyText={deviceUserMessages.noTreatmentPatients}
+                        label="Treatments"
+                      />
                     ) : (
-                      <p className="text-center text-body-secondary py-4 mb-0">{deviceUserMessages.noTreatmentPatients}</p>
+                      <p className="text-center text-body-secondary py-4 mb-0">
+                        {deviceUserMessages.noTreatmentPatients}
+                      </p>
                     ),
                 },
               ]}

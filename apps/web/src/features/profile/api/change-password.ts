@@ -5,6 +5,8 @@ import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** POST change-password {old_password, new_password}: other sessions end, this one stays. */
-export const changePassword = (body: ChangePasswordBody) => apiClient.post<null>(apiPaths.changePassword, body);
+export const changePassword = (body: ChangePasswordBody) =>
+  apiClient.post<null>(apiPaths.changePassword, body);
 
-export const useChangePassword = () => useMutation<Envelope<null>, Error, ChangePasswordBody>({ mutationFn: changePassword });
+export const useChangePassword = () =>
+  useMutation<Envelope<null>, Error, ChangePasswordBody>({ mutationFn: changePassword });

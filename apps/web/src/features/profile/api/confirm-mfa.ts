@@ -5,7 +5,8 @@ import { profileKeys } from './keys.ts';
 
 /** POST profile/mfa/confirm {code}: turns two-step sign-in on; answers the recovery codes, once. */
 export const confirmMfa = async (code: string) =>
-  (await apiClient.post<{ recoveryCodes: string[] }>(apiPaths.profileMfaConfirm, { code })).data.recoveryCodes;
+  (await apiClient.post<{ recoveryCodes: string[] }>(apiPaths.profileMfaConfirm, { code })).data
+    .recoveryCodes;
 
 export function useConfirmMfa() {
   const queryClient = useQueryClient();

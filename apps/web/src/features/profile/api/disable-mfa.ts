@@ -5,7 +5,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { profileKeys } from './keys.ts';
 
 /** POST profile/mfa/disable {password, code}: turns two-step sign-in off. */
-export const disableMfa = async (body: MfaDisableBody) => (await apiClient.post<MfaStatus>(apiPaths.profileMfaDisable, body)).data;
+export const disableMfa = async (body: MfaDisableBody) =>
+  (await apiClient.post<MfaStatus>(apiPaths.profileMfaDisable, body)).data;
 
 export function useDisableMfa() {
   const queryClient = useQueryClient();

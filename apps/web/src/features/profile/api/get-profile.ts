@@ -9,6 +9,7 @@ export async function getProfile(signal?: AbortSignal): Promise<AdminProfile> {
   return response.data;
 }
 
-export const profileQueryOptions = () => queryOptions({ queryKey: profileKeys.detail('me'), queryFn: ({ signal }) => getProfile(signal) });
+export const profileQueryOptions = () =>
+  queryOptions({ queryKey: profileKeys.detail('me'), queryFn: ({ signal }) => getProfile(signal) });
 
 export const useProfile = () => useQuery(profileQueryOptions());

@@ -5,7 +5,8 @@ import { profileKeys } from './keys.ts';
 
 /** POST profile/mfa/recovery-codes {code}: ten new codes; the old ones stop working. */
 export const renewRecoveryCodes = async (code: string) =>
-  (await apiClient.post<{ recoveryCodes: string[] }>(apiPaths.profileMfaRecoveryCodes, { code })).data.recoveryCodes;
+  (await apiClient.post<{ recoveryCodes: string[] }>(apiPaths.profileMfaRecoveryCodes, { code })).data
+    .recoveryCodes;
 
 export function useRenewRecoveryCodes() {
   const queryClient = useQueryClient();

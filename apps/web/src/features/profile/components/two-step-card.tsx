@@ -2,7 +2,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { mfaCodeBodySchema, mfaConfirmBodySchema, mfaDisableBodySchema, mfaMessages, type MfaSetup } from '@app/contract/mfa';
+import {
+  mfaCodeBodySchema,
+  mfaConfirmBodySchema,
+  mfaDisableBodySchema,
+  mfaMessages,
+  type MfaSetup,
+} from '@app/contract/mfa';
 import { FormField } from '../../../components/form-field.tsx';
 import { RecoveryCodes } from '../../../components/recovery-codes.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
@@ -72,14 +78,25 @@ export function TwoStepCard() {
       <>
         <p>
           <span className="badge text-bg-success me-2">On</span>
-          Sign-in asks for a code from your authenticator app. {status.data.recoveryCodesLeft} of 10 recovery codes left.
+          Sign-in asks for a code from your authenticator app. {status.data.recoveryCodesLeft} of 10 recovery
+          codes left.
         </p>
         <div className="d-flex flex-wrap gap-2 mb-3">
-          <button type="button" className="btn btn-outline-primary" aria-expanded={panel === 'renew'} onClick={() => setPanel(panel === 'renew' ? 'none' : 'renew')}>
+          <button
+            type="button"
+            className="btn btn-outline-primary"
+            aria-expanded={panel === 'renew'}
+            onClick={() => setPanel(panel === 'renew' ? 'none' : 'renew')}
+          >
             New recovery codes
           </button>
           {status.data.required ? null : (
-            <button type="button" className="btn btn-outline-danger" aria-expanded={panel === 'disable'} onClick={() => setPanel(panel === 'disable' ? 'none' : 'disable')}>
+            <button
+              type="button"
+              className="btn btn-outline-danger"
+              aria-expanded={panel === 'disable'}
+              onClick={() => setPanel(panel === 'disable' ? 'none' : 'disable')}
+            >
               Turn off two-step sign-in
             </button>
           )}
@@ -104,7 +121,15 @@ function useCodeForm<S extends z.ZodType<{ code: string }, { code: string }>>(sc
   return useForm<{ code: string }>({ resolver: zodResolver(schema), defaultValues: { code: '' } });
 }
 
-function ConfirmSetup({ setup, onDone, onCancel }: { setup: MfaSetup; onDone: (codes: string[]) => void; onCancel: () => void }) {
+function ConfirmSetup({
+  setup,
+  onDone,
+  onCancel,
+}: {
+  setup: MfaSetup;
+  onDone: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
   const confirm = useConfirmMfa();
   const { register, handleSubmit, setError, formState } = useCodeForm(mfaConfirmBodySchema);
   const submit = handleSubmit(async ({ code }) => {
@@ -156,7 +181,14 @@ function RenewCodes({ onDone }: { onDone: (codes: string[]) => void }) {
   });
   return (
     <form noValidate onSubmit={submit} style={{ maxWidth: 360 }}>
-      <FormField label="Current code" hint="From your authenticator app." autoComplete="one-time-code" maxLength={32} error={formState.errors.code?.message} {...register('code')} />
+      <FormField
+        label="Current code"
+        hint="From your authenticator app."
+        autoComplete="one-time-code"
+        maxLength={32}
+        error={formState.errors.code?.message}
+        {...register('code')}
+      />
       <button type="submit" className="btn btn-primary" disabled={renew.isPending}>
         {renew.isPending ? 'Creating...' : 'Create new recovery codes'}
       </button>
@@ -179,13 +211,30 @@ function DisableForm({ onDone }: { onDone: () => void }) {
       onDone();
     } catch (error) {
       const message = errorMessage(error);
-      setError(message === mfaMessages.passwordWrong ? 'password' : 'code', { message }, { shouldFocus: true });
+      setError(
+        message === mfaMessages.passwordWrong ? 'password' : 'code',
+        { message },
+        { shouldFocus: true },
+      );
     }
   });
   return (
     <form noValidate onSubmit={submit} style={{ maxWidth: 360 }}>
-      <FormField label="Password" type="password" autoComplete="current-password" error={formState.errors.password?.message} {...register('password')} />
-      <FormField label="Current code" hint="From your authenticator app, or a recovery code." autoComplete="one-time-code" maxLength={32} error={formState.errors.code?.message} {...register('code')} />
+      <FormField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        error={formState.errors.password?.message}
+        {...register('password')}
+      />
+      <FormField
+        label="Current code"
+        hint="From your authenticator app, or a recovery code."
+        autoComplete="one-time-code"
+        maxLength={32}
+        error={formState.errors.code?.message}
+        {...register('code')}
+      />
       <button type="submit" className="btn btn-danger" disabled={disable.isPending}>
         {disable.isPending ? 'Turning off...' : 'Turn off'}
       </button>

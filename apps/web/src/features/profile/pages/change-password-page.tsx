@@ -15,7 +15,10 @@ export function ChangePasswordPage() {
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm<ChangePasswordBody>({ resolver: zodResolver(changePasswordBodySchema), defaultValues: { old_password: '', new_password: '' } });
+  } = useForm<ChangePasswordBody>({
+    resolver: zodResolver(changePasswordBodySchema),
+    defaultValues: { old_password: '', new_password: '' },
+  });
 
   const onSubmit = async (body: ChangePasswordBody) => {
     try {

@@ -38,7 +38,11 @@ export function ProfilePage() {
             <p className="mb-0">{webMessages.genericError}</p>
           ) : (
             <div className="d-flex flex-column flex-md-row gap-4 align-items-md-start">
-              <ProfileAvatar src={profile.profileImage} alt={`Profile picture of ${profile.userName}`} size={120} />
+              <ProfileAvatar
+                src={profile.profileImage}
+                alt={`Profile picture of ${profile.userName}`}
+                size={120}
+              />
               <dl className="row mb-0 flex-grow-1">
                 {rows.map(([label, value]) => (
                   <div className="col-sm-6 mb-3" key={label}>

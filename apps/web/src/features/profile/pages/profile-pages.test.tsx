@@ -69,7 +69,9 @@ describe('/admin/profile', () => {
     expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeTruthy();
     expect(await screen.findByText('admin@example.com')).toBeTruthy();
     expect(screen.getByText('N/A')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Update Profile' }).getAttribute('href')).toBe('/admin/update-profile');
+    expect(screen.getByRole('link', { name: 'Update Profile' }).getAttribute('href')).toBe(
+      '/admin/update-profile',
+    );
   });
 });
 
@@ -96,41 +98,66 @@ describe('/admin/update-profile', () => {
   it('refuses a file that is not a PNG or JPG', async () => {
     renderAt('/admin/update-profile');
     const input = await screen.findByLabelText('Profile Image');
-    await userEvent.upload(input, new File(['GIF89a'], 'cat.gif', { type: 'image/gif' }), { applyAccept: false });
+    await userEvent.upload(input, new File(['GIF89a'], 'cat.gif', { type: 'image/gif' }), {
+      applyAccept: false,
+    });
     expect(await screen.findByText('Only PNG and JPG images are allowed')).toBeTruthy();
   });
 
-  it('sends the form as multipart, toasts, and merges the answer into the session so the avatar changes', { timeout: 20_000 }, async () => {
-    const updated = { ...admin, firstName: 'Augusta', profileImage: '/api/v1/admin/profile/image/0123456789abcdef0123456789abcdef.png' };
-    const get = answer;
-    answer = (request) =>
-      request.method === 'PUT' ? { status: 200, body: { code: 200, msg: 'User profile updated successfully', data: updated } } : get(request);
-    globalThis.FormData = nodeFormData;
-    renderAt('/admin/update-profile');
-    const first = await screen.findByLabelText('First Name');
-    await userEvent.clear(first);
-    await userEvent.type(first, 'Augusta');
-    const png = new NodeFile([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'me.png', { type: 'image/png' }) as unknown as File;
-    await userEvent.upload(screen.getByLabelText('Profile Image'), png);
-    expect((await screen.findByAltText('Preview of the new profile picture')).getAttribute('src')).toBe('blob:preview');
-    await userEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
-    expect(await screen.findByText('User profile updated successfully')).toBeTruthy();
+  it(
+    'sends the form as multipart, toasts, and merges the answer into the session so the avatar changes',
+    { timeout: 20_000 },
+    async () => {
+      const updated = {
+        ...admin,
+        firstName: 'Augusta',
+        profileImage: '/api/v1/admin/profile/image/0123456789abcdef0123456789abcdef.png',
+      };
+      const get = answer;
+      answer = (request) =>
+        request.method === 'PUT'
+          ? { status: 200, body: { code: 200, msg: 'User profile updated successfully', data: updated } }
+          : get(request);
+      globalThis.FormData = nodeFormData;
+      renderAt('/admin/update-profile');
+      const first = await screen.findByLabelText('First Name');
+      await userEvent.clear(first);
+      await userEvent.type(first, 'Augusta');
+      const png = new NodeFile([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'me.png', {
+        type: 'image/png',
+      }) as unknown as File;
+      await userEvent.upload(screen.getByLabelText('Profile Image'), png);
+      expect((await screen.findByAltText('Preview of the new profile picture')).getAttribute('src')).toBe(
+        'blob:preview',
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+      expect(await screen.findByText('User profile updated successfully')).toBeTruthy();
 
-    const put = server.requests.find((r) => r.method === 'PUT')!;
-    expect(put.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-    for (const part of ['name="firstName"', 'Augusta', 'name="email"', 'admin@example.com', 'name="phone"', 'name="file"; filename="me.png"']) {
-      expect(put.body).toContain(part);
-    }
-    await waitFor(() => expect(getSession().userDetails?.profileImage).toBe(updated.profileImage));
-    expect(getSession().details).toMatchObject({ firstName: 'Augusta', token: 'a.b.c' });
-    clearSession();
-    globalThis.FormData = jsdomFormData;
-  });
+      const put = server.requests.find((r) => r.method === 'PUT')!;
+      expect(put.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      for (const part of [
+        'name="firstName"',
+        'Augusta',
+        'name="email"',
+        'admin@example.com',
+        'name="phone"',
+        'name="file"; filename="me.png"',
+      ]) {
+        expect(put.body).toContain(part);
+      }
+      await waitFor(() => expect(getSession().userDetails?.profileImage).toBe(updated.profileImage));
+      expect(getSession().details).toMatchObject({ firstName: 'Augusta', token: 'a.b.c' });
+      clearSession();
+      globalThis.FormData = jsdomFormData;
+    },
+  );
 
   it('shows the server message when the update fails', async () => {
     const get = answer;
     answer = (request) =>
-      request.method === 'PUT' ? { status: 409, body: { code: 409, msg: 'A user with this user name already exists', data: null } } : get(request);
+      request.method === 'PUT'
+        ? { status: 409, body: { code: 409, msg: 'A user with this user name already exists', data: null } }
+        : get(request);
     renderAt('/admin/update-profile');
     await userEvent.click(await screen.findByRole('button', { name: 'Update Profile' }));
     expect(await screen.findByText('A user with this user name already exists')).toBeTruthy();
@@ -162,7 +189,10 @@ describe('/admin/change-password', () => {
     await userEvent.type(screen.getByLabelText('New Password'), 'New-Passw0rd');
     await userEvent.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('Password changed successfully')).toBeTruthy();
-    expect(JSON.parse(server.requests.at(-1)!.body)).toEqual({ old_password: 'Old-Passw0rd', new_password: 'New-Passw0rd' });
+    expect(JSON.parse(server.requests.at(-1)!.body)).toEqual({
+      old_password: 'Old-Passw0rd',
+      new_password: 'New-Passw0rd',
+    });
     expect((screen.getByLabelText('Current Password') as HTMLInputElement).value).toBe('');
   });
 

@@ -29,7 +29,13 @@ export function UpdateProfilePage() {
       <PageHeader title="Update Profile" actions={<BackButton to="/admin/profile" />} />
       <div className="card shadow-sm">
         <div className="card-body">
-          {isPending ? <Spinner /> : isError || !profile ? <p className="mb-0">{webMessages.genericError}</p> : <UpdateProfileForm profile={profile} />}
+          {isPending ? (
+            <Spinner />
+          ) : isError || !profile ? (
+            <p className="mb-0">{webMessages.genericError}</p>
+          ) : (
+            <UpdateProfileForm profile={profile} />
+          )}
         </div>
       </div>
     </>
@@ -92,7 +98,10 @@ function UpdateProfileForm({ profile }: { profile: AdminProfile }) {
   return (
     <form noValidate onSubmit={handleSubmit(onSubmit)}>
       <div className="d-flex flex-column flex-sm-row align-items-sm-center gap-3 mb-4">
-        <ProfileAvatar src={preview ?? profile.profileImage} alt={preview ? 'Preview of the new profile picture' : `Profile picture of ${profile.userName}`} />
+        <ProfileAvatar
+          src={preview ?? profile.profileImage}
+          alt={preview ? 'Preview of the new profile picture' : `Profile picture of ${profile.userName}`}
+        />
         <div className="flex-grow-1">
           <label htmlFor={fileId} className="form-label">
             Profile Image
@@ -119,19 +128,50 @@ function UpdateProfileForm({ profile }: { profile: AdminProfile }) {
       </div>
       <div className="row">
         <div className="col-md-6">
-          <FormField label="First Name" autoComplete="given-name" error={errors.firstName?.message} {...register('firstName')} />
+          <FormField
+            label="First Name"
+            autoComplete="given-name"
+            error={errors.firstName?.message}
+            {...register('firstName')}
+          />
         </div>
         <div className="col-md-6">
-          <FormField label="Last Name" autoComplete="family-name" error={errors.lastName?.message} {...register('lastName')} />
+          <FormField
+            label="Last Name"
+            autoComplete="family-name"
+            error={errors.lastName?.message}
+            {...register('lastName')}
+          />
         </div>
         <div className="col-md-6">
-          <FormField label="User Name" required autoComplete="username" error={errors.userName?.message} {...register('userName')} />
+          <FormField
+            label="User Name"
+            required
+            autoComplete="username"
+            error={errors.userName?.message}
+            {...register('userName')}
+          />
         </div>
         <div className="col-md-6">
-          <FormField label="Email" type="email" name="email" value={profile.email} readOnly hint="The email cannot be changed." />
+          <FormField
+            label="Email"
+            type="email"
+            name="email"
+            value={profile.email}
+            readOnly
+            hint="The email cannot be changed."
+          />
         </div>
         <div className="col-md-6">
-          <FormField label="Phone Number" required type="tel" inputMode="numeric" autoComplete="tel" error={errors.phone?.message} {...register('phone')} />
+          <FormField
+            label="Phone Number"
+            required
+            type="tel"
+            inputMode="numeric"
+            autoComplete="tel"
+            error={errors.phone?.message}
+            {...register('phone')}
+          />
         </div>
       </div>
       <button type="submit" className="btn btn-primary" disabled={update.isPending}>

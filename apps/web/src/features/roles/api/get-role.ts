@@ -9,6 +9,7 @@ export async function getRole(id: string, signal?: AbortSignal): Promise<Role | 
   return response.data;
 }
 
-export const roleQueryOptions = (id: string) => queryOptions({ queryKey: roleKeys.detail(id), queryFn: ({ signal }) => getRole(id, signal) });
+export const roleQueryOptions = (id: string) =>
+  queryOptions({ queryKey: roleKeys.detail(id), queryFn: ({ signal }) => getRole(id, signal) });
 
 export const useRole = (id: string) => useQuery(roleQueryOptions(id));

@@ -13,6 +13,10 @@ export async function getRoles(params: RoleListParams, signal?: AbortSignal): Pr
 }
 
 export const rolesQueryOptions = (params: RoleListParams) =>
-  queryOptions({ queryKey: roleKeys.list(params), queryFn: ({ signal }) => getRoles(params, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: roleKeys.list(params),
+    queryFn: ({ signal }) => getRoles(params, signal),
+    placeholderData: keepPreviousData,
+  });
 
 export const useRoles = (params: RoleListParams) => useQuery(rolesQueryOptions(params));

@@ -7,7 +7,9 @@ import { roleKeys } from './keys.ts';
 
 /** POST roles (create) or PUT roles/{id} (update) with {roleName, type}. */
 export const saveRole = ({ id, body }: { id?: string; body: RoleBody }) =>
-  id ? apiClient.put<Role>(apiPaths.role(encodeURIComponent(id)), body) : apiClient.post<Role>(apiPaths.roles, body);
+  id
+    ? apiClient.put<Role>(apiPaths.role(encodeURIComponent(id)), body)
+    : apiClient.post<Role>(apiPaths.roles, body);
 
 export function useSaveRole() {
   const queryClient = useQueryClient();

@@ -1,7 +1,15 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { roleBodySchema, roleMessages, roleTypeLabels, roleTypes, type Role, type RoleBody, type RoleBodyInput } from '@app/contract/roles';
+import {
+  roleBodySchema,
+  roleMessages,
+  roleTypeLabels,
+  roleTypes,
+  type Role,
+  type RoleBody,
+  type RoleBodyInput,
+} from '@app/contract/roles';
 import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ApiError, notifyError } from '../../../lib/api-client.ts';
@@ -26,7 +34,10 @@ export function RoleFormModal({ show, onClose, role }: RoleFormModalProps) {
     reset,
     setError,
     formState: { errors },
-  } = useForm<RoleBodyInput, unknown, RoleBody>({ resolver: zodResolver(roleBodySchema), defaultValues: blank });
+  } = useForm<RoleBodyInput, unknown, RoleBody>({
+    resolver: zodResolver(roleBodySchema),
+    defaultValues: blank,
+  });
 
   useEffect(() => {
     if (show) reset(role ? { roleName: role.roleName, type: role.type } : blank);
@@ -53,7 +64,12 @@ export function RoleFormModal({ show, onClose, role }: RoleFormModalProps) {
       staticBackdrop
       footer={
         <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose} disabled={save.isPending}>
+          <button
+            type="button"
+            className="btn btn-outline-secondary"
+            onClick={onClose}
+            disabled={save.isPending}
+          >
             Cancel
           </button>
           <button type="submit" form="role-form" className="btn btn-primary" disabled={save.isPending}>
@@ -63,7 +79,13 @@ export function RoleFormModal({ show, onClose, role }: RoleFormModalProps) {
       }
     >
       <form id="role-form" noValidate onSubmit={submit}>
-        <FormField label="Role Name" required autoComplete="off" error={errors.roleName?.message} {...register('roleName')} />
+        <FormField
+          label="Role Name"
+          required
+          autoComplete="off"
+          error={errors.roleName?.message}
+          {...register('roleName')}
+        />
         <FormField as="select" label="Type" required error={errors.type?.message} {...register('type')}>
           <option value="">Select type</option>
           {roleTypes.map((type) => (

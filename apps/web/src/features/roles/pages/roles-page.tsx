@@ -42,7 +42,12 @@ export function RolesPage() {
         actionsHeader="Actions"
         actions={(role) => (
           <>
-            <Link to={`/admin/view-role/${role._id}`} className="btn btn-sm btn-outline-primary" aria-label={`View ${role.roleName}`} title="View">
+            <Link
+              to={`/admin/view-role/${role._id}`}
+              className="btn btn-sm btn-outline-primary"
+              aria-label={`View ${role.roleName}`}
+              title="View"
+            >
               <EyeIcon size={16} />
             </Link>
             <button

@@ -6,7 +6,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { subscriptionKeys } from './keys.ts';
 
 /** POST subscrption/add: planType only when recurring, isRecurring a boolean (the schema's output). */
-export const addSubscription = (body: CreateSubscriptionBody) => apiClient.post<Subscription>(apiPaths.subscriptionAdd, body);
+export const addSubscription = (body: CreateSubscriptionBody) =>
+  apiClient.post<Subscription>(apiPaths.subscriptionAdd, body);
 
 export function useAddSubscription() {
   const queryClient = useQueryClient();

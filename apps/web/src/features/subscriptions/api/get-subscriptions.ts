@@ -5,11 +5,23 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { subscriptionKeys } from './keys.ts';
 
 export type SubscriptionListParams = { page: number; limit: number };
-export type SubscriptionList = { subscriptions: Subscription[]; total_pages: number; total: number; page: number; limit: number };
+export type SubscriptionList = {
+  subscriptions: Subscription[];
+  total_pages: number;
+  total: number;
+  page: number;
+  limit: number;
+};
 
 /** GET subscrption/all: a 400 reads as an empty list (SPEC 7). */
-export async function getSubscriptions(params: SubscriptionListParams, signal?: AbortSignal): Promise<SubscriptionList | null> {
-  const response = await apiClient.getList<SubscriptionList>(apiPaths.subscriptionsAll, { query: params, signal });
+export async function getSubscriptions(
+  params: SubscriptionListParams,
+  signal?: AbortSignal,
+): Promise<SubscriptionList | null> {
+  const response = await apiClient.getList<SubscriptionList>(apiPaths.subscriptionsAll, {
+    query: params,
+    signal,
+  });
   return response.data;
 }
 
@@ -20,4 +32,5 @@ export const subscriptionsQueryOptions = (params: SubscriptionListParams) =>
     placeholderData: keepPreviousData,
   });
 
-export const useSubscriptions = (params: SubscriptionListParams) => useQuery(subscriptionsQueryOptions(params));
+export const useSubscriptions = (params: SubscriptionListParams) =>
+  useQuery(subscriptionsQueryOptions(params));

@@ -17,7 +17,14 @@ import { notifyError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useAddSubscription } from '../api/add-subscription.ts';
 
-const blank: CreateSubscriptionInput = { fullName: '', email: '', machineSerialNumber: '', amount: '', isRecurring: '', planType: '' };
+const blank: CreateSubscriptionInput = {
+  fullName: '',
+  email: '',
+  machineSerialNumber: '',
+  amount: '',
+  isRecurring: '',
+  planType: '',
+};
 
 export type AddSubscriptionModalProps = { show: boolean; onClose: () => void };
 
@@ -32,7 +39,10 @@ export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProp
     setValue,
     clearErrors,
     formState: { errors },
-  } = useForm<CreateSubscriptionInput, unknown, CreateSubscriptionBody>({ resolver: zodResolver(createSubscriptionSchema), defaultValues: blank });
+  } = useForm<CreateSubscriptionInput, unknown, CreateSubscriptionBody>({
+    resolver: zodResolver(createSubscriptionSchema),
+    defaultValues: blank,
+  });
   const recurring = useWatch({ control, name: 'isRecurring' }) === 'true';
 
   useEffect(() => {
@@ -67,7 +77,12 @@ export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProp
       staticBackdrop
       footer={
         <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose} disabled={add.isPending}>
+          <button
+            type="button"
+            className="btn btn-outline-secondary"
+            onClick={onClose}
+            disabled={add.isPending}
+          >
             Cancel
           </button>
           <button type="submit" form="subscription-form" className="btn btn-primary" disabled={add.isPending}>
@@ -77,8 +92,23 @@ export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProp
       }
     >
       <form id="subscription-form" noValidate onSubmit={submit} className="row">
-        <FormField label="Full Name" required autoComplete="off" wrapperClassName="col-md-6 mb-3" error={message('fullName')} {...register('fullName')} />
-        <FormField label="Email" type="email" required autoComplete="off" wrapperClassName="col-md-6 mb-3" error={message('email')} {...register('email')} />
+        <FormField
+          label="Full Name"
+          required
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={message('fullName')}
+          {...register('fullName')}
+        />
+        <FormField
+          label="Email"
+          type="email"
+          required
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={message('email')}
+          {...register('email')}
+        />
         <FormField
           label="Machine Serial Number"
           required
@@ -87,8 +117,23 @@ export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProp
           error={message('machineSerialNumber')}
           {...register('machineSerialNumber')}
         />
-        <FormField label="Amount ($)" required inputMode="decimal" autoComplete="off" wrapperClassName="col-md-6 mb-3" error={message('amount')} {...register('amount')} />
-        <FormField as="select" label="Payment Type" required wrapperClassName="col-md-6 mb-3" error={message('isRecurring')} {...register('isRecurring')}>
+        <FormField
+          label="Amount ($)"
+          required
+          inputMode="decimal"
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={message('amount')}
+          {...register('amount')}
+        />
+        <FormField
+          as="select"
+          label="Payment Type"
+          required
+          wrapperClassName="col-md-6 mb-3"
+          error={message('isRecurring')}
+          {...register('isRecurring')}
+        >
           <option value="">Select payment type</option>
           {paymentTypeOptions.map((o) => (
             <option key={o.value} value={o.value}>
@@ -97,7 +142,14 @@ export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProp
           ))}
         </FormField>
         {recurring ? (
-          <FormField as="select" label="Plan Type" required wrapperClassName="col-md-6 mb-3" error={message('planType')} {...register('planType')}>
+          <FormField
+            as="select"
+            label="Plan Type"
+            required
+            wrapperClassName="col-md-6 mb-3"
+            error={message('planType')}
+            {...register('planType')}
+          >
             <option value="">Select plan type</option>
             {planTypes.map((p) => (
               <option key={p} value={p}>

@@ -6,5 +6,9 @@ const tones: Record<number, StatusTone> = { 1: 'warning', 2: 'success', 3: 'seco
 /** 1 Pending, 2 Complete, 3 Expired, 4 Failed; anything else N/A (SPEC 3). */
 export function SubscriptionStatusBadge({ status }: { status: unknown }) {
   const tone = typeof status === 'number' ? tones[status] : undefined;
-  return tone ? <StatusBadge label={subscriptionStatusLabel(status)} tone={tone} /> : <>{subscriptionStatusLabel(status)}</>;
+  return tone ? (
+    <StatusBadge label={subscriptionStatusLabel(status)} tone={tone} />
+  ) : (
+    <>{subscriptionStatusLabel(status)}</>
+  );
 }

@@ -26,8 +26,26 @@ let list: unknown[] = [];
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
   server = await startTestServer((request: Recorded): Answer => {
-    if (request.url.startsWith('/api/v1/admin/subscrption/all')) return { status: 200, body: { code: 200, msg: 'Success', data: { subscriptions: list, total_pages: list.length ? 3 : 0, total: list.length, page: 1, limit: 10 } } };
-    if (request.url === '/api/v1/admin/subscrption/add') return { status: 201, body: { code: 201, msg: 'Subscription created and the payment link sent', data: row(9, 1) } };
+    if (request.url.startsWith('/api/v1/admin/subscrption/all'))
+      return {
+        status: 200,
+        body: {
+          code: 200,
+          msg: 'Success',
+          data: {
+            subscriptions: list,
+            total_pages: list.length ? 3 : 0,
+            total: list.length,
+            page: 1,
+            limit: 10,
+          },
+        },
+      };
+    if (request.url === '/api/v1/admin/subscrption/add')
+      return {
+        status: 201,
+        body: { code: 201, msg: 'Subscription created and the payment link sent', data: row(9, 1) },
+      };
     return { status: 404, body: { code: 404, msg: 'Route not found', data: null } };
   });
   setApiBaseUrl(server.url);
@@ -39,7 +57,10 @@ beforeEach(() => {
 });
 
 function renderPage() {
-  const router = createMemoryRouter([{ path: '/admin/subscription-management', Component: SubscriptionsPage }], { initialEntries: ['/admin/subscription-management'] });
+  const router = createMemoryRouter(
+    [{ path: '/admin/subscription-management', Component: SubscriptionsPage }],
+    { initialEntries: ['/admin/subscription-management'] },
+  );
   renderRouter(router);
 }
 
@@ -48,11 +69,24 @@ describe('Subscription Management', () => {
     list = [row(1, 1), row(2, 2), row(3, 3), row(4, 4), row(5, 7)];
     renderPage();
     const table = await screen.findByRole('table', { name: 'Subscriptions' });
-    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Sr No.', 'Name', 'Email', 'Machine Serial No.', 'Amount ($)', 'Link Sent Time', 'Link Expiry Time', 'Status', 'Action']);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual([
+      'Sr No.',
+      'Name',
+      'Email',
+      'Machine Serial No.',
+      'Amount ($)',
+      'Link Sent Time',
+      'Link Expiry Time',
+      'Status',
+      'Action',
+    ]);
     expect(await within(table).findByText('Customer 1')).toBeTruthy();
     expect(within(table).getAllByText('$1,234.50')).toHaveLength(5);
-    for (const label of ['Pending', 'Complete', 'Expired', 'Failed', 'N/A']) expect(within(table).getByText(label)).toBeTruthy();
+    for (const label of ['Pending', 'Complete', 'Expired', 'Failed', 'N/A'])
+      expect(within(table).getByText(label)).toBeTruthy();
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy link for Customer 1' })).toBeTruthy();
   });
@@ -67,7 +101,13 @@ describe('Subscription Management', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Add Subscription' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Subscription' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add Subscription' }));
-    for (const m of ['Full name is required', 'Email is required', 'Machine serial number is required', 'Amount is required', 'Payment Type is required']) {
+    for (const m of [
+      'Full name is required',
+      'Email is required',
+      'Machine serial number is required',
+      'Amount is required',
+      'Payment Type is required',
+    ]) {
       expect(await within(dialog).findByText(m)).toBeTruthy();
     }
     expect(within(dialog).queryByLabelText(/Plan Type/)).toBeNull();
@@ -104,6 +144,12 @@ describe('Subscription Management', () => {
     expect(await screen.findByText('Subscription created and the payment link sent')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const sent = server.requests.find((r) => r.method === 'POST')!;
-    expect(JSON.parse(sent.body)).toEqual({ fullName: 'Ada Lovelace', email: 'ada@example.com', machineSerialNumber: 'SN-1', amount: 49.99, isRecurring: false });
+    expect(JSON.parse(sent.body)).toEqual({
+      fullName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      machineSerialNumber: 'SN-1',
+      amount: 49.99,
+      isRecurring: false,
+    });
   });
 });

@@ -17,7 +17,12 @@ const columns: DataTableColumn<Subscription>[] = [
   { key: 'fullName', header: 'Name' },
   { key: 'email', header: 'Email' },
   { key: 'machineSerialNumber', header: 'Machine Serial No.', className: 'text-nowrap' },
-  { key: 'amount', header: 'Amount ($)', className: 'text-nowrap', render: (s) => `$${dollars.format(s.amount)}` },
+  {
+    key: 'amount',
+    header: 'Amount ($)',
+    className: 'text-nowrap',
+    render: (s) => `$${dollars.format(s.amount)}`,
+  },
   { key: 'createdAt', header: 'Link Sent Time', render: (s) => formatDateTime(s.createdAt) },
   { key: 'expiredAt', header: 'Link Expiry Time', render: (s) => formatDateTime(s.expiredAt) },
   { key: 'status', header: 'Status', render: (s) => <SubscriptionStatusBadge status={s.status} /> },

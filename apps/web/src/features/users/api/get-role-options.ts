@@ -11,6 +11,9 @@ export async function getRoleOptions(signal?: AbortSignal) {
 }
 
 export const roleOptionsQueryOptions = () =>
-  queryOptions({ queryKey: roleOptionKeys.list({ options: true }), queryFn: ({ signal }) => getRoleOptions(signal) });
+  queryOptions({
+    queryKey: roleOptionKeys.list({ options: true }),
+    queryFn: ({ signal }) => getRoleOptions(signal),
+  });
 
 export const useRoleOptions = (enabled = true) => useQuery({ ...roleOptionsQueryOptions(), enabled });

@@ -10,6 +10,9 @@ export async function getUserMfa(id: string, signal?: AbortSignal): Promise<User
 }
 
 export const userMfaQueryOptions = (id: string) =>
-  queryOptions({ queryKey: [...userKeys.detail(id), 'mfa'] as const, queryFn: ({ signal }) => getUserMfa(id, signal) });
+  queryOptions({
+    queryKey: [...userKeys.detail(id), 'mfa'] as const,
+    queryFn: ({ signal }) => getUserMfa(id, signal),
+  });
 
 export const useUserMfa = (id: string) => useQuery(userMfaQueryOptions(id));

@@ -9,6 +9,7 @@ export async function getUser(id: string, signal?: AbortSignal): Promise<User | 
   return response.data;
 }
 
-export const userQueryOptions = (id: string) => queryOptions({ queryKey: userKeys.detail(id), queryFn: ({ signal }) => getUser(id, signal) });
+export const userQueryOptions = (id: string) =>
+  queryOptions({ queryKey: userKeys.detail(id), queryFn: ({ signal }) => getUser(id, signal) });
 
 export const useUser = (id: string) => useQuery(userQueryOptions(id));

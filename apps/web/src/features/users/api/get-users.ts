@@ -13,6 +13,10 @@ export async function getUsers(params: UserListParams, signal?: AbortSignal): Pr
 }
 
 export const usersQueryOptions = (params: UserListParams) =>
-  queryOptions({ queryKey: userKeys.list(params), queryFn: ({ signal }) => getUsers(params, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: userKeys.list(params),
+    queryFn: ({ signal }) => getUsers(params, signal),
+    placeholderData: keepPreviousData,
+  });
 
 export const useUsers = (params: UserListParams) => useQuery(usersQueryOptions(params));

@@ -5,7 +5,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { userMfaQueryOptions } from './get-user-mfa.ts';
 
 /** POST users/{id}/mfa/reset {password, code?}: removes the user's authenticator and ends their sessions. */
-export const resetUserMfa = (id: string, body: MfaResetBody) => apiClient.post<UserMfaStatus>(apiPaths.userMfaReset(encodeURIComponent(id)), body);
+export const resetUserMfa = (id: string, body: MfaResetBody) =>
+  apiClient.post<UserMfaStatus>(apiPaths.userMfaReset(encodeURIComponent(id)), body);
 
 export function useResetUserMfa(id: string) {
   const queryClient = useQueryClient();

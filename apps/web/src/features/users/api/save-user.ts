@@ -11,7 +11,14 @@ export type SaveUserInput = { id?: undefined; body: UserCreateBody } | { id: str
 export function saveUser(input: SaveUserInput) {
   if (input.id === undefined) return apiClient.post<User>(apiPaths.users, input.body);
   const { firstName, lastName, roleId, userName, email, phone } = input.body;
-  return apiClient.put<User>(apiPaths.user(encodeURIComponent(input.id)), { firstName, lastName, roleId, userName, email, phone });
+  return apiClient.put<User>(apiPaths.user(encodeURIComponent(input.id)), {
+    firstName,
+    lastName,
+    roleId,
+    userName,
+    email,
+    phone,
+  });
 }
 
 export function useSaveUser() {

@@ -23,7 +23,15 @@ export type UserFormModalProps = {
   user?: User | null;
 };
 
-const blank: UserCreateBodyInput = { firstName: '', lastName: '', roleId: '', userName: '', email: '', phone: '', password: '' };
+const blank: UserCreateBodyInput = {
+  firstName: '',
+  lastName: '',
+  roleId: '',
+  userName: '',
+  email: '',
+  phone: '',
+  password: '',
+};
 
 /** Add New User / Edit User (SPEC 5 "User"): the edit form has no password field. */
 export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
@@ -38,7 +46,9 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
     formState: { errors },
   } = useForm<UserCreateBodyInput, unknown, UserCreateBody>({
     // The edit schema has no password; its output is the create body without it.
-    resolver: zodResolver((editing ? userUpdateBodySchema : userCreateBodySchema) as typeof userCreateBodySchema),
+    resolver: zodResolver(
+      (editing ? userUpdateBodySchema : userCreateBodySchema) as typeof userCreateBodySchema,
+    ),
     defaultValues: blank,
   });
 
@@ -46,20 +56,32 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
     if (!show) return;
     reset(
       user
-        ? { firstName: user.firstName ?? '', lastName: user.lastName ?? '', roleId: user.roleId, userName: user.userName, email: user.email, phone: user.phone ?? '', password: '' }
+        ? {
+            firstName: user.firstName ?? '',
+            lastName: user.lastName ?? '',
+            roleId: user.roleId,
+            userName: user.userName,
+            email: user.email,
+            phone: user.phone ?? '',
+            password: '',
+          }
         : blank,
     );
   }, [show, user, reset]);
 
   const submit = handleSubmit(async (values) => {
     try {
-      const response = user ? await save.mutateAsync({ id: user._id, body: values }) : await save.mutateAsync({ body: values });
+      const response = user
+        ? await save.mutateAsync({ id: user._id, body: values })
+        : await save.mutateAsync({ body: values });
       notify.success(response.msg || (user ? userMessages.updated : userMessages.created));
       onClose();
     } catch (error) {
       // A taken email or user name goes under its field; anything else is a toast.
-      if (error instanceof ApiError && error.status === 409 && error.msg === userMessages.emailTaken) setError('email', { message: error.msg });
-      else if (error instanceof ApiError && error.status === 409 && error.msg === userMessages.userNameTaken) setError('userName', { message: error.msg });
+      if (error instanceof ApiError && error.status === 409 && error.msg === userMessages.emailTaken)
+        setError('email', { message: error.msg });
+      else if (error instanceof ApiError && error.status === 409 && error.msg === userMessages.userNameTaken)
+        setError('userName', { message: error.msg });
       else notifyError(error);
     }
   });
@@ -75,7 +97,12 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
       staticBackdrop
       footer={
         <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose} disabled={save.isPending}>
+          <button
+            type="button"
+            className="btn btn-outline-secondary"
+            onClick={onClose}
+            disabled={save.isPending}
+          >
             Cancel
           </button>
           <button type="submit" form="user-form" className="btn btn-primary" disabled={save.isPending}>
@@ -85,10 +112,39 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
       }
     >
       <form id="user-form" noValidate onSubmit={submit} className="row">
-        <FormField label="First Name" required autoComplete="off" wrapperClassName="col-md-6 mb-3" error={message('firstName')} {...register('firstName')} />
-        <FormField label="Last Name" required autoComplete="off" wrapperClassName="col-md-6 mb-3" error={message('lastName')} {...register('lastName')} />
-        <FormField label="User Name" required autoComplete="off" wrapperClassName="col-md-6 mb-3" error={message('userName')} {...register('userName')} />
-        <FormField label="Email" type="email" required autoComplete="off" wrapperClassName="col-md-6 mb-3" error={message('email')} {...register('email')} />
+        <FormField
+          label="First Name"
+          required
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={message('firstName')}
+          {...register('firstName')}
+        />
+        <FormField
+          label="Last Name"
+          required
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={message('lastName')}
+          {...register('lastName')}
+        />
+        <FormField
+          label="User Name"
+          required
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={message('userName')}
+          {...register('userName')}
+        />
+        <FormField
+          label="Email"
+          type="email"
+          required
+          autoComplete="off"
+          wrapperClassName="col-md-6 mb-3"
+          error={message('email')}
+          {...register('email')}
+        />
         <FormField
           label="Phone No."
           type="tel"
@@ -99,7 +155,14 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
           error={message('phone')}
           {...register('phone')}
         />
-        <FormField as="select" label="Role" required wrapperClassName="col-md-6 mb-3" error={message('roleId')} {...register('roleId')}>
+        <FormField
+          as="select"
+          label="Role"
+          required
+          wrapperClassName="col-md-6 mb-3"
+          error={message('roleId')}
+          {...register('roleId')}
+        >
           <option value="">{roles.isPending ? 'Loading roles...' : 'Select role'}</option>
           {(roles.data ?? []).map((role) => (
             <option key={role._id} value={role._id}>

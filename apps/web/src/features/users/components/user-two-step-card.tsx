@@ -27,13 +27,18 @@ export function UserTwoStepCard({ userId, userName }: { userId: string; userName
   if (status.isPending) body = <Spinner />;
   else if (status.isError) body = <p className="mb-0">{errorMessage(status.error)}</p>;
   else if (!status.data.enabled)
-    body = <p className="mb-0">Off. Sign-in asks {status.data.isYou ? 'you' : 'this user'} only for the password.</p>;
+    body = (
+      <p className="mb-0">
+        Off. Sign-in asks {status.data.isYou ? 'you' : 'this user'} only for the password.
+      </p>
+    );
   else
     body = (
       <>
         <p>
           <span className="badge text-bg-success me-2">On</span>
-          Since {formatDate(status.data.enabledAt)}. {status.data.recoveryCodesLeft} of 10 recovery codes left.
+          Since {formatDate(status.data.enabledAt)}. {status.data.recoveryCodesLeft} of 10 recovery codes
+          left.
         </p>
         {status.data.isYou ? (
           <p className="mb-0">
@@ -51,7 +56,13 @@ export function UserTwoStepCard({ userId, userName }: { userId: string; userName
     <SectionCard title="Two-step sign-in">
       {body}
       {status.data?.enabled && !status.data.isYou ? (
-        <ResetModal show={resetting} onClose={() => setResetting(false)} userId={userId} userName={userName} status={status.data} />
+        <ResetModal
+          show={resetting}
+          onClose={() => setResetting(false)}
+          userId={userId}
+          userName={userName}
+          status={status.data}
+        />
       ) : null}
     </SectionCard>
   );
@@ -59,10 +70,28 @@ export function UserTwoStepCard({ userId, userName }: { userId: string; userName
 
 type ResetInput = z.input<typeof mfaResetBodySchema>;
 
-function ResetModal({ show, onClose, userId, userName, status }: { show: boolean; onClose: () => void; userId: string; userName: string; status: UserMfaStatus }) {
+function ResetModal({
+  show,
+  onClose,
+  userId,
+  userName,
+  status,
+}: {
+  show: boolean;
+  onClose: () => void;
+  userId: string;
+  userName: string;
+  status: UserMfaStatus;
+}) {
   const formId = useId();
   const reset = useResetUserMfa(userId);
-  const { register, handleSubmit, setError, formState, reset: clearForm } = useForm<ResetInput>({
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState,
+    reset: clearForm,
+  } = useForm<ResetInput>({
     resolver: zodResolver(mfaResetBodySchema),
     defaultValues: { password: '', code: undefined },
   });
@@ -72,14 +101,18 @@ function ResetModal({ show, onClose, userId, userName, status }: { show: boolean
   };
   const submit = handleSubmit(async (body) => {
     try {
-      const response = await reset.mutateAsync({ password: body.password, ...(body.code ? { code: body.code } : {}) });
+      const response = await reset.mutateAsync({
+        password: body.password,
+        ...(body.code ? { code: body.code } : {}),
+      });
       notify.success(response.msg || mfaMessages.resetDone);
       close();
     } catch (error) {
       // A wrong password or code goes under its field, so it can be typed again; anything else is a toast.
       const message = errorMessage(error);
       if (message === mfaMessages.passwordWrong) setError('password', { message }, { shouldFocus: true });
-      else if (message === mfaMessages.codeInvalid || message === mfaMessages.yourCodeRequired) setError('code', { message }, { shouldFocus: true });
+      else if (message === mfaMessages.codeInvalid || message === mfaMessages.yourCodeRequired)
+        setError('code', { message }, { shouldFocus: true });
       else notifyError(error);
     }
   });
@@ -91,7 +124,12 @@ function ResetModal({ show, onClose, userId, userName, status }: { show: boolean
       staticBackdrop={reset.isPending}
       footer={
         <>
-          <button type="button" className="btn btn-outline-secondary" onClick={close} disabled={reset.isPending}>
+          <button
+            type="button"
+            className="btn btn-outline-secondary"
+            onClick={close}
+            disabled={reset.isPending}
+          >
             Cancel
           </button>
           <button type="submit" form={formId} className="btn btn-danger" disabled={reset.isPending}>
@@ -101,11 +139,18 @@ function ResetModal({ show, onClose, userId, userName, status }: { show: boolean
       }
     >
       <p>
-        For when {userName} has lost the phone with the authenticator app and the recovery codes. Their authenticator and recovery codes are
-        removed and they are signed out everywhere; they sign in with their password and set up two-step sign-in again.
+        For when {userName} has lost the phone with the authenticator app and the recovery codes. Their
+        authenticator and recovery codes are removed and they are signed out everywhere; they sign in with
+        their password and set up two-step sign-in again.
       </p>
       <form id={formId} noValidate onSubmit={submit}>
-        <FormField label="Your password" type="password" autoComplete="current-password" error={formState.errors.password?.message} {...register('password')} />
+        <FormField
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          error={formState.errors.password?.message}
+          {...register('password')}
+        />
         {status.yourCodeRequired ? (
           <FormField
             label="Your code"

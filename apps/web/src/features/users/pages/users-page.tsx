@@ -17,7 +17,12 @@ import { UserFormModal } from '../components/user-form-modal.tsx';
 const columns: DataTableColumn<User>[] = [
   { key: 'userName', header: 'User Name' },
   { key: 'email', header: 'Email', className: 'text-break' },
-  { key: 'phonenumber', header: 'Phone No.', className: 'text-nowrap', render: (u) => orNA(u.phonenumber ?? u.phone) },
+  {
+    key: 'phonenumber',
+    header: 'Phone No.',
+    className: 'text-nowrap',
+    render: (u) => orNA(u.phonenumber ?? u.phone),
+  },
   { key: 'role', header: 'Role', render: (u) => orNA(u.role?.roleName) },
 ];
 
@@ -58,7 +63,12 @@ export function UsersPage() {
             >
               <PencilIcon size={16} />
             </button>
-            <Link to={`/admin/view-user/${user._id}`} className="btn btn-sm btn-outline-primary" aria-label={`View ${user.userName}`} title="View">
+            <Link
+              to={`/admin/view-user/${user._id}`}
+              className="btn btn-sm btn-outline-primary"
+              aria-label={`View ${user.userName}`}
+              title="View"
+            >
               <EyeIcon size={16} />
             </Link>
             <button

@@ -35,7 +35,12 @@ export function ViewUserPage() {
             : []
         }
       />
-      {user ? <UserTwoStepCard userId={user._id} userName={[user.firstName, user.lastName].filter(Boolean).join(' ') || user.userName} /> : null}
+      {user ? (
+        <UserTwoStepCard
+          userId={user._id}
+          userName={[user.firstName, user.lastName].filter(Boolean).join(' ') || user.userName}
+        />
+      ) : null}
     </>
   );
 }
