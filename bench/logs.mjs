@@ -134,6 +134,7 @@ const config = loadConfig({
   ADMIN_EMAIL: admin.email,
   ADMIN_PASSWORD: admin.password,
   DEMO_DATA: '0',
+  PAYMENT_PROVIDER: 'demo',
   LOG_LEVEL: 'warn',
   WEB_DIST: path.join(dataDir, 'no-web'),
 });

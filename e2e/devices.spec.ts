@@ -131,7 +131,7 @@ test('walks from a demo device to its doctor, a patient and a treatment', async 
   // A doctor of the device, with the device in the breadcrumbs.
   await page
     .getByRole('table', { name: 'Doctors' })
-    .getByRole('link', { name: /^View Dr\. / })
+    .getByRole('link', { name: /^View dr\./ })
     .first()
     .click();
   await expect(page).toHaveURL(/\/admin\/view-doctor\//);

@@ -10,7 +10,7 @@ test('an admin adds a user, finds, views and edits them, cannot edit the first a
   await expect(page.getByRole('columnheader', { name: 'Phone No.' })).toBeVisible();
   await expectAccessible(page);
 
-  // Every rule of SPEC 5 "User" shows under its field before anything is sent.
+  // Every rule of docs/product.md §5.9 "User" shows under its field before anything is sent.
   await page.getByRole('button', { name: 'Add New User' }).click();
   const add = page.getByRole('dialog', { name: 'Add New User' });
   await add.getByRole('button', { name: 'Add User' }).click();

@@ -48,6 +48,15 @@ const vitest = (name, extraArgs, env = {}) => {
   );
 };
 
+// Published advisories in production dependencies, minus those allowed with a reason
+// (audit-allowlist.json, decision 033). Needs the npm registry: unreachable is a failure, not a pass.
+if (process.env.TEST_AUDIT !== '0') {
+  const file = path.join(out, 'audit.json');
+  run('npm-audit', process.execPath, ['scripts/audit-check.mjs', '--result', file], {}, () =>
+    JSON.parse(readFileSync(file, 'utf8')),
+  );
+}
+
 vitest('unit-and-api', []);
 
 const onPostgres = await testPostgresAvailable();

@@ -12,6 +12,7 @@ export default defineProject({
     include: [
       'src/**/*.redis.test.ts',
       'src/modules/auth/sign-in-throttle.test.ts',
+      'src/modules/auth/throttle-burst.test.ts',
       'src/modules/auth/auth-routes.test.ts',
       'src/modules/auth/mfa-routes.test.ts',
       'src/modules/account/*.test.ts',

@@ -1,5 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { PurgeCSS } from 'purgecss';
 
 // In `vite dev` the API paths go to a locally running API (apps/api, PORT=3300); in production the
 // API serves the built app on its own origin, so the client's base URL stays ''.
@@ -29,8 +33,53 @@ const reactRouterForProduction: Plugin = {
   },
 };
 
+/** Every file of the console that may name a class or a Bootstrap variable: sources, styles, the page. */
+const webRoot = path.dirname(fileURLToPath(import.meta.url));
+function classSources(dir = path.join(webRoot, 'src')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return classSources(file);
+    return /\.(tsx?|css)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+}
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/*
+ * Bootstrap's stylesheet is 238 kB (33 kB gzip); the console uses a small part of it. The build keeps
+ * only the rules whose classes, elements and attributes appear in apps/web/src and index.html, read at
+ * every build, so a screen being written today keeps its classes without a list to update:
+ * - a class built from a variable (`text-bg-${tone}`, `modal-${size}`) keeps every class that starts
+ *   with its literal part, found in the sources the same way;
+ * - a custom property (--bs-*) is kept when a kept rule, app.css or a source uses it; unused
+ *   @keyframes go too.
+ * Build only: tests and `vite dev` use the whole file. Figures: docs/decisions/028.
+ */
+const purgeBootstrap: Plugin = {
+  name: 'purge-bootstrap',
+  apply: 'build',
+  enforce: 'pre',
+  async transform(css, id) {
+    if (!/\/bootstrap\/dist\/css\/bootstrap(\.min)?\.css$/.test(id.split('?')[0]!)) return null;
+    const files = [path.join(webRoot, 'index.html'), ...classSources()];
+    const sources = files.map((file) => readFileSync(file, 'utf8')).join('\n');
+    const prefixes = new Set([...sources.matchAll(/([a-z][a-z0-9-]*-)\$\{/g)].map((m) => m[1]!));
+    const variables = new Set(sources.match(/--bs-[\w-]+/g) ?? []);
+    const [result] = await new PurgeCSS().purge({
+      content: [{ raw: sources, extension: 'html' }],
+      css: [{ raw: css }],
+      variables: true,
+      keyframes: true,
+      safelist: {
+        standard: [...prefixes].map((prefix) => new RegExp(`^${escapeRegExp(prefix)}`)),
+        variables: [...variables],
+      },
+    });
+    return { code: result!.css, map: null };
+  },
+};
+
 export default defineConfig({
-  plugins: [react(), reactRouterForProduction],
+  plugins: [react(), reactRouterForProduction, purgeBootstrap],
   server: { proxy: api },
   preview: { proxy: api },
   // What each setting saves on the first screen: docs/decisions/010-first-screen-weight.md.

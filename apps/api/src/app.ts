@@ -11,13 +11,17 @@ import type { Database } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { createMemoryThrottleStore, createRedisThrottleStore } from './lib/throttle-store.ts';
 import { installSecurityHeaders } from './lib/security-headers.ts';
+import { trustProxyOption } from './lib/trust-proxy.ts';
+import { fastifyTimeoutOptions, installRequestTimeouts } from './lib/request-timeouts.ts';
 import { requestLogSerializer } from './lib/log-url.ts';
+import { loggableError } from './lib/loggable-error.ts';
 import { createAuditLog, installAuditHooks } from './lib/audit.ts';
 import { authHook } from './lib/auth-hook.ts';
 import { routeAccess, type RouteAccess } from './lib/route-access.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { frameworkErrors } from './lib/framework-errors.ts';
 import { installNulGuard } from './lib/nul-guard.ts';
+import { installAnonymousRateLimit } from './lib/anonymous-rate-limit.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
 import type { Storage } from './lib/storage/storage.ts';
@@ -31,6 +35,9 @@ import { authRoutes } from './modules/auth/auth-routes.ts';
 import { deviceUsersRoutes } from './modules/device-users/device-users-routes.ts';
 import { createDeviceUsersService } from './modules/device-users/device-users-service.ts';
 import { devicesRoutes } from './modules/devices/devices-routes.ts';
+import { deviceApiPlugin } from './modules/device-api/device-api-plugin.ts';
+import { createDeviceAuth } from './modules/device-api/device-auth.ts';
+import { createDeviceGate } from './modules/device-api/device-gate.ts';
 import { createDevicesService } from './modules/devices/devices-service.ts';
 import { createAuthService } from './modules/auth/auth-service.ts';
 import { createSignInThrottle } from './modules/auth/sign-in-throttle.ts';
@@ -120,17 +127,20 @@ export async function buildApp({
       level: config.logLevel,
       // Fastify logs no bodies; these catch a secret that a handler or a library logs as a field.
       redact: { paths: redactedLogPaths, censor: '[redacted]' },
-      serializers: { req: requestLogSerializer },
+      // Errors without bound values (loggable-error.ts); URLs with only allowed query values.
+      serializers: { req: requestLogSerializer, err: loggableError as (err: unknown) => never },
       ...(logStream ? { stream: logStream } : {}),
     },
     bodyLimit: 256 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
+    ...fastifyTimeoutOptions(config.timeouts),
     frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   installNulGuard(app);
+  installRequestTimeouts(app, config.timeouts);
   // Only JSON (and multipart where a route registers it) is accepted: a text body gets a 415.
   app.removeContentTypeParser('text/plain');
 
@@ -154,12 +164,28 @@ export async function buildApp({
   });
 
   await installSecurityHeaders(app);
+  // Before the auth hook: a flood of anonymous calls is refused before any lookup is done.
+  await installAnonymousRateLimit(app, { perMinute: config.anonRatePerMinute });
 
   await app.register(swagger, {
     openapi: {
       info: { title: 'Device admin console API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // The machines' app (tag "device", docs/device-api.md): `Authorization: Device <credential>`.
+          device: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Device <credential>' },
+          appSession: { type: 'apiKey', in: 'header', name: 'X-App-Session' },
+        },
+      },
       security: [{ bearer: [] }],
+      tags: [
+        {
+          name: 'device',
+          description:
+            "The treatment machines' app: enrolment, sign-in of doctors and technicians, heartbeats and batches of records (docs/device-api.md).",
+        },
+      ],
     },
     transform: jsonSchemaTransform,
   });
@@ -232,7 +258,15 @@ export async function buildApp({
     now,
   });
 
-  await app.register(authHook, { auth, now });
+  const deviceAuth = createDeviceAuth({ db: database.db, now });
+  const deviceGate = createDeviceGate({ db: database.db, config, now, log: app.log });
+  app.decorate('deviceGate', deviceGate);
+  app.addHook('onClose', () => deviceGate.close());
+  await app.register(authHook, {
+    auth,
+    now,
+    devices: { auth: deviceAuth, onDeviceCall: deviceGate.onDeviceCall },
+  });
   // Before any route, so every request and every failure lands in the Admin Logs (app.audit).
   installAuditHooks(app, createAuditLog({ db: database.db, now, log: app.log }));
   await app.register(healthRoutes, { ping: database.ping });
@@ -260,9 +294,11 @@ export async function buildApp({
     }),
   });
   await app.register(rolesRoutes, { roles: createRolesService({ db: database.db, now }) });
-  await app.register(usersRoutes, { users: createUsersService({ db: database.db, now }) });
+  await app.register(usersRoutes, { users: createUsersService({ db: database.db, now, mailer }) });
   await app.register(logsRoutes, { logs: createLogsService({ db: database.db }) });
-  await app.register(devicesRoutes, { devices: createDevicesService({ db: database.db, now }) });
+  await app.register(devicesRoutes, {
+    devices: createDevicesService({ db: database.db, now, offlineMinutes: config.deviceOfflineMinutes }),
+  });
   await app.register(deviceUsersRoutes, { deviceUsers: createDeviceUsersService({ db: database.db }) });
   await app.register(treatmentsRoutes, { treatments: createTreatmentsService({ db: database.db }) });
   const subscriptions = createSubscriptionsService({
@@ -276,6 +312,16 @@ export async function buildApp({
   });
   app.decorate('subscriptions', subscriptions);
   await app.register(subscriptionsRoutes, { subscriptions });
+  await app.register(deviceApiPlugin, {
+    db: database.db,
+    config,
+    now,
+    log: app.log,
+    storage,
+    deviceAuth,
+    gate: deviceGate,
+    throttleStore,
+  });
   const stopSweep = subscriptions.startSweep(config.subscriptionSweepSeconds);
   app.addHook('onClose', async () => stopSweep());
 

@@ -1,12 +1,35 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { Timeouts } from './lib/request-timeouts.ts';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
   .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true'));
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For to believe. A number is how many proxies stand in front of the
+ * API (1: the address the one proxy saw), a list names the proxies (addresses, CIDRs, or
+ * proxy-addr's loopback / linklocal / uniquelocal). Never "trust every hop": then any client would
+ * choose the address the throttles and the audit trail see (issue 18). null: not a valid setting.
+ */
+function trustProxySetting(value: string | undefined): false | number | string[] | null {
+  const v = value?.trim();
+  if (!v || v === '0' || v === 'false') return false;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  const entries = v.split(',').map((s) => s.trim());
+  const valid = entries.every((entry) => {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (!family || extra !== undefined) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+  return valid ? entries : null;
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -50,7 +73,25 @@ const envSchema = z.object({
     .min(0.5, 'must be at least 0.5')
     .max(24 * 60)
     .default(30),
-  TRUST_PROXY: flag,
+  // The machines (docs/device-api.md): quiet this long reads Offline; heartbeat pace; calls per machine.
+  DEVICE_OFFLINE_MINUTES: z.coerce.number().min(0.1, 'must be at least 0.1').max(10_080).default(15),
+  DEVICE_HEARTBEAT_SECONDS: z.coerce.number().int().min(5, 'must be at least 5').max(86_400).default(300),
+  DEVICE_RATE_PER_MINUTE: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).default(600),
+  // Anonymous calls per address, minute and group of public routes (lib/anonymous-rate-limit.ts).
+  ANON_RATE_PER_MINUTE: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).default(60),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parsed = trustProxySetting(v);
+      if (parsed === null)
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must be a number of proxy hops (1, 2 ...) or a comma list of proxy addresses or CIDRs (10.0.0.0/8,127.0.0.1)',
+        });
+      return parsed ?? false;
+    }),
   APK_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -64,6 +105,17 @@ const envSchema = z.object({
     .min(1024, 'must be at least 1024')
     .max(64 * 1024 ** 3, 'must be at most 64 GiB')
     .default(2 * 1024 ** 3),
+  // Timeouts (lib/request-timeouts.ts): a whole request, an upload, an idle socket, headers, keep-alive.
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  UPLOAD_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(24 * 3_600_000)
+    .default(3_600_000),
+  IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   STORAGE: z.enum(['disk', 's3']).default('disk'),
   REDIS_URL: z
     .string()
@@ -123,7 +175,16 @@ export type Config = Readonly<{
   requireMfa: boolean;
   /** A session with no authenticated request for this long is refused (HIPAA automatic logoff). */
   sessionIdleMinutes: number;
-  trustProxy: boolean;
+  /** A machine quiet for longer than this is shown Offline. */
+  deviceOfflineMinutes: number;
+  /** How often the machines' app is told to send a heartbeat. */
+  deviceHeartbeatSeconds: number;
+  /** Calls one machine may make per minute before it gets 429 (one broken app must not starve the rest). */
+  deviceRatePerMinute: number;
+  /** Anonymous calls one address may make per minute to one group of public routes (429 past it). */
+  anonRatePerMinute: number;
+  /** Fastify's trustProxy: off, a hop count, or the proxies' addresses/CIDRs (never "all"). */
+  trustProxy: false | number | string[];
   /** Largest APK an admin may upload (413 above). */
   apkMaxBytes: number;
   /** Zip-bomb limits, checked from an APK's central directory before anything is unpacked (413 above). */
@@ -131,6 +192,8 @@ export type Config = Readonly<{
   apkMaxUncompressedBytes: number;
   /** Where uploaded files live: disk under DATA_DIR/files, or an S3-compatible bucket. */
   storage: StorageConfig;
+  /** A slow client cannot hold a socket forever (lib/request-timeouts.ts). */
+  timeouts: Timeouts;
   /** Throttle counters in Redis (several API instances); in memory when unset. */
   redisUrl: string | undefined;
   /** Key prefix of those counters, so one Redis can serve several installations. */
@@ -183,7 +246,11 @@ function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
 }
 
 /** Parses the environment once. A bad value stops the start with one line naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  /** false for the operator's commands (seed, reset-mfa), which take no payments. */
+  { takesPayments = true }: { takesPayments?: boolean } = {},
+): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
@@ -192,6 +259,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  // A real database is an installation that may take real money: its provider is named, never
+  // guessed, so a missing Stripe key cannot quietly make every payment link a demo one.
+  if (takesPayments && e.DATABASE_URL && !e.PAYMENT_PROVIDER) {
+    throw new ConfigError(
+      'Invalid configuration: PAYMENT_PROVIDER is required when DATABASE_URL is set (stripe, or demo to take no real payments)',
+    );
+  }
   const paymentProvider = e.PAYMENT_PROVIDER ?? (e.STRIPE_SECRET_KEY ? 'stripe' : 'demo');
   if (paymentProvider === 'stripe' && !e.STRIPE_SECRET_KEY) {
     throw new ConfigError(
@@ -227,11 +301,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionHours: e.SESSION_HOURS,
     requireMfa: e.REQUIRE_MFA ?? false,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
-    trustProxy: e.TRUST_PROXY ?? false,
+    deviceOfflineMinutes: e.DEVICE_OFFLINE_MINUTES,
+    deviceHeartbeatSeconds: e.DEVICE_HEARTBEAT_SECONDS,
+    deviceRatePerMinute: e.DEVICE_RATE_PER_MINUTE,
+    anonRatePerMinute: e.ANON_RATE_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
     apkMaxBytes: e.APK_MAX_BYTES,
     apkMaxEntries: e.APK_MAX_ENTRIES,
     apkMaxUncompressedBytes: e.APK_MAX_UNCOMPRESSED_BYTES,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    timeouts: {
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      uploadMs: e.UPLOAD_TIMEOUT_MS,
+      idleMs: e.IDLE_TIMEOUT_MS,
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
   });
 }

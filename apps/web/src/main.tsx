@@ -1,15 +1,25 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles/app.css';
-import { routes } from './app/routes.tsx';
+import { checkoutPageOf } from './features/checkout/checkout-paths.ts';
 
-const router = createBrowserRouter(routes);
+/*
+ * The entry only chooses what to load (docs/decisions/028): the customer's checkout pages come
+ * without the console's router and layout (/plans/{id}) or without React at all (/success, /cancel),
+ * every other path gets the console. Both are fetched as soon as this small file has run.
+ */
+const container = document.getElementById('root')!;
+const page = checkoutPageOf(window.location.pathname);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>,
-);
+const shown =
+  page === 'plans'
+    ? import('./app/checkout-app.tsx').then((m) => m.mountPlans(container))
+    : page
+      ? import('./features/checkout/pages/payment-outcome-page.ts').then((m) =>
+          m.showPaymentOutcome(container, page),
+        )
+      : import('./app/console.tsx').then((m) => m.mountConsole(container));
+
+shown.catch((error: unknown) => {
+  // A chunk that did not arrive (a new release, a dropped connection): the next load fetches it anew.
+  console.error(error);
+});

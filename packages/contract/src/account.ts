@@ -3,7 +3,7 @@ import { adminProfileSchema } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
 
-/** SPEC 5 "Forgot password", "OTP", "Reset password", "Change password", "Update profile" and SPEC 8. */
+/** docs/product.md §5.2 (forgot password, OTP, reset password), §5.3 (change password), §5.4 (update profile) and §8. */
 export const accountMessages = {
   emailRequired: 'Email is required',
   emailInvalid: 'Invalid email',
@@ -22,7 +22,7 @@ export const accountMessages = {
   phoneTooLong: 'Phone number is too long',
   imageType: 'Only PNG and JPG images are allowed',
 
-  /** SPEC 8, shown by the console. */
+  /** docs/product.md §8, shown by the console. */
   forgotFailed: 'Enter a valid email address.',
   otpInvalid: 'Invalid OTP. Please try again.',
   otpResent: 'OTP resent to your email.',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 
-/** SPEC 5 "App update" (required fields, update type, apk file) and our server-side texts. */
+/** docs/product.md §5.6 "App update" (required fields, update type, apk file) and our server-side texts. */
 export const appUpdateMessages = {
   appNameRequired: 'App name is required',
   versionCodeRequired: 'Version code is required',
@@ -32,13 +32,13 @@ export const appUpdateMessages = {
   invalidId: 'Invalid app update id',
   noneForApp: 'No update found for this app',
   added: 'App update added successfully',
-  /** SPEC 2: the list's empty text. */
+  /** docs/product.md §2.8: the list's empty text. */
   empty: 'No System Update found.',
-  /** SPEC 8: default empty-result message. */
+  /** docs/product.md §8: default empty-result message. */
   noneFound: 'No system found',
 } as const;
 
-/** SPEC 3 and 9: 1 Flexible, 2 Force. */
+/** docs/product.md §3.9 and §9: 1 Flexible, 2 Force. */
 export const updateTypes = [1, 2] as const;
 export type UpdateType = (typeof updateTypes)[number];
 export const updateTypeLabels: Record<UpdateType, string> = { 1: 'Flexible', 2: 'Force' };
@@ -127,7 +127,7 @@ export type AppUpdateForm = z.output<typeof appUpdateFormSchema>;
 
 export const appUpdateSchema = z.object({
   _id: z.string(),
-  /** SPEC 3 names it `id`; `_id` like every other entity. Same value. */
+  /** docs/product.md §3.9 names it `id`; `_id` like every other entity. Same value. */
   id: z.string(),
   appName: z.string(),
   versionCode: z.number().int(),

@@ -6,7 +6,7 @@ export { signInMessages, loginBodySchema, type LoginBody, type LoginInput } from
 
 export const roleTypes = ['app', 'admin'] as const;
 export type RoleType = (typeof roleTypes)[number];
-/** The screen labels the admin type 'Web' (SPEC 3 "Role"). */
+/** The screen labels the admin type 'Web' (docs/product.md §3.3). */
 export const roleTypeLabels: Record<RoleType, string> = { app: 'App', admin: 'Web' };
 
 export const adminProfileSchema = z.object({

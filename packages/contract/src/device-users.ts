@@ -4,12 +4,12 @@ import { pageQuery } from './fields.ts';
 
 /** Doctors, patients and technicians: the device users the mobile app registers (view-only here). */
 export const deviceUserMessages = {
-  // SPEC 2 "Tables and pagers": empty texts.
+  // docs/product.md §2.8 "Tables and pagers": empty texts.
   noDoctors: 'No Doctor found.',
   noPatients: 'No Patient found.',
   noTechnicians: 'No Technician found.',
   noTreatmentPatients: 'No Treatment Patient found.',
-  // SPEC 8: default empty-result messages.
+  // docs/product.md §8: default empty-result messages.
   doctorsNoneFound: 'No Doctor found',
   patientsNoneFound: 'No Patient found',
   techniciansNoneFound: 'No technician found',
@@ -52,7 +52,7 @@ export const technicianIdParamSchema = z.object({
   id: z.uuid({ error: deviceUserMessages.invalidTechnicianId }),
 });
 
-/** SPEC 3 "Doctor and technician": userId, userName, email, phonenumber, createTime, status, address (doctor). */
+/** docs/product.md §3.5 "Doctor and technician": userId, userName, email, phonenumber, createTime, status, address (doctor). */
 export const doctorSchema = z.object({
   _id: z.string(),
   userId: z.number().int(),
@@ -69,7 +69,7 @@ export type Doctor = z.infer<typeof doctorSchema>;
 export const technicianSchema = doctorSchema.omit({ address: true });
 export type Technician = z.infer<typeof technicianSchema>;
 
-/** SPEC 3 "Patient": patientname, email, phone, createTime, doctorid. */
+/** docs/product.md §3.6 "Patient": patientname, email, phone, createTime, doctorid. */
 export const patientSchema = z.object({
   _id: z.string(),
   userId: z.number().int(),
@@ -85,7 +85,7 @@ export type Patient = z.infer<typeof patientSchema>;
 
 const pageFields = { total: z.number().int(), page: z.number().int(), limit: z.number().int() };
 
-/** SPEC 3: doctors and technicians come back as data with totalPages; patients as patientData. */
+/** docs/product.md §7.3: doctors and technicians come back as data with totalPages; patients as patientData. */
 export const doctorListSchema = z.object({
   data: z.array(doctorSchema),
   totalPages: z.number().int(),

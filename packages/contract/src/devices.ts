@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 
-/** SPEC 5 "Device": every form field is required; the coordinates must be numbers. */
+/** docs/product.md §5.5 "Device": every form field is required; the coordinates must be numbers. */
 export const deviceMessages = {
   machineNumberRequired: 'Machine number is required',
   serialNumberRequired: 'Serial number is required',
@@ -27,20 +27,20 @@ export const deviceMessages = {
   invalidId: 'Invalid device id',
   added: 'Device added',
   updated: 'Device updated successfully',
-  /** SPEC 8: the toast after the list's status select. */
+  /** docs/product.md §8: the toast after the list's status select. */
   statusUpdated: 'Status updated successfully!',
-  /** SPEC 2: the list's empty text. */
+  /** docs/product.md §2.8: the list's empty text. */
   empty: 'No customers found.',
-  /** SPEC 8: default empty-result message. */
+  /** docs/product.md §8: default empty-result message. */
   noneFound: 'No Device found',
 } as const;
 
-/** SPEC 3: 1 Inactive, 2 Active. */
+/** docs/product.md §3.2: 1 Inactive, 2 Active. */
 export const deviceStatuses = [1, 2] as const;
 export type DeviceStatus = (typeof deviceStatuses)[number];
 export const deviceStatusLabels: Record<DeviceStatus, string> = { 1: 'Inactive', 2: 'Active' };
 
-/** SPEC 3: subscription status codes; anything else shows N/A. */
+/** docs/product.md §3.4: subscription status codes; anything else shows N/A. */
 export const subscriptionStatusLabels: Record<number, string> = {
   1: 'Pending',
   2: 'Complete',
@@ -136,6 +136,9 @@ export const deviceSortKeys = [
   'country',
   'status',
   'subscriptionStatus',
+  // Check-ins from the machine's app (the column chooser's optional Last Seen, Online and App Version).
+  'lastSeenAt',
+  'appVersionCode',
 ] as const;
 export type DeviceSortKey = (typeof deviceSortKeys)[number];
 export const sortDirections = ['asc', 'desc'] as const;
@@ -154,7 +157,7 @@ export type DeviceListQuery = z.input<typeof deviceListQuerySchema>;
 export const idParamSchema = (invalid: string) => z.object({ id: z.uuid({ error: invalid }) });
 export const deviceIdParamSchema = idParamSchema(deviceMessages.invalidId);
 
-/** SPEC 3: the first item is the one shown (status, createdAt, expiredAt when recurring). */
+/** docs/product.md §3.2: the first item is the one shown (status, createdAt, expiredAt when recurring). */
 export const subscriptionSummarySchema = z.object({
   _id: z.string(),
   status: z.number().int(),
@@ -181,6 +184,12 @@ export const deviceSchema = z.object({
   subscriptionDetails: z.array(subscriptionSummarySchema),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The machine's last call to the device API (null: never seen). */
+  lastSeenAt: z.string().nullable(),
+  /** Seen within DEVICE_OFFLINE_MINUTES; false when quiet longer or never seen. */
+  online: z.boolean(),
+  appVersionCode: z.number().int().nullable(),
+  appVersionName: z.string().nullable(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

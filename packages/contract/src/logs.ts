@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from './envelope.ts';
 import { pageQuery } from './fields.ts';
 
-/** SPEC 2 and 8: the tabs' empty texts and the default empty-result message. */
+/** docs/product.md §2.8 and §8: the tabs' empty texts and the default empty-result message. */
 export const logMessages = {
   accessEmpty: 'No Access Logs found.',
   errorEmpty: 'No Error Logs found.',
@@ -10,7 +10,7 @@ export const logMessages = {
   invalidCursor: 'after must be a cursor returned by the previous page',
 } as const;
 
-/** SPEC 9: log pagers offer 10 and 25; log queries are cached 5 seconds. */
+/** docs/product.md §9: log pagers offer 10 and 25; log queries are cached 5 seconds. */
 export const logPageSizes = [10, 25] as const;
 export const logStaleTimeMs = 5_000;
 
@@ -43,7 +43,7 @@ export type LogListQuery = z.input<typeof logListQuerySchema>;
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 
-/** SPEC 3 "Access log": resource, location, time (createdTime elsewhere), userEmail or user. */
+/** docs/product.md §3.8 "Access log": resource, location, time (createdTime elsewhere), userEmail or user. */
 export const accessLogSchema = z.object({
   _id: z.string(),
   resource: z.string(),
@@ -59,7 +59,7 @@ export const accessLogSchema = z.object({
 });
 export type AccessLog = z.infer<typeof accessLogSchema>;
 
-/** SPEC 3 "Error log": resource, functionName, utcTime (createdTime elsewhere), userEmail or user. */
+/** docs/product.md §3.8 "Error log": resource, functionName, utcTime (createdTime elsewhere), userEmail or user. */
 export const errorLogSchema = z.object({
   _id: z.string(),
   resource: z.string(),

@@ -1,4 +1,4 @@
-/** API paths exactly as SPEC 7 lists them (typos included: existing clients use them). */
+/** API paths exactly as docs/product.md §7.2 lists them (typos included: existing clients use them). */
 export const apiPaths = {
   health: '/api/health',
   login: '/api/v1/admin/login',
@@ -57,4 +57,21 @@ export const apiPaths = {
   // Ours (not in the spec): the public APK download and the mobile app's update check.
   appUpdateApk: (id: string) => `/api/v1/app/updates/${id}/apk`,
   appUpdateLatest: '/api/v1/app/updates/latest',
+  // Ours: the machines' app (docs/device-api.md). Device credential on each; X-App-Session where a person acts.
+  appEnrol: '/api/v1/app/enrol',
+  appHeartbeat: '/api/v1/app/heartbeat',
+  appLogin: '/api/v1/app/login',
+  appTokenRefresh: '/api/v1/app/token/refresh',
+  appLogout: '/api/v1/app/logout',
+  appMe: '/api/v1/app/me',
+  appDoctors: '/api/v1/app/doctors',
+  appPatients: '/api/v1/app/patients',
+  appTreatments: '/api/v1/app/treatments',
+  appAccessLogs: '/api/v1/app/access-logs',
+  appErrorLogs: '/api/v1/app/error-logs',
+  // Ours: the console's side of enrolment, and the machines a technician (a user of an app role) is assigned to.
+  machineEnrolment: (id: string) => `/api/v1/admin/machine/${id}/enrolment`,
+  machineEnrolmentCode: (id: string) => `/api/v1/admin/machine/${id}/enrolment/code`,
+  machineEnrolmentRevoke: (id: string) => `/api/v1/admin/machine/${id}/enrolment/revoke`,
+  userMachines: (id: string) => `/api/v1/admin/users/${id}/machines`,
 } as const;

@@ -5,7 +5,7 @@ import { requiredText, strictObject } from './fields.ts';
 
 export { roleTypeLabels, roleTypes, type RoleType } from './auth.ts';
 
-/** SPEC 5 "Role", plus the server's own answers (SPEC leaves them open). */
+/** docs/product.md §5.8 "Role", plus the server's own answers (the original brief left them open: docs/product.md §11). */
 export const roleMessages = {
   roleNameRequired: 'Role Name is required',
   typeRequired: 'Type is required',
@@ -19,7 +19,7 @@ export const roleMessages = {
   created: 'Role created successfully',
   updated: 'Role updated successfully',
   deleted: 'Role deleted successfully',
-  /** SPEC 2: the list's empty text. */
+  /** docs/product.md §2.8: the list's empty text. */
   empty: 'No Roles found.',
 } as const;
 
@@ -41,7 +41,7 @@ const optionalNumber = (name: string, max: number) =>
     .optional();
 
 /**
- * SPEC 7 sends page/limit in one place and currentPage/pageSize in another, and no parameters at
+ * docs/product.md §7.3 sends page/limit in one place and currentPage/pageSize in another, and no parameters at
  * all to fill the role dropdown (then every role comes back on one page).
  */
 export const roleListQuerySchema = strictObject({

@@ -7,12 +7,12 @@ import { unknownFieldsError } from './strict-input.ts';
  * schema (fastify-type-provider-zod takes any zod core schema). auth.ts re-exports everything here.
  */
 
-/** SPEC 5 "Sign-in". */
+/** docs/product.md §5.1 "Sign-in". */
 export const signInMessages = {
   emailRequired: 'Email is required',
   emailInvalid: 'Invalid email format',
   passwordRequired: 'Password is required',
-  /** SPEC 8: shown when the server gives no msg and the error has no message. */
+  /** docs/product.md §8: shown when the server gives no msg and the error has no message. */
   failed: 'Please check your email and password.',
   /** Ours: one answer for an unknown email and a wrong password, so neither is revealed. */
   wrongCredentials: 'Invalid email or password',

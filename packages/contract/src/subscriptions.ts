@@ -1,8 +1,33 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
+import {
+  checkoutMessages,
+  checkoutTexts,
+  oneTimeLabel,
+  paymentProviders,
+  planTypeLabels,
+  planTypes,
+  subscriptionStatuses,
+  type PaymentProviderName,
+  type PlanType,
+  type SubscriptionStatus,
+} from './checkout.ts';
 
-/** SPEC 5 "Subscription": the form's messages, used by the API and the Add Subscription modal. */
+export {
+  checkoutMessages,
+  checkoutTexts,
+  oneTimeLabel,
+  paymentProviders,
+  planTypeLabels,
+  planTypes,
+  subscriptionStatuses,
+  type PaymentProviderName,
+  type PlanType,
+  type SubscriptionStatus,
+};
+
+/** docs/product.md §5.10 "Subscription": the form's messages, used by the API and the Add Subscription modal. */
 export const subscriptionMessages = {
   fullNameRequired: 'Full name is required',
   emailRequired: 'Email is required',
@@ -21,9 +46,6 @@ export const subscriptionMessages = {
   created: 'Subscription created and the payment link sent',
 } as const;
 
-/** SPEC 3 / 9: 1 Pending, 2 Complete, 3 Expired, 4 Failed; anything else shows N/A. */
-export const subscriptionStatuses = { pending: 1, complete: 2, expired: 3, failed: 4 } as const;
-export type SubscriptionStatus = (typeof subscriptionStatuses)[keyof typeof subscriptionStatuses];
 export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {
   1: 'Pending',
   2: 'Complete',
@@ -33,15 +55,11 @@ export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {
 export const subscriptionStatusLabel = (status: unknown): string =>
   subscriptionStatusLabels[status as SubscriptionStatus] ?? 'N/A';
 
-export const planTypes = ['month', 'year'] as const;
-export type PlanType = (typeof planTypes)[number];
-/** Payment Type options of the form (SPEC 5): the select's value is the string of isRecurring. */
+/** Payment Type options of the form (docs/product.md §5.10): the select's value is the string of isRecurring. */
 export const paymentTypeOptions = [
   { value: 'true', label: 'Recurring' },
   { value: 'false', label: 'One Time' },
 ] as const;
-export const planTypeLabels: Record<PlanType, string> = { month: 'Monthly', year: 'Yearly' };
-export const oneTimeLabel = 'One Time';
 
 const maxAmount = 999_999.99;
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
@@ -78,7 +96,7 @@ const isRecurringField = z.preprocess(
 /**
  * The Add Subscription body, and the form's schema: the form's select gives 'true' / 'false' and
  * its amount input a string, so both are read here. planType is required only when recurring and is
- * dropped from the output otherwise (SPEC 5).
+ * dropped from the output otherwise (docs/product.md §5.10).
  */
 export const createSubscriptionSchema = strictObject({
   fullName: requiredText(subscriptionMessages.fullNameRequired, 120),
@@ -119,7 +137,7 @@ export type CreateSubscriptionBody = z.output<typeof createSubscriptionSchema>;
 
 const statusSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
 
-/** SPEC 3 "Subscription", plus the customer's link. */
+/** docs/product.md §3.4 "Subscription", plus the customer's link. */
 export const subscriptionSchema = z.object({
   _id: z.string(),
   fullName: z.string(),
@@ -134,7 +152,11 @@ export const subscriptionSchema = z.object({
   expiredAt: z.string(),
   paidAt: z.string().nullable(),
   link: z.string(),
+  /** Ours: the payment (or the open attempt) is with the built-in demo provider: no money moved. */
+  demoPayment: z.boolean(),
 });
+/** The console's label for a demo payment, beside its status. */
+export const demoPaymentLabel = 'Demo payment';
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const subscriptionListQuery = pageQuery;
@@ -149,7 +171,7 @@ export const subscriptionListResponseSchema = envelope(
 );
 export const subscriptionResponseSchema = envelope(subscriptionSchema);
 
-/** What the public checkout page may see by id (SPEC 7 "Checkout summary"), and its status. */
+/** What the public checkout page may see by id (docs/product.md §2.13), and its status. */
 export const checkoutSummarySchema = z.object({
   _id: z.string(),
   fullName: z.string(),
@@ -171,10 +193,8 @@ const subscriptionIdField = z
   .min(1, 'subcriptionId is required')
   .max(64, 'subcriptionId is too long');
 
-/** SPEC 7 "Create payment intent": body {subcriptionId} (spelled as given). */
+/** docs/product.md §7.2: body {subcriptionId} (spelled as given). */
 export const checkoutBodySchema = strictObject({ subcriptionId: subscriptionIdField });
-export const paymentProviders = ['demo', 'stripe'] as const;
-export type PaymentProviderName = (typeof paymentProviders)[number];
 export const checkoutResponseSchema = envelope(
   z.object({ clientSecret: z.string(), provider: z.enum(paymentProviders) }),
 );
@@ -183,42 +203,7 @@ export const checkoutResponseSchema = envelope(
 export const reconcileBodySchema = checkoutBodySchema;
 export const reconcileResponseSchema = checkoutSummaryResponseSchema;
 
-/** Messages of the public checkout (ours: SPEC 2 gives only the page texts below). */
-export const checkoutMessages = {
-  notFound: 'This payment link is not valid.',
-  expired: 'This payment link has expired. Please ask for a new one.',
-  paid: 'This subscription has already been paid.',
-  intentMismatch: 'This payment has been replaced. Please start again.',
-  webhookNotConfigured: 'Stripe webhooks are not configured',
-  webhookBadSignature: 'Invalid Stripe signature',
-  paid200: 'Payment succeeded',
-} as const;
-
-/** SPEC 2 "Checkout", /success, /cancel: the texts the pages show. */
-export const checkoutTexts = {
-  greeting: 'Hello',
-  subscribe: 'Subscribe',
-  plan: 'Plan',
-  amount: 'Amount',
-  email: 'Email',
-  machineSerialNumber: 'Machine Serial No.',
-  startDate: 'Start Date',
-  creatingIntent: 'Creating payment intent...',
-  backToPlans: 'Back to Plans',
-  payNow: 'Pay Now',
-  processing: 'Processing...',
-  poweredBy: 'Secure payment powered by',
-  successTitle: 'Payment Successful!',
-  successText: 'Thank you for subscribing to our premium plan. Your subscription is now active.',
-  goBack: 'Go Back',
-  cancelTitle: 'Payment Cancelled',
-  cancelText: 'Your payment was cancelled. You can try again.',
-  backToSubscriptions: 'Back to Subscriptions',
-  loadError: 'This payment link could not be loaded.',
-  noStripeKey: 'Card payments are not configured: set VITE_STRIPE_PUBLISHABLE_KEY and rebuild.',
-} as const;
-
-/** SPEC 2 "Subscription Management". */
+/** docs/product.md §2.12 "Subscription Management". */
 export const subscriptionTexts = {
   addSubscription: 'Add Subscription',
   empty: 'No Subscription found.',
@@ -315,7 +300,7 @@ export const demoPayBodySchema = strictObject({
 });
 export const demoPayResponseSchema = envelope(z.object({ status: z.literal('succeeded') }));
 
-/** SPEC 2: defined, not displayed. Euro per month. */
+/** docs/product.md §2.13: defined, not displayed. Euro per month. */
 export const marketingPlans = [
   {
     name: 'Basic',

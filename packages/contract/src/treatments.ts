@@ -3,7 +3,7 @@ import { envelope } from './envelope.ts';
 import { pageQuery } from './fields.ts';
 
 export const treatmentMessages = {
-  // SPEC 2 "Tables and pagers" and SPEC 8.
+  // docs/product.md §2.8 "Tables and pagers" and docs/product.md §8.
   empty: 'No Treatment found.',
   noneFound: 'No treatment found',
   // Ours.
@@ -29,7 +29,7 @@ export const treatmentIdParamSchema = z.object({ id: z.uuid({ error: treatmentMe
 export const treatmentImageSchema = z.object({ id: z.string(), url: z.string() });
 export type TreatmentImage = z.infer<typeof treatmentImageSchema>;
 
-/** SPEC 3 "Treatment". Durations are minutes; energies are joules. */
+/** docs/product.md §3.7 "Treatment". Durations are minutes; energies are joules. */
 export const treatmentSchema = z.object({
   _id: z.string(),
   userName: z.string(),
@@ -53,7 +53,7 @@ export const treatmentDetailSchema = treatmentSchema.extend({
 });
 export type TreatmentDetail = z.infer<typeof treatmentDetailSchema>;
 
-/** SPEC 7: the treatment list answers data and total_pages. */
+/** docs/product.md §7.3: the treatment list answers data and total_pages. */
 export const treatmentListSchema = z.object({
   data: z.array(treatmentSchema),
   total_pages: z.number().int(),

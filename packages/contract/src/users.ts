@@ -3,7 +3,7 @@ import { roleTypes } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 
-/** SPEC 5 "User", plus the server's own answers (SPEC leaves them open). */
+/** docs/product.md §5.9 "User", plus the server's own answers (the original brief left them open: docs/product.md §11). */
 export const userMessages = {
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
@@ -26,7 +26,7 @@ export const userMessages = {
   created: 'User created successfully',
   updated: 'User updated successfully',
   deleted: 'User deleted successfully',
-  /** SPEC 2: the list's empty text. */
+  /** docs/product.md §2.8: the list's empty text. */
   empty: 'No User found.',
 } as const;
 
@@ -55,7 +55,7 @@ export type UserCreateBodyInput = z.input<typeof userCreateBodySchema>;
 export type UserCreateBody = z.output<typeof userCreateBodySchema>;
 
 /**
- * Edit User: the same fields without a password. SPEC 5 removes it from the edit payload; one sent
+ * Edit User: the same fields without a password. docs/product.md §5.9 removes it from the edit payload; one sent
  * anyway is accepted (bounded) and dropped, never applied. Any other unknown field is refused.
  */
 export const userUpdateBodySchema = strictObject({
@@ -80,7 +80,7 @@ export const userSchema = z.object({
   userName: z.string(),
   email: z.string(),
   phone: z.string().nullable(),
-  /** SPEC 3 names the list column phonenumber; the same value as phone. */
+  /** docs/product.md §3.3 names the list column phonenumber; the same value as phone. */
   phonenumber: z.string().nullable(),
   roleId: z.string(),
   role: z.object({ _id: z.string(), roleName: z.string(), type: z.enum(roleTypes) }).nullable(),

@@ -8,7 +8,7 @@ import { createStorage } from '../lib/storage/create-storage.ts';
 import { seedDemoData } from './seed-demo.ts';
 
 try {
-  const config = loadConfig();
+  const config = loadConfig(process.env, { takesPayments: false });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });

@@ -97,6 +97,54 @@ describe('the demo data set', () => {
     expect(busiest!.n).toBeGreaterThan(25);
   });
 
+  it('fills the newest device (the first row of the console list) with every kind of record', async () => {
+    const token = await a.login();
+    const [first] = (
+      await a.injectAs(token, { method: 'GET', url: '/api/v1/admin/machine', query: { limit: '10' } })
+    ).json().data.allDevices as { machineNumber: string }[];
+    const total = async (url: string) =>
+      (await a.injectAs(token, { method: 'GET', url, query: { machineNumber: first!.machineNumber } })).json()
+        .data.total as number;
+    expect(await total('/api/v1/admin/doctor/all')).toBeGreaterThan(0);
+    expect(await total('/api/v1/admin/patient/all')).toBeGreaterThan(0);
+    expect(await total('/api/v1/admin/treatement-records/all')).toBeGreaterThan(0);
+    expect(await total('/api/v1/admin/access-logs/all')).toBeGreaterThan(0);
+    expect(await total('/api/v1/admin/error-logs/all')).toBeGreaterThan(0);
+  });
+
+  it('looks like what the machines’ app sends: user names, the app’s ids and routes, receive times, check-ins', async () => {
+    const db = a.database.db;
+    const doctorRows = await db.select().from(doctors);
+    for (const d of doctorRows) {
+      expect(d.userName).toMatch(/^dr\.[a-z]+\.[a-z]+[0-9]*$/);
+      expect(d.clientId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(d.receivedAt!.getTime()).toBeGreaterThanOrEqual(d.createTime!.getTime());
+      expect(d).toMatchObject({
+        nickName: expect.any(String),
+        city: expect.any(String),
+        country: expect.any(String),
+      });
+    }
+    const patientRows = await db.select().from(patients);
+    // Patients do not sign in: their name is a person's name, as the app's form takes it.
+    expect(patientRows.every((p) => /^\S+ \S+/.test(p.patientname) && p.clientId)).toBe(true);
+    const treatments = await db.select().from(treatmentRecords);
+    expect(treatments.every((r) => r.clientId && r.receivedAt! >= r.createdAt)).toBe(true);
+    // The machines' rows (the console users' own activity is in the same table).
+    const appUserIds = new Set(
+      [...doctorRows, ...(await db.select().from(technicians))].map((u) => String(u.userId)),
+    );
+    const logs = (await db.select().from(accessLogs)).filter((l) => appUserIds.has(l.userId!));
+    expect(logs.length).toBeGreaterThan(1000);
+    expect(logs.every((l) => l.resource.includes(' /api/v1/app/') && l.clientId && l.receivedAt)).toBe(true);
+    expect(new Set(logs.map((l) => l.resource))).toContain('POST /api/v1/app/heartbeat');
+    const machines = await db.select().from(devices);
+    expect(machines.every((m) => m.lastSeenAt && m.appVersionCode && m.appVersionName)).toBe(true);
+    const quiet = machines.filter((m) => now.getTime() - m.lastSeenAt!.getTime() > 15 * 60_000);
+    expect(quiet.length).toBeGreaterThan(0);
+    expect(quiet.length).toBeLessThan(machines.length / 2);
+  });
+
   it('makes treatment images small SVG pictures carried as data URLs', async () => {
     const token = await a.login();
     const [withImages] = await a.database.db

@@ -151,7 +151,7 @@ async function restoreLogIndexes(db: Db) {
 }
 
 async function run() {
-  const config = loadConfig();
+  const config = loadConfig(process.env, { takesPayments: false });
   const targets = { devices: count('devices', values.devices), logs: count('logs', values.logs) };
   const batch = {
     devices: count('batch-devices', values['batch-devices']) || 1,

@@ -43,6 +43,8 @@ export function apiEnv(opts: {
     ADMIN_EMAIL: hardeningAdmin.email,
     ADMIN_PASSWORD: hardeningAdmin.password,
     DEMO_DATA: '0',
+    // With DATABASE_URL the provider must be named (config.ts); these suites take no real payments.
+    PAYMENT_PROVIDER: 'demo',
     LOG_LEVEL: 'warn',
     // No built console: the suites only talk to the API.
     WEB_DIST: path.join(opts.dataDir, 'no-web'),

@@ -10,6 +10,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../demo/seed-demo.ts';
 import { createStorage } from '../lib/storage/create-storage.ts';
+import { apiPaths } from '@app/contract/paths';
+import {
+  createDoctor,
+  createTechnician,
+  deviceInject,
+  enrolDevice,
+  signInOnDevice,
+} from '../test/device-fixtures.ts';
 import { createTestApp, testAdmin } from '../test/test-app.ts';
 import { adminFingerprint, checkInvariants } from './invariants.ts';
 import {
@@ -25,11 +33,62 @@ const runsPerRoute = Number(process.env.FUZZ_RUNS ?? 200);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
-const t = await createTestApp();
+// Every case of one route comes from one machine: its rate limit would turn the run into 429s.
+const t = await createTestApp({ DEVICE_RATE_PER_MINUTE: '1000000' });
 const storage = createStorage(t.config);
 await seedDemoData(t.database.db, { storage });
 const adminBefore = await adminFingerprint(t.database.db, testAdmin.email);
 let token = await t.login();
+
+/*
+ * The machines' routes (tag "device") are fuzzed as an enrolled machine with a technician and a
+ * doctor signed in on it: the "admin" caller of those routes is the machine. A case may revoke the
+ * machine (the console's revoke route) or end a session (logout); the harness enrols or signs in again.
+ */
+const machine = { device: await enrolDevice(t) };
+const technician = await createTechnician(t, [machine.device.deviceId]);
+const doctor = await createDoctor(t, machine.device.deviceId);
+const appSessions = {
+  technician: await signInOnDevice(t, machine.device.credential, technician.userName, technician.password),
+  doctor: await signInOnDevice(t, machine.device.credential, doctor.userName, doctor.password),
+};
+const isDeviceRoute = (url: string) => /^\/api\/v1\/app\/(?!enrol|updates\/)/.test(url);
+/** Registering doctors is a technician's job; everything else a person does on the machine, a doctor's. */
+const sessionFor = (url: string) =>
+  url.startsWith(apiPaths.appDoctors) && !url.startsWith(`${apiPaths.appDoctors}?`)
+    ? appSessions.technician
+    : appSessions.doctor;
+/** Enrols again or signs in again only what a case ended (a refused sign-in or a bad token ends nothing). */
+async function restoreMachine() {
+  const beat = await deviceInject(t, machine.device.credential, {
+    method: 'POST',
+    url: apiPaths.appHeartbeat,
+    payload: { versionCode: 1, versionName: '1.0.0' },
+  });
+  const reEnrolled = beat.statusCode === 401;
+  if (reEnrolled) machine.device = await enrolDevice(t, machine.device.deviceId);
+  const people = [
+    ['technician', technician],
+    ['doctor', doctor],
+  ] as const;
+  for (const [kind, person] of people) {
+    const me = reEnrolled
+      ? null
+      : await deviceInject(
+          t,
+          machine.device.credential,
+          { method: 'GET', url: apiPaths.appMe },
+          appSessions[kind],
+        );
+    if (me === null || me.statusCode === 401)
+      appSessions[kind] = await signInOnDevice(
+        t,
+        machine.device.credential,
+        person.userName,
+        person.password,
+      );
+  }
+}
 const forgedTokens = [
   'Bearer not-a-jwt',
   `Bearer ${await new SignJWT({ typ: 'access' })
@@ -40,6 +99,8 @@ const forgedTokens = [
   // alg "none": must never be accepted.
   `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: adminBefore?.id, typ: 'access' })).toString('base64url')}.`,
   'Basic YWRtaW46YWRtaW4=',
+  // A well-formed device credential that was never issued.
+  `Device dvc_${'A'.repeat(43)}`,
 ];
 
 const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as OpenApiDocument;
@@ -112,7 +173,11 @@ const brief = (r: FuzzRequest) =>
 
 async function send(r: FuzzRequest) {
   const headers = { ...r.headers };
-  if (r.caller === 'admin') headers.authorization = `Bearer ${token}`;
+  const onMachine = isDeviceRoute(r.url);
+  if (r.caller === 'admin' && onMachine) {
+    headers.authorization = `Device ${machine.device.credential}`;
+    headers['x-app-session'] = sessionFor(r.url).accessToken;
+  } else if (r.caller === 'admin') headers.authorization = `Bearer ${token}`;
   if (r.caller === 'forged')
     headers.authorization = forgedTokens[r.remoteAddress.length % forgedTokens.length]!;
   const res = await t.app.inject({
@@ -130,8 +195,11 @@ async function send(r: FuzzRequest) {
   else tally.other++;
   const problem = verdict(s, res.body);
   if (problem && s < 500) tally.badEnvelope++;
-  // A case may legitimately end the admin's session (logout, password change); sign in again.
-  if (r.caller === 'admin' && s === 401) {
+  if (r.caller === 'admin' && onMachine && s === 401) {
+    await restoreMachine();
+    tally.reSignIns++;
+  } else if (r.caller === 'admin' && s === 401) {
+    // A case may legitimately end the admin's session (logout, password change); sign in again.
     const check = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' });
     if (check.statusCode === 401) {
       token = await t.login();

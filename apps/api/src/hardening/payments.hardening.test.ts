@@ -29,6 +29,7 @@ const figures = {
   permutations: 0,
   mismatches: 0,
   unexpectedAnswers: 0,
+  refused: 0,
 };
 const results: Record<string, boolean> = {};
 
@@ -60,12 +61,13 @@ afterAll(async () => {
       { name: 'Concurrent duplicate deliveries (applied exactly once)', value: figures.concurrentDuplicates },
       { name: 'Forged, tampered, stale or missing signatures (400, nothing changed)', value: figures.forged },
       { name: 'Out-of-order renewals (invoice orders tried)', value: figures.permutations },
+      { name: 'Events for a payment not on record (refused, nothing changed)', value: figures.refused },
       { name: 'State differing from the model', value: figures.mismatches, target: '0' },
       { name: 'Unexpected answers', value: figures.unexpectedAnswers, target: '0' },
     ],
     notes: [
       'Model of a one-time link: Pending → Failed on payment_failed, → Complete on succeeded; Complete is final (a stale payment_failed after the payment changes nothing); a replayed event id is answered `duplicate: true` and changes nothing.',
-      'Recurring links: the same invoice.paid / invoice.payment_failed events in every delivered order give the same end state (Complete until the latest period end; a first invoice that failed only counts while nothing is paid); invoice.paid before the checkout was even opened pays the link and the checkout then refuses with 409.',
+      'Recurring links: the same invoice.paid / invoice.payment_failed events in every delivered order give the same end state (Complete until the latest period end; a first invoice that failed only counts while nothing is paid); an event whose payment is not the one on record (no checkout opened, another payment id, another amount or currency) is recorded as refused and changes nothing.',
       'Signatures: Stripe.webhooks.generateTestHeaderString with the right secret; forged = wrong secret, tampered body, timestamp outside the 300 s tolerance, garbage header, or none.',
     ],
   });
@@ -115,6 +117,18 @@ const createLink = async (recurring = false) => {
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data._id as string;
 };
+/** Opens the checkout, so the link has its payment on record (events about another are refused). */
+const openCheckout = async (id: string) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/admin/subscription/checkout',
+    payload: { subcriptionId: id },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (await rowOf(id)).providerRef!;
+};
+/** What every link here costs: $10. */
+const paid = { amount: 1000, amount_received: 1000, currency: 'usd' };
 const rowOf = async (id: string) =>
   (await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
 const processed = async (eventId: string) =>
@@ -184,14 +198,16 @@ describe('payment webhooks', () => {
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 10 }), async (steps) => {
         figures.sequences++;
         const id = await createLink();
+        const ref = await openCheckout(id);
         const sent: string[] = [];
         let status = 1;
-        const intent = (paid: boolean) =>
-          eventOf(paid ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', {
-            id: `pi_${id}`,
+        const intent = (succeeded: boolean) =>
+          eventOf(succeeded ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', {
+            id: ref,
             object: 'payment_intent',
+            ...paid,
             metadata: { subscriptionId: id },
-            ...(paid ? {} : { last_payment_error: { message: 'Your card was declined.' } }),
+            ...(succeeded ? {} : { last_payment_error: { message: 'Your card was declined.' } }),
           });
         for (const step of steps) {
           const before = await rowOf(id);
@@ -263,14 +279,17 @@ describe('payment webhooks', () => {
         async (months, firstFailed, renewalFailed, shuffleSeed) => {
           figures.sequences++;
           const id = await createLink(true);
+          const ref = await openCheckout(id);
           const base = Math.floor(Date.now() / 1000) + 30 * day;
           const invoice = (end: number, reason: string) => ({
             id: `in_${id}_${end}`,
             object: 'invoice',
             billing_reason: reason,
+            amount_paid: 1000,
+            currency: 'usd',
             parent: {
               type: 'subscription_details',
-              subscription_details: { subscription: `sub_${id}`, metadata: { subscriptionId: id } },
+              subscription_details: { subscription: ref, metadata: { subscriptionId: id } },
             },
             lines: {
               object: 'list',
@@ -319,13 +338,15 @@ describe('payment webhooks', () => {
     results.recurring = true;
   });
 
-  it('pays a link from invoice.paid that arrives before the checkout was opened; the checkout then refuses', async () => {
+  it('refuses an invoice.paid for a link whose checkout was never opened: the link stays payable', async () => {
     const id = await createLink(true);
     const end = Math.floor(Date.now() / 1000) + 40 * 86_400;
     const payload = eventOf('invoice.paid', {
       id: `in_early_${id}`,
       object: 'invoice',
       billing_reason: 'subscription_create',
+      amount_paid: 1000,
+      currency: 'usd',
       parent: {
         type: 'subscription_details',
         subscription_details: { subscription: 'sub_unknown', metadata: { subscriptionId: id } },
@@ -335,36 +356,37 @@ describe('payment webhooks', () => {
         data: [{ id: 'il_1', object: 'line_item', period: { start: end - 30 * 86_400, end } }],
       },
     });
+    // Answered (Stripe must not retry it for days), recorded as refused, not applied.
     expect((await deliver(payload, sign(payload))).statusCode).toBe(200);
     figures.delivered++;
-    figures.applied++;
-    expect(await rowOf(id)).toMatchObject({ status: 2, expiredAt: new Date(end * 1000) });
-    const madeBefore = standIn.requests.length;
-    const checkout = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/admin/subscription/checkout',
-      payload: { subcriptionId: id },
-    });
-    expect(checkout.statusCode).toBe(409);
-    // Nothing was asked of Stripe for a link already paid.
-    expect(standIn.requests.length).toBe(madeBefore);
+    figures.refused++;
+    expect((await rowOf(id)).status).toBe(1);
+    const [recorded] = await t.database.db
+      .select({ type: processedPaymentEvents.type })
+      .from(processedPaymentEvents)
+      .where(eq(processedPaymentEvents.id, eventIdOf(payload)));
+    expect(recorded?.type).toMatch(/^invoice\.paid refused: /);
+    // The customer can still pay it.
+    await openCheckout(id);
     results.earlyInvoice = true;
   });
 
   it('a payment_failed that arrives after the payment, even freshly signed, leaves the link Complete', async () => {
     const id = await createLink();
-    const paid = eventOf('payment_intent.succeeded', {
-      id: 'pi_late',
+    const ref = await openCheckout(id);
+    const succeeded = eventOf('payment_intent.succeeded', {
+      id: ref,
       object: 'payment_intent',
+      ...paid,
       metadata: { subscriptionId: id },
     });
     const failed = eventOf('payment_intent.payment_failed', {
-      id: 'pi_late',
+      id: ref,
       object: 'payment_intent',
       metadata: { subscriptionId: id },
       last_payment_error: { message: 'late' },
     });
-    expect((await deliver(paid, sign(paid))).statusCode).toBe(200);
+    expect((await deliver(succeeded, sign(succeeded))).statusCode).toBe(200);
     const afterPaid = await rowOf(id);
     expect((await deliver(failed, sign(failed))).statusCode).toBe(200);
     figures.delivered += 2;

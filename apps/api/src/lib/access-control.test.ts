@@ -15,7 +15,19 @@ describe('deny by default, declared', () => {
   it('has a declared access on every registered route', () => {
     expect(t.app.registeredRoutes.length).toBeGreaterThan(30);
     for (const route of t.app.registeredRoutes) {
-      expect(['public', 'admin'], `${route.method} ${route.url}`).toContain(route.access);
+      expect(['public', 'admin', 'device', 'app-user'], `${route.method} ${route.url}`).toContain(
+        route.access,
+      );
+    }
+  });
+
+  it("keeps the machines' routes under /api/v1/app and the console's outside it", () => {
+    for (const route of t.app.registeredRoutes) {
+      if (route.access === 'device' || route.access === 'app-user') {
+        expect(route.url, `${route.method} ${route.url}`).toMatch(/^\/api\/v1\/app\//);
+      }
+      if (route.access === 'admin')
+        expect(route.url, `${route.method} ${route.url}`).not.toMatch(/^\/api\/v1\/app\//);
     }
   });
 
@@ -39,6 +51,8 @@ describe('deny by default, declared', () => {
       'POST /api/v1/admin/subscription/webhook',
       'GET /api/v1/app/updates/:id/apk',
       'GET /api/v1/app/updates/latest',
+      // A machine trades its one-time enrolment code for its credential.
+      'POST /api/v1/app/enrol',
     ];
     const publicApi = t.app.registeredRoutes
       .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.access === 'public')
@@ -63,10 +77,12 @@ describe('deny by default, declared', () => {
     await app.close();
   });
 
-  it('refuses a made-up access value and accepts the two real ones', () => {
+  it('refuses a made-up access value and accepts the real ones', () => {
     expect(() =>
       routeAccess({ url: '/api/x', method: 'GET', config: { access: 'everyone' as 'public' } }),
-    ).toThrow(/must be 'public' or 'admin'/);
+    ).toThrow(/must be one of public, admin, device, app-user/);
+    expect(routeAccess({ url: '/api/x', method: 'GET', config: { access: 'device' } })).toBe('device');
+    expect(routeAccess({ url: '/api/x', method: 'GET', config: { access: 'app-user' } })).toBe('app-user');
     expect(routeAccess({ url: '/api/x', method: 'GET', config: { access: 'admin' } })).toBe('admin');
     expect(routeAccess({ url: '/api/x', method: 'GET', config: { access: 'public' } })).toBe('public');
     // The docs and the web app's files are framework routes, readable by anyone.

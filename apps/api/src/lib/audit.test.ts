@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
-import { clientAddress, handlerName, createAuditLog } from './audit.ts';
+import { clientAddress, handlerName, createAuditLog, quietDeviceSuccess } from './audit.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -166,5 +166,18 @@ describe('clientAddress', () => {
     expect(clientAddress({ ip: '::ffff:127.0.0.1' })).toBe('::ffff:127.0.0.1');
     expect(clientAddress({ ip: '<script>alert(1)</script>' })).toBeNull();
     expect(clientAddress({ ip: 'Nairobi' })).toBeNull();
+  });
+});
+
+describe('quietDeviceSuccess', () => {
+  const request = (config: Record<string, unknown>) =>
+    ({ routeOptions: { config } }) as unknown as Parameters<typeof quietDeviceSuccess>[0];
+  it("skips only a machine's successful calls that are not security events", () => {
+    expect(quietDeviceSuccess(request({ access: 'device' }), 200)).toBe(true);
+    expect(quietDeviceSuccess(request({ access: 'app-user' }), 201)).toBe(true);
+    expect(quietDeviceSuccess(request({ access: 'app-user' }), 403)).toBe(false);
+    expect(quietDeviceSuccess(request({ access: 'device', securityEvent: 'login' }), 200)).toBe(false);
+    expect(quietDeviceSuccess(request({ access: 'admin' }), 200)).toBe(false);
+    expect(quietDeviceSuccess(request({ access: 'public' }), 200)).toBe(false);
   });
 });

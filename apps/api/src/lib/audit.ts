@@ -3,6 +3,8 @@ import type { Db } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import './request-context.ts';
 import { accessDenied, claimedEmail, logSecurityEvent, securityEventOf } from './security-events.ts';
+import { createFailureAggregator } from './failure-aggregator.ts';
+import { limiterAddress } from './anonymous-rate-limit.ts';
 
 /*
  * The audit trail (Admin Logs), written by the API itself. Requests only push a row into memory;
@@ -24,6 +26,8 @@ type Options = {
   maxBatch?: number;
   /** Rows kept in memory while the database is unreachable; older ones are dropped past this. */
   maxBuffered?: number;
+  /** How long repeated anonymous failures from one address are counted before their summary row. */
+  aggregateWindowMs?: number;
 };
 
 /**
@@ -71,6 +75,7 @@ export function createAuditLog({
   flushIntervalMs = 250,
   maxBatch = 500,
   maxBuffered = 50_000,
+  aggregateWindowMs = 60_000,
 }: Options) {
   let access: AccessEntry[] = [];
   let errors: ErrorEntry[] = [];
@@ -167,12 +172,27 @@ export function createAuditLog({
     schedule();
   };
 
+  const pushError = (entry: Omit<ErrorEntry, 'createdAt'> & { createdAt?: Date }) => {
+    errors.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
+    errors = bound(errors);
+    schedule();
+  };
+  // Repeated anonymous failures: counted, one summary row per window (failure-aggregator.ts).
+  const anonymous = createFailureAggregator({
+    emit: pushError,
+    now: () => now().getTime(),
+    windowMs: aggregateWindowMs,
+  });
+  const sweep = setInterval(() => anonymous.sweep(), Math.min(aggregateWindowMs / 4, 15_000));
+  sweep.unref();
+
   return {
     access: pushAccess,
-    error(entry: Omit<ErrorEntry, 'createdAt'> & { createdAt?: Date }) {
-      errors.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
-      errors = bound(errors);
-      schedule();
+    error: pushError,
+    /** An anonymous failure: its own row only when it is not a repeat from that address this window. */
+    anonymousError(address: string, entry: Omit<ErrorEntry, 'createdAt'>) {
+      const row = { ...entry, createdAt: now() };
+      if (anonymous.admit(address, row)) pushError(row);
     },
     /**
      * "Who looked at this patient": call when a handler reads one record. Writes an access row
@@ -201,6 +221,8 @@ export function createAuditLog({
     /** For health checks and the fuzz suite: rows waiting in memory, rows lost. */
     stats: () => ({ buffered: access.length + errors.length, dropped }),
     async close() {
+      clearInterval(sweep);
+      anonymous.closeAll();
       closed = true;
       await flush();
     },
@@ -224,6 +246,10 @@ declare module 'fastify' {
     auditRecorded?: boolean;
     /** The one record a write acts on (another user's authenticator reset): the access row names it. */
     auditRecord?: { kind: RecordKind; id: string };
+    /** The machine a console action is about when the route names it by id (enrolment). */
+    auditMachineNumber?: string;
+    /** Refused by the anonymous rate limit (anonymous-rate-limit.ts) before the handler ran. */
+    anonymousRateLimited?: boolean;
   }
 }
 
@@ -265,6 +291,9 @@ function safePath(url: string): string {
 }
 
 function machineNumberOf(request: FastifyRequest): string | null {
+  // A machine's own call, or a console action on one machine (enrolment): named by the handler.
+  const named = request.auditMachineNumber ?? request.device?.machineNumber;
+  if (named) return named;
   for (const source of [request.query, request.params]) {
     const value = (source as Record<string, unknown> | undefined)?.machineNumber;
     if (typeof value === 'string' && value !== '' && value.length <= 64) return value;
@@ -283,6 +312,16 @@ const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 const mustLandFirst = (request: FastifyRequest) =>
   !readOnlyMethods.has(request.method) || request.auditRecordViewed === true;
 
+/**
+ * A machine's successful calls (heartbeats, batches of records, thousands a second across a fleet)
+ * write no API row: they would bury the Admin Logs and slow ingestion; the app sends its own logs.
+ * Their failures still land in error_logs, and a security event (enrolment, sign-in) is still kept.
+ */
+export const quietDeviceSuccess = (request: Pick<FastifyRequest, 'routeOptions'>, statusCode: number) => {
+  const { access, securityEvent } = request.routeOptions.config;
+  return statusCode < 400 && (access === 'device' || access === 'app-user') && !securityEvent;
+};
+
 /** The request's rows: an access row when someone is signed in (or for a security event), an error row when it failed. */
 function recordRequest(audit: AuditLog, request: FastifyRequest, reply: FastifyReply) {
   try {
@@ -290,7 +329,8 @@ function recordRequest(audit: AuditLog, request: FastifyRequest, reply: FastifyR
     const resource = `${request.method} ${route ?? safePath(request.url)}`;
     const auth = request.auth;
     const machineNumber = machineNumberOf(request);
-    const event = securityEventOf(request, reply.statusCode);
+    // Refused by the anonymous limiter before any work: not a sign-in (or other) attempt.
+    const event = request.anonymousRateLimited ? null : securityEventOf(request, reply.statusCode);
     if (auth || (event && event !== accessDenied)) {
       // An anonymous security event (a sign-in, a password reset) is kept under the email given.
       audit.access({
@@ -307,7 +347,7 @@ function recordRequest(audit: AuditLog, request: FastifyRequest, reply: FastifyR
       });
     }
     if (reply.statusCode >= 400) {
-      audit.error({
+      const entry = {
         userId: auth?.userId ?? null,
         userEmail: auth?.email ?? null,
         resource,
@@ -319,7 +359,13 @@ function recordRequest(audit: AuditLog, request: FastifyRequest, reply: FastifyR
         location: clientAddress(request),
         machineNumber,
         event,
-      });
+      };
+      // Anonymous failures other than security events (a sign-in, a password reset: each one is
+      // kept) are aggregated per address, so a flood cannot fill the append-only table.
+      const anonymous = !auth && !request.device && !request.appUser;
+      if (anonymous && (event === null || event === accessDenied))
+        audit.anonymousError(limiterAddress(request), entry);
+      else audit.error(entry);
     }
     if (event) logSecurityEvent(request, event, reply.statusCode);
   } catch (err) {
@@ -339,7 +385,9 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
         // Not JSON: nothing to keep.
       }
     }
-    if (request.url.startsWith('/api/') && mustLandFirst(request)) {
+    // Nothing to write for it, here or in onResponse.
+    if (quietDeviceSuccess(request, reply.statusCode)) request.auditRecorded = true;
+    else if (request.url.startsWith('/api/') && mustLandFirst(request)) {
       request.auditRecorded = true;
       recordRequest(audit, request, reply);
       // A database that cannot be written keeps the rows in memory (write() never throws).

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiMessages } from '@app/contract/envelope';
+import { deviceApiMessages } from '@app/contract/device-api';
+import type { DeviceAuth, DeviceContext } from '../modules/device-api/device-auth.ts';
 import type { AuthService } from '../modules/auth/auth-service.ts';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.ts';
 import { isIanaTimeZone } from './time-zone.ts';
@@ -19,27 +21,54 @@ export const sessionExpiresInHeader = 'x-session-expires-in';
 const secondsUntil = (end: Date, now: Date) =>
   String(Math.max(0, Math.floor((end.getTime() - now.getTime()) / 1000)));
 
-export const authHook = fp(async (app: FastifyInstance, opts: { auth: AuthService; now: () => Date }) => {
-  app.decorateRequest('auth', null);
-  app.decorateRequest('timeZone', 'UTC');
-  app.addHook('onRequest', async (request, reply) => {
-    const zone = request.headers['x-timezone'];
-    if (typeof zone === 'string' && zone !== '') {
-      if (!isIanaTimeZone(zone)) throw new BadRequestError(apiMessages.invalidTimezone);
-      request.timeZone = zone;
-    }
-    // Decided by the matched route, not the raw URL: unknown API paths (no route, or the static
-    // files' catch-all) fall through to the JSON 404 rather than a 401.
-    const route = request.routeOptions.url;
-    const { config } = request.routeOptions;
-    if (!route || !route.startsWith('/api/') || config.access === 'public') return;
-    const header = request.headers.authorization;
-    if (!header) throw new UnauthorizedError(apiMessages.unauthorized);
-    const match = bearer.exec(header);
-    if (!match) throw new UnauthorizedError(apiMessages.invalidToken);
-    request.auth = await opts.auth.authenticate(match[1]!);
-    // Seconds, not a time: the browser's clock may differ from ours. The console warns a minute before.
-    reply.header(sessionExpiresInHeader, secondsUntil(request.auth.endsAt, opts.now()));
-    if (request.auth.roleType !== 'admin') throw new ForbiddenError(apiMessages.forbidden);
-  });
-});
+export type DeviceGate = {
+  auth: DeviceAuth;
+  /** Runs on every authenticated device call: per-machine rate limit (may throw a 429), last-seen check-in. */
+  onDeviceCall?: (device: DeviceContext) => void;
+};
+
+const deviceScheme = /^Device (\S+)$/;
+
+export const authHook = fp(
+  async (app: FastifyInstance, opts: { auth: AuthService; devices: DeviceGate; now: () => Date }) => {
+    app.decorateRequest('auth', null);
+    app.decorateRequest('device', null);
+    app.decorateRequest('appUser', null);
+    app.decorateRequest('timeZone', 'UTC');
+    app.addHook('onRequest', async (request, reply) => {
+      const zone = request.headers['x-timezone'];
+      if (typeof zone === 'string' && zone !== '') {
+        if (!isIanaTimeZone(zone)) throw new BadRequestError(apiMessages.invalidTimezone);
+        request.timeZone = zone;
+      }
+      // Decided by the matched route, not the raw URL: unknown API paths (no route, or the static
+      // files' catch-all) fall through to the JSON 404 rather than a 401.
+      const route = request.routeOptions.url;
+      const { config } = request.routeOptions;
+      if (!route || !route.startsWith('/api/') || config.access === 'public') return;
+      const header = request.headers.authorization;
+      // The machines' routes take only a device credential (never a console token), and the
+      // console's only a console token (a device credential never matches the Bearer form).
+      if (config.access === 'device' || config.access === 'app-user') {
+        const credential = header ? deviceScheme.exec(header)?.[1] : undefined;
+        if (!credential) throw new UnauthorizedError(deviceApiMessages.credentialMissing);
+        request.device = await opts.devices.auth.authenticateDevice(credential);
+        opts.devices.onDeviceCall?.(request.device);
+        if (config.access === 'app-user') {
+          const session = request.headers['x-app-session'];
+          if (typeof session !== 'string' || session === '')
+            throw new UnauthorizedError(deviceApiMessages.sessionMissing);
+          request.appUser = await opts.devices.auth.authenticateSession(session, request.device);
+        }
+        return;
+      }
+      if (!header) throw new UnauthorizedError(apiMessages.unauthorized);
+      const match = bearer.exec(header);
+      if (!match) throw new UnauthorizedError(apiMessages.invalidToken);
+      request.auth = await opts.auth.authenticate(match[1]!);
+      // Seconds, not a time: the browser's clock may differ from ours. The console warns a minute before.
+      reply.header(sessionExpiresInHeader, secondsUntil(request.auth.endsAt, opts.now()));
+      if (request.auth.roleType !== 'admin') throw new ForbiddenError(apiMessages.forbidden);
+    });
+  },
+);

@@ -108,6 +108,7 @@ describe('the API while its database is down', () => {
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
       DATABASE_URL: 'postgres://unused',
+      PAYMENT_PROVIDER: 'demo',
       JWT_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'silent',
       SUBSCRIPTION_SWEEP_SECONDS: '0',

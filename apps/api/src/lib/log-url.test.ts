@@ -3,12 +3,19 @@ import { createTestApp } from '../test/test-app.ts';
 import { loggableUrl } from './log-url.ts';
 
 describe('the request URL in the server log', () => {
-  it('keeps the path and ordinary parameters and hides secret-looking query values', () => {
-    expect(loggableUrl('/api/v1/admin/users/all?page=2&limit=10')).toBe(
-      '/api/v1/admin/users/all?page=2&limit=10',
+  it('keeps the path and the paging and sorting parameters, and redacts every other value', () => {
+    expect(loggableUrl('/api/v1/admin/users/all?page=2&limit=10&sort=name&direction=asc')).toBe(
+      '/api/v1/admin/users/all?page=2&limit=10&sort=name&direction=asc',
     );
     expect(loggableUrl('/api/x?otp=123456&page=1&token=abc.def.ghi&rememberToken=zz&api_key=k')).toBe(
       '/api/x?otp=[redacted]&page=1&token=[redacted]&rememberToken=[redacted]&api_key=[redacted]',
+    );
+    // A treatment search by a patient's name, an email filter: personal data, not in the log.
+    expect(loggableUrl('/api/v1/admin/treatement-records?search=Luca%20Neri&page=1')).toBe(
+      '/api/v1/admin/treatement-records?search=[redacted]&page=1',
+    );
+    expect(loggableUrl('/api/x?email=ada%40example.com&Luca+Neri&%E0%A4%A=1')).toBe(
+      '/api/x?email=[redacted]&[redacted]&%E0%A4%A=[redacted]',
     );
     expect(loggableUrl('/plans/abc')).toBe('/plans/abc');
   });
@@ -23,11 +30,12 @@ describe('the request URL in the server log', () => {
         database: t.database,
         logStream: { write: (l) => void lines.push(l) },
       });
-      await app.inject({ method: 'GET', url: '/api/health?otp=987654&x=1' });
+      await app.inject({ method: 'GET', url: '/api/health?otp=987654&search=Luca+Neri&page=1' });
       await app.close();
       const logged = lines.join('');
-      expect(logged).toContain('/api/health?otp=[redacted]&x=1');
+      expect(logged).toContain('/api/health?otp=[redacted]&search=[redacted]&page=1');
       expect(logged).not.toContain('987654');
+      expect(logged).not.toContain('Neri');
     } finally {
       await t.close();
     }

@@ -1,9 +1,32 @@
-/** Query parameters whose values are secrets (one-time codes, tokens): never written to the server log. */
-const secretParam = /pass|otp|code|token|secret|key|sig/i;
+/**
+ * Query keys whose values are never personal: paging, sorting and fixed filters. Every other key
+ * keeps its name but loses its value, because a search term is health data (a treatment search by
+ * a patient's name), an email is personal, and a code or token is a secret (issue 18, decision 026).
+ */
+const loggableParams = new Set([
+  'page',
+  'limit',
+  'sort',
+  'sortBy',
+  'sortField',
+  'order',
+  'direction',
+  'status',
+  'type',
+  'kind',
+  'tab',
+  'view',
+  'from',
+  'to',
+  'startDate',
+  'endDate',
+  'timeZone',
+  'format',
+]);
 
 /**
- * The request URL as the server log shows it: the path as is, secret-looking query values replaced,
- * so a code or token a client put in a query string does not end up in the log (docs/decisions/015).
+ * The request URL as the server log shows it: the path as is, and of the query only the values of
+ * allowed keys; any other key's value is replaced by [redacted] (docs/decisions/015, 026).
  */
 export function loggableUrl(url: string): string {
   const q = url.indexOf('?');
@@ -13,10 +36,15 @@ export function loggableUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && secretParam.test(decodeURIComponent(name.replace(/\+/g, ' ')) || name)
-        ? `${name}=[redacted]`
-        : pair;
+      if (eq < 0) return pair.length <= 40 && loggableParams.has(pair) ? pair : '[redacted]';
+      const name = pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A broken escape: not an allowed key either.
+      }
+      return loggableParams.has(decoded) ? pair : `${name.slice(0, 40)}=[redacted]`;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`.slice(0, 2000);

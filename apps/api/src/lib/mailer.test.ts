@@ -252,6 +252,64 @@ describe('mailer outbox retry', () => {
 });
 
 describe('mail stored with the caller’s rows (sendWithin)', () => {
+  it('clears the body of a sent message that holds a secret, after a retry too, and keeps other bodies', async () => {
+    let now = new Date('2031-01-01T00:00:00Z');
+    const mailer = createMailer({
+      config: { smtpUrl: peer.url, mailFrom: 'no-reply@example.test' },
+      db: database.db,
+      log,
+      now: () => now,
+    });
+    const rowOf = async (id: string) =>
+      (await database.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)))[0]!;
+    const secret = await mailer.send({
+      to: 'secret@example.test',
+      subject: 'Your code',
+      text: 'Code: 313131',
+      html: '<b>313131</b>',
+      secret: true,
+    });
+    expect((await peer.waitFor((m) => m.to.includes('secret@example.test'))).text).toContain('313131');
+    expect(await rowOf(secret.id)).toMatchObject({
+      status: 'sent',
+      holdsSecret: true,
+      text: '[cleared after sending]',
+      html: '[cleared after sending]',
+    });
+
+    // Refused first: the body waits in the outbox for the retry, which sends it whole, then clears it.
+    peer.failNext(1);
+    const retried = await mailer.send({
+      to: 'secret-retry@example.test',
+      subject: 'Link',
+      text: 'https://example.test/plans/secret',
+      secret: true,
+    });
+    expect(await rowOf(retried.id)).toMatchObject({
+      status: 'failed',
+      text: 'https://example.test/plans/secret',
+    });
+    now = new Date(now.getTime() + 61_000);
+    // (Messages left failed by earlier tests in this database are due by now as well.)
+    expect(await mailer.retryDue()).toBeGreaterThanOrEqual(1);
+    expect((await peer.waitFor((m) => m.to.includes('secret-retry@example.test'))).text).toContain(
+      '/plans/secret',
+    );
+    expect(await rowOf(retried.id)).toMatchObject({
+      status: 'sent',
+      text: '[cleared after sending]',
+      html: null,
+    });
+
+    const plain = await mailer.send({ to: 'plain@example.test', subject: 'Hello', text: 'Nothing secret' });
+    expect(await rowOf(plain.id)).toMatchObject({
+      status: 'sent',
+      holdsSecret: false,
+      text: 'Nothing secret',
+    });
+    mailer.close();
+  });
+
   it('keeps no mail from a transaction that rolled back and sends the one from a committed transaction', async () => {
     const mailer = createMailer({
       config: { smtpUrl: peer.url, mailFrom: 'no-reply@example.test' },

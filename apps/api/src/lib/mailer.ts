@@ -3,8 +3,19 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { mailOutbox } from '../db/schema/mail.ts';
+import { loggableMessage } from './loggable-error.ts';
 
-export type MailMessage = { to: string; subject: string; text: string; html?: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** The body holds a one-time code or a payment link: the outbox keeps it only until it is sent. */
+  secret?: boolean;
+};
+
+/** What a sent secret-holding message keeps of its body in the outbox. */
+export const clearedBody = '[cleared after sending]';
 
 /** 'sent': the SMTP server took it; 'queued': SMTP failed, kept for retry; 'logged': no SMTP, outbox + log. */
 export type MailResult = { id: string; status: 'sent' | 'queued' | 'logged' };
@@ -33,9 +44,11 @@ const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socke
  */
 const leaseMs = 2 * 60_000;
 
-/** Never echo the SMTP password from a connection error into the log or the table. */
+/** Kept in the outbox row and logged: never the SMTP password of a connection error, nor a query's bound values. */
 const describe = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).replace(/\/\/[^@\s]*@/g, '//***@').slice(0, 500);
+  loggableMessage(error instanceof Error ? error.message : String(error))
+    .replace(/\/\/[^@\s]*@/g, '//***@')
+    .slice(0, 500);
 
 /**
  * Sends mail. With SMTP_URL, through nodemailer; a failed send stays in the outbox as 'failed' and
@@ -74,7 +87,17 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
       });
       await db
         .update(mailOutbox)
-        .set({ status: 'sent', attempts, sentAt: now(), lastError: null, nextAttemptAt: null })
+        .set({
+          status: 'sent',
+          attempts,
+          sentAt: now(),
+          lastError: null,
+          nextAttemptAt: null,
+          // Delivered: the outbox no longer needs the code or link (the recipient has it).
+          ...(message.secret
+            ? { text: clearedBody, html: message.html === undefined ? null : clearedBody }
+            : {}),
+        })
         .where(eq(mailOutbox.id, id));
       return true;
     } catch (error) {
@@ -105,8 +128,11 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     const [row] = await executor
       .insert(mailOutbox)
       .values({
-        ...message,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
         html: message.html ?? null,
+        holdsSecret: message.secret ?? false,
         status: transport ? 'pending' : 'logged',
         createdAt: now(),
         nextAttemptAt: transport ? later(leaseMs) : null,
@@ -180,7 +206,13 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
       const ok = await track(
         deliver(
           row.id,
-          { to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined },
+          {
+            to: row.to,
+            subject: row.subject,
+            text: row.text,
+            html: row.html ?? undefined,
+            secret: row.holdsSecret,
+          },
           row.attempts,
         ),
       );

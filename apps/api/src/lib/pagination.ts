@@ -1,4 +1,4 @@
-/** Offset and page count for page-numbered lists (SPEC 9: page 1, limit 10 by default). */
+/** Offset and page count for page-numbered lists (docs/product.md §9: page 1, limit 10 by default). */
 export const offsetOf = (page: number, limit: number) => (page - 1) * limit;
 
 /** At least one page, so an empty list still reads 'Page 1 of 1'. */

@@ -1,15 +1,25 @@
 import type { AuthContext } from '../modules/auth/auth-service.ts';
+import type { AppUserContext, DeviceContext } from '../modules/device-api/device-auth.ts';
+
+/**
+ * Who may call a route: anyone (`public`), a signed-in console user whose role is of type admin
+ * (`admin`), an enrolled machine (`device`: `Authorization: Device <credential>`), or a doctor or
+ * technician signed in on that machine (`app-user`: the device credential and `X-App-Session`).
+ */
+export type RouteAccess = 'public' | 'admin' | 'device' | 'app-user';
+export const routeAccessKinds: readonly RouteAccess[] = ['public', 'admin', 'device', 'app-user'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /**
-     * Who may call the route: anyone (`public`) or a signed-in console user, whose role is of
-     * type admin (`admin`). Every route must declare it; a test fails on any that does not.
-     */
-    access?: 'public' | 'admin';
+    /** Every route must declare it; a test fails on any that does not. */
+    access?: RouteAccess;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** The enrolled machine calling a device route. */
+    device: DeviceContext | null;
+    /** The doctor or technician signed in on that machine (app-user routes). */
+    appUser: AppUserContext | null;
     timeZone: string;
   }
 }
@@ -18,4 +28,16 @@ declare module 'fastify' {
 export function requireAuth(request: { auth: AuthContext | null }): AuthContext {
   if (!request.auth) throw new Error('requireAuth used on a public route');
   return request.auth;
+}
+
+/** The machine calling a device or app-user route. */
+export function requireDevice(request: { device: DeviceContext | null }): DeviceContext {
+  if (!request.device) throw new Error('requireDevice used on a route that is not a device route');
+  return request.device;
+}
+
+/** The person signed in on the machine (app-user routes). */
+export function requireAppUser(request: { appUser: AppUserContext | null }): AppUserContext {
+  if (!request.appUser) throw new Error('requireAppUser used on a route that is not an app-user route');
+  return request.appUser;
 }

@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
-import './request-context.ts';
+import { routeAccessKinds, type RouteAccess } from './request-context.ts';
 
-export type RouteAccess = 'public' | 'admin';
+export type { RouteAccess };
 
 /**
  * The access a route declared. Routes the framework adds itself are public reading: the API docs
@@ -11,14 +11,14 @@ export type RouteAccess = 'public' | 'admin';
  */
 export function routeAccess(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): RouteAccess {
   const declared = route.config?.access;
-  if (declared === 'public' || declared === 'admin') return declared;
+  if (routeAccessKinds.includes(declared as RouteAccess)) return declared as RouteAccess;
   if (declared !== undefined)
     throw new Error(
-      `Route ${String(route.method)} ${route.url}: access must be 'public' or 'admin', not ${JSON.stringify(declared)}`,
+      `Route ${String(route.method)} ${route.url}: access must be one of ${routeAccessKinds.join(', ')}, not ${JSON.stringify(declared)}`,
     );
   const api = route.url === '/api' || route.url.startsWith('/api/');
   if (!api || route.url.startsWith('/api/docs')) return 'public';
   throw new Error(
-    `Route ${String(route.method)} ${route.url} declares no access: add config: { access: 'public' | 'admin' }`,
+    `Route ${String(route.method)} ${route.url} declares no access: add config: { access: 'public' | 'admin' | 'device' | 'app-user' }`,
   );
 }

@@ -22,7 +22,15 @@ export type SecurityEventName =
   | 'mfa.enrol'
   | 'mfa.disable'
   | 'mfa.recovery-codes'
-  | 'mfa.reset';
+  | 'mfa.reset'
+  /** A payment link paid (or declined) with the built-in demo provider: no money moved. */
+  | 'payment.demo'
+  // The machines (modules/device-api): enrolment on both sides, and people signing in on a machine.
+  | 'device.enrolment-code'
+  | 'device.enrol'
+  | 'device.revoke'
+  | 'app.login'
+  | 'app.logout';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -6,6 +6,7 @@ import { inputMessages } from '@app/contract/fields';
 import type { RegisteredRoute } from '../app.ts';
 import { buildDemoApk } from '../modules/app-updates/zip-writer.ts';
 import { makePng, multipartBody } from '../test/images.ts';
+import { createTechnician, deviceInject, enrolDevice, signInOnDevice } from '../test/device-fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 /*
@@ -84,6 +85,8 @@ const huge = 'a'.repeat(100_000);
 
 let t: TestApp;
 let token: string;
+/** The machines' routes take a device credential (and a person's session), never the admin's token. */
+let machine: { credential: string; session: string };
 // Collected at load time so each route is its own test; the app for the requests starts in beforeAll.
 const collector = await createTestApp();
 const routes = collector.app.registeredRoutes.filter((r) => r.url.startsWith('/api/'));
@@ -100,8 +103,13 @@ const withAnySchema = routes.flatMap((route) =>
 await collector.close();
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Every device route is called many times from one machine: no per-machine limit here.
+  t = await createTestApp({ DEVICE_RATE_PER_MINUTE: '1000000' });
   token = await t.login();
+  const device = await enrolDevice(t);
+  const tech = await createTechnician(t, [device.deviceId]);
+  const session = await signInOnDevice(t, device.credential, tech.userName, tech.password);
+  machine = { credential: device.credential, session: session.accessToken };
 });
 afterAll(() => t?.close());
 
@@ -109,6 +117,8 @@ const send = (route: RegisteredRoute, part: 'body' | 'querystring', values: Reco
   const options: InjectOptions = { method: route.method as InjectOptions['method'], url: urlOf(route) };
   if (part === 'body') options.payload = values;
   else options.query = values;
+  if (route.access === 'device' || route.access === 'app-user')
+    return deviceInject(t, machine.credential, options, machine.session);
   return t.injectAs(token, options);
 };
 

@@ -57,6 +57,38 @@ describe.each(stores)('the %s throttle store', (_name, make) => {
   });
 });
 
+describe.each(stores)('count-first limiters on the %s store', (_name, make) => {
+  it('grant exactly the limit to 60 parallel reservations, and a refund frees one slot', async () => {
+    const store = await make();
+    const limiter = createAttemptLimiter({ name: 'burst', max: 5, windowMs: 60_000, now: () => 9000, store });
+    const all = await Promise.all(Array.from({ length: 60 }, () => limiter.reserve('k')));
+    const granted = all.filter((r) => r.wait === 0);
+    expect(granted).toHaveLength(5);
+    expect(all.filter((r) => r.wait === 60)).toHaveLength(55);
+    await granted[0]!.refund();
+    expect(await limiter.blockedFor('k')).toBe(0);
+    expect((await Promise.all([limiter.reserve('k'), limiter.reserve('k')])).map((r) => r.wait)).toEqual([
+      0, 60,
+    ]);
+  });
+
+  it('let a parallel burst past a back-off only for its free tries', async () => {
+    const store = await make();
+    const limiter = createBackoffLimiter({
+      name: 'burst-backoff',
+      free: 5,
+      baseMs: 1000,
+      capMs: 30_000,
+      forgetMs: 60_000,
+      now: () => 9000,
+      store,
+    });
+    const all = await Promise.all(Array.from({ length: 60 }, () => limiter.reserve('k')));
+    expect(all.filter((r) => r.wait === 0)).toHaveLength(5);
+    expect(all.filter((r) => r.wait === 1)).toHaveLength(55);
+  });
+});
+
 describe('throttling across API instances with one Redis', () => {
   it('two limiters on one Redis prefix count together; another prefix starts from nothing', async () => {
     const shared = prefix();

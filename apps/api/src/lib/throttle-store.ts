@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 /*
  * Where the throttle counters (sign-in, codes, password reset) live. In this process's memory by
  * default: right for one API instance. With REDIS_URL, in Redis, so several instances behind a load
- * balancer count one attacker's failures together (ARCHITECTURE "Growing past one machine",
+ * balancer count one attacker's failures together (docs/architecture.md §11 "Growing past one machine",
  * docs/decisions/021). Times are the app's clock (ms), not Redis's, so tests can move time.
  */
 export type ThrottleStore = {
@@ -18,30 +18,136 @@ export type ThrottleStore = {
   /** One more failure in the run, at `at`; the run may be forgotten `ttlMs` after this. */
   extendStreak(key: string, at: number, ttlMs: number): Promise<void>;
   forget(key: string): Promise<void>;
+  /**
+   * Count-first, atomically: forgets the entries at or before `cutoff`; when fewer than `max` are
+   * left, adds one at `at` and returns its id (the caller takes it back on success), otherwise the
+   * oldest entry's time. Check-then-add in two steps let a parallel burst pass before any counted.
+   */
+  reserveInWindow(
+    key: string,
+    at: number,
+    rule: { cutoff: number; max: number; ttlMs: number },
+  ): Promise<{ id: string } | { oldest: number }>;
+  /** Takes one reserved entry back (the attempt succeeded, or another limit refused it). */
+  removeFromWindow(key: string, id: string): Promise<void>;
+  /**
+   * Count-first for a back-off, atomically: forgets a run quiet for `forgetMs`; returns the ms left
+   * to wait, or 0 after counting one more failure at `at`.
+   */
+  reserveInStreak(key: string, at: number, rule: BackoffRule): Promise<number>;
+  /** One failure fewer in the run (a reserved attempt given back). */
+  shortenStreak(key: string): Promise<void>;
   close(): Promise<void>;
 };
+
+export type BackoffRule = { free: number; baseMs: number; capMs: number; forgetMs: number };
+
+/** How long a run of `count` failures, the last at `last`, makes the key wait from `at` (ms, 0 = none). */
+export function backoffWaitMs(count: number, last: number, at: number, rule: BackoffRule): number {
+  if (count < rule.free) return 0;
+  const wait = Math.min(rule.baseMs * 2 ** (count - rule.free), rule.capMs);
+  return Math.max(0, last + wait - at);
+}
+
+/*
+ * The same two rules as one Redis script each, so a reservation is one atomic step even across API
+ * instances. Times come from the app's clock (ARGV), as in the rest of this store.
+ */
+const reserveInWindowScript = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[5])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return {1, ARGV[5]}
+end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {0, first[2]}`;
+
+const reserveInStreakScript = `
+local at = tonumber(ARGV[1])
+local free, base, cap, forget = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local s = redis.call('HMGET', KEYS[1], 'count', 'last')
+local count, last = tonumber(s[1]) or 0, tonumber(s[2]) or 0
+if count > 0 and at - last > forget then
+  redis.call('DEL', KEYS[1])
+  count = 0
+end
+if count >= free then
+  local left = last + math.min(base * 2 ^ (count - free), cap) - at
+  if left > 0 then return math.ceil(left) end
+end
+redis.call('HINCRBY', KEYS[1], 'count', 1)
+redis.call('HSET', KEYS[1], 'last', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 0`;
+
+const shortenStreakScript = `
+if (tonumber(redis.call('HGET', KEYS[1], 'count')) or 0) > 0 then redis.call('HINCRBY', KEYS[1], 'count', -1) end
+return 0`;
+
+const entryId = (at: number) => `${at}:${randomBytes(6).toString('hex')}`;
 
 /** Bound memory under a spray of distinct keys (addresses, emails): the oldest key goes first. */
 const maxMemoryKeys = 100_000;
 
 export function createMemoryThrottleStore(): ThrottleStore {
-  const windows = new Map<string, number[]>();
+  // Each entry's time and id (a reservation is taken back by id). No await between reading and
+  // writing a key below: within one process every operation is atomic.
+  const windows = new Map<string, Array<{ at: number; id: string }>>();
   const streaks = new Map<string, { count: number; last: number }>();
   const bounded = <V>(map: Map<string, V>) => {
     if (map.size > maxMemoryKeys) map.delete(map.keys().next().value!);
   };
+  const live = (key: string, cutoff: number) => {
+    const list = (windows.get(key) ?? []).filter((e) => e.at > cutoff);
+    if (list.length) windows.set(key, list);
+    else windows.delete(key);
+    return list;
+  };
+  const add = (key: string, at: number) => {
+    const id = entryId(at);
+    // Kept in time order, so the first entry is the oldest.
+    windows.set(
+      key,
+      [...(windows.get(key) ?? []), { at, id }].sort((a, b) => a.at - b.at),
+    );
+    bounded(windows);
+    return id;
+  };
+  const currentStreak = (key: string) => streaks.get(key) ?? null;
   return {
     async window(key, cutoff) {
-      const list = (windows.get(key) ?? []).filter((t) => t > cutoff);
-      if (list.length) windows.set(key, list);
-      else windows.delete(key);
-      return { count: list.length, oldest: list[0] ?? null };
+      const list = live(key, cutoff);
+      return { count: list.length, oldest: list[0]?.at ?? null };
     },
     async addToWindow(key, at) {
-      const list = windows.get(key) ?? [];
-      list.push(at);
-      windows.set(key, list);
-      bounded(windows);
+      add(key, at);
+    },
+    async reserveInWindow(key, at, { cutoff, max }) {
+      const list = live(key, cutoff);
+      if (list.length >= max) return { oldest: list[0]!.at };
+      return { id: add(key, at) };
+    },
+    async removeFromWindow(key, id) {
+      const list = (windows.get(key) ?? []).filter((e) => e.id !== id);
+      if (list.length) windows.set(key, list);
+      else windows.delete(key);
+    },
+    async reserveInStreak(key, at, rule) {
+      let s = currentStreak(key);
+      if (s && at - s.last > rule.forgetMs) {
+        streaks.delete(key);
+        s = null;
+      }
+      const wait = s ? backoffWaitMs(s.count, s.last, at, rule) : 0;
+      if (wait > 0) return wait;
+      streaks.set(key, { count: (s?.count ?? 0) + 1, last: at });
+      bounded(streaks);
+      return 0;
+    },
+    async shortenStreak(key) {
+      const s = streaks.get(key);
+      if (s && s.count > 0) streaks.set(key, { ...s, count: s.count - 1 });
     },
     async streak(key) {
       return streaks.get(key) ?? null;
@@ -137,11 +243,7 @@ export function createRedisThrottleStore({
       attempt(
         async () => {
           // A unique member: two failures in the same millisecond are two entries.
-          await redis
-            .multi()
-            .zadd(k(key), String(at), `${at}:${randomBytes(6).toString('hex')}`)
-            .pexpire(k(key), ttlMs)
-            .exec();
+          await redis.multi().zadd(k(key), String(at), entryId(at)).pexpire(k(key), ttlMs).exec();
         },
         () => fallback.addToWindow(key, at, ttlMs),
       ),
@@ -165,6 +267,58 @@ export function createRedisThrottleStore({
         },
         () => fallback.extendStreak(key, at, ttlMs),
       ),
+    reserveInWindow: (key, at, rule) =>
+      attempt(
+        async () => {
+          const [granted, value] = (await redis.eval(
+            reserveInWindowScript,
+            1,
+            k(key),
+            String(rule.cutoff),
+            String(at),
+            String(rule.max),
+            String(rule.ttlMs),
+            entryId(at),
+          )) as [number, string];
+          return granted === 1 ? { id: value } : { oldest: Number(value) };
+        },
+        () => fallback.reserveInWindow(key, at, rule),
+      ),
+    removeFromWindow: async (key, id) => {
+      await fallback.removeFromWindow(key, id);
+      await attempt(
+        async () => {
+          await redis.zrem(k(key), id);
+        },
+        async () => {},
+      );
+    },
+    reserveInStreak: (key, at, rule) =>
+      attempt(
+        async () =>
+          Number(
+            await redis.eval(
+              reserveInStreakScript,
+              1,
+              k(key),
+              String(at),
+              String(rule.free),
+              String(rule.baseMs),
+              String(rule.capMs),
+              String(rule.forgetMs),
+            ),
+          ),
+        () => fallback.reserveInStreak(key, at, rule),
+      ),
+    shortenStreak: async (key) => {
+      await fallback.shortenStreak(key);
+      await attempt(
+        async () => {
+          await redis.eval(shortenStreakScript, 1, k(key));
+        },
+        async () => {},
+      );
+    },
     forget: async (key) => {
       // Both: counts made in memory during an outage must not outlive a success either.
       await fallback.forget(key);

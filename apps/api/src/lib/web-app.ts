@@ -23,9 +23,10 @@ export async function serveWebApp(app: FastifyInstance, distDir: string) {
     // Build bookkeeping such as .build-hash is not for the browser.
     allowedPath: (pathName) => !pathName.split('/').some((part) => part.startsWith('.')),
     cacheControl: false,
-    setHeaders(res, filePath) {
+    // Since @fastify/static 10 this receives the Fastify reply, not the raw response.
+    setHeaders(reply, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   return true;

@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { collectSecrets, recordSecrets, scanForSecrets } from './secret-scan.ts';
+import { patients } from '../db/schema/devices.ts';
+import { seedDemoData } from '../demo/seed-demo.ts';
+import { collectSecrets, recordPatients, recordSecrets, scanForSecrets } from './secret-scan.ts';
+import { createTestApp } from './test-app.ts';
 
 describe('the secret scan of the test logs', () => {
   it('finds a noted secret in a log or audit row file, and an OTP only as a whole number', () => {
@@ -57,6 +60,29 @@ describe('the secret scan of the test logs', () => {
       ]);
     } finally {
       await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('notes every patient name and email (health data), to be checked against the server log', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'scan-'));
+    const t = await createTestApp();
+    try {
+      await seedDemoData(t.database.db, { now: new Date('2026-01-01T00:00:00Z') });
+      await recordPatients(t.database.db, dir, '1');
+      const personal = readFileSync(path.join(dir, 'personal-1.txt'), 'utf8').split('\n');
+      const [patient] = await t.database.db
+        .select({ name: patients.patientname, email: patients.email })
+        .from(patients)
+        .limit(1);
+      expect(personal).toContain(patient!.name);
+      expect(personal).toContain(patient!.email);
+      // Found in the server log, not in an audit row (which rightly names a user who signed in).
+      writeFileSync(path.join(dir, 'pino-1.log'), `{"msg":"search ${patient!.name}"}\n`);
+      writeFileSync(path.join(dir, 'rows-1.jsonl'), `{"userEmail":"${patient!.email}"}\n`);
+      expect(scanForSecrets(dir).hits.map((h) => h.file)).toEqual(['pino-1.log']);
+    } finally {
+      await t.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

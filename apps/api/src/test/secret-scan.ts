@@ -1,6 +1,8 @@
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { patients } from '../db/schema/devices.ts';
 
 /*
  * The "no secret in the logs" check (docs/decisions/015). Every test app writes its server log
@@ -73,6 +75,25 @@ export function recordSecrets(app: FastifyInstance, file: string, fixed: string[
   });
 }
 
+/**
+ * At a test app's close: the names and emails of the patients in its database (the demo data set's,
+ * and those tests made) are health data, noted in `personal-<id>.txt` and checked against the
+ * server log only: an audit row rightly names the user who signed in, and the demo data has
+ * patients signing in on machines under those names and emails.
+ */
+export async function recordPatients(db: Db, dir: string, runId: string) {
+  const rows = await db.select({ name: patients.patientname, email: patients.email }).from(patients);
+  const write = (file: string, values: string[]) => {
+    const found = new Set<string>();
+    for (const value of values) collectSecrets(value, found, true);
+    if (found.size) appendFileSync(path.join(dir, file), [...found].map((s) => `${s}\n`).join(''));
+  };
+  write(
+    `personal-${runId}.txt`,
+    rows.flatMap((r) => [r.name, r.email]),
+  );
+}
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A secret of digits only (an OTP) must not match inside a longer number (a timestamp, a duration). */
 const matcher = (secret: string) =>
@@ -83,20 +104,25 @@ export type SecretHit = { file: string; line: number; secret: string };
 /** Every place in the run's log and row files where a noted secret appears. */
 export function scanForSecrets(dir: string): { hits: SecretHit[]; secrets: number; files: number } {
   const names = readdirSync(dir);
-  const secrets = new Set<string>();
-  for (const name of names.filter((n) => n.startsWith('secrets-'))) {
-    for (const line of readFileSync(path.join(dir, name), 'utf8').split('\n')) if (line) secrets.add(line);
-  }
-  const checks = [...secrets].map((secret) => ({ secret, re: matcher(secret) }));
+  const read = (prefix: string) => {
+    const found = new Set<string>();
+    for (const name of names.filter((n) => n.startsWith(prefix)))
+      for (const line of readFileSync(path.join(dir, name), 'utf8').split('\n')) if (line) found.add(line);
+    return [...found].map((secret) => ({ secret, re: matcher(secret) }));
+  };
+  const secrets = read('secrets-');
+  // Personal data (patients' emails): never in the server log; an audit row may name a user.
+  const personal = read('personal-');
   const hits: SecretHit[] = [];
   const scanned = names.filter((n) => n.startsWith('pino-') || n.startsWith('rows-'));
   for (const name of scanned) {
     const lines = readFileSync(path.join(dir, name), 'utf8').split('\n');
+    const checks = name.startsWith('pino-') ? [...secrets, ...personal] : secrets;
     lines.forEach((text, i) => {
       for (const { secret, re } of checks)
         if (text.includes(secret.slice(0, 6)) && re.test(text))
           hits.push({ file: name, line: i + 1, secret });
     });
   }
-  return { hits, secrets: secrets.size, files: scanned.length };
+  return { hits, secrets: secrets.length + personal.length, files: scanned.length };
 }

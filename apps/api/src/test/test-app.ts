@@ -9,7 +9,7 @@ import { bootstrap } from '../bootstrap.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
-import { recordSecrets } from './secret-scan.ts';
+import { recordPatients, recordSecrets } from './secret-scan.ts';
 
 export const testAdmin = { email: 'admin@example.com', password: 'Admin-Passw0rd!' } as const;
 
@@ -67,6 +67,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'info',
     DEMO_DATA: '0',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    // Suites sign in far more often than a person would; the anonymous limit has its own test
+    // (lib/anonymous-rate-limit.test.ts), which sets it low.
+    ANON_RATE_PER_MINUTE: '100000',
     // The Redis run (vitest.redis.config.ts): throttle counters in Redis, under a prefix of this
     // app's own unless a test shares one between two apps on purpose.
     ...(process.env.REDIS_URL
@@ -125,7 +128,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     injectAs,
     close: async () => {
       await app.close();
-      if (logDir) await dumpAuditRows(database, path.join(logDir, `rows-${runId}.jsonl`));
+      if (logDir) {
+        await dumpAuditRows(database, path.join(logDir, `rows-${runId}.jsonl`));
+        await recordPatients(database.db, logDir, runId);
+      }
       if (logFd !== null) closeSync(logFd);
       await drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ declare module '@tanstack/react-query' {
 }
 
 /**
- * One cache for the console. SPEC 7: queries are not retried; SPEC 8: a failed query shows the
+ * One cache for the console. docs/product.md §7.4: queries are not retried; docs/product.md §8: a failed query shows the
  * server msg or 'An error occurred' (a 401 has already been announced by the client).
  * Mutations report their own errors (forms have their own texts).
  */

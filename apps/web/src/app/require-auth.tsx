@@ -1,7 +1,7 @@
 import { Navigate, Outlet } from 'react-router';
 import { useToken } from '../lib/session-store.ts';
 
-/** SPEC 2: every admin route needs a stored token; without one, /login-admin replaces the entry. */
+/** docs/product.md §2.3: every admin route needs a stored token; without one, /login-admin replaces the entry. */
 export function RequireAuth() {
   const token = useToken();
   return token ? <Outlet /> : <Navigate to="/login-admin" replace />;

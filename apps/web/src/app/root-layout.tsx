@@ -1,19 +1,18 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches, useNavigate, useNavigation } from 'react-router';
 import { setNavigator } from '../lib/navigation.ts';
+import { pageTitle } from '../lib/page-title.ts';
 import { LazyToaster } from './lazy-toaster.tsx';
 
 export type RouteHandle = { title?: string };
 
-export const DEFAULT_TITLE = 'Device Admin Console';
-
-/** SPEC 1: '<page title> | ADMIN', or the product title for a path without one. */
+/** docs/product.md §1: '<page title> | ADMIN', or the product title for a path without one. */
 function usePageTitle() {
   const matches = useMatches();
   const title = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title)?.handle as
     RouteHandle | undefined;
   useEffect(() => {
-    document.title = title?.title ? `${title.title} | ADMIN` : DEFAULT_TITLE;
+    document.title = pageTitle(title?.title);
   }, [title]);
 }
 

@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, matchRoutes, RouterProvider, type LoaderFunction } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   clearSession,
@@ -47,10 +47,6 @@ describe('routes', () => {
     ['/forgot-password', 'Forgot Password'],
     ['/enter-otp', 'Enter OTP'],
     ['/reset-password/abc', 'Reset Password'],
-    ['/plans', 'Plans'],
-    ['/plans/42', 'Plans'],
-    ['/success', 'Payment Success'],
-    ['/cancel', 'Payment Cancelled'],
   ])('serves the public page %s (%s) without the admin layout', async (path, title) => {
     const router = createMemoryRouter(routes, { initialEntries: [path] });
     const titles: string[] = [];
@@ -62,6 +58,22 @@ describe('routes', () => {
     expect(router.state.location.pathname).not.toBe('/login-admin');
     expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
   });
+
+  it.each(['/plans', '/plans/42', '/success', '/cancel'])(
+    'hands %s to a page load: the public checkout is not part of the console (decision 028)',
+    async (path) => {
+      const match = matchRoutes(routes, path)?.at(-1);
+      const loader = match?.route.loader as LoaderFunction;
+      const request = new Request(`http://localhost${path}?subscription=1`);
+      const response = (await loader({
+        request,
+        params: match?.params ?? {},
+      } as Parameters<LoaderFunction>[0])) as Response;
+      expect(response.status).toBe(302);
+      expect(response.headers.get('Location')).toBe(`${path}?subscription=1`);
+      expect(response.headers.get('X-Remix-Reload-Document')).toBe('true');
+    },
+  );
 
   it('guards admin routes: without a token they go to /login-admin', async () => {
     const router = renderAt('/admin/dashboard');

@@ -1,4 +1,4 @@
-import { Navigate, type RouteObject } from 'react-router';
+import { Navigate, redirectDocument, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
@@ -6,11 +6,20 @@ import { RouteError } from './route-error.tsx';
 import { RouteFallback } from './route-fallback.tsx';
 
 /*
- * Every route of SPEC 2. Screens are lazy: the sign-in page loads none of the admin code.
+ * Every route of docs/product.md §2. Screens are lazy: the sign-in page loads none of the admin code.
  * To fill a screen, edit its page file in src/features/<domain>/pages/; to add one, add a route
  * here with `handle: { title }` (the document title) and a `lazy` import of its page.
  */
 const handle = (title: string): RouteHandle => ({ title });
+
+/*
+ * The public checkout (/plans/{id}, /success, /cancel) is not part of this router: src/main.tsx shows
+ * it without the console (docs/decisions/028). Reached from inside the console, it is a page load.
+ */
+const checkoutPage = ({ request }: LoaderFunctionArgs) => {
+  const url = new URL(request.url);
+  return redirectDocument(`${url.pathname}${url.search}`);
+};
 
 const signIn = () =>
   import('../features/auth/pages/sign-in-page.tsx').then((m) => ({ Component: m.SignInPage }));
@@ -29,7 +38,7 @@ export const routes: RouteObject[] = [
           { path: 'login-admin', handle: handle('Sign In'), lazy: signIn },
           { path: 'login', handle: handle('Sign In'), lazy: signIn },
           {
-            // Password reset and checkout use the query cache; sign-in does not, so it loads without it.
+            // Password reset uses the query cache; sign-in does not, so it loads without it.
             lazy: () => import('./query-provider.tsx').then((m) => ({ Component: m.QueryOutlet })),
             children: [
               {
@@ -54,30 +63,6 @@ export const routes: RouteObject[] = [
                 lazy: () =>
                   import('../features/auth/pages/reset-password-page.tsx').then((m) => ({
                     Component: m.ResetPasswordPage,
-                  })),
-              },
-              {
-                path: 'plans/:id?',
-                handle: handle('Plans'),
-                lazy: () =>
-                  import('../features/checkout/pages/plans-page.tsx').then((m) => ({
-                    Component: m.PlansPage,
-                  })),
-              },
-              {
-                path: 'success',
-                handle: handle('Payment Success'),
-                lazy: () =>
-                  import('../features/checkout/pages/payment-success-page.tsx').then((m) => ({
-                    Component: m.PaymentSuccessPage,
-                  })),
-              },
-              {
-                path: 'cancel',
-                handle: handle('Payment Cancelled'),
-                lazy: () =>
-                  import('../features/checkout/pages/payment-cancel-page.tsx').then((m) => ({
-                    Component: m.PaymentCancelPage,
                   })),
               },
             ],
@@ -237,7 +222,10 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      // SPEC 2: any other path (including /admin itself) goes to sign-in.
+      { path: 'plans/:id?', loader: checkoutPage },
+      { path: 'success', loader: checkoutPage },
+      { path: 'cancel', loader: checkoutPage },
+      // docs/product.md §2.1: any other path (including /admin itself) goes to sign-in.
       { path: '*', element: <Navigate to="/login-admin" replace /> },
     ],
   },

@@ -48,6 +48,33 @@ describe('ColumnSettings', () => {
     expect(screen.getByRole('status').textContent).toBe('machineNumber,serialNumber,location,status');
   });
 
+  it('keeps a column hidden by default off until it is chosen, and remembers it turned on', async () => {
+    const withOptional: ColumnChoice[] = [
+      ...columns,
+      { key: 'lastSeenAt', header: 'Last Seen', hiddenByDefault: true },
+    ];
+    function Optional() {
+      const [visible, setVisible] = useColumnVisibility('columns:devices', withOptional);
+      return (
+        <>
+          <ColumnSettings columns={withOptional} visible={visible} onChange={setVisible} />
+          <output>{visible.join(',')}</output>
+        </>
+      );
+    }
+    const { unmount } = render(<Optional />);
+    expect(screen.getByRole('status').textContent).toBe('machineNumber,serialNumber,location,status');
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Last Seen' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
+    expect(screen.getByRole('status').textContent).toBe('machineNumber,serialNumber,status,lastSeenAt');
+    expect(JSON.parse(localStorage.getItem('columns:devices')!)).toEqual(['location', 'lastSeenAt']);
+    unmount();
+
+    render(<Optional />);
+    expect(screen.getByRole('status').textContent).toBe('machineNumber,serialNumber,status,lastSeenAt');
+  });
+
   it('closes on Escape and gives focus back to its button', async () => {
     render(<Harness />);
     const button = screen.getByRole('button', { name: 'Columns' });

@@ -2,9 +2,15 @@ import { useCallback, useId, useRef, useState } from 'react';
 import { useDismiss } from '../lib/use-dismiss.ts';
 import { ColumnsIcon } from './icons.tsx';
 
-export type ColumnChoice = { key: string; header: string; mandatory?: boolean };
+export type ColumnChoice = {
+  key: string;
+  header: string;
+  mandatory?: boolean;
+  /** Off until the admin turns it on: an optional column that keeps a list's default view unchanged. */
+  hiddenByDefault?: boolean;
+};
 
-function readHidden(storageKey: string): string[] {
+function readFlipped(storageKey: string): string[] {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(storageKey) ?? '[]');
     return Array.isArray(parsed) ? parsed.filter((key): key is string => typeof key === 'string') : [];
@@ -14,16 +20,21 @@ function readHidden(storageKey: string): string[] {
 }
 
 /**
- * Which columns a list shows, remembered in localStorage under `storageKey`. The hidden keys are
- * stored, so a column added later shows by default; mandatory columns always show.
+ * Which columns a list shows, remembered in localStorage under `storageKey`. The keys stored are the
+ * columns the admin flipped from their default (hidden ones, and shown ones of `hiddenByDefault`
+ * columns), so a column added later takes its own default; mandatory columns always show.
  */
 export function useColumnVisibility(storageKey: string, columns: readonly ColumnChoice[]) {
-  const [hidden, setHidden] = useState(() => readHidden(storageKey));
-  const visible = columns.filter((c) => c.mandatory || !hidden.includes(c.key)).map((c) => c.key);
+  const [flipped, setFlipped] = useState(() => readFlipped(storageKey));
+  const visible = columns
+    .filter((c) => c.mandatory || flipped.includes(c.key) === Boolean(c.hiddenByDefault))
+    .map((c) => c.key);
   const setVisible = useCallback(
     (keys: readonly string[]) => {
-      const next = columns.filter((c) => !c.mandatory && !keys.includes(c.key)).map((c) => c.key);
-      setHidden(next);
+      const next = columns
+        .filter((c) => !c.mandatory && keys.includes(c.key) === Boolean(c.hiddenByDefault))
+        .map((c) => c.key);
+      setFlipped(next);
       try {
         localStorage.setItem(storageKey, JSON.stringify(next));
       } catch {

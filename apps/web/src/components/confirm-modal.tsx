@@ -13,7 +13,7 @@ export type ConfirmModalProps = {
   pendingText?: string;
 };
 
-/** SPEC 2 delete confirmation: 'Remove Data', No / Yes, Yes reads 'Deleting...' while pending. */
+/** docs/product.md §2.11 delete confirmation: 'Remove Data', No / Yes, Yes reads 'Deleting...' while pending. */
 export function ConfirmModal({
   show,
   onConfirm,

@@ -10,6 +10,8 @@ export type DataTableColumn<T> = {
   /** Cell content; without it the row's field `key` is shown, or N/A when empty. */
   render?: (row: T, index: number) => ReactNode;
   sortable?: boolean;
+  /** The sort key a header click asks for when it is not `key` (two columns may sort by one field). */
+  sortKey?: string;
   /** Cannot be hidden in ColumnSettings. */
   mandatory?: boolean;
   className?: string;
@@ -86,12 +88,18 @@ export function DataTable<T>({
                 <th
                   key={column.key}
                   scope="col"
-                  aria-sort={ariaSort(sort, column.key)}
+                  aria-sort={ariaSort(sort, column.sortKey ?? column.key)}
                   className={column.className}
                 >
-                  <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
+                  <button
+                    type="button"
+                    className="sort-button"
+                    onClick={() => onSort(column.sortKey ?? column.key)}
+                  >
                     {column.header}
-                    <SortIcon direction={sort?.key === column.key ? sort.direction : undefined} />
+                    <SortIcon
+                      direction={sort?.key === (column.sortKey ?? column.key) ? sort.direction : undefined}
+                    />
                   </button>
                 </th>
               ) : (

@@ -25,7 +25,7 @@ const show = (value: DetailItem['value']) =>
     ? orNA(value)
     : value;
 
-/** A record's fields as a labelled list in a card; empty values show N/A (SPEC 1). */
+/** A record's fields as a labelled list in a card; empty values show N/A (docs/product.md §1). */
 export function DetailsCard({
   title,
   items,

@@ -23,7 +23,7 @@ export type LogListParams = {
 };
 type LogList<K extends LogKind> = K extends 'access' ? AccessLogList : ErrorLogList;
 
-/** GET access-logs/all or error-logs/all; a 400 reads as an empty list (SPEC 7). */
+/** GET access-logs/all or error-logs/all; a 400 reads as an empty list (docs/product.md §7.4). */
 export async function getLogs<K extends LogKind>(
   params: LogListParams & { kind: K },
   signal?: AbortSignal,
@@ -34,7 +34,7 @@ export async function getLogs<K extends LogKind>(
   return response.data;
 }
 
-/** SPEC 7 and 9: log queries are cached for 5 seconds. */
+/** docs/product.md §7.4 and §9: log queries are cached for 5 seconds. */
 export const logsQueryOptions = <K extends LogKind>(params: LogListParams & { kind: K }) =>
   queryOptions({
     queryKey: logKeys.list(params),

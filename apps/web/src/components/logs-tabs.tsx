@@ -107,7 +107,7 @@ function LogsList({ kind, search, userId, machineNumber, limit, onLimitChange }:
 }
 
 /**
- * Access Logs List and Error Logs List with one shared search (SPEC 2 "Admin Logs"): used by the
+ * Access Logs List and Error Logs List with one shared search (docs/product.md §2.9 "Admin Logs"): used by the
  * Admin Logs page and, filtered by userId or machineNumber, by the device and device-user pages.
  * A new search starts both lists at page 1; each list loads only while its tab is shown.
  */

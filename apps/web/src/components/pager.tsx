@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons.tsx';
 
-/** SPEC 9: the general list offers 10–100; device-user, treatment and log pagers 10 and 25. */
+/** docs/product.md §9: the general list offers 10–100; device-user, treatment and log pagers 10 and 25. */
 export const DEFAULT_PAGE_SIZES = [10, 25, 50, 75, 100] as const;
 export const DETAIL_PAGE_SIZES = [10, 25] as const;
 

@@ -3,7 +3,7 @@ import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'rea
 export type TabItem = {
   id: string;
   label: string;
-  /** Called only while the tab is active, so a list inside loads only when shown (SPEC 2). */
+  /** Called only while the tab is active, so a list inside loads only when shown (docs/product.md §4.7). */
   render: () => ReactNode;
 };
 

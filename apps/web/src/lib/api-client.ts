@@ -6,9 +6,9 @@ import { noteSessionExpiresIn, SESSION_EXPIRES_HEADER } from './session-expiry.t
 import { clearSession, getTimeZone, getToken } from './session-store.ts';
 
 /**
- * The one HTTP client (CONVENTIONS 4): nothing else calls fetch. It adds the bearer token and
+ * The one HTTP client (docs/architecture.md §6, one HTTP client): nothing else calls fetch. It adds the bearer token and
  * X-Timezone, reads the { code, msg, data } envelope, throws ApiError, and applies the 401 rule
- * of SPEC 7: toast, clear the session (which clears the query cache), go to /login-admin after 100 ms.
+ * of docs/product.md §4.2: toast, clear the session (which clears the query cache), go to /login-admin after 100 ms.
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -48,7 +48,7 @@ export type RequestOptions = {
   anonymous?: boolean;
   /** Logout: a 401 just means the session is already gone; skip the 401 rule. */
   ignoreUnauthorized?: boolean;
-  /** SPEC 7 for list and detail fetches: HTTP 400 (or code 400 in the body) is an empty result. */
+  /** docs/product.md §7.4 for list and detail fetches: HTTP 400 (or code 400 in the body) is an empty result. */
   emptyOn400?: boolean;
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -219,12 +219,12 @@ export const apiClient = {
     request<T>(path, { ...options, method: 'PATCH', body }),
   delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...options, method: 'DELETE' }),
-  /** A list or detail fetch (SPEC 7): a 400 answer resolves with data null instead of throwing. */
+  /** A list or detail fetch (docs/product.md §7.4): a 400 answer resolves with data null instead of throwing. */
   getList: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body' | 'emptyOn400'>) =>
     request<T | null>(path, { ...options, method: 'GET', emptyOn400: true }),
 };
 
-/** The text to show for a failed call: the server's msg, else the fallback (SPEC 8). */
+/** The text to show for a failed call: the server's msg, else the fallback (docs/product.md §8). */
 export function errorMessage(error: unknown, fallback: string = webMessages.genericError) {
   return error instanceof ApiError && error.msg ? error.msg : fallback;
 }

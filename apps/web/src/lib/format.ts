@@ -6,7 +6,7 @@ import { getTimeZone } from './session-store.ts';
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
-/** SPEC 1 display conventions. */
+/** docs/product.md §1 display conventions. */
 export const NA = 'N/A';
 export const DATE_FORMAT = 'DD-MM-YYYY';
 export const DATE_TIME_FORMAT = 'DD/MM/YYYY HH:mm:ss';

@@ -2,7 +2,7 @@ import type * as SonnerModule from 'sonner';
 import type { ExternalToast } from 'sonner';
 
 /**
- * The one way the console shows toasts (SPEC 4: success, info, warning, error, loading; dismissible,
+ * The one way the console shows toasts (docs/product.md §4.8: success, info, warning, error, loading; dismissible,
  * top-right). The <Toaster> that displays them is mounted once at the root (app/lazy-toaster.tsx).
  *
  * sonner is not part of the first screen: it loads on the first toast (or when a screen that is

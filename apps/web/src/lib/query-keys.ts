@@ -1,5 +1,5 @@
 /**
- * Query key factory (CONVENTIONS 3): all → lists → list(params) → details → detail(id).
+ * Query key factory (docs/architecture.md §6, key factories): all → lists → list(params) → details → detail(id).
  * A mutation invalidates `lists()` and the touched `detail(id)`.
  *
  *   export const deviceKeys = createQueryKeys('devices');

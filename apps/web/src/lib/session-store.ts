@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { AdminProfile } from '@app/contract/auth';
 
 /**
- * The client session (SPEC 3): persisted in localStorage under 'auth' as
+ * The client session (docs/product.md §3.1): persisted in localStorage under 'auth' as
  * { details, toggle, deviceDetail, userDetails }. Signed in = details hold a token (or access_token).
  */
 export type SessionDetails = Partial<AdminProfile> & {

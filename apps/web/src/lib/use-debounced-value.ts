@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** SPEC 9: search is debounced by 900 ms. */
+/** docs/product.md §9: search is debounced by 900 ms. */
 export const SEARCH_DEBOUNCE_MS = 900;
 
 export function useDebouncedValue<T>(value: T, delay = SEARCH_DEBOUNCE_MS): T {

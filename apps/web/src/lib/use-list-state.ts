@@ -4,7 +4,7 @@ import { useDebouncedValue } from './use-debounced-value.ts';
 export type SortDirection = 'asc' | 'desc';
 export type SortState = { key: string; direction: SortDirection };
 
-/** SPEC 2: clicking the sorted column flips its direction; a newly chosen column starts ascending. */
+/** docs/product.md §2.5: clicking the sorted column flips its direction; a newly chosen column starts ascending. */
 export function nextSort(current: SortState | undefined, key: string): SortState {
   if (current?.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };
   return { key, direction: 'asc' };
@@ -14,7 +14,7 @@ export type ListStateOptions = { initialLimit?: number; initialSort?: SortState;
 
 /**
  * Page, page size, sort and a debounced search for one list. A new search or page size starts at
- * page 1 (SPEC 9). Feed `page`, `limit`, `sort` and `debouncedSearch` into the list's query key.
+ * page 1 (docs/product.md §9). Feed `page`, `limit`, `sort` and `debouncedSearch` into the list's query key.
  */
 export function useListState({ initialLimit = 10, initialSort, debounceMs }: ListStateOptions = {}) {
   const [page, setPage] = useState(1);

@@ -18,7 +18,7 @@ const positive = (value: string | null) => {
 
 /**
  * Page, page size, sort and search of a list kept in the URL (?page=2&limit=25&sort=city&direction=asc&search=x),
- * so a reload or Back shows the same rows. The search box is debounced (SPEC 9: 900 ms) and a new
+ * so a reload or Back shows the same rows. The search box is debounced (docs/product.md §9: 900 ms) and a new
  * search or page size starts at page 1. Defaults are left out of the URL.
  */
 export function useUrlListState({ pageSizes, sortKeys = [], debounceMs }: UrlListStateOptions) {

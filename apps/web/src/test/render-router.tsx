@@ -6,7 +6,7 @@ import { Toaster } from 'sonner';
 type Router = ReturnType<typeof createMemoryRouter>;
 
 /**
- * Renders a test router the way the app does: a fresh query cache without retries (SPEC 7) and,
+ * Renders a test router the way the app does: a fresh query cache without retries (docs/product.md §7.4) and,
  * unless the routes bring their own (TestRoot), a Toaster so toasts can be asserted on screen.
  */
 export function renderRouter<R extends Router>(router: R, { toaster = true }: { toaster?: boolean } = {}): R {

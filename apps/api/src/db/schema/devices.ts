@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { roles, users } from './users.ts';
 
 /**
  * The machines. Every sortable column has a btree index ending in id (the tie-breaker), so a page in
@@ -44,8 +45,21 @@ export const devices = pgTable(
       ),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /*
+     * Check-in (device API): the last call from the machine, the app version its heartbeat named and
+     * where it said it was. Written in coalesced batches (modules/device-api/check-ins.ts), never
+     * per request, and indexed for the list's sortable Last Seen and App Version columns.
+     */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    appVersionCode: integer('app_version_code'),
+    appVersionName: text('app_version_name'),
+    reportedLatitude: doublePrecision('reported_latitude'),
+    reportedLongitude: doublePrecision('reported_longitude'),
   },
   (t) => [
+    // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.
+    index('devices_last_seen_at_id_idx').on(lastSeenSortKey(t), t.id),
+    index('devices_app_version_code_id_idx').on(appVersionSortKey(t), t.id),
     uniqueIndex('devices_machine_number_lower_idx').on(sql`lower(${t.machineNumber})`),
     uniqueIndex('devices_serial_number_lower_idx').on(sql`lower(${t.serialNumber})`),
     index('devices_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
@@ -59,6 +73,12 @@ export const devices = pgTable(
     index('devices_subscription_status_id_idx').on(t.subscriptionStatus, t.id),
   ],
 );
+
+/** The sort keys of the Last Seen and App Version columns; their indexes are built on exactly these. */
+export const lastSeenSortKey = (t: { lastSeenAt: unknown }): SQL =>
+  sql`coalesce(${t.lastSeenAt}, '-infinity'::timestamptz)`;
+export const appVersionSortKey = (t: { appVersionCode: unknown }): SQL =>
+  sql`coalesce(${t.appVersionCode}, -1)`;
 
 /**
  * Row counts kept by statement triggers as rows are written (see the device_counts migration), so
@@ -88,6 +108,22 @@ const deviceUserKeys = () => ({
   deviceId: uuid('device_id')
     .notNull()
     .references(() => devices.id, { onDelete: 'cascade' }),
+  /** The id the machine's app gave the record: its idempotency key, unique per machine (null: made elsewhere). */
+  clientId: uuid('client_id'),
+  /** When the server received it (createTime is the machine's own time). */
+  receivedAt: timestamp('received_at', { withTimezone: true }),
+});
+
+/** The spec's doctor/patient form fields beyond the listed columns, as the app registered them. */
+const personDetails = () => ({
+  nickName: text('nick_name'),
+  sex: smallint('sex'),
+  age: smallint('age'),
+  city: text('city'),
+  state: text('state'),
+  country: text('country'),
+  latitude: doublePrecision('latitude'),
+  longitude: doublePrecision('longitude'),
 });
 
 export const doctors = pgTable(
@@ -100,8 +136,22 @@ export const doctors = pgTable(
     address: text('address'),
     status: smallint('status').notNull().default(2),
     createTime: timestamp('create_time', { withTimezone: true }).defaultNow(),
+    ...personDetails(),
+    /** Doctors sign in on their machine with userName and this password (argon2id); null: cannot sign in. */
+    passwordHash: text('password_hash'),
+    /** The app role (roles.type = 'app') the technician registered the doctor under. */
+    roleId: uuid('role_id').references(() => roles.id, { onDelete: 'set null' }),
+    /** The technician who registered the doctor. */
+    registeredBy: uuid('registered_by'),
   },
-  (t) => [index('doctors_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id)],
+  (t) => [
+    index('doctors_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
+    uniqueIndex('doctors_device_id_client_id_idx').on(t.deviceId, t.clientId),
+    // Sign-in names one doctor per machine.
+    uniqueIndex('doctors_device_id_user_name_lower_idx')
+      .on(t.deviceId, sql`lower(${t.userName})`)
+      .where(sql`${t.passwordHash} is not null`),
+  ],
 );
 
 export const technicians = pgTable(
@@ -113,8 +163,17 @@ export const technicians = pgTable(
     phonenumber: text('phonenumber'),
     status: smallint('status').notNull().default(2),
     createTime: timestamp('create_time', { withTimezone: true }).defaultNow(),
+    /**
+     * The console user (role of type app) this technician row assigns to the machine: the admin
+     * creates technicians in User Management and assigns them; they sign in with that account.
+     */
+    accountId: uuid('account_id').references(() => users.id, { onDelete: 'cascade' }),
   },
-  (t) => [index('technicians_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id)],
+  (t) => [
+    index('technicians_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
+    uniqueIndex('technicians_device_id_account_id_idx').on(t.deviceId, t.accountId),
+    index('technicians_account_id_idx').on(t.accountId),
+  ],
 );
 
 export const patients = pgTable(
@@ -126,8 +185,11 @@ export const patients = pgTable(
     email: text('email').notNull(),
     phone: text('phone'),
     createTime: timestamp('create_time', { withTimezone: true }).defaultNow(),
+    address: text('address'),
+    ...personDetails(),
   },
   (t) => [
+    uniqueIndex('patients_device_id_client_id_idx').on(t.deviceId, t.clientId),
     index('patients_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
     index('patients_doctor_id_create_time_idx').on(t.doctorId, t.createTime, t.id),
   ],
@@ -154,8 +216,12 @@ export const treatmentRecords = pgTable(
     treatmentEnergy: doublePrecision('treatment_energy'),
     totalEnergyOutput: doublePrecision('total_energy_output'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The app's id for the record (idempotency key, unique per machine) and the server's receive time. */
+    clientId: uuid('client_id'),
+    receivedAt: timestamp('received_at', { withTimezone: true }),
   },
   (t) => [
+    uniqueIndex('treatment_records_device_id_client_id_idx').on(t.deviceId, t.clientId),
     index('treatment_records_device_id_created_at_idx').on(t.deviceId, t.createdAt, t.id),
     index('treatment_records_doctor_id_created_at_idx').on(t.doctorId, t.createdAt, t.id),
     index('treatment_records_patient_id_created_at_idx').on(t.patientId, t.createdAt, t.id),
@@ -172,6 +238,8 @@ export const treatmentImages = pgTable(
     /** A URL the browser can show: a stored file's address or a data: URL. */
     url: text('url').notNull(),
     position: smallint('position').notNull().default(0),
+    /** The app's id for the image. */
+    clientId: uuid('client_id'),
   },
   (t) => [index('treatment_images_treatment_id_idx').on(t.treatmentId, t.position)],
 );

@@ -10,6 +10,8 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 /*
@@ -42,8 +44,14 @@ export const accessLogs = pgTable(
     recordId: text('record_id'),
     /** Set on security-event rows: sign-in, logout, password and MFA events (lib/security-events.ts). */
     event: text('event'),
+    /** Rows a machine's app sent: the app's id for the row (idempotency key per machine) and when it arrived. */
+    clientId: uuid('client_id'),
+    receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
+    uniqueIndex('access_logs_machine_client_id_idx')
+      .on(t.machineNumber, t.clientId)
+      .where(sql`${t.clientId} is not null`),
     index('access_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('access_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('access_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),
@@ -77,8 +85,13 @@ export const errorLogs = pgTable(
     machineNumber: text('machine_number'),
     /** Set on security-event rows: a refused sign-in ('login.failure'), a refused request ('access.denied'). */
     event: text('event'),
+    clientId: uuid('client_id'),
+    receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
+    uniqueIndex('error_logs_machine_client_id_idx')
+      .on(t.machineNumber, t.clientId)
+      .where(sql`${t.clientId} is not null`),
     index('error_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('error_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('error_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),

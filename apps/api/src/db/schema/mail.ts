@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Every message the server sends. Without SMTP the row is the delivery ('logged'); with SMTP a row
@@ -14,6 +14,11 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
+    /**
+     * The body holds a secret (a one-time code, a payment link): once sent, text and html are
+     * replaced with '[cleared after sending]' (docs/decisions/031). Unsent, it stays for the retries.
+     */
+    holdsSecret: boolean('holds_secret').notNull().default(false),
     status: text('status', { enum: ['pending', 'sent', 'failed', 'logged'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),

@@ -31,3 +31,19 @@ export const mfaRecoveryCodes = pgTable(
   },
   (t) => [index('mfa_recovery_codes_user_id_idx').on(t.userId, t.codeHash)],
 );
+
+/**
+ * Sign-in step tokens already used (docs/decisions/030): a step token opens one session, once. Kept
+ * until the token would have expired anyway; older rows are deleted as new ones come.
+ */
+export const mfaUsedStepTokens = pgTable(
+  'mfa_used_step_tokens',
+  {
+    jti: text('jti').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('mfa_used_step_tokens_expires_idx').on(t.expiresAt)],
+);

@@ -32,6 +32,11 @@ export type PaymentEvent = {
   type: string;
   /** Our subscription id when the event carries it (metadata), else the provider ref to look up. */
   target: { subscriptionId: string } | { ref: string } | null;
+  /**
+   * The payment the event is about, checked against our record before anything is applied: the
+   * provider's ref (PaymentIntent or subscription id) and, for a payment, its amount and currency.
+   */
+  payment: { ref: string | null; amountCents: number | null; currency: string | null };
   effect:
     | { kind: 'paid'; periodEnd: Date | null }
     | { kind: 'failed'; message: string }
@@ -53,6 +58,9 @@ export interface PaymentProvider {
 }
 
 export class WebhookSignatureError extends Error {}
+
+/** Every payment link is in US dollars: intents are created in it, and events in any other are refused. */
+export const paymentCurrency = 'usd';
 
 /** The end of a paid period that starts at `from`. */
 export function addPeriod(from: Date, planType: PlanType): Date {

@@ -103,16 +103,26 @@ describe('Stripe webhook signatures', () => {
     id: 'evt_test_1',
     object: 'event',
     type: 'payment_intent.succeeded',
-    data: { object: { id: 'pi_1', object: 'payment_intent', metadata: { subscriptionId: 'abc' } } },
+    data: {
+      object: {
+        id: 'pi_1',
+        object: 'payment_intent',
+        amount: 500,
+        amount_received: 500,
+        currency: 'usd',
+        metadata: { subscriptionId: 'abc' },
+      },
+    },
   });
 
-  it('accepts a genuine signature and reads the subscription id from the metadata', async () => {
+  it('accepts a genuine signature and reads the subscription id, payment id, amount and currency', async () => {
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
     const event = await provider.parseWebhook(Buffer.from(payload), header);
     expect(event).toEqual({
       id: 'evt_test_1',
       type: 'payment_intent.succeeded',
       target: { subscriptionId: 'abc' },
+      payment: { ref: 'pi_1', amountCents: 500, currency: 'usd' },
       effect: { kind: 'paid', periodEnd: null },
     });
   });

@@ -6,7 +6,7 @@ import type {
   PaymentProvider,
   PaymentState,
 } from './payment-provider.ts';
-import { WebhookSignatureError } from './payment-provider.ts';
+import { paymentCurrency, WebhookSignatureError } from './payment-provider.ts';
 
 /**
  * Pinned: from 2025-03-31 an invoice's client secret is `confirmation_secret`, not
@@ -52,6 +52,19 @@ function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
   return toDate(ends.length ? Math.max(...ends) : null);
 }
 
+const intentPayment = (intent: Stripe.PaymentIntent): PaymentEvent['payment'] => ({
+  ref: intent.id,
+  amountCents: intent.amount_received ?? intent.amount ?? null,
+  currency: intent.currency ?? null,
+});
+
+/** A recurring plan's payments are known by the Stripe subscription (the ref on our record). */
+const invoicePayment = (invoice: Stripe.Invoice): PaymentEvent['payment'] => ({
+  ref: idOf(invoice.parent?.subscription_details?.subscription),
+  amountCents: invoice.amount_paid ?? null,
+  currency: invoice.currency ?? null,
+});
+
 function invoiceTarget(invoice: Stripe.Invoice): PaymentEvent['target'] {
   const details = invoice.parent?.subscription_details;
   const subscriptionId = details?.metadata?.subscriptionId;
@@ -87,7 +100,7 @@ export function createStripeProvider({
         items: [
           {
             price_data: {
-              currency: 'usd',
+              currency: paymentCurrency,
               product: product.id,
               unit_amount: request.amountCents,
               recurring: { interval: request.planType ?? 'month' },
@@ -110,7 +123,7 @@ export function createStripeProvider({
     const intent = await stripe.paymentIntents.create(
       {
         amount: request.amountCents,
-        currency: 'usd',
+        currency: paymentCurrency,
         automatic_payment_methods: { enabled: true },
         receipt_email: request.email,
         description: `Device subscription ${request.machineSerialNumber}`,
@@ -179,12 +192,17 @@ export function createStripeProvider({
       } catch (error) {
         throw new WebhookSignatureError(error instanceof Error ? error.message : 'bad signature');
       }
-      const base = { id: event.id, type: event.type };
+      const base = {
+        id: event.id,
+        type: event.type,
+        payment: { ref: null, amountCents: null, currency: null },
+      };
       switch (event.type) {
         case 'payment_intent.succeeded': {
           const id = event.data.object.metadata?.subscriptionId;
           return {
             ...base,
+            payment: intentPayment(event.data.object),
             target: id ? { subscriptionId: id } : null,
             effect: { kind: 'paid', periodEnd: null },
           };
@@ -194,6 +212,7 @@ export function createStripeProvider({
           const id = intent.metadata?.subscriptionId;
           return {
             ...base,
+            payment: intentPayment(intent),
             target: id ? { subscriptionId: id } : null,
             effect: { kind: 'failed', message: intent.last_payment_error?.message ?? 'Payment failed' },
           };
@@ -201,6 +220,7 @@ export function createStripeProvider({
         case 'invoice.paid':
           return {
             ...base,
+            payment: invoicePayment(event.data.object),
             target: invoiceTarget(event.data.object),
             effect: { kind: 'paid', periodEnd: invoicePeriodEnd(event.data.object) },
           };
@@ -211,6 +231,7 @@ export function createStripeProvider({
           const message = invoice.last_finalization_error?.message ?? 'Payment failed';
           return {
             ...base,
+            payment: invoicePayment(invoice),
             target: invoiceTarget(invoice),
             effect: first ? { kind: 'failed', message } : { kind: 'ignored' },
           };
@@ -220,6 +241,7 @@ export function createStripeProvider({
           const id = subscription.metadata?.subscriptionId;
           return {
             ...base,
+            payment: { ref: subscription.id, amountCents: null, currency: null },
             target: id ? { subscriptionId: id } : { ref: subscription.id },
             effect: { kind: 'ended' },
           };

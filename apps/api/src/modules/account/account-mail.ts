@@ -10,7 +10,9 @@ export function otpMail({
   userName: string;
   validMinutes: number;
 }) {
-  const subject = `Your password reset code: ${otp}`;
+  // Never the code itself: subjects show on lock screens and in notification previews, and are kept
+  // in mail logs that bodies are not.
+  const subject = 'Your password reset code';
   const text = [
     `Hello ${userName},`,
     '',
@@ -26,5 +28,5 @@ export function otpMail({
 <p>It is valid for ${validMinutes} minutes and works once.</p>
 <p>If you did not ask to reset your password, you can ignore this email; your password stays as it is.</p>
 </body></html>`;
-  return { subject, text, html };
+  return { subject, text, html, secret: true };
 }

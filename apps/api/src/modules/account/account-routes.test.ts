@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../db/schema/mail.ts';
 import { roles, users } from '../../db/schema/users.ts';
@@ -76,6 +76,18 @@ describe('password recovery', () => {
     expect(mail.from).toBe('no-reply@example.test');
     expect(mail.html).toContain(otpOf(mail));
     expect(mail.text).toContain('10 minutes');
+    // The code is in the body only: subjects show on lock screens and stay in mail logs.
+    expect(mail.subject).toBe('Your password reset code');
+    expect(mail.subject).not.toContain(otpOf(mail));
+    // Sent: the outbox keeps no copy of the code.
+    const [kept] = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to, email))
+      .orderBy(desc(mailOutbox.createdAt))
+      .limit(1);
+    expect(kept).toMatchObject({ status: 'sent', holdsSecret: true, text: '[cleared after sending]' });
+    expect(kept!.html).toBe('[cleared after sending]');
 
     const verified = await verify(email, otpOf(mail));
     expect(verified.statusCode).toBe(200);

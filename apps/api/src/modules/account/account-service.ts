@@ -1,13 +1,13 @@
 import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { accountMessages, otpMaxWrongTries, otpResendSeconds, otpValidMinutes } from '@app/contract/account';
-import { apiMessages } from '@app/contract/envelope';
 import type { Db } from '../../db/client.ts';
 import { passwordResets } from '../../db/schema/account.ts';
 import { sessions, users } from '../../db/schema/users.ts';
 import {
   createAttemptLimiter,
   createBackoffLimiter,
+  reserveAll,
   type AttemptLimiter,
 } from '../../lib/attempt-limiter.ts';
 import { BadRequestError, TooManyRequestsError } from '../../lib/errors.ts';
@@ -86,15 +86,6 @@ export function createAccountService({
     createHmac('sha256', secret).update(`${resetId}:${otp}`).digest('hex');
   const pending = new Set<Promise<void>>();
 
-  const throttle = async (
-    limiter: AttemptLimiter,
-    key: string,
-    message: string = apiMessages.tooManyRequests,
-  ) => {
-    const wait = await limiter.blockedFor(key);
-    if (wait > 0) throw new TooManyRequestsError(message, wait);
-  };
-
   /** Makes and mails a new OTP for the account with that email, voiding earlier ones; nothing for an unknown email. */
   async function issueOtp(email: string): Promise<void> {
     const [user] = await db
@@ -132,17 +123,21 @@ export function createAccountService({
    */
   async function requestOtp(input: { email: string; ip: string }, kind: 'forgot' | 'resend') {
     const email = input.email.toLowerCase();
-    await throttle(limiters.otpByIp, input.ip);
-    await limiters.otpByIp.fail(input.ip);
-    const gap = await limiters.resendGap.blockedFor(email);
-    if (gap > 0) {
+    // Each limit is counted in the same atomic step that checks it (attempt-limiter.ts), so a burst
+    // in parallel cannot send more codes than the limits allow.
+    await reserveAll([[limiters.otpByIp, input.ip]]);
+    const gap = await limiters.resendGap.reserve(email);
+    if (gap.wait > 0) {
       // Asking again from the forgot form within 30 s keeps the OTP already sent; resend says wait.
-      if (kind === 'resend') throw new TooManyRequestsError(accountMessages.otpResendTooSoon, gap);
+      if (kind === 'resend') throw new TooManyRequestsError(accountMessages.otpResendTooSoon, gap.wait);
       return;
     }
-    await throttle(limiters.otpByEmail, email);
-    await limiters.otpByEmail.fail(email);
-    await limiters.resendGap.fail(email);
+    try {
+      await reserveAll([[limiters.otpByEmail, email]]);
+    } catch (err) {
+      await gap.refund();
+      throw err;
+    }
     // Started just after the answer has gone: with the embedded database the queries share this thread.
     const task = new Promise<void>((resolve) => setTimeout(resolve, 25))
       .then(() => issueOtp(email))
@@ -158,13 +153,12 @@ export function createAccountService({
     /** A right OTP (once, within 10 minutes, before 5 wrong tries) buys a short-lived reset token. */
     async verifyOtp(input: { email: string; otp: string; ip: string }) {
       const email = input.email.toLowerCase();
-      await throttle(limiters.verifyByIp, input.ip);
-      await throttle(limiters.verifyByEmail, email);
-      const invalid = async () => {
-        await limiters.verifyByIp.fail(input.ip);
-        await limiters.verifyByEmail.fail(email);
-        return new BadRequestError(accountMessages.otpInvalid);
-      };
+      // Counted as wrong before the code is looked at; a right code gives both back (attempt-limiter.ts).
+      const held = await reserveAll([
+        [limiters.verifyByIp, input.ip],
+        [limiters.verifyByEmail, email],
+      ]);
+      const invalid = () => new BadRequestError(accountMessages.otpInvalid);
       const at = now();
       const [row] = await db
         .select({ id: passwordResets.id, otpHash: passwordResets.otpHash, email: users.email })
@@ -181,7 +175,7 @@ export function createAccountService({
         )
         .orderBy(desc(passwordResets.createdAt))
         .limit(1);
-      if (!row) throw await invalid();
+      if (!row) throw invalid();
 
       if (!sameHex(row.otpHash, otpHash(row.id, input.otp))) {
         // Counted in the database, so parallel guesses cannot exceed the limit; the 5th voids the OTP.
@@ -198,7 +192,7 @@ export function createAccountService({
               lt(passwordResets.otpAttempts, otpMaxWrongTries),
             ),
           );
-        throw await invalid();
+        throw invalid();
       }
 
       const rememberToken = randomBytes(32).toString('base64url');
@@ -218,8 +212,8 @@ export function createAccountService({
           ),
         )
         .returning({ id: passwordResets.id });
-      if (used.length === 0) throw await invalid();
-      await limiters.verifyByEmail.reset(email);
+      if (used.length === 0) throw invalid();
+      await Promise.all([held.refund(), limiters.verifyByEmail.reset(email)]);
       return { rememberToken, email: row.email };
     },
 
@@ -275,17 +269,15 @@ export function createAccountService({
       oldPassword: string;
       newPassword: string;
     }) {
-      await throttle(limiters.changeByUser, input.userId);
+      const held = await reserveAll([[limiters.changeByUser, input.userId]]);
       const [user] = await db
         .select({ passwordHash: users.passwordHash })
         .from(users)
         .where(eq(users.id, input.userId))
         .limit(1);
-      if (!user || !(await verifyPassword(user.passwordHash, input.oldPassword))) {
-        await limiters.changeByUser.fail(input.userId);
+      if (!user || !(await verifyPassword(user.passwordHash, input.oldPassword)))
         throw new BadRequestError(accountMessages.currentPasswordWrong);
-      }
-      await limiters.changeByUser.reset(input.userId);
+      await Promise.all([held.refund(), limiters.changeByUser.reset(input.userId)]);
       if (input.oldPassword === input.newPassword) throw new BadRequestError(accountMessages.samePassword);
       const passwordHash = await hashPassword(input.newPassword);
       const at = now();

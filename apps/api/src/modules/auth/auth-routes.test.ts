@@ -1,3 +1,4 @@
+import { deviceApiMessages } from '@app/contract/device-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
@@ -135,8 +136,21 @@ describe('POST /api/v1/admin/login', () => {
 
 describe('bearer tokens on admin routes', () => {
   // Every API route that did not declare itself public: anonymous and bad tokens must get a 401.
+  // The console's routes; the machines' routes (device credentials) have their own tests in device-api/.
   const privateRoutes = () =>
-    t.app.registeredRoutes.filter((r) => r.url.startsWith('/api/') && r.access !== 'public');
+    t.app.registeredRoutes.filter((r) => r.url.startsWith('/api/') && r.access === 'admin');
+
+  it('refuses a missing device credential on every machine route with 401 naming the header', async () => {
+    const machineRoutes = t.app.registeredRoutes.filter(
+      (r) => r.access === 'device' || r.access === 'app-user',
+    );
+    expect(machineRoutes.length).toBeGreaterThan(5);
+    for (const route of machineRoutes) {
+      const res = await t.app.inject({ method: route.method as 'GET', url: concrete(route.url) });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect(res.json().msg).toBe(deviceApiMessages.credentialMissing);
+    }
+  });
 
   it('has private admin routes to check', () => {
     expect(privateRoutes().map((r) => `${r.method} ${r.url}`)).toEqual(

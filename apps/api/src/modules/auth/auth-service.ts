@@ -9,7 +9,7 @@ import type { TokenSigner } from '../../lib/tokens.ts';
 import type { ProfileService } from '../profile/profile-service.ts';
 import type { MfaService } from './mfa-service.ts';
 import type { SessionActivity } from './session-activity.ts';
-import type { SignInThrottle } from './sign-in-throttle.ts';
+import type { SignInAttempt, SignInThrottle } from './sign-in-throttle.ts';
 
 export type AuthContext = {
   userId: string;
@@ -46,8 +46,8 @@ export function createAuthService({
   now,
   mfa,
 }: Deps) {
-  const fail = async (email: string, ip: string): Promise<never> => {
-    await signInThrottle.fail(email, ip);
+  const fail = async (attempt: SignInAttempt): Promise<never> => {
+    await attempt.failed();
     throw new UnauthorizedError(signInMessages.wrongCredentials);
   };
 
@@ -74,26 +74,31 @@ export function createAuthService({
   return {
     async login(input: { email: string; password: string; ip: string; userAgent?: string }) {
       const email = input.email.toLowerCase();
-      await signInThrottle.check(email, input.ip);
-      const [account] = await db
-        .select({ id: users.id, passwordHash: users.passwordHash, roleType: roles.type })
-        .from(users)
-        .innerJoin(roles, eq(users.roleId, roles.id))
-        .where(sql`lower(${users.email}) = ${email}`)
-        .limit(1);
-      if (!account) {
-        await burnPasswordCheck(input.password);
-        return fail(email, input.ip);
-      }
-      const matches = await verifyPassword(account.passwordHash, input.password);
-      // Only users whose role is of type admin may use the console; app users get the same answer.
-      if (!matches || account.roleType !== 'admin') return fail(email, input.ip);
+      // Counted before the lookup and the password check (sign-in-throttle.ts), settled by the outcome.
+      const attempt = await signInThrottle.begin(email, input.ip);
+      try {
+        const [account] = await db
+          .select({ id: users.id, passwordHash: users.passwordHash, roleType: roles.type })
+          .from(users)
+          .innerJoin(roles, eq(users.roleId, roles.id))
+          .where(sql`lower(${users.email}) = ${email}`)
+          .limit(1);
+        if (!account) {
+          await burnPasswordCheck(input.password);
+          return await fail(attempt);
+        }
+        const matches = await verifyPassword(account.passwordHash, input.password);
+        // Only users whose role is of type admin may use the console; app users get the same answer.
+        if (!matches || account.roleType !== 'admin') return await fail(attempt);
 
-      await signInThrottle.succeed(email, input.ip);
-      // A user with an authenticator (or, under REQUIRE_MFA, without one) gets a step token, not a session.
-      const challenge = await mfa.challengeFor(account.id);
-      if (challenge) return challenge;
-      return openSession({ userId: account.id, ip: input.ip, userAgent: input.userAgent });
+        await attempt.succeeded();
+        // A user with an authenticator (or, under REQUIRE_MFA, without one) gets a step token, not a session.
+        const challenge = await mfa.challengeFor(account.id);
+        if (challenge) return challenge;
+        return await openSession({ userId: account.id, ip: input.ip, userAgent: input.userAgent });
+      } finally {
+        await attempt.end();
+      }
     },
 
     openSession,

@@ -457,8 +457,8 @@ describe('REQUIRE_MFA', () => {
       const status = await t2.injectAs(accessToken, { method: 'GET', url: apiPaths.profileMfa });
       expect(status.json().data).toEqual({ enabled: true, recoveryCodesLeft: 10, required: true });
 
-      // The same enrol token cannot enrol again, and the next sign-in asks for a code.
-      expect((await post(t2, apiPaths.loginMfaSetup, { mfaToken })).statusCode).toBe(409);
+      // The enrol token is used up (step-tokens.ts), and the next sign-in asks for a code.
+      expect((await post(t2, apiPaths.loginMfaSetup, { mfaToken })).statusCode).toBe(401);
       expect((await challenge(t2, email)).mfa).toBe('verify');
 
       const off = await t2.injectAs(accessToken, {

@@ -84,8 +84,11 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     },
     async (request, reply) => {
       request.securitySubject = await mfa.subjectOf(request.body.mfaToken);
-      const userId = await mfa.enrollingUser(request.body.mfaToken);
-      const recoveryCodes = await mfa.confirmSetup(userId, request.body.code, request.ip);
+      const { userId, recoveryCodes } = await mfa.confirmEnrolment(
+        request.body.mfaToken,
+        request.body.code,
+        request.ip,
+      );
       const session = await auth.openSession({
         userId,
         ip: request.ip,

@@ -1,6 +1,5 @@
 import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import QRCode from 'qrcode';
-import { apiMessages } from '@app/contract/envelope';
 import { userMessages } from '@app/contract/users';
 import {
   mfaMessages,
@@ -13,13 +12,12 @@ import {
 import type { Db } from '../../db/client.ts';
 import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
 import { sessions, users } from '../../db/schema/users.ts';
-import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
+import { reserveAll, type AttemptLimiter } from '../../lib/attempt-limiter.ts';
 import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
-  TooManyRequestsError,
   UnauthorizedError,
   type AppError,
 } from '../../lib/errors.ts';
@@ -27,6 +25,7 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
 import { newRecoveryCodes, type MfaCrypto } from './mfa-crypto.ts';
+import { createStepTokens } from './step-tokens.ts';
 
 /** Long enough to open the app and type a code, short enough that a leaked step token is soon dead. */
 export const challengeMinutes = 5;
@@ -70,16 +69,32 @@ export async function removeTwoStep(
 }
 
 export function createMfaService({ db, crypto, signer, limiters, requireMfa, now }: Deps) {
+  // Single use, and void once the password changes (step-tokens.ts).
+  const steps = createStepTokens({ db, signer, now });
   const authenticator = async (userId: string) =>
     (await db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId)).limit(1))[0];
 
-  /** 429 with Retry-After while the user or the address has had too many wrong codes or passwords. */
-  async function notBlocked(userId: string, ip: string) {
-    const wait = Math.max(await limiters.byUser.blockedFor(userId), await limiters.byIp.blockedFor(ip));
-    if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
+  /**
+   * Counts a code or password attempt against the user and the address before it is checked, in
+   * one atomic step each (attempt-limiter.ts): 429 with Retry-After when either is used up. A
+   * success gives the address's count back and clears the user's; a failure leaves both counted.
+   */
+  async function counted<T>(userId: string, ip: string, check: () => Promise<T | false>): Promise<T | false> {
+    const held = await reserveAll([
+      [limiters.byUser, userId],
+      [limiters.byIp, ip],
+    ]);
+    let result: T | false = false;
+    try {
+      result = await check();
+    } catch (err) {
+      // Not an answer about the code (the database failed): not held against the user.
+      await held.refund();
+      throw err;
+    }
+    if (result !== false) await Promise.all([held.refund(), limiters.byUser.reset(userId)]);
+    return result;
   }
-  const failed = (userId: string, ip: string) =>
-    Promise.all([limiters.byUser.fail(userId), limiters.byIp.fail(ip)]);
 
   /** Accepts a TOTP code of a step later than the last one accepted; the update is the replay guard. */
   async function consumeTotp(userId: string, code: string): Promise<boolean> {
@@ -123,30 +138,24 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
    * limits; a wrong one counts against both and throws `wrong`.
    */
   async function checkCode(userId: string, ip: string, code: string, wrong: AppError) {
-    await notBlocked(userId, ip);
     const compact = code.replace(/\s/g, '');
-    const ok = /^\d{6}$/.test(compact)
-      ? await consumeTotp(userId, compact)
-      : await consumeRecoveryCode(userId, code);
-    if (!ok) {
-      await failed(userId, ip);
-      throw wrong;
-    }
-    await limiters.byUser.reset(userId);
+    const ok = await counted(userId, ip, () =>
+      /^\d{6}$/.test(compact) ? consumeTotp(userId, compact) : consumeRecoveryCode(userId, code),
+    );
+    if (!ok) throw wrong;
   }
 
   /** The user's own password, under the same per-user and per-IP limits as codes (a wrong one counts). */
   async function checkPassword(userId: string, ip: string, password: string) {
-    await notBlocked(userId, ip);
-    const [user] = await db
-      .select({ passwordHash: users.passwordHash })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1);
-    if (!user || !(await verifyPassword(user.passwordHash, password))) {
-      await failed(userId, ip);
-      throw new BadRequestError(mfaMessages.passwordWrong);
-    }
+    const ok = await counted(userId, ip, async () => {
+      const [user] = await db
+        .select({ passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return Boolean(user && (await verifyPassword(user.passwordHash, password)));
+    });
+    if (!ok) throw new BadRequestError(mfaMessages.passwordWrong);
   }
 
   async function recoveryCodesLeft(userId: string) {
@@ -165,12 +174,6 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
       .insert(mfaRecoveryCodes)
       .values(codes.map((code) => ({ userId, codeHash: crypto.hashRecoveryCode(userId, code) })));
     return codes;
-  }
-
-  async function userIdOf(token: string, purpose: Purpose): Promise<string> {
-    const claims = await signer.verifyPurpose('mfa', token);
-    if (!claims || claims.pur !== purpose) throw new UnauthorizedError(mfaMessages.challengeInvalid);
-    return claims.sub!;
   }
 
   const service = {
@@ -192,18 +195,27 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
       const purpose: Purpose | null = row?.enabledAt ? 'verify' : requireMfa ? 'enrol' : null;
       if (!purpose) return null;
       const expiresAt = new Date(now().getTime() + challengeMinutes * 60_000);
-      return { mfa: purpose, mfaToken: await signer.signPurpose('mfa', userId, expiresAt, { pur: purpose }) };
+      return { mfa: purpose, mfaToken: await steps.issue(userId, purpose, expiresAt) };
     },
 
     /** The code step of sign-in: returns the user to open a session for. */
     async passChallenge(token: string, code: string, ip: string): Promise<string> {
-      const userId = await userIdOf(token, 'verify');
-      await checkCode(userId, ip, code, new UnauthorizedError(mfaMessages.codeInvalid));
-      return userId;
+      const step = await steps.check(token, 'verify');
+      await checkCode(step.userId, ip, code, new UnauthorizedError(mfaMessages.codeInvalid));
+      await steps.consume(step);
+      return step.userId;
     },
 
-    /** REQUIRE_MFA enrolment at sign-in: the user the enrol token names. */
-    enrollingUser: (token: string) => userIdOf(token, 'enrol'),
+    /** REQUIRE_MFA enrolment at sign-in: the user the enrol token names (starting the setup keeps it usable). */
+    enrollingUser: async (token: string) => (await steps.check(token, 'enrol')).userId,
+
+    /** REQUIRE_MFA enrolment at sign-in, confirmed with a code: the token is used up with it. */
+    async confirmEnrolment(token: string, code: string, ip: string) {
+      const step = await steps.check(token, 'enrol');
+      const recoveryCodes = await service.confirmSetup(step.userId, code, ip);
+      await steps.consume(step);
+      return { userId: step.userId, recoveryCodes };
+    },
 
     async status(userId: string): Promise<MfaStatus> {
       const row = await authenticator(userId);
@@ -277,17 +289,14 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
 
     /** A current code from the app proves it holds the secret: only then is two-step sign-in on. */
     async confirmSetup(userId: string, code: string, ip: string): Promise<string[]> {
-      await notBlocked(userId, ip);
       const row = await authenticator(userId);
       if (row?.enabledAt) throw new ConflictError(mfaMessages.alreadyEnabled);
       if (!row) throw new ConflictError(mfaMessages.noPendingSetup);
-      const secret = crypto.decryptSecret(row.secretEnc, userId);
-      const step = secret && matchTotp(secret, code, now().getTime());
-      if (step == null) {
-        await failed(userId, ip);
-        throw new BadRequestError(mfaMessages.codeInvalid);
-      }
-      await limiters.byUser.reset(userId);
+      const step = await counted(userId, ip, async () => {
+        const secret = crypto.decryptSecret(row.secretEnc, userId);
+        return (secret && matchTotp(secret, code, now().getTime())) ?? false;
+      });
+      if (step === false) throw new BadRequestError(mfaMessages.codeInvalid);
       return db.transaction(async (tx) => {
         const enabled = await tx
           .update(mfaAuthenticators)

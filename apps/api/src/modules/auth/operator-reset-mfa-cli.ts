@@ -13,7 +13,7 @@ if (!email || process.argv.length > 3 || !email.includes('@')) {
 }
 
 try {
-  const config = loadConfig();
+  const config = loadConfig(process.env, { takesPayments: false });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const result = await operatorResetMfa(database.db, email, new Date());

@@ -2,7 +2,12 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { apiMessages } from '@app/contract/envelope';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/users.ts';
-import { createAttemptLimiter, createBackoffLimiter } from '../../lib/attempt-limiter.ts';
+import {
+  createAttemptLimiter,
+  createBackoffLimiter,
+  createInFlightCap,
+  reserveAll,
+} from '../../lib/attempt-limiter.ts';
 import { TooManyRequestsError } from '../../lib/errors.ts';
 import type { ThrottleStore } from '../../lib/throttle-store.ts';
 
@@ -18,7 +23,19 @@ export const signInThrottlePolicy = {
   perAccount: { free: 5, baseMs: 1000, capMs: 30_000, forgetMs: minutes(15) },
   /** An address the account signed in from within this time skips the account back-off. */
   knownAddressMs: minutes(60 * 24 * 30),
+  /** Password checks running at once for one account in one API instance; more wait a second. */
+  inFlightPerAccount: 4,
 } as const;
+
+/** One sign-in attempt, counted as a failure from the start; the outcome settles it. */
+export type SignInAttempt = {
+  /** Wrong password or no such admin: the counts stand. */
+  failed(): Promise<void>;
+  /** Right password: the counts are taken back and the account's run of failures forgotten. */
+  succeeded(): Promise<void>;
+  /** Always, last: frees the account's in-flight slot; an attempt that never reached an outcome (a server error) is given back. */
+  end(): Promise<void>;
+};
 
 /**
  * Password sign-in throttling per address, per account and address, and per account. Only the
@@ -64,20 +81,48 @@ export function createSignInThrottle({
     return row !== undefined;
   }
 
+  const inFlight = createInFlightCap(policy.inFlightPerAccount);
+
   return {
-    /** Throws 429 (with Retry-After) when this attempt must wait; checked before the password is. */
-    async check(email: string, ip: string) {
-      const wait = Math.max(await byAddress.blockedFor(ip), await byPair.blockedFor(pair(email, ip)));
-      if (wait > 0) throw new TooManyRequestsError(apiMessages.tooManyRequests, wait);
-      const backoff = await byAccount.blockedFor(email);
-      if (backoff > 0 && !(await knownAddress(email, ip)))
-        throw new TooManyRequestsError(apiMessages.tooManyRequests, backoff);
-    },
-    async fail(email: string, ip: string) {
-      await Promise.all([byAddress.fail(ip), byPair.fail(pair(email, ip)), byAccount.fail(email)]);
-    },
-    async succeed(email: string, ip: string) {
-      await Promise.all([byPair.reset(pair(email, ip)), byAccount.reset(email)]);
+    /**
+     * Counts the attempt before the password is checked, in one atomic step per limit, so a burst
+     * in parallel gets no more checks than the limits allow (docs/decisions/024). Throws 429 (with
+     * Retry-After) when this attempt must wait.
+     */
+    async begin(email: string, ip: string): Promise<SignInAttempt> {
+      const release = inFlight.enter(email);
+      if (!release) throw new TooManyRequestsError(apiMessages.tooManyRequests, 1);
+      try {
+        const held = await reserveAll([
+          [byAddress, ip],
+          [byPair, pair(email, ip)],
+        ]);
+        const onAccount = await byAccount.reserve(email);
+        // A back-off running: only an address this account signed in from lately skips it.
+        if (onAccount.wait > 0 && !(await knownAddress(email, ip))) {
+          await held.refund();
+          throw new TooManyRequestsError(apiMessages.tooManyRequests, onAccount.wait);
+        }
+        let settled = false;
+        return {
+          async failed() {
+            settled = true;
+            // Not counted up front when the known address skipped the back-off: counted now.
+            if (onAccount.wait > 0) await byAccount.fail(email);
+          },
+          async succeeded() {
+            settled = true;
+            await Promise.all([held.refund(), byPair.reset(pair(email, ip)), byAccount.reset(email)]);
+          },
+          async end() {
+            if (!settled) await Promise.all([held.refund(), onAccount.refund()]);
+            release();
+          },
+        };
+      } catch (err) {
+        release();
+        throw err;
+      }
     },
   };
 }

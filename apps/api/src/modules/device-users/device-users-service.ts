@@ -137,7 +137,7 @@ export function createDeviceUsersService({ db }: { db: Db }) {
       return withIsoTime(row);
     },
 
-    /** SPEC 4: a doctor's patients filter by the doctor's id. */
+    /** docs/product.md §4.7: a doctor's patients filter by the doctor's id. */
     async listPatients(q: Page & DeviceFilter & { doctorId?: string }): Promise<PatientList> {
       const where = and(
         onMachine(patients.deviceId, q.machineNumber),

@@ -10,14 +10,14 @@ import {
   type SubscriptionSummary,
 } from '@app/contract/devices';
 import type { Db } from '../../db/client.ts';
-import { devices, tableRowCounts } from '../../db/schema/devices.ts';
+import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '../../db/schema/devices.ts';
 import { subscriptions } from '../../db/schema/subscriptions.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { containsPattern, isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts';
 
 type DeviceRow = typeof devices.$inferSelect;
 
-const sortColumns: Record<DeviceSortKey, { column: AnyColumn; unique: boolean }> = {
+const sortColumns: Record<DeviceSortKey, { column: AnyColumn | SQL; unique: boolean }> = {
   createdAt: { column: devices.createdAt, unique: false },
   machineNumber: { column: devices.machineNumber, unique: true },
   serialNumber: { column: devices.serialNumber, unique: true },
@@ -26,6 +26,8 @@ const sortColumns: Record<DeviceSortKey, { column: AnyColumn; unique: boolean }>
   country: { column: devices.country, unique: false },
   status: { column: devices.status, unique: false },
   subscriptionStatus: { column: devices.subscriptionStatus, unique: false },
+  lastSeenAt: { column: lastSeenSortKey(devices), unique: false },
+  appVersionCode: { column: appVersionSortKey(devices), unique: false },
 };
 
 /** Everything but the search text, which is an index input and never leaves the database. */
@@ -43,8 +45,11 @@ const deviceColumns = {
   subscriptionStatus: devices.subscriptionStatus,
   createdAt: devices.createdAt,
   updatedAt: devices.updatedAt,
+  lastSeenAt: devices.lastSeenAt,
+  appVersionCode: devices.appVersionCode,
+  appVersionName: devices.appVersionName,
 };
-type DeviceListRow = Omit<DeviceRow, 'searchText'>;
+type DeviceListRow = Omit<DeviceRow, 'searchText' | 'reportedLatitude' | 'reportedLongitude'>;
 
 export type DeviceListParams = {
   page: number;
@@ -54,7 +59,8 @@ export type DeviceListParams = {
   direction?: SortDirection;
 };
 
-const toDevice = (row: DeviceListRow, subs: SubscriptionSummary[]): Device => ({
+/** `onlineSince`: a machine seen at or after this time (ms) is online. */
+const toDevice = (row: DeviceListRow, subs: SubscriptionSummary[], onlineSince: number): Device => ({
   _id: row.id,
   machineNumber: row.machineNumber,
   serialNumber: row.serialNumber,
@@ -70,6 +76,10 @@ const toDevice = (row: DeviceListRow, subs: SubscriptionSummary[]): Device => ({
   subscriptionDetails: subs,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
+  lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+  online: row.lastSeenAt !== null && row.lastSeenAt.getTime() >= onlineSince,
+  appVersionCode: row.appVersionCode,
+  appVersionName: row.appVersionName,
 });
 
 /** Pages starting before this row are fetched together with the count; deeper ones after it. */
@@ -81,7 +91,16 @@ const nearPages = 1000;
  */
 export const deviceSearchExactCountLimit = 2000;
 
-export function createDevicesService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+export function createDevicesService({
+  db,
+  now = () => new Date(),
+  offlineMinutes = 15,
+}: {
+  db: Db;
+  now?: () => Date;
+  /** Quiet longer than this reads Offline (DEVICE_OFFLINE_MINUTES). */
+  offlineMinutes?: number;
+}) {
   const countWhere = async (where: SQL | undefined) =>
     (
       await db
@@ -166,7 +185,8 @@ export function createDevicesService({ db, now = () => new Date() }: { db: Db; n
 
   async function withSubscriptions(rows: DeviceListRow[]): Promise<Device[]> {
     const subs = await subscriptionsFor(rows.map((r) => r.serialNumber));
-    return rows.map((r) => toDevice(r, subs.get(r.serialNumber.toLowerCase()) ?? []));
+    const onlineSince = now().getTime() - offlineMinutes * 60_000;
+    return rows.map((r) => toDevice(r, subs.get(r.serialNumber.toLowerCase()) ?? [], onlineSince));
   }
 
   async function findRow(id: string): Promise<DeviceListRow> {

@@ -125,6 +125,9 @@ describe('the Stripe webhook', () => {
     const payload = event('payment_intent.succeeded', {
       id: providerRef,
       object: 'payment_intent',
+      amount: 12050,
+      amount_received: 12050,
+      currency: 'usd',
       metadata: { subscriptionId: id },
     });
     const res = await deliver(payload);
@@ -146,9 +149,10 @@ describe('the Stripe webhook', () => {
 
   it('marks the link Failed on payment_intent.payment_failed', async () => {
     const id = await create();
+    await checkout(id);
     const res = await deliver(
       event('payment_intent.payment_failed', {
-        id: 'pi_x',
+        id: (await row(id)).providerRef,
         object: 'payment_intent',
         metadata: { subscriptionId: id },
         last_payment_error: { message: 'Your card was declined.' },
@@ -201,6 +205,8 @@ describe('the Stripe webhook', () => {
       id: `in_${end}`,
       object: 'invoice',
       billing_reason: reason,
+      amount_paid: 12050,
+      currency: 'usd',
       parent: {
         type: 'subscription_details',
         subscription_details: { subscription: providerRef, metadata: { subscriptionId: id } },
@@ -230,6 +236,54 @@ describe('the Stripe webhook', () => {
       event('customer.subscription.deleted', { id: providerRef, object: 'subscription', metadata: {} }),
     );
     expect((await row(id)).status).toBe(3);
+  });
+});
+
+describe('a signed event that does not match the link', () => {
+  const paidEvent = (intent: object) =>
+    event('payment_intent.succeeded', {
+      object: 'payment_intent',
+      amount: 12050,
+      amount_received: 12050,
+      currency: 'usd',
+      ...intent,
+    });
+  const refusals = async (eventId: string) =>
+    (
+      await t.database.db
+        .select({ type: processedPaymentEvents.type })
+        .from(processedPaymentEvents)
+        .where(eq(processedPaymentEvents.id, eventId))
+    )[0]?.type;
+
+  it.each([
+    [
+      'another payment',
+      { id: 'pi_someone_else' },
+      /refused: payment pi_someone_else is not the link's payment pi_/,
+    ],
+    [
+      'a smaller amount',
+      { amount: 100, amount_received: 100 },
+      /refused: amount 100 is not the link's 12050/,
+    ],
+    ['another currency', { currency: 'eur' }, /refused: currency eur is not usd/],
+  ])('refuses %s, records the refusal and leaves the link unpaid', async (_what, change, reason) => {
+    const id = await create();
+    await checkout(id);
+    const { providerRef } = await row(id);
+    const payload = paidEvent({ id: providerRef, metadata: { subscriptionId: id }, ...change });
+    const res = await deliver(payload);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await row(id)).status).toBe(1);
+    expect(await refusals(`evt_route_${eventSeq}`)).toMatch(reason);
+  });
+
+  it('refuses a payment for a link whose checkout was never opened', async () => {
+    const id = await create();
+    await deliver(paidEvent({ id: 'pi_made_elsewhere', metadata: { subscriptionId: id } }));
+    expect((await row(id)).status).toBe(1);
+    expect(await refusals(`evt_route_${eventSeq}`)).toMatch(/refused: the link is not paid through stripe/);
   });
 });
 

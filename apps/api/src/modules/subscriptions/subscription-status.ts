@@ -33,7 +33,7 @@ export type DeviceSubscriptionDetail = {
 };
 
 /**
- * The subscriptions of each serial number, newest first (SPEC 3 "Device": the first one is shown).
+ * The subscriptions of each serial number, newest first (docs/product.md §3.2 "Device": the first one is shown).
  * For the device pages: one indexed query for a page of devices.
  */
 export async function subscriptionsBySerial(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
+import { accessLogs } from '../../db/schema/logs.ts';
 import { mailOutbox } from '../../db/schema/mail.ts';
 import { subscriptions } from '../../db/schema/subscriptions.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
@@ -213,6 +214,22 @@ describe('the public checkout', () => {
     expect(again.json().msg).toBe('This subscription has already been paid.');
     const intentAgain = await checkout(sub._id);
     expect(intentAgain.statusCode).toBe(409);
+  });
+
+  it('labels a demo payment as one in the console list and in the audit trail', async () => {
+    const sub = await created({ fullName: 'Demo Labelled' });
+    const { clientSecret } = (await checkout(sub._id)).json().data;
+    expect((await pay(sub._id, clientSecret)).statusCode).toBe(200);
+    const list = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/subscrption/all?limit=100' });
+    const listed = list.json().data.subscriptions.find((s: { _id: string }) => s._id === sub._id);
+    expect(listed.demoPayment).toBe(true);
+    await t.app.audit.flush();
+    const rows = await t.database.db
+      .select({ event: accessLogs.event, resource: accessLogs.resource })
+      .from(accessLogs)
+      .where(eq(accessLogs.event, 'payment.demo.success'));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]!.resource).toContain('demo-pay');
   });
 
   it('fails with 4000 0000 0000 0002, and a later good card still pays the link', async () => {

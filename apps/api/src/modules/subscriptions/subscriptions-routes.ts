@@ -94,7 +94,8 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.post(
     apiPaths.subscriptionDemoPay,
     {
-      config: { access: 'public' },
+      // In the audit trail as payment.demo.success / .failure: a demo payment never reads as a real one.
+      config: { access: 'public', securityEvent: 'payment.demo' },
       schema: {
         tags: ['checkout'],
         summary: 'Pay with the built-in demo provider (Stripe test card numbers; nothing is stored)',

@@ -19,6 +19,7 @@ import { escapeHtml, type Mailer } from '../../lib/mailer.ts';
 import type { DemoProvider } from '../../lib/payments/demo-provider.ts';
 import {
   addPeriod,
+  paymentCurrency,
   WebhookSignatureError,
   type PaymentEvent,
   type PaymentProvider,
@@ -62,6 +63,7 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
     expiredAt: row.expiredAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
     link: linkOf(row.id),
+    demoPayment: row.provider === 'demo',
   });
 
   const toSummary = (row: Row): CheckoutSummary => ({
@@ -153,22 +155,43 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
     else if (state.state === 'failed') await markFailed(executor, row.id, state.message);
   }
 
-  async function applyEvent(executor: Db, event: PaymentEvent) {
-    if (!event.target || event.effect.kind === 'ignored') return;
-    let id: string | undefined;
-    if ('subscriptionId' in event.target) id = event.target.subscriptionId;
-    else {
-      const [row] = await executor
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .where(eq(subscriptions.providerRef, event.target.ref))
-        .limit(1);
-      id = row?.id;
-    }
-    if (!id) return;
+  /**
+   * Why an event does not belong to the link it names, or null when it does. The metadata naming
+   * the link is only a hint: the payment must be the one we created for it (its ref on our record),
+   * and a payment must be for the link's amount, in its currency (issue 18).
+   */
+  function mismatchOf(event: PaymentEvent, row: Row): string | null {
+    if (row.provider !== provider.name) return `the link is not paid through ${provider.name}`;
+    if (!event.payment.ref || event.payment.ref !== row.providerRef)
+      return `payment ${event.payment.ref ?? '(none)'} is not the link's payment ${row.providerRef ?? '(none yet)'}`;
+    if (event.effect.kind !== 'paid') return null;
+    if (event.payment.amountCents !== row.amountCents)
+      return `amount ${event.payment.amountCents ?? '(none)'} is not the link's ${row.amountCents}`;
+    if (event.payment.currency?.toLowerCase() !== paymentCurrency)
+      return `currency ${event.payment.currency ?? '(none)'} is not ${paymentCurrency}`;
+    return null;
+  }
+
+  /** Applies an event to its link; returns why it was refused instead, if it was. */
+  async function applyEvent(executor: Db, event: PaymentEvent): Promise<string | null> {
+    if (!event.target || event.effect.kind === 'ignored') return null;
+    const [row] = await executor
+      .select()
+      .from(subscriptions)
+      .where(
+        'subscriptionId' in event.target
+          ? eq(subscriptions.id, event.target.subscriptionId)
+          : eq(subscriptions.providerRef, event.target.ref),
+      )
+      .limit(1);
+    if (!row) return null;
+    const mismatch = mismatchOf(event, row);
+    if (mismatch) return mismatch;
+    const id = row.id;
     if (event.effect.kind === 'paid') await markPaid(executor, id, event.effect.periodEnd);
     else if (event.effect.kind === 'failed') await markFailed(executor, id, event.effect.message);
     else await markEnded(executor, id);
+    return null;
   }
 
   async function reconcileRow(row: Row) {
@@ -315,7 +338,15 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
           .onConflictDoNothing()
           .returning({ id: processedPaymentEvents.id });
         if (inserted.length === 0) return { received: true, duplicate: true };
-        await applyEvent(tx as unknown as Db, event);
+        const refused = await applyEvent(tx as unknown as Db, event);
+        if (refused) {
+          // Recorded, not applied: the event's row says why, and a replay is not looked at again.
+          log.warn({ eventId: event.id, type: event.type, reason: refused }, 'payment event refused');
+          await tx
+            .update(processedPaymentEvents)
+            .set({ type: `${event.type} refused: ${refused}`.slice(0, 300) })
+            .where(eq(processedPaymentEvents.id, event.id));
+        }
         return { received: true, duplicate: false };
       });
     },
@@ -432,7 +463,8 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
       `<p>Your ${escapeHtml(plan)} for machine ${escapeHtml(row.machineSerialNumber)} is ready: $${money(row.amountCents)}.</p>` +
       `<p><a href="${escapeHtml(link)}">Pay securely by card</a></p>` +
       `<p>This link expires on ${escapeHtml(expires)}.</p>`;
-    return { to: row.email, subject: 'Your subscription payment link', text, html };
+    // The link is the customer's only key to the checkout: cleared from the outbox once sent.
+    return { to: row.email, subject: 'Your subscription payment link', text, html, secret: true };
   }
 }
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;

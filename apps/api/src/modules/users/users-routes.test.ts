@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../../db/schema/mail.ts';
 import { users } from '../../db/schema/users.ts';
 import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
 
@@ -111,7 +112,7 @@ describe('users', () => {
     expect(JSON.stringify(data)).not.toMatch(/password/i);
   });
 
-  it('gives every SPEC 5 message for a blank create, and creates nothing', async () => {
+  it('gives every user-form message of docs/product.md §5.9 for a blank create, and creates nothing', async () => {
     const before = (await as('GET', '/api/v1/admin/users/all')).json().data.total;
     const res = await as('POST', '/api/v1/admin/users/', {});
     expect(res.statusCode).toBe(400);
@@ -176,6 +177,27 @@ describe('users', () => {
     });
     expect(await t.login(body.email, body.password)).toMatch(/\./);
     await expect(t.login(body.email, 'Changed-pass2')).rejects.toThrow(/401/);
+  });
+
+  it("mails a notice to the old address when an admin changes a user's email, and none otherwise", async () => {
+    const { body, user } = await create();
+    const mailsTo = async (to: string) => {
+      await t.app.mailer.idle();
+      return t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to));
+    };
+    expect(
+      (await as('PUT', `/api/v1/admin/users/${user._id}`, { ...body, firstName: 'Ann' })).statusCode,
+    ).toBe(200);
+    expect(await mailsTo(body.email)).toEqual([]);
+
+    const moved = `moved-${body.email}`;
+    const res = await as('PUT', `/api/v1/admin/users/${user._id}`, { ...body, email: moved.toUpperCase() });
+    expect(res.statusCode, res.body).toBe(200);
+    const [notice, ...more] = await mailsTo(body.email);
+    expect(more).toEqual([]);
+    expect(notice!.subject).toBe('The email address of your account was changed');
+    expect(notice!.text).toContain(`from ${body.email} to ${moved} by ${testAdmin.email}`);
+    expect(await mailsTo(moved)).toEqual([]);
   });
 
   it('validates the edit like the create, without asking for a password', async () => {

@@ -33,7 +33,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     },
   );
 
-  // SPEC 7 writes the create path with a trailing slash; both spellings are served.
+  // docs/product.md §7.2 writes the create path with a trailing slash; both spellings are served.
   for (const url of [apiPaths.users, apiPaths.users.replace(/\/$/, '')]) {
     app.post(
       url,
@@ -83,7 +83,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       },
     },
     async function updateUser(request) {
-      return ok(await users.update(request.params.id, request.body), userMessages.updated);
+      return ok(
+        await users.update(request.params.id, request.body, requireAuth(request)),
+        userMessages.updated,
+      );
     },
   );
 

@@ -4,7 +4,9 @@ import type { Db } from '../../db/client.ts';
 import { roles, sessions, users } from '../../db/schema/users.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { emailChangedMail } from './users-mail.ts';
 
 const columns = {
   id: users.id,
@@ -36,7 +38,15 @@ const toUser = (r: Row): User => ({
   createdAt: r.createdAt!.toISOString(),
 });
 
-export function createUsersService({ db, now }: { db: Db; now: () => Date }) {
+export function createUsersService({
+  db,
+  now,
+  mailer,
+}: {
+  db: Db;
+  now: () => Date;
+  mailer: Pick<Mailer, 'sendWithin'>;
+}) {
   const select = () => db.select(columns).from(users).leftJoin(roles, eq(users.roleId, roles.id));
 
   async function find(id: string) {
@@ -145,26 +155,43 @@ export function createUsersService({ db, now }: { db: Db; now: () => Date }) {
       return toUser(await find(created!.id));
     },
 
-    /** Everything but the password (SPEC 5: a password in the payload is ignored). */
-    async update(id: string, body: UserUpdateBody) {
+    /** Everything but the password (docs/product.md §5.9: a password in the payload is ignored). */
+    async update(id: string, body: UserUpdateBody, actor: { email: string }) {
       const current = await find(id);
       if (current.isDeletable === false) throw new ForbiddenError(userMessages.protectedEdit);
       const email = body.email.toLowerCase();
       const role = await roleOf(body.roleId);
       await assertUnique(email, body.userName, id);
-      await db
-        .update(users)
-        .set({
-          firstName: body.firstName,
-          lastName: body.lastName,
-          userName: body.userName,
-          email,
-          phone: body.phone,
-          roleId: body.roleId,
-          updatedAt: now(),
-        })
-        .where(eq(users.id, id))
-        .catch(conflictOnDuplicate);
+      const oldEmail = current.email!;
+      // The notice to the old address is stored with the change (or not at all), sent once committed.
+      const sendNotice = await db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({
+            firstName: body.firstName,
+            lastName: body.lastName,
+            userName: body.userName,
+            email,
+            phone: body.phone,
+            roleId: body.roleId,
+            updatedAt: now(),
+          })
+          .where(eq(users.id, id))
+          .catch(conflictOnDuplicate);
+        if (oldEmail.toLowerCase() === email) return null;
+        return mailer.sendWithin(
+          tx as unknown as Db,
+          emailChangedMail({
+            oldEmail,
+            newEmail: email,
+            userName: body.userName,
+            changedBy: actor.email,
+            at: now(),
+          }),
+        );
+      });
+      // A delivery problem is the mailer's to retry; it never fails the edit.
+      if (sendNotice) void sendNotice();
       // Someone moved to an app role may no longer use the console: their sessions end now.
       if (role.type !== 'admin') await revokeSessions(id);
       return toUser(await find(id));

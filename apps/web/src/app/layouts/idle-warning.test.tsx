@@ -137,7 +137,7 @@ describe('sessions across tabs', () => {
       }),
     );
     expect(getToken()).toBe('x.y.z');
-    // SPEC 2: a signed-in admin on the sign-in screen goes to /admin/device.
+    // docs/product.md §2.1: a signed-in admin on the sign-in screen goes to /admin/device.
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/device'));
   });
 });

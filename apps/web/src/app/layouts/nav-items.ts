@@ -27,7 +27,7 @@ export type NavItem = NavLeaf | NavGroup;
 
 export const isGroup = (item: NavItem): item is NavGroup => 'children' in item;
 
-/** SPEC 2 admin routes, in sidebar order. */
+/** docs/product.md §2.3 admin routes, in sidebar order. */
 export const navItems: readonly NavItem[] = [
   { label: 'Dashboard', to: '/admin/dashboard', icon: DashboardIcon },
   {

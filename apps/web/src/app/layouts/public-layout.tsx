@@ -1,12 +1,11 @@
 import { Outlet } from 'react-router';
+import { PublicShell } from './public-shell.tsx';
 
-/** Public routes: no sidebar, no header; content centred on a light background. */
+/** The console's public routes (sign-in, password reset) inside the public shell. */
 export function PublicLayout() {
   return (
-    <div className="public-shell">
-      <main id="main-content" tabIndex={-1} className="public-main">
-        <Outlet />
-      </main>
-    </div>
+    <PublicShell>
+      <Outlet />
+    </PublicShell>
   );
 }

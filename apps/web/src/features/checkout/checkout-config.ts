@@ -1,9 +1,9 @@
-import type { PaymentProviderName } from '@app/contract/subscriptions';
+import type { PaymentProviderName } from '@app/contract/checkout';
 
 /** Build-time settings of the public checkout. */
 export const stripePublishableKey = import.meta.env.VITE_STRIPE_PUBLISHABLE_KEY?.trim() || undefined;
 
-/** Go Back on /success opens the product's public website (SPEC 2); this origin when not configured. */
+/** Go Back on /success opens the product's public website (docs/product.md §2.13); this origin when not configured. */
 export const publicWebsiteUrl = () =>
   import.meta.env.VITE_PUBLIC_WEBSITE_URL?.trim() || window.location.origin;
 

@@ -6,7 +6,7 @@ import { appUpdateKeys } from './keys.ts';
 
 export type AppUpdateListParams = { page: number; limit: number };
 
-/** GET system/updates/all: a 400 reads as an empty list (SPEC 7). */
+/** GET system/updates/all: a 400 reads as an empty list (docs/product.md §7.4). */
 export async function getAppUpdates(
   params: AppUpdateListParams,
   signal?: AbortSignal,

@@ -32,7 +32,7 @@ const formatSize = (bytes: number) =>
     : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 /**
- * Add App Update (SPEC 2, 5): static backdrop, every field required, an .apk file; the upload shows
+ * Add App Update (docs/product.md §2.14, §5.6): static backdrop, every field required, an .apk file; the upload shows
  * its progress and the submit button stays disabled until it ends. Cancel stops an upload under way.
  * Mounted only while open, so every opening starts blank.
  */

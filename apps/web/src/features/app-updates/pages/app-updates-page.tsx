@@ -28,7 +28,7 @@ const columns: DataTableColumn<AppUpdate>[] = [
   },
 ];
 
-/** /admin/app-update: App Update (SPEC 2): the list of app updates and the Add App Update modal. */
+/** /admin/app-update: App Update (docs/product.md §2.14): the list of app updates and the Add App Update modal. */
 export function AppUpdatesPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
   const [adding, setAdding] = useState(false);

@@ -9,7 +9,7 @@ export { signIn } from '../api/sign-in.ts';
  * imports this module on the first focus, pointer or key press inside it (docs/decisions/009).
  */
 
-/** SPEC 8: the server msg, else the error's message, else 'Please check your email and password.' */
+/** docs/product.md §8: the server msg, else the error's message, else 'Please check your email and password.' */
 export function signInFailureMessage(error: unknown) {
   if (error instanceof ApiError && error.msg) return error.msg;
   if (error instanceof Error && error.message) return error.message;

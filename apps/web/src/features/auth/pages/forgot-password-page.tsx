@@ -9,7 +9,7 @@ import { useForgotPassword } from '../api/forgot-password.ts';
 
 export type OtpNavigationState = { email: string };
 
-/** /forgot-password: the email, then /enter-otp with the email in navigation state (SPEC 2, 5, 8). */
+/** /forgot-password: the email, then /enter-otp with the email in navigation state (docs/product.md §2.2, §5.2, §8). */
 export function ForgotPasswordPage() {
   const navigate = useNavigate();
   const forgot = useForgotPassword();

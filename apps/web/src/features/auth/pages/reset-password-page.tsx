@@ -9,7 +9,7 @@ import { notify } from '../../../lib/notify.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { emailFromState } from './enter-otp-page.tsx';
 
-/** SPEC 9: after a successful reset, wait 2 seconds, then go to sign-in. */
+/** docs/product.md §9: after a successful reset, wait 2 seconds, then go to sign-in. */
 export const RESET_REDIRECT_MS = 2000;
 
 /** /reset-password/{token}: the new password twice; the email comes in navigation state from /enter-otp. */

@@ -10,7 +10,7 @@ import type { SignInResult, SignInSession } from '../api/sign-in.ts';
 // The second step loads only when the login answer asks for it: the first screen stays light (decision 010).
 const MfaStep = lazy(() => import('../components/mfa-step.tsx').then((m) => ({ default: m.MfaStep })));
 
-/** /login-admin, /login and /: SPEC 2 "Sign-in screen". */
+/** /login-admin, /login and /: docs/product.md §2.1 "Sign-in screen". */
 export function SignInPage() {
   const token = useToken();
   const navigate = useNavigate();

@@ -1,8 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { apiPaths } from '@app/contract/paths';
-import type { PaymentProviderName } from '@app/contract/subscriptions';
+import type { PaymentProviderName } from '@app/contract/checkout';
 import { apiClient } from '../../../lib/api-client.ts';
-import { checkoutKeys } from './keys.ts';
 
 export type PaymentIntent = { clientSecret: string; provider: PaymentProviderName };
 
@@ -12,21 +11,27 @@ export async function createPaymentIntent(subscriptionId: string): Promise<Payme
   return response.data;
 }
 
+export type PaymentIntentState =
+  { status: 'pending' } | { status: 'success'; data: PaymentIntent } | { status: 'error'; error: unknown };
+
 /**
  * Made when the payment step opens, again each time it reopens (the server hands back the same open
- * intent), and never kept: a stale secret must not be reused after a payment.
+ * intent), and never kept: a stale secret must not be reused after a payment. One request per opening,
+ * also under StrictMode's second effect run. The payment step shows the error itself.
  */
-export const paymentIntentQueryOptions = (subscriptionId: string) =>
-  queryOptions({
-    queryKey: [...checkoutKeys.detail(subscriptionId), 'intent'] as const,
-    queryFn: () => createPaymentIntent(subscriptionId),
-    staleTime: 0,
-    gcTime: 0,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-    // The payment step shows the error itself.
-    meta: { silentError: true },
-  });
-
-export const usePaymentIntent = (subscriptionId: string) =>
-  useQuery(paymentIntentQueryOptions(subscriptionId));
+export function usePaymentIntent(subscriptionId: string): PaymentIntentState {
+  const [state, setState] = useState<PaymentIntentState>({ status: 'pending' });
+  const request = useRef<Promise<PaymentIntent> | null>(null);
+  useEffect(() => {
+    let live = true;
+    request.current ??= createPaymentIntent(subscriptionId);
+    request.current.then(
+      (data) => live && setState({ status: 'success', data }),
+      (error: unknown) => live && setState({ status: 'error', error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [subscriptionId]);
+  return state;
+}

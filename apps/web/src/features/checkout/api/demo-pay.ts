@@ -1,5 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
-import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -14,6 +12,3 @@ export type DemoPayBody = {
 /** POST subscription/demo-pay: the built-in provider decides by Stripe's test card numbers. */
 export const demoPay = (body: DemoPayBody) =>
   apiClient.post<{ status: 'succeeded' }>(apiPaths.subscriptionDemoPay, body);
-
-export const useDemoPay = () =>
-  useMutation<Envelope<{ status: 'succeeded' }>, Error, DemoPayBody>({ mutationFn: demoPay });

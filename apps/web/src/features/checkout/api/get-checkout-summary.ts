@@ -1,10 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { apiPaths } from '@app/contract/paths';
 import type { CheckoutSummary } from '@app/contract/subscriptions';
 import { apiClient } from '../../../lib/api-client.ts';
-import { checkoutKeys } from './keys.ts';
 
-/** GET subscrption/detail/{id}: public, no token needed (SPEC 7 "Checkout summary by id"). */
+/** GET subscrption/detail/{id}: public, no token needed (docs/product.md §2.13). */
 export async function getCheckoutSummary(id: string, signal?: AbortSignal): Promise<CheckoutSummary> {
   const response = await apiClient.get<CheckoutSummary>(apiPaths.subscriptionDetail(encodeURIComponent(id)), {
     signal,
@@ -12,13 +11,25 @@ export async function getCheckoutSummary(id: string, signal?: AbortSignal): Prom
   return response.data;
 }
 
-export const checkoutSummaryQueryOptions = (id: string) =>
-  queryOptions({
-    queryKey: checkoutKeys.detail(id),
-    queryFn: ({ signal }) => getCheckoutSummary(id, signal),
-    // SPEC 8: a checkout summary error is only logged; the page says what it means, no toast.
-    meta: { silentError: true },
-  });
+export type CheckoutSummaryState = { data?: CheckoutSummary; error?: unknown };
 
-export const useCheckoutSummary = (id: string | undefined) =>
-  useQuery({ ...checkoutSummaryQueryOptions(id ?? ''), enabled: Boolean(id) });
+/**
+ * The summary of /plans/{id}, fetched once per page. A plain effect rather than TanStack Query: the
+ * customer's page has one request and no cache to share, and the query library would be a quarter of
+ * its JavaScript (docs/decisions/028). docs/product.md §8: its error is only shown by the page, never toasted.
+ */
+export function useCheckoutSummary(id: string | undefined): CheckoutSummaryState {
+  const [state, setState] = useState<CheckoutSummaryState & { id?: string }>({});
+  useEffect(() => {
+    if (!id) return;
+    const controller = new AbortController();
+    getCheckoutSummary(id, controller.signal).then(
+      (data) => setState({ id, data }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setState({ id, error });
+      },
+    );
+    return () => controller.abort();
+  }, [id]);
+  return state.id === id ? state : {};
+}

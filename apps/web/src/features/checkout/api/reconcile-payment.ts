@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { CheckoutSummary } from '@app/contract/subscriptions';
 import { apiClient } from '../../../lib/api-client.ts';
@@ -7,5 +6,3 @@ import { apiClient } from '../../../lib/api-client.ts';
 export const reconcilePayment = async (subscriptionId: string) =>
   (await apiClient.post<CheckoutSummary>(apiPaths.subscriptionReconcile, { subcriptionId: subscriptionId }))
     .data;
-
-export const useReconcilePayment = () => useMutation({ mutationFn: reconcilePayment });

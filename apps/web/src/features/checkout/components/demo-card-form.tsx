@@ -1,11 +1,12 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useNavigate } from 'react-router';
-import { checkoutTexts, demoCardFormSchema, type DemoCardInput } from '@app/contract/subscriptions';
+import { checkoutTexts } from '@app/contract/checkout';
+import { demoCardFormSchema, type DemoCardInput } from '@app/contract/subscriptions';
 import { FormField } from '../../../components/form-field.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { useDemoPay } from '../api/demo-pay.ts';
+import { demoPay } from '../api/demo-pay.ts';
 import { successPath } from '../checkout-config.ts';
+import { cancelPath, checkoutNavigation } from '../checkout-paths.ts';
 
 type Output = { cardNumber: string; expiry: string; cvc: string };
 export type DemoCardFormProps = { subscriptionId: string; clientSecret: string; onBack: () => void };
@@ -15,12 +16,10 @@ export type DemoCardFormProps = { subscriptionId: string; clientSecret: string; 
  * test numbers and is not kept; the form is reset on leaving.
  */
 export function DemoCardForm({ subscriptionId, clientSecret, onBack }: DemoCardFormProps) {
-  const navigate = useNavigate();
-  const pay = useDemoPay();
   const {
     register,
     handleSubmit,
-    formState: { errors },
+    formState: { errors, isSubmitting },
   } = useForm<DemoCardInput, unknown, Output>({
     resolver: zodResolver(demoCardFormSchema),
     defaultValues: { cardNumber: '', expiry: '', cvc: '' },
@@ -28,12 +27,12 @@ export function DemoCardForm({ subscriptionId, clientSecret, onBack }: DemoCardF
 
   const submit = handleSubmit(async (card) => {
     try {
-      await pay.mutateAsync({ subcriptionId: subscriptionId, clientSecret, ...card });
-      navigate(successPath(subscriptionId));
+      await demoPay({ subcriptionId: subscriptionId, clientSecret, ...card });
+      checkoutNavigation.go(successPath(subscriptionId));
     } catch (error) {
-      // SPEC 2: on error log the message and go to /cancel.
+      // docs/product.md §2.13: on error log the message and go to /cancel.
       console.error(errorMessage(error, 'Payment failed'));
-      navigate('/cancel');
+      checkoutNavigation.go(cancelPath);
     }
   });
 
@@ -72,12 +71,12 @@ export function DemoCardForm({ subscriptionId, clientSecret, onBack }: DemoCardF
           type="button"
           className="btn btn-outline-secondary flex-fill"
           onClick={onBack}
-          disabled={pay.isPending}
+          disabled={isSubmitting}
         >
           {checkoutTexts.backToPlans}
         </button>
-        <button type="submit" className="btn btn-primary flex-fill" disabled={pay.isPending}>
-          {pay.isPending ? checkoutTexts.processing : checkoutTexts.payNow}
+        <button type="submit" className="btn btn-primary flex-fill" disabled={isSubmitting}>
+          {isSubmitting ? checkoutTexts.processing : checkoutTexts.payNow}
         </button>
       </div>
     </form>

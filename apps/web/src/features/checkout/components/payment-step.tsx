@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { checkoutTexts, type CheckoutSummary } from '@app/contract/subscriptions';
+import { checkoutTexts } from '@app/contract/checkout';
+import type { CheckoutSummary } from '@app/contract/subscriptions';
 import { CenteredCard } from '../../../components/centered-card.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -10,20 +11,24 @@ import { formatDollars, planLabel } from './plan-badge.tsx';
 
 const StripePaymentForm = lazy(() => import('./stripe-payment-form.tsx'));
 
-/** The second step: the plan and its amount, a payment intent from the server, then the card form. */
+/**
+ * The second step: the plan and its amount, a payment intent from the server, then the card form.
+ * Loaded only when the customer subscribes (pages/plans-page.tsx): it brings react-hook-form and the
+ * card schema (zod), and Stripe.js comes later still, with the Stripe form.
+ */
 export function PaymentStep({ summary, onBack }: { summary: CheckoutSummary; onBack: () => void }) {
   const intent = usePaymentIntent(summary._id);
-  const provider = intent.data?.provider;
+  const provider = intent.status === 'success' ? intent.data.provider : undefined;
 
   let body;
-  if (intent.isPending) {
+  if (intent.status === 'pending') {
     body = (
       <div className="d-flex align-items-center justify-content-center gap-2 py-3" role="status">
         <span className="spinner-border spinner-border-sm text-primary" aria-hidden="true" />
         {checkoutTexts.creatingIntent}
       </div>
     );
-  } else if (intent.isError) {
+  } else if (intent.status === 'error') {
     body = (
       <div className="alert alert-danger" role="alert">
         {errorMessage(intent.error, checkoutTexts.loadError)}
@@ -51,7 +56,7 @@ export function PaymentStep({ summary, onBack }: { summary: CheckoutSummary; onB
       </div>
     );
   }
-  const formHasBack = intent.isSuccess && (provider === 'demo' || Boolean(stripePublishableKey));
+  const formHasBack = intent.status === 'success' && (provider === 'demo' || Boolean(stripePublishableKey));
 
   return (
     <CenteredCard title="Payment" className="checkout-card">

@@ -1,6 +1,7 @@
-import { oneTimeLabel, planTypeLabels, type CheckoutSummary } from '@app/contract/subscriptions';
+import { oneTimeLabel, planTypeLabels } from '@app/contract/checkout';
+import type { CheckoutSummary } from '@app/contract/subscriptions';
 
-/** Monthly or Yearly when recurring, otherwise the plan type text (SPEC 2 "Checkout"). */
+/** Monthly or Yearly when recurring, otherwise the plan type text (docs/product.md §2.13 "Checkout"). */
 export function planLabel(summary: Pick<CheckoutSummary, 'isRecurring' | 'planType'>) {
   return summary.isRecurring && summary.planType ? planTypeLabels[summary.planType] : oneTimeLabel;
 }

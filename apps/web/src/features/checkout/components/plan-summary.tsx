@@ -1,15 +1,20 @@
-import {
-  checkoutMessages,
-  checkoutTexts,
-  subscriptionStatuses,
-  type CheckoutSummary,
-} from '@app/contract/subscriptions';
+import { checkoutMessages, checkoutTexts, subscriptionStatuses } from '@app/contract/checkout';
+import type { CheckoutSummary } from '@app/contract/subscriptions';
 import { CenteredCard } from '../../../components/centered-card.tsx';
-import { formatDate } from '../../../lib/format.ts';
+import { formatStartDate } from '../format-start-date.ts';
 import { formatDollars, PlanBadge } from './plan-badge.tsx';
 
 /** The first step: who and what is being paid; Subscribe only while the link can still be paid. */
-export function PlanSummary({ summary, onSubscribe }: { summary: CheckoutSummary; onSubscribe: () => void }) {
+export function PlanSummary({
+  summary,
+  onSubscribe,
+  onIntent,
+}: {
+  summary: CheckoutSummary;
+  onSubscribe: () => void;
+  /** The customer is about to subscribe (pointer over or focus on the button): fetch the payment step. */
+  onIntent?: () => void;
+}) {
   const closed =
     summary.status === subscriptionStatuses.complete
       ? checkoutMessages.paid
@@ -29,14 +34,20 @@ export function PlanSummary({ summary, onSubscribe }: { summary: CheckoutSummary
         <dt className="col-6">{checkoutTexts.amount}</dt>
         <dd className="col-6 text-end fw-semibold">{formatDollars(summary.amount)}</dd>
         <dt className="col-6">{checkoutTexts.startDate}</dt>
-        <dd className="col-6 text-end">{formatDate(summary.createdAt)}</dd>
+        <dd className="col-6 text-end">{formatStartDate(summary.createdAt)}</dd>
       </dl>
       {closed ? (
         <div className="alert alert-info mb-0" role="status">
           {closed}
         </div>
       ) : (
-        <button type="button" className="btn btn-primary w-100" onClick={onSubscribe}>
+        <button
+          type="button"
+          className="btn btn-primary w-100"
+          onClick={onSubscribe}
+          onPointerEnter={onIntent}
+          onFocus={onIntent}
+        >
           {checkoutTexts.subscribe}
         </button>
       )}

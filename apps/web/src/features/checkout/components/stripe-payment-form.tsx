@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
 import type { Stripe, StripeElements } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
-import { checkoutTexts } from '@app/contract/subscriptions';
+import { checkoutTexts } from '@app/contract/checkout';
 import { Spinner } from '../../../components/spinner.tsx';
 import { successPath } from '../checkout-config.ts';
+import { cancelPath, checkoutNavigation } from '../checkout-paths.ts';
 
 export type StripePaymentFormProps = {
   publishableKey: string;
@@ -23,7 +23,6 @@ export default function StripePaymentForm({
   clientSecret,
   onBack,
 }: StripePaymentFormProps) {
-  const navigate = useNavigate();
   const mount = useRef<HTMLDivElement>(null);
   const [stripe, setStripe] = useState<{ stripe: Stripe; elements: StripeElements } | null>(null);
   const [ready, setReady] = useState(false);
@@ -65,14 +64,14 @@ export default function StripePaymentForm({
     });
     if (error) {
       console.error(error.message);
-      navigate('/cancel');
+      checkoutNavigation.go(cancelPath);
       return;
     }
     if (paymentIntent.status === 'succeeded' || paymentIntent.status === 'processing')
-      navigate(successPath(subscriptionId));
+      checkoutNavigation.go(successPath(subscriptionId));
     else {
       console.error(`Payment ended as ${paymentIntent.status}`);
-      navigate('/cancel');
+      checkoutNavigation.go(cancelPath);
     }
   };
 

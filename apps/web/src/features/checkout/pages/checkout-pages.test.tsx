@@ -1,13 +1,11 @@
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter } from 'react-router';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
 import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
-import { PaymentCancelPage } from './payment-cancel-page.tsx';
-import { PaymentSuccessPage } from './payment-success-page.tsx';
+import { checkoutNavigation } from '../checkout-paths.ts';
+import { showPaymentOutcome } from './payment-outcome-page.ts';
 import { PlansPage } from './plans-page.tsx';
-import { renderRouter } from '../../../test/render-router.tsx';
 
 const id = 'Lnk_0123456789abcdefghijkl';
 const summary = {
@@ -58,17 +56,27 @@ beforeEach(() => {
   };
 });
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(
-    [
-      { path: '/plans/:id?', Component: PlansPage },
-      { path: '/success', Component: PaymentSuccessPage },
-      { path: '/cancel', Component: PaymentCancelPage },
-      { path: '/admin/subscription-management', element: <p>Subscriptions screen</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  return renderRouter(router, { toaster: false });
+let go: ReturnType<typeof vi.fn<(path: string) => void>>;
+beforeEach(() => {
+  // Leaving for /success or /cancel is a page load; here it is only recorded.
+  go = vi.fn<(path: string) => void>();
+  vi.spyOn(checkoutNavigation, 'go').mockImplementation(go);
+});
+
+afterEach(() => {
+  document.body.replaceChildren();
+  window.history.replaceState(null, '', '/');
+});
+
+const renderPlans = (planId: string | undefined) => render(<PlansPage id={planId} />);
+
+/** /success or /cancel as the entry shows them: into an empty page, with the URL's query. */
+function showOutcome(outcome: 'success' | 'cancel', search = '') {
+  const container = document.createElement('div');
+  document.body.append(container);
+  window.history.replaceState(null, '', `/${outcome}${search}`);
+  showPaymentOutcome(container, outcome);
+  return container;
 }
 
 const posted = (path: string) =>
@@ -76,7 +84,7 @@ const posted = (path: string) =>
 
 describe('/plans/:id', () => {
   it('greets the customer and shows the plan, email, serial number, amount and start date', async () => {
-    renderAt(`/plans/${id}`);
+    renderPlans(id);
     expect(await screen.findByRole('heading', { name: 'Hello, Ada Lovelace' })).toBeTruthy();
     expect(screen.getByText('Monthly')).toBeTruthy();
     expect(screen.getByText('ada@example.com')).toBeTruthy();
@@ -87,7 +95,7 @@ describe('/plans/:id', () => {
   });
 
   it('opens the payment step with a payment intent for this link, and Back to Plans returns', async () => {
-    renderAt(`/plans/${id}`);
+    renderPlans(id);
     await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
     expect(await screen.findByLabelText('Card number')).toBeTruthy();
     expect(screen.getByLabelText('Expiry (MM/YY)')).toBeTruthy();
@@ -99,7 +107,7 @@ describe('/plans/:id', () => {
   });
 
   it('checks the card in the browser before sending it', async () => {
-    renderAt(`/plans/${id}`);
+    renderPlans(id);
     await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Pay Now' }));
     expect(await screen.findByText('Card number is required')).toBeTruthy();
@@ -115,15 +123,14 @@ describe('/plans/:id', () => {
     expect(posted('/api/v1/admin/subscription/demo-pay')).toHaveLength(0);
   });
 
-  it('pays with 4242 4242 4242 4242, lands on /success and asks the server to reconcile', async () => {
-    const router = renderAt(`/plans/${id}`);
+  it('pays with 4242 4242 4242 4242 and goes to /success for this link', async () => {
+    renderPlans(id);
     await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
     await userEvent.type(await screen.findByLabelText('Card number'), '4242 4242 4242 4242');
     await userEvent.type(screen.getByLabelText('Expiry (MM/YY)'), '12/40');
     await userEvent.type(screen.getByLabelText('CVC'), '123');
     await userEvent.click(screen.getByRole('button', { name: 'Pay Now' }));
-    expect(await screen.findByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/success');
+    await waitFor(() => expect(go).toHaveBeenCalledWith(`/success?subscription=${id}`));
     expect(posted('/api/v1/admin/subscription/demo-pay')).toEqual([
       {
         subcriptionId: id,
@@ -133,24 +140,17 @@ describe('/plans/:id', () => {
         cvc: '123',
       },
     ]);
-    await waitFor(() =>
-      expect(posted('/api/v1/admin/subscription/reconcile')).toEqual([{ subcriptionId: id }]),
-    );
   });
 
   it('logs a declined payment and goes to /cancel', async () => {
-    const router = renderAt(`/plans/${id}`);
+    renderPlans(id);
     await userEvent.click(await screen.findByRole('button', { name: 'Subscribe' }));
     await userEvent.type(await screen.findByLabelText('Card number'), '4000 0000 0000 0002');
     await userEvent.type(screen.getByLabelText('Expiry (MM/YY)'), '12/40');
     await userEvent.type(screen.getByLabelText('CVC'), '123');
     await userEvent.click(screen.getByRole('button', { name: 'Pay Now' }));
-    expect(await screen.findByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/cancel');
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/cancel'));
     expect(console.error).toHaveBeenCalledWith('Your card was declined.');
-    expect(screen.getByText('Your payment was cancelled. You can try again.')).toBeTruthy();
-    await userEvent.click(screen.getByRole('link', { name: 'Back to Subscriptions' }));
-    expect(await screen.findByText('Subscriptions screen')).toBeTruthy();
   });
 
   it('offers no Subscribe button for a paid link, an expired one or an unknown one', async () => {
@@ -158,7 +158,7 @@ describe('/plans/:id', () => {
       request.url.endsWith(id)
         ? { status: 200, body: { code: 200, msg: 'Success', data: { ...summary, status: 2 } } }
         : undefined;
-    renderAt(`/plans/${id}`);
+    renderPlans(id);
     expect(await screen.findByText('This subscription has already been paid.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
   });
@@ -175,30 +175,56 @@ describe('/plans/:id', () => {
             },
           }
         : undefined;
-    renderAt(`/plans/${id}`);
+    renderPlans(id);
     expect(await screen.findByText('This payment link has expired. Please ask for a new one.')).toBeTruthy();
     expect(screen.getByText('One Time')).toBeTruthy();
   });
 
   it('says an unknown link is not valid', async () => {
-    renderAt('/plans/nope');
+    renderPlans('nope');
     expect(await screen.findByText('This payment link is not valid.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Subscribe' })).toBeNull();
   });
 });
 
-describe('/success', () => {
-  it('opens the public website in a new tab on Go Back', async () => {
+describe('/success and /cancel', () => {
+  it('thanks the customer, asks the server to reconcile and opens the public website on Go Back', async () => {
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
-    renderAt('/success');
-    expect(await screen.findByText(/Thank you for subscribing to our premium plan/)).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Go Back' }));
+    const page = within(showOutcome('success', `?subscription=${id}`));
+    expect(page.getByRole('heading', { level: 1, name: 'Payment Successful!' })).toBeTruthy();
+    expect(page.getByText(/Thank you for subscribing to our premium plan/)).toBeTruthy();
+    expect(document.title).toBe('Payment Success | ADMIN');
+    await waitFor(() =>
+      expect(posted('/api/v1/admin/subscription/reconcile')).toEqual([{ subcriptionId: id }]),
+    );
+    await userEvent.click(page.getByRole('button', { name: 'Go Back' }));
     expect(open).toHaveBeenCalledWith(window.location.origin, '_blank', 'noopener,noreferrer');
   });
 
-  it('sends a failed redirect back to /cancel', async () => {
-    const router = renderAt('/success?subscription=x&redirect_status=failed');
-    expect(await screen.findByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/cancel');
+  it('asks nothing of the server without a subscription in the URL', async () => {
+    const page = within(showOutcome('success'));
+    expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('shows a failed redirect as /cancel, in place of /success in the history', () => {
+    const length = window.history.length;
+    const page = within(showOutcome('success', '?subscription=x&redirect_status=failed'));
+    expect(page.getByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
+    expect(window.location.pathname).toBe('/cancel');
+    expect(window.history.length).toBe(length);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('says the payment was cancelled and links back to the subscriptions', () => {
+    const page = within(showOutcome('cancel'));
+    expect(page.getByRole('heading', { level: 1, name: 'Payment Cancelled' })).toBeTruthy();
+    expect(page.getByText('Your payment was cancelled. You can try again.')).toBeTruthy();
+    expect(page.getByRole('link', { name: 'Back to Subscriptions' }).getAttribute('href')).toBe(
+      '/admin/subscription-management',
+    );
+    expect(page.getByRole('main')).toBeTruthy();
+    expect(document.title).toBe('Payment Cancelled | ADMIN');
   });
 });

@@ -1,21 +1,34 @@
-import { useEffect, useState } from 'react';
-import { useParams } from 'react-router';
-import { checkoutMessages, checkoutTexts } from '@app/contract/subscriptions';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { checkoutMessages, checkoutTexts } from '@app/contract/checkout';
 import { CenteredCard } from '../../../components/centered-card.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useCheckoutSummary } from '../api/get-checkout-summary.ts';
-import { PaymentStep } from '../components/payment-step.tsx';
 import { PlanSummary } from '../components/plan-summary.tsx';
 
-/** /plans/{id}: the public checkout (SPEC 2): summary, Subscribe, payment step; Back to Plans returns. */
-export function PlansPage() {
-  const { id } = useParams();
+/*
+ * The payment step (react-hook-form, the card schema with zod, the Stripe form) is fetched when the
+ * customer reaches for Subscribe, and awaited when they press it: a phone gets the summary without it
+ * (docs/decisions/028).
+ */
+const loadPaymentStep = () => import('../components/payment-step.tsx');
+const PaymentStep = lazy(() => loadPaymentStep().then((m) => ({ default: m.PaymentStep })));
+
+const loading = (title: string) => (
+  <CenteredCard title={title}>
+    <div className="text-center">
+      <Spinner />
+    </div>
+  </CenteredCard>
+);
+
+/** /plans/{id}: the public checkout (docs/product.md §2.13): summary, Subscribe, payment step; Back to Plans returns. */
+export function PlansPage({ id }: { id: string | undefined }) {
   const summary = useCheckoutSummary(id);
   const [step, setStep] = useState<'summary' | 'payment'>('summary');
 
   useEffect(() => {
-    // SPEC 8: a checkout summary error is only logged (the page says the link cannot be used).
+    // docs/product.md §8: a checkout summary error is only logged (the page says the link cannot be used).
     if (summary.error) console.error(errorMessage(summary.error, checkoutTexts.loadError));
   }, [summary.error]);
 
@@ -29,18 +42,16 @@ export function PlansPage() {
       </CenteredCard>
     );
   }
-  if (!summary.data) {
-    return (
-      <CenteredCard title="Plans">
-        <div className="text-center">
-          <Spinner />
-        </div>
-      </CenteredCard>
-    );
-  }
+  if (!summary.data) return loading('Plans');
   return step === 'summary' ? (
-    <PlanSummary summary={summary.data} onSubscribe={() => setStep('payment')} />
+    <PlanSummary
+      summary={summary.data}
+      onSubscribe={() => setStep('payment')}
+      onIntent={() => void loadPaymentStep()}
+    />
   ) : (
-    <PaymentStep summary={summary.data} onBack={() => setStep('summary')} />
+    <Suspense fallback={loading('Payment')}>
+      <PaymentStep summary={summary.data} onBack={() => setStep('summary')} />
+    </Suspense>
   );
 }

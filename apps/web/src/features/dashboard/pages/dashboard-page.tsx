@@ -4,7 +4,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 
 type Tile = { label: string; value: string; tone: string; Icon: ComponentType<{ size?: number }> };
 
-/** SPEC 1: placeholder content with fixed sample tiles. */
+/** docs/product.md §1: placeholder content with fixed sample tiles. */
 const tiles: readonly Tile[] = [
   { label: 'New Orders', value: '150', tone: 'blue', Icon: CardIcon },
   { label: 'New Customer', value: '53', tone: 'green', Icon: UserIcon },

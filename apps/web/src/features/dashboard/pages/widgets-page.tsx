@@ -8,7 +8,7 @@ const progress = [
   { label: 'App updates rolled out', value: 45 },
 ];
 
-/** SPEC 1: a static widgets demo page, not product behaviour. It also shows the five toast types. */
+/** docs/product.md §1: a static widgets demo page, not product behaviour. It also shows the five toast types. */
 export function WidgetsPage() {
   const showLoading = () => {
     const id = notify.loading('Working on it...');

@@ -12,7 +12,7 @@ export type DeviceListParams = {
   direction?: SortDirection;
 };
 
-/** GET machine: a 400 reads as an empty list (SPEC 7). */
+/** GET machine: a 400 reads as an empty list (docs/product.md §7.4). */
 export async function getDevices(params: DeviceListParams, signal?: AbortSignal): Promise<DeviceList | null> {
   const response = await apiClient.getList<DeviceList>(apiPaths.machines, { query: params, signal });
   return response.data;

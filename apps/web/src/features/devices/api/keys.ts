@@ -1,8 +1,10 @@
 import { createQueryKeys } from '../../../lib/query-keys.ts';
 
-/** One key factory per resource of this feature (CONVENTIONS 3). */
+/** One key factory per resource of this feature (docs/architecture.md §6, key factories). */
 export const deviceKeys = createQueryKeys('devices');
 export const doctorKeys = createQueryKeys('doctors');
 export const patientKeys = createQueryKeys('patients');
 export const technicianKeys = createQueryKeys('technicians');
 export const treatmentKeys = createQueryKeys('treatments');
+/** A machine's enrolment (its device credential), under the machine's id. */
+export const enrolmentKeys = createQueryKeys('enrolments');

@@ -5,7 +5,7 @@ import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 import { deviceKeys } from './keys.ts';
 
-/** PUT machine/{id}: the whole form (machine and serial number unchanged), or only the status (SPEC 4). */
+/** PUT machine/{id}: the whole form (machine and serial number unchanged), or only the status (docs/product.md §4.3). */
 export const updateDevice = (id: string, body: DeviceForm | { status: DeviceStatus }) =>
   apiClient.put<Device>(apiPaths.machine(encodeURIComponent(id)), body);
 

@@ -44,7 +44,7 @@ const fromDevice = (d: Device): DeviceFormInput => ({
   address: d.address,
 });
 
-/** Add or edit a device (SPEC 2, 5): every field required; machine and serial number read-only on edit. */
+/** Add or edit a device (docs/product.md §2.5, §5.5): every field required; machine and serial number read-only on edit. */
 export function DeviceFormModal({ show, onClose, device }: DeviceFormModalProps) {
   const editing = Boolean(device);
   const add = useAddDevice();

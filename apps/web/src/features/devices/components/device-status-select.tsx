@@ -9,7 +9,7 @@ import { notify } from '../../../lib/notify.ts';
 import { notifyError } from '../../../lib/api-client.ts';
 import { useUpdateDevice } from '../api/update-device.ts';
 
-/** The list's per-row status select: sends only the status (SPEC 4) and confirms with a toast. */
+/** The list's per-row status select: sends only the status (docs/product.md §4.3) and confirms with a toast. */
 export function DeviceStatusSelect({ device }: { device: Device }) {
   const update = useUpdateDevice();
   const change = async (status: DeviceStatus) => {

@@ -3,7 +3,7 @@ import { BackButton } from '../../../components/back-button.tsx';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 
-/** The device id the previous page put in navigation state (SPEC 2), if any. */
+/** The device id the previous page put in navigation state (docs/product.md §2.7), if any. */
 export function useDeviceIdFromState(): string | undefined {
   const state: unknown = useLocation().state;
   const deviceId =

@@ -59,7 +59,7 @@ const patientColumns: DataTableColumn<Patient>[] = [
   },
 ];
 
-/** The eye button of a device-user row: its page, carrying the device id in navigation state (SPEC 2). */
+/** The eye button of a device-user row: its page, carrying the device id in navigation state (docs/product.md §2.6). */
 function ViewLink({ to, deviceId, name }: { to: string; deviceId?: string; name: string }) {
   return (
     <Link
@@ -104,7 +104,7 @@ export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
   );
 }
 
-/** Patients of a device, or of a doctor (SPEC 4: by the doctor's id). */
+/** Patients of a device, or of a doctor (docs/product.md §4.7: by the doctor's id). */
 export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps & { doctorId?: string }) {
   const list = useListState();
   const { data, isPending } = usePatients({ page: list.page, limit: list.limit, machineNumber, doctorId });

@@ -3,7 +3,7 @@ import { StatusBadge, type StatusTone } from '../../../components/status-badge.t
 
 const tones: Record<number, StatusTone> = { 1: 'warning', 2: 'success', 3: 'secondary', 4: 'danger' };
 
-/** The device's subscription: the first of subscriptionDetails decides (SPEC 3); anything else is N/A. */
+/** The device's subscription: the first of subscriptionDetails decides (docs/product.md §3.2); anything else is N/A. */
 export function subscriptionOf(device: Device) {
   const latest = device.subscriptionDetails[0];
   const status = latest?.status ?? device.subscriptionStatus;

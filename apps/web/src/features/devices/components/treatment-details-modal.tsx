@@ -6,7 +6,7 @@ import { useTreatment } from '../api/get-treatment.ts';
 
 const unit = (value: number | null, suffix: string) => (value === null ? orNA(null) : `${value} ${suffix}`);
 
-/** The treatment's fields and its images (SPEC 3 "Treatment"). */
+/** The treatment's fields and its images (docs/product.md §3.7 "Treatment"). */
 export function TreatmentDetailsModal({
   treatmentId,
   onClose,

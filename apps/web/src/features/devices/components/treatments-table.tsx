@@ -33,7 +33,7 @@ const columns: DataTableColumn<Treatment>[] = [
 ];
 
 export type TreatmentsTableProps = {
-  /** Filters: a device, a doctor (SPEC 4: also a patient's treatments, by the patient's doctorid). */
+  /** Filters: a device, a doctor (docs/product.md §4.7: also a patient's treatments, by the patient's doctorid). */
   machineNumber?: string;
   doctorId?: string;
   emptyText: string;
@@ -41,7 +41,7 @@ export type TreatmentsTableProps = {
   searchable?: boolean;
 };
 
-/** Treatment records with a details modal; pager 10/25 (SPEC 9). */
+/** Treatment records with a details modal; pager 10/25 (docs/product.md §9). */
 export function TreatmentsTable({
   machineNumber,
   doctorId,

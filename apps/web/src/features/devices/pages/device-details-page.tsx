@@ -12,18 +12,20 @@ import { formatDate, formatDateTime, orNA } from '../../../lib/format.ts';
 import { setDeviceDetail } from '../../../lib/session-store.ts';
 import { useDevice } from '../api/get-device.ts';
 import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
+import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
+import { EnrolmentCard } from '../components/enrolment-card.tsx';
 import { DoctorsTable, PatientsTable, TechniciansTable } from '../components/device-user-tables.tsx';
 import { SubscriptionStatus, subscriptionOf } from '../components/subscription-status.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
 
-/** /admin/device-details/:id (SPEC 2 "Device Details"). */
+/** /admin/device-details/:id (docs/product.md §2.6 "Device Details"). */
 export function DeviceDetailsPage() {
   const { id = '' } = useParams();
   const { data: device, isPending } = useDevice(id);
   const [editing, setEditing] = useState(false);
 
-  // SPEC 3: the session keeps the device being looked at.
+  // docs/product.md §3.1: the session keeps the device being looked at.
   useEffect(() => {
     if (device) setDeviceDetail({ ...device });
   }, [device]);
@@ -41,11 +43,14 @@ export function DeviceDetailsPage() {
         { label: 'Latitude', value: device.latitude },
         { label: 'Longitude', value: device.longitude },
         { label: 'Subscription Status', value: <SubscriptionStatus device={device} /> },
-        // SPEC 3: the expiry shows only for a recurring plan.
+        // docs/product.md §3.2: the expiry shows only for a recurring plan.
         ...(subscription?.latest?.isRecurring
           ? [{ label: 'Subscription Expiry', value: formatDate(subscription.latest.expiredAt) }]
           : []),
         { label: 'Created Time', value: formatDateTime(device.createdAt) },
+        { label: 'Last Seen', value: lastSeenText(device) },
+        { label: 'Online', value: <OnlineBadge device={device} /> },
+        { label: 'App Version', value: appVersionText(device) },
       ]
     : [];
   const machineNumber = device?.machineNumber;
@@ -79,6 +84,7 @@ export function DeviceDetailsPage() {
           ) : null
         }
       />
+      {device ? <EnrolmentCard device={device} /> : null}
       {machineNumber ? (
         <>
           <SectionCard title="Device Users">

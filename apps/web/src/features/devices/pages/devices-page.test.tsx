@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Device } from '@app/contract/devices';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { startTestServer } from '../../../test/http-server.ts';
 import { TestRoot } from '../../../test/test-root.tsx';
 import { DevicesPage } from './devices-page.tsx';
@@ -24,8 +25,14 @@ const device = (n: number, over: Partial<Device> = {}): Device => ({
   subscriptionDetails: [],
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
+  lastSeenAt: null,
+  online: false,
+  appVersionCode: null,
+  appVersionName: null,
   ...over,
 });
+
+const seen = '2025-03-01T10:30:00.000Z';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -47,21 +54,25 @@ beforeAll(async () => {
         : Array.from({ length: 23 }, (_, i) =>
             device(
               i + 1,
-              i === 1
-                ? {
-                    subscriptionDetails: [
-                      {
-                        _id: 's',
-                        status: 3,
-                        createdAt: '',
-                        expiredAt: null,
-                        isRecurring: false,
-                        planType: null,
-                        amount: 1,
-                      },
-                    ],
-                  }
-                : {},
+              i === 2
+                ? { lastSeenAt: seen, online: true, appVersionCode: 42, appVersionName: '1.4.2' }
+                : i === 3
+                  ? { lastSeenAt: '2025-02-01T08:00:00.000Z', appVersionCode: 41, appVersionName: '1.4.1' }
+                  : i === 1
+                    ? {
+                        subscriptionDetails: [
+                          {
+                            _id: 's',
+                            status: 3,
+                            createdAt: '',
+                            expiredAt: null,
+                            isRecurring: false,
+                            planType: null,
+                            amount: 1,
+                          },
+                        ],
+                      }
+                    : {},
             ),
           );
     const rows = all.slice((page - 1) * limit, page * limit);
@@ -156,6 +167,51 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
     expect(screen.queryByRole('columnheader', { name: 'Location' })).toBeNull();
     expect(JSON.parse(localStorage.getItem('columns:devices') ?? '[]')).toEqual(['location']);
+  });
+
+  it('offers Last Seen, Online and App Version in the column chooser, hidden until chosen', async () => {
+    renderAt('/admin/device');
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    await within(table).findByText('MN-1');
+    expect(within(table).queryByRole('columnheader', { name: 'Last Seen' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    for (const name of ['Last Seen', 'Online', 'App Version']) {
+      const box = screen.getByRole('checkbox', { name }) as HTMLInputElement;
+      expect(box.checked).toBe(false);
+      await userEvent.click(box);
+    }
+    expect(within(table).getByRole('columnheader', { name: 'Last Seen' })).toBeTruthy();
+    const cells = (n: number) =>
+      within(within(table).getByText(`MN-${n}`).closest('tr')!)
+        .getAllByRole('cell')
+        .slice(6, 9)
+        .map((cell) => cell.textContent);
+    expect(cells(3)).toEqual([formatDateTime(seen), 'Online', '1.4.2 (42)']);
+    expect(cells(4)).toEqual([formatDateTime('2025-02-01T08:00:00.000Z'), 'Offline', '1.4.1 (41)']);
+    expect(cells(1)).toEqual(['N/A', 'Never seen', 'N/A']);
+    // Remembered as the columns turned on, apart from the default.
+    expect(JSON.parse(localStorage.getItem('columns:devices') ?? '[]')).toEqual([
+      'lastSeenAt',
+      'online',
+      'appVersionCode',
+    ]);
+  });
+
+  it('sorts Last Seen and Online by lastSeenAt and App Version by appVersionCode', async () => {
+    localStorage.setItem('columns:devices', JSON.stringify(['lastSeenAt', 'online', 'appVersionCode']));
+    const router = renderAt('/admin/device');
+    await screen.findByText('MN-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Online' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=lastSeenAt&direction=asc'));
+    // One field behind both columns: both headers say so.
+    expect(screen.getByRole('columnheader', { name: 'Last Seen' }).getAttribute('aria-sort')).toBe(
+      'ascending',
+    );
+    expect(screen.getByRole('columnheader', { name: 'Online' }).getAttribute('aria-sort')).toBe('ascending');
+    await waitFor(() => expect(listRequests().at(-1)!.get('sort')).toBe('lastSeenAt'));
+    await userEvent.click(screen.getByRole('button', { name: 'App Version' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=appVersionCode&direction=asc'));
+    await waitFor(() => expect(listRequests().at(-1)!.get('sort')).toBe('appVersionCode'));
   });
 
   it('sends only the status from the row select and confirms it', async () => {

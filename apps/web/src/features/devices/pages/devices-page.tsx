@@ -14,6 +14,7 @@ import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { useUrlListState } from '../../../lib/use-url-list-state.ts';
 import { useDevices } from '../api/get-devices.ts';
+import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
 import { SubscriptionStatus } from '../components/subscription-status.tsx';
@@ -40,14 +41,27 @@ const columns: DataTableColumn<Device>[] = [
     sortable: true,
     render: (device) => <SubscriptionStatus device={device} />,
   },
+  // Check-ins from the machine's app (issue 13): optional, so the spec's default view is unchanged.
+  { key: 'lastSeenAt', header: 'Last Seen', sortable: true, className: 'text-nowrap', render: lastSeenText },
+  {
+    key: 'online',
+    header: 'Online',
+    sortable: true,
+    // The server knows online only as "seen lately": sorting by last seen puts online machines together.
+    sortKey: 'lastSeenAt',
+    render: (device) => <OnlineBadge device={device} />,
+  },
+  { key: 'appVersionCode', header: 'App Version', sortable: true, render: appVersionText },
 ];
+const hiddenByDefault = new Set(['lastSeenAt', 'online', 'appVersionCode']);
 const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) => ({
   key,
   header,
   mandatory,
+  hiddenByDefault: hiddenByDefault.has(key),
 }));
 
-/** /admin/device: Device Management (SPEC 2). Page, size, sort and search live in the URL. */
+/** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort and search live in the URL. */
 export function DevicesPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, sortKeys: deviceSortKeys });
   const [visible, setVisible] = useColumnVisibility('columns:devices', columnChoices);

@@ -10,7 +10,7 @@ import { PatientsTable } from '../components/device-user-tables.tsx';
 import { DeviceUserHeader, useDeviceIdFromState } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
 
-/** /admin/view-doctor/:id (SPEC 2 "Doctor page"). */
+/** /admin/view-doctor/:id (docs/product.md §2.7 "Doctor page"). */
 export function ViewDoctorPage() {
   const { id = '' } = useParams();
   const deviceId = useDeviceIdFromState();

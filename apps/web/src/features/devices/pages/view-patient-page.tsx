@@ -8,7 +8,7 @@ import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
 
-/** /admin/view-patient/:id (SPEC 2 "Patient page"). */
+/** /admin/view-patient/:id (docs/product.md §2.7 "Patient page"). */
 export function ViewPatientPage() {
   const { id = '' } = useParams();
   const { data: patient, isPending } = usePatient(id);
@@ -40,7 +40,7 @@ export function ViewPatientPage() {
                 {
                   id: 'treatments',
                   label: 'Treatment List',
-                  // SPEC 4: a patient's treatments filter by the patient's doctorid.
+                  // docs/product.md §4.7: a patient's treatments filter by the patient's doctorid.
                   render: () =>
                     patient.doctorid ? (
                       <TreatmentsTable

@@ -6,7 +6,7 @@ import { useTechnician } from '../api/get-technician.ts';
 import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
 
-/** /admin/view-technician/:id (SPEC 2 "Technician page"). */
+/** /admin/view-technician/:id (docs/product.md §2.7 "Technician page"). */
 export function ViewTechnicianPage() {
   const { id = '' } = useParams();
   const { data: technician, isPending } = useTechnician(id);

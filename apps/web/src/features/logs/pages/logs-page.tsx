@@ -1,7 +1,7 @@
 import { LogsTabs } from '../../../components/logs-tabs.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 
-/** /admin/logs-management: every access and error log, with one search over both (SPEC 2 "Admin Logs"). */
+/** /admin/logs-management: every access and error log, with one search over both (docs/product.md §2.9 "Admin Logs"). */
 export function LogsPage() {
   return (
     <>

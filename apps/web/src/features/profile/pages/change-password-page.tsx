@@ -7,7 +7,7 @@ import { notifyError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useChangePassword } from '../api/change-password.ts';
 
-/** /admin/change-password: the current and the new password (SPEC 2, 5). */
+/** /admin/change-password: the current and the new password (docs/product.md §2.15, §5.3). */
 export function ChangePasswordPage() {
   const change = useChangePassword();
   const {

@@ -17,7 +17,7 @@ const rows: [label: string, value: (p: AdminProfile) => string | null][] = [
   ['Role', (p) => p.role?.roleName ?? null],
 ];
 
-/** /admin/profile: My Profile, with the Update Profile button (SPEC 2). */
+/** /admin/profile: My Profile, with the Update Profile button (docs/product.md §2.15). */
 export function ProfilePage() {
   const { data: profile, isPending, isError } = useProfile();
   return (

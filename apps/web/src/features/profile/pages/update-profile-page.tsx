@@ -21,7 +21,7 @@ import { useProfile } from '../api/get-profile.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 import { ProfileAvatar } from '../components/profile-avatar.tsx';
 
-/** /admin/update-profile: edit form with image upload and preview; the email is read-only (SPEC 2, 5, 8). */
+/** /admin/update-profile: edit form with image upload and preview; the email is read-only (docs/product.md §2.15, §5.4, §8). */
 export function UpdateProfilePage() {
   const { data: profile, isPending, isError } = useProfile();
   return (

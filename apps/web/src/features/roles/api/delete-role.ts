@@ -6,7 +6,7 @@ import { roleKeys } from './keys.ts';
 
 export const deleteRole = (id: string) => apiClient.delete<null>(apiPaths.role(encodeURIComponent(id)));
 
-/** SPEC 7: the response msg is the success toast and the list is refreshed. */
+/** docs/product.md §8: the response msg is the success toast and the list is refreshed. */
 export function useDeleteRole() {
   const queryClient = useQueryClient();
   return useMutation<Envelope<null>, Error, string>({

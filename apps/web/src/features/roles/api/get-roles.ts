@@ -4,7 +4,7 @@ import type { RoleList } from '@app/contract/roles';
 import { apiClient } from '../../../lib/api-client.ts';
 import { roleKeys } from './keys.ts';
 
-/** SPEC 7: the roles list sends currentPage and pageSize. */
+/** docs/product.md §7.3: the roles list sends currentPage and pageSize. */
 export type RoleListParams = { currentPage: number; pageSize: number };
 
 export async function getRoles(params: RoleListParams, signal?: AbortSignal): Promise<RoleList | null> {

@@ -25,7 +25,7 @@ export type RoleFormModalProps = {
 
 const blank = { roleName: '', type: '' } as unknown as RoleBodyInput;
 
-/** Add Role / Edit Role (SPEC 5 "Role"): a name and a type, App or Web. */
+/** Add Role / Edit Role (docs/product.md §5.8 "Role"): a name and a type, App or Web. */
 export function RoleFormModal({ show, onClose, role }: RoleFormModalProps) {
   const save = useSaveRole();
   const {

@@ -15,7 +15,7 @@ import { RoleFormModal } from '../components/role-form-modal.tsx';
 
 const columns: DataTableColumn<Role>[] = [{ key: 'roleName', header: 'Role Name' }];
 
-/** /admin/roles (SPEC 2 "Roles"): the list, with add, edit and delete reachable from it. */
+/** /admin/roles (docs/product.md §2.10 "Roles"): the list, with add, edit and delete reachable from it. */
 export function RolesPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
   const { data, isPending, isFetching } = useRoles({ currentPage: list.page, pageSize: list.limit });

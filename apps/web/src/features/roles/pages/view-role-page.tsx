@@ -6,7 +6,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useRole } from '../api/get-role.ts';
 
-/** /admin/view-role/:id (SPEC 2): Role Id, Role Name, Create Time (N/A when missing). */
+/** /admin/view-role/:id (docs/product.md §2.10): Role Id, Role Name, Create Time (N/A when missing). */
 export function ViewRolePage() {
   const { id = '' } = useParams();
   const { data: role, isPending } = useRole(id);

@@ -13,7 +13,7 @@ export type SubscriptionList = {
   limit: number;
 };
 
-/** GET subscrption/all: a 400 reads as an empty list (SPEC 7). */
+/** GET subscrption/all: a 400 reads as an empty list (docs/product.md §7.4). */
 export async function getSubscriptions(
   params: SubscriptionListParams,
   signal?: AbortSignal,

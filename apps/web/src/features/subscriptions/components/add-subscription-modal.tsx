@@ -28,7 +28,7 @@ const blank: CreateSubscriptionInput = {
 
 export type AddSubscriptionModalProps = { show: boolean; onClose: () => void };
 
-/** Add Subscription (SPEC 5 "Subscription"): plan type only for a recurring payment. */
+/** Add Subscription (docs/product.md §5.10 "Subscription"): plan type only for a recurring payment. */
 export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProps) {
   const add = useAddSubscription();
   const {

@@ -7,7 +7,7 @@ import { startTestServer, type Answer, type Recorded } from '../../../test/http-
 import { SubscriptionsPage } from './subscriptions-page.tsx';
 import { renderRouter } from '../../../test/render-router.tsx';
 
-const row = (i: number, status: number) => ({
+const row = (i: number, status: number, demoPayment = false) => ({
   _id: `id${i}`,
   fullName: `Customer ${i}`,
   email: `c${i}@example.com`,
@@ -20,6 +20,7 @@ const row = (i: number, status: number) => ({
   expiredAt: '2025-03-11T10:00:00.000Z',
   paidAt: null,
   link: `http://localhost/plans/id${i}`,
+  demoPayment,
 });
 
 let list: unknown[] = [];
@@ -89,6 +90,16 @@ describe('Subscription Management', () => {
       expect(within(table).getByText(label)).toBeTruthy();
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy link for Customer 1' })).toBeTruthy();
+  });
+
+  it("labels a demo payment 'Demo payment' beside its status, and a real one not", async () => {
+    list = [row(1, 2, true), row(2, 2, false)];
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Subscriptions' });
+    await within(table).findByText('Customer 1');
+    const [demo, real] = within(table).getAllByRole('row').slice(1);
+    expect(within(demo!).getByText('Demo payment')).toBeTruthy();
+    expect(within(real!).queryByText('Demo payment')).toBeNull();
   });
 
   it("shows 'No Subscription found.' for an empty list", async () => {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { subscriptionTexts, type Subscription } from '@app/contract/subscriptions';
+import { demoPaymentLabel, subscriptionTexts, type Subscription } from '@app/contract/subscriptions';
 import type { DataTableColumn } from '../../../components/data-table.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
 import { AddButton, PagedTable } from '../../../components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
@@ -25,10 +26,20 @@ const columns: DataTableColumn<Subscription>[] = [
   },
   { key: 'createdAt', header: 'Link Sent Time', render: (s) => formatDateTime(s.createdAt) },
   { key: 'expiredAt', header: 'Link Expiry Time', render: (s) => formatDateTime(s.expiredAt) },
-  { key: 'status', header: 'Status', render: (s) => <SubscriptionStatusBadge status={s.status} /> },
+  {
+    key: 'status',
+    header: 'Status',
+    // A demo payment moved no money: it must never pass for a real one (issue 18).
+    render: (s) => (
+      <span className="d-inline-flex gap-1 text-nowrap">
+        <SubscriptionStatusBadge status={s.status} />
+        {s.demoPayment && <StatusBadge label={demoPaymentLabel} tone="info" />}
+      </span>
+    ),
+  },
 ];
 
-/** /admin/subscription-management (SPEC 2 "Subscription Management"). */
+/** /admin/subscription-management (docs/product.md §2.12 "Subscription Management"). */
 export function SubscriptionsPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
   const [adding, setAdding] = useState(false);

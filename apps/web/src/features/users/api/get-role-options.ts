@@ -4,7 +4,7 @@ import type { RoleList } from '@app/contract/roles';
 import { apiClient } from '../../../lib/api-client.ts';
 import { roleOptionKeys } from './keys.ts';
 
-/** SPEC 7: the roles list called without parameters fills the role dropdown with every role. */
+/** docs/product.md §7.3: the roles list called without parameters fills the role dropdown with every role. */
 export async function getRoleOptions(signal?: AbortSignal) {
   const response = await apiClient.getList<RoleList>(apiPaths.rolesAll, { signal });
   return response.data?.roles ?? [];

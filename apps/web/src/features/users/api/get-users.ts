@@ -6,7 +6,7 @@ import { userKeys } from './keys.ts';
 
 export type UserListParams = { page: number; limit: number };
 
-/** GET users/all: a 400 reads as an empty list (SPEC 7). */
+/** GET users/all: a 400 reads as an empty list (docs/product.md §7.4). */
 export async function getUsers(params: UserListParams, signal?: AbortSignal): Promise<UserList | null> {
   const response = await apiClient.getList<UserList>(apiPaths.usersAll, { query: params, signal });
   return response.data;

@@ -7,7 +7,7 @@ import { userKeys } from './keys.ts';
 
 export type SaveUserInput = { id?: undefined; body: UserCreateBody } | { id: string; body: UserUpdateBody };
 
-/** POST users/ (with a password) or PUT users/{id} (SPEC 5: the password is removed from the payload). */
+/** POST users/ (with a password) or PUT users/{id} (docs/product.md §5.9: the password is removed from the payload). */
 export function saveUser(input: SaveUserInput) {
   if (input.id === undefined) return apiClient.post<User>(apiPaths.users, input.body);
   const { firstName, lastName, roleId, userName, email, phone } = input.body;

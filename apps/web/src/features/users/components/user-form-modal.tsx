@@ -33,7 +33,7 @@ const blank: UserCreateBodyInput = {
   password: '',
 };
 
-/** Add New User / Edit User (SPEC 5 "User"): the edit form has no password field. */
+/** Add New User / Edit User (docs/product.md §5.9 "User"): the edit form has no password field. */
 export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
   const editing = Boolean(user);
   const save = useSaveUser();

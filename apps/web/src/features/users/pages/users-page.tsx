@@ -26,7 +26,7 @@ const columns: DataTableColumn<User>[] = [
   { key: 'role', header: 'Role', render: (u) => orNA(u.role?.roleName) },
 ];
 
-/** /admin/user-management (SPEC 2 "User Management"). */
+/** /admin/user-management (docs/product.md §2.11 "User Management"). */
 export function UsersPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
   const { data, isPending, isFetching } = useUsers({ page: list.page, limit: list.limit });

@@ -4,15 +4,18 @@ import { BackButton } from '../../../components/back-button.tsx';
 import { DetailsCard } from '../../../components/details-card.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useUser } from '../api/get-user.ts';
+import { TechnicianMachinesCard } from '../components/technician-machines-card.tsx';
 import { UserTwoStepCard } from '../components/user-two-step-card.tsx';
 
 /**
- * /admin/view-user/:id (SPEC 2): First Name, Last Name, User Name, Email, Phone No., Role; N/A for
- * missing. Below them, the user's two-step sign-in and its reset (issue 8, decision 014).
+ * /admin/view-user/:id (docs/product.md §2.11): First Name, Last Name, User Name, Email, Phone No., Role; N/A for
+ * missing. Below them, the user's two-step sign-in and its reset (issue 8, decision 014), and for a
+ * technician (a role of type app) the machines they are assigned to (issue 13).
  */
 export function ViewUserPage() {
   const { id = '' } = useParams();
   const { data: user, isPending } = useUser(id);
+  const name = user ? [user.firstName, user.lastName].filter(Boolean).join(' ') || user.userName : '';
   return (
     <>
       <PageHeader title="User Details" actions={<BackButton to="/admin/user-management" />} />
@@ -35,12 +38,8 @@ export function ViewUserPage() {
             : []
         }
       />
-      {user ? (
-        <UserTwoStepCard
-          userId={user._id}
-          userName={[user.firstName, user.lastName].filter(Boolean).join(' ') || user.userName}
-        />
-      ) : null}
+      {user?.role?.type === 'app' ? <TechnicianMachinesCard userId={user._id} userName={name} /> : null}
+      {user ? <UserTwoStepCard userId={user._id} userName={name} /> : null}
     </>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "mail_outbox" ADD COLUMN "holds_secret" boolean DEFAULT false NOT NULL;

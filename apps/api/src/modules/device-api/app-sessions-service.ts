@@ -1,0 +1,230 @@
+import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { AppSession, AppUser, AppUserKind } from '@app/contract/device-api';
+import { deviceApiMessages } from '@app/contract/device-api';
+import type { Db } from '../../db/client.ts';
+import { appSessions } from '../../db/schema/device-api.ts';
+import { doctors, technicians } from '../../db/schema/devices.ts';
+import { roles, users } from '../../db/schema/users.ts';
+import { createAttemptLimiter } from '../../lib/attempt-limiter.ts';
+import { TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
+import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
+import type { ThrottleStore } from '../../lib/throttle-store.ts';
+import type { AppUserContext, DeviceContext } from './device-auth.ts';
+import { digest, newSecret } from './device-auth.ts';
+
+/** Lifetimes (docs/decisions/022): a short access token, a refresh token that slides with use. */
+export const appSessionPolicy = {
+  accessSeconds: 15 * 60,
+  refreshSeconds: 30 * 24 * 60 * 60,
+  /** Wrong passwords for one user name on one machine: 5 per 15 minutes. */
+  wrongTries: { max: 5, windowMs: 15 * 60_000 },
+} as const;
+
+/** The person a sign-in found, before the password is checked. */
+type Candidate = {
+  kind: AppUserKind;
+  id: string;
+  userId: number;
+  userName: string;
+  email: string;
+  passwordHash: string;
+};
+
+type Deps = { db: Db; now: () => Date; throttleStore?: ThrottleStore };
+
+/**
+ * Doctors and technicians signing in on a machine. A doctor is a doctors row of this machine with
+ * a password (registered by a technician through the app); a technician is a console user of an
+ * app role assigned to this machine (a technicians row naming the account).
+ */
+export function createAppSessionsService({ db, now, throttleStore }: Deps) {
+  const wrongTries = createAttemptLimiter({
+    name: 'app-login',
+    ...appSessionPolicy.wrongTries,
+    now: () => now().getTime(),
+    store: throttleStore,
+  });
+
+  async function findPerson(deviceId: string, userName: string): Promise<Candidate | null> {
+    const name = userName.toLowerCase();
+    const [doctor] = await db
+      .select({
+        id: doctors.id,
+        userId: doctors.userId,
+        userName: doctors.userName,
+        email: doctors.email,
+        passwordHash: doctors.passwordHash,
+      })
+      .from(doctors)
+      .where(
+        and(
+          eq(doctors.deviceId, deviceId),
+          sql`lower(${doctors.userName}) = ${name}`,
+          isNotNull(doctors.passwordHash),
+          eq(doctors.status, 2),
+        ),
+      )
+      .limit(1);
+    if (doctor) return { kind: 'doctor', ...doctor, passwordHash: doctor.passwordHash! };
+    const [technician] = await db
+      .select({
+        id: technicians.id,
+        userId: technicians.userId,
+        userName: users.userName,
+        email: users.email,
+        passwordHash: users.passwordHash,
+      })
+      .from(technicians)
+      .innerJoin(users, eq(users.id, technicians.accountId))
+      .innerJoin(roles, eq(roles.id, users.roleId))
+      .where(
+        and(
+          eq(technicians.deviceId, deviceId),
+          sql`lower(${users.userName}) = ${name}`,
+          eq(roles.type, 'app'),
+          eq(technicians.status, 2),
+        ),
+      )
+      .limit(1);
+    return technician ? { kind: 'technician', ...technician } : null;
+  }
+
+  /** Fresh token pair: the caller stores the digests, the client gets the secrets once. */
+  const tokens = () => {
+    const at = now().getTime();
+    const accessToken = newSecret('aps');
+    const refreshToken = newSecret('apr');
+    return {
+      accessToken,
+      refreshToken,
+      row: {
+        accessHash: digest(accessToken),
+        accessExpiresAt: new Date(at + appSessionPolicy.accessSeconds * 1000),
+        refreshHash: digest(refreshToken),
+        refreshExpiresAt: new Date(at + appSessionPolicy.refreshSeconds * 1000),
+      },
+    };
+  };
+
+  const answer = (t: ReturnType<typeof tokens>, user: AppUser): AppSession => ({
+    accessToken: t.accessToken,
+    accessExpiresIn: appSessionPolicy.accessSeconds,
+    refreshToken: t.refreshToken,
+    refreshExpiresIn: appSessionPolicy.refreshSeconds,
+    user,
+  });
+
+  return {
+    /**
+     * Wrong tries are counted per machine and user name before the password is checked (an
+     * unknown name costs the same argon2 run); `onSubject` learns whom the attempt was about.
+     */
+    async login(
+      device: DeviceContext,
+      input: { username: string; password: string },
+      onSubject?: (who: { userId: string; email: string }) => void,
+    ): Promise<AppSession> {
+      const key = `${device.deviceId}\n${input.username.toLowerCase()}`;
+      const held = await wrongTries.reserve(key);
+      if (held.wait > 0) throw new TooManyRequestsError(deviceApiMessages.wrongCredentials, held.wait);
+      const person = await findPerson(device.deviceId, input.username);
+      if (!person) {
+        await burnPasswordCheck(input.password);
+        throw new UnauthorizedError(deviceApiMessages.wrongCredentials);
+      }
+      onSubject?.({ userId: String(person.userId), email: person.email });
+      if (!(await verifyPassword(person.passwordHash, input.password)))
+        throw new UnauthorizedError(deviceApiMessages.wrongCredentials);
+      await Promise.all([held.refund(), wrongTries.reset(key)]);
+      const t = tokens();
+      await db.insert(appSessions).values({
+        deviceId: device.deviceId,
+        credentialId: device.credentialId,
+        doctorId: person.kind === 'doctor' ? person.id : null,
+        technicianId: person.kind === 'technician' ? person.id : null,
+        createdAt: now(),
+        ...t.row,
+      });
+      return answer(t, {
+        kind: person.kind,
+        _id: person.id,
+        userId: person.userId,
+        userName: person.userName,
+      });
+    },
+
+    /**
+     * Trades a refresh token for a new pair. The swap is one conditional UPDATE on the old digest,
+     * so a token replayed (or raced) after use finds nothing. Only this machine's live credential
+     * may use it, and only while the person is still active on the machine.
+     */
+    async refresh(device: DeviceContext, refreshToken: string): Promise<AppSession> {
+      const at = now();
+      const t = tokens();
+      const [row] = await db
+        .update(appSessions)
+        .set(t.row)
+        .where(
+          and(
+            eq(appSessions.refreshHash, digest(refreshToken)),
+            eq(appSessions.deviceId, device.deviceId),
+            eq(appSessions.credentialId, device.credentialId),
+            isNull(appSessions.revokedAt),
+            gt(appSessions.refreshExpiresAt, at),
+          ),
+        )
+        .returning({
+          id: appSessions.id,
+          doctorId: appSessions.doctorId,
+          technicianId: appSessions.technicianId,
+        });
+      if (!row) throw new UnauthorizedError(deviceApiMessages.refreshInvalid);
+      const user = await personOfSession(db, row);
+      if (!user) {
+        await db.update(appSessions).set({ revokedAt: at }).where(eq(appSessions.id, row.id));
+        throw new UnauthorizedError(deviceApiMessages.refreshInvalid);
+      }
+      return answer(t, user);
+    },
+
+    async logout(sessionId: string) {
+      await db
+        .update(appSessions)
+        .set({ revokedAt: now() })
+        .where(and(eq(appSessions.id, sessionId), isNull(appSessions.revokedAt)));
+    },
+
+    me: (user: AppUserContext, device: DeviceContext) => ({
+      user: { kind: user.kind, _id: user.id, userId: user.userId, userName: user.userName },
+      device: {
+        deviceId: device.deviceId,
+        machineNumber: device.machineNumber,
+        serialNumber: device.serialNumber,
+      },
+    }),
+  };
+}
+export type AppSessionsService = ReturnType<typeof createAppSessionsService>;
+
+/** The active doctor or technician a session belongs to, or null when they are gone or switched off. */
+async function personOfSession(
+  db: Db,
+  s: { doctorId: string | null; technicianId: string | null },
+): Promise<AppUser | null> {
+  if (s.doctorId) {
+    const [d] = await db
+      .select({ id: doctors.id, userId: doctors.userId, userName: doctors.userName })
+      .from(doctors)
+      .where(and(eq(doctors.id, s.doctorId), eq(doctors.status, 2)));
+    return d ? { kind: 'doctor', _id: d.id, userId: d.userId, userName: d.userName } : null;
+  }
+  if (s.technicianId) {
+    const [tech] = await db
+      .select({ id: technicians.id, userId: technicians.userId, userName: users.userName })
+      .from(technicians)
+      .innerJoin(users, eq(users.id, technicians.accountId))
+      .where(and(eq(technicians.id, s.technicianId), eq(technicians.status, 2)));
+    return tech ? { kind: 'technician', _id: tech.id, userId: tech.userId, userName: tech.userName } : null;
+  }
+  return null;
+}

@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+
+/** What a machine's calls said since the last write; the newest call wins, fields it left out keep theirs. */
+export type CheckIn = {
+  at: Date;
+  versionCode?: number;
+  versionName?: string;
+  latitude?: number;
+  longitude?: number;
+};
+
+type Options = {
+  db: Db;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+  flushIntervalMs?: number;
+  /** Rows per UPDATE: 6 parameters each, under PostgreSQL's 65,535. */
+  maxRowsPerStatement?: number;
+  /** Machines kept in memory while the database cannot be written; beyond, new machines wait. */
+  maxPending?: number;
+};
+
+/**
+ * Last-seen times, coalesced (docs/decisions/022). Every device call only updates an entry in a
+ * map; a timer writes the map every ~1 s in one UPDATE ... FROM (VALUES ...), so 1,000 calls a
+ * second cost one statement a second, not 1,000. A crash loses at most the last second's times.
+ */
+export function createCheckIns({
+  db,
+  log,
+  flushIntervalMs = 1000,
+  maxRowsPerStatement = 5000,
+  maxPending = 200_000,
+}: Options) {
+  let pending = new Map<string, CheckIn>();
+  let timer: NodeJS.Timeout | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const merge = (into: Map<string, CheckIn>, deviceId: string, next: CheckIn) => {
+    const old = into.get(deviceId);
+    if (!old) {
+      if (into.size >= maxPending) return;
+      into.set(deviceId, { ...next });
+      return;
+    }
+    // A write put back after a failure may be older than what came since: keep the newer of each.
+    const newer = next.at >= old.at;
+    const pick = <K extends keyof CheckIn>(k: K) =>
+      (newer ? (next[k] ?? old[k]) : (old[k] ?? next[k])) as CheckIn[K];
+    into.set(deviceId, {
+      at: newer ? next.at : old.at,
+      versionCode: pick('versionCode'),
+      versionName: pick('versionName'),
+      latitude: pick('latitude'),
+      longitude: pick('longitude'),
+    });
+  };
+
+  async function writeChunk(rows: Array<[string, CheckIn]>) {
+    const values = sql.join(
+      rows.map(
+        ([id, c]) =>
+          sql`(${id}::uuid, ${c.at.toISOString()}::timestamptz, ${c.versionCode ?? null}::integer, ${c.versionName ?? null}::text, ${c.latitude ?? null}::float8, ${c.longitude ?? null}::float8)`,
+      ),
+      sql`, `,
+    );
+    // greatest() ignores nulls; a time never moves backwards (two instances, a late retry).
+    await db.execute(sql`
+      update devices set
+        last_seen_at = greatest(devices.last_seen_at, v.at),
+        app_version_code = coalesce(v.version_code, devices.app_version_code),
+        app_version_name = coalesce(v.version_name, devices.app_version_name),
+        reported_latitude = coalesce(v.lat, devices.reported_latitude),
+        reported_longitude = coalesce(v.lon, devices.reported_longitude)
+      from (values ${values}) as v(id, at, version_code, version_name, lat, lon)
+      where devices.id = v.id`);
+  }
+
+  async function write() {
+    if (pending.size === 0) return;
+    const batch = pending;
+    pending = new Map();
+    // In id order: two API instances writing the same rows lock them in the same order.
+    const rows = [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let i = 0; i < rows.length; i += maxRowsPerStatement) {
+      const chunk = rows.slice(i, i + maxRowsPerStatement);
+      try {
+        await writeChunk(chunk);
+      } catch (err) {
+        log?.warn({ err, machines: rows.length - i }, 'check-ins: writing last-seen times failed; retrying');
+        if (!closed) for (const [id, c] of rows.slice(i)) merge(pending, id, c);
+        schedule();
+        return;
+      }
+    }
+  }
+
+  function flush(): Promise<void> {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    chain = chain.then(write, write);
+    return chain;
+  }
+
+  function schedule() {
+    if (timer || closed || pending.size === 0) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void flush();
+    }, flushIntervalMs);
+    timer.unref();
+  }
+
+  return {
+    /** Notes a call from the machine (and what its heartbeat said). Memory only; never waits. */
+    record(deviceId: string, checkIn: CheckIn) {
+      merge(pending, deviceId, checkIn);
+      schedule();
+    },
+    /** The newest call not yet written, if any. */
+    pendingAt: (deviceId: string): Date | undefined => pending.get(deviceId)?.at,
+    /** Writes what is pending; resolves when it is in the database (tests await it). */
+    flush,
+    async close() {
+      await flush();
+      closed = true;
+    },
+  };
+}
+export type CheckIns = ReturnType<typeof createCheckIns>;

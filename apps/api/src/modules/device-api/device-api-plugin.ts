@@ -1,0 +1,30 @@
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Storage } from '../../lib/storage/storage.ts';
+import type { ThrottleStore } from '../../lib/throttle-store.ts';
+import type { DeviceAuth } from './device-auth.ts';
+import type { DeviceGateService } from './device-gate.ts';
+import { identityRoutes } from './identity-routes.ts';
+import { syncRoutes } from './sync/sync-routes.ts';
+
+export type DeviceApiDeps = {
+  db: Db;
+  config: Config;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  storage: Storage;
+  deviceAuth: DeviceAuth;
+  gate: DeviceGateService;
+  /** The throttles' store (memory, or Redis shared by every API instance): enrolment and sign-in tries. */
+  throttleStore?: ThrottleStore;
+};
+
+/**
+ * The machines' side (docs/device-api.md): enrolment and the console's enrolment controls, people
+ * signing in on a machine, check-ins (identity-routes.ts); the records the app sends (sync/).
+ */
+export const deviceApiPlugin: FastifyPluginAsync<DeviceApiDeps> = async (app, deps) => {
+  await app.register(identityRoutes, deps);
+  await app.register(syncRoutes, deps);
+};

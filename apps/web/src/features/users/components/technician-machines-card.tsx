@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useUserMachines, type AssignedMachine } from '../api/get-user-machines.ts';
+import { MachinesPickerModal } from './machines-picker-modal.tsx';
+
+const columns: DataTableColumn<AssignedMachine>[] = [
+  {
+    key: 'machineNumber',
+    header: 'Machine Number',
+    className: 'text-nowrap',
+    render: (machine) => (
+      <Link to={`/admin/device-details/${machine.deviceId}`}>{machine.machineNumber}</Link>
+    ),
+  },
+  { key: 'serialNumber', header: 'Serial Number', className: 'text-nowrap' },
+  { key: 'assignedAt', header: 'Assigned', render: (machine) => formatDateTime(machine.assignedAt) },
+];
+
+/**
+ * A technician's machines (issue 13): a user of an app role signs in on the machines assigned here
+ * and registers that machine's doctors.
+ */
+export function TechnicianMachinesCard({ userId, userName }: { userId: string; userName: string }) {
+  const machines = useUserMachines(userId);
+  const [editing, setEditing] = useState(false);
+
+  return (
+    <SectionCard title="Machines">
+      {machines.isError ? (
+        <p>{errorMessage(machines.error, 'The machines could not be loaded.')}</p>
+      ) : (
+        <DataTable
+          label={`Machines of ${userName}`}
+          columns={columns}
+          rows={machines.data}
+          getRowKey={(machine) => machine.deviceId}
+          emptyText="No machines assigned."
+          isLoading={machines.isPending}
+        />
+      )}
+      <button
+        type="button"
+        className="btn btn-outline-primary mt-3"
+        onClick={() => setEditing(true)}
+        disabled={!machines.isSuccess}
+      >
+        Edit machines
+      </button>
+      {editing && machines.data ? (
+        <MachinesPickerModal
+          userId={userId}
+          userName={userName}
+          assigned={machines.data}
+          onClose={() => setEditing(false)}
+        />
+      ) : null}
+    </SectionCard>
+  );
+}

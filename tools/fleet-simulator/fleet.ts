@@ -1,0 +1,243 @@
+import { randomBytes } from 'node:crypto';
+import { AdminClient, type Holdings } from './admin-client.ts';
+import { seededRandom, tinyJpeg, tinyPng, placeOf } from './fake-data.ts';
+import { newHttpStats, type HttpStats } from './http.ts';
+import { recordKinds, tally, type RecordKind } from './ledger.ts';
+import { appVersion, SimMachine } from './machine.ts';
+import { eachLimited, sleep } from './pool.ts';
+import type { Progress } from './progress.ts';
+
+/*
+ * The fleet scenario (issue 13): provision machines and technicians as an admin does, enrol the
+ * machines with their codes, let people on them record for `minutes`, take some offline (they queue)
+ * and bring them back (they sync their backlog), re-send some batches on purpose, and finally
+ * count through the console's lists that every machine holds each accepted record exactly once.
+ */
+
+export type FleetOptions = {
+  url: string;
+  adminEmail: string;
+  adminPassword: string;
+  devices: number;
+  minutes: number;
+  concurrency?: number;
+  seed?: number;
+  /** Share of machines that go offline for the first half of the run. */
+  offlineShare?: number;
+  resendShare?: number;
+  badShare?: number;
+  progress?: Progress;
+};
+
+export type MachineReport = {
+  machine: SimMachine;
+  deviceId: string;
+  technician: { userName: string; password: string; userId: string };
+  expected: Record<RecordKind, number> & { technicians: number };
+  held: Holdings | null;
+  lastSeenAt: string | null;
+  appVersionName: string | null;
+};
+
+export type FleetSummary = {
+  devices: number;
+  accepted: number;
+  refused: number;
+  duplicates: number;
+  /** Accepted records the console does not show (must be 0 too). */
+  missing: number;
+  resent: number;
+  resentSame: number;
+  heartbeats: number;
+  http: HttpStats;
+  surprises: string[];
+  machines: MachineReport[];
+};
+
+const kindsHeld: Record<RecordKind, keyof Holdings> = {
+  doctors: 'doctors',
+  patients: 'patients',
+  treatments: 'treatments',
+  accessLogs: 'accessLogs',
+  errorLogs: 'errorLogs',
+};
+
+export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
+  const { progress, concurrency = 12 } = options;
+  const stats = newHttpStats();
+  const http = { baseUrl: options.url, stats };
+  const run = randomBytes(3).toString('hex');
+  const random = seededRandom(options.seed ?? 13);
+  const admin = new AdminClient(http, options.adminEmail, options.adminPassword);
+
+  // A small pool of real pictures, shared: encoding one per treatment would only cost CPU.
+  const pictures = [tinyPng(random), tinyPng(random), await tinyJpeg(random), await tinyJpeg(random)].map(
+    (b) => b.toString('base64'),
+  );
+
+  await admin.signIn();
+  const role = await admin.createAppRole(`Fleet technicians ${run}`);
+
+  const reports: MachineReport[] = [];
+  progress?.phase('provisioning', options.devices);
+  await eachLimited(
+    Array.from({ length: options.devices }, (_, i) => i),
+    concurrency,
+    async (i) => {
+      const label = `${run}-${i + 1}`;
+      const mine = seededRandom((options.seed ?? 13) * 7919 + i);
+      const machine = new SimMachine(label, {
+        http,
+        random: mine,
+        resendShare: options.resendShare ?? 0.2,
+        badShare: options.badShare ?? 0.03,
+        images: () => Array.from({ length: mine.int(1, 2) }, () => mine.pick(pictures)),
+      });
+      const place = placeOf(mine);
+      const device = await admin.addDevice({
+        machineNumber: `SIM-${label}`,
+        serialNumber: `SN-SIM-${label}`,
+        location: `Clinic ${place.city} ${i + 1}`,
+        latitude: place.lat,
+        longitude: place.long,
+        city: place.city,
+        country: place.country,
+        address: `${mine.int(1, 200)} Harbour Road`,
+      });
+      const { code } = await admin.issueEnrolmentCode(device._id);
+      await machine.client.enrol(code);
+      const technician = { userName: `tech-${label}`, password: `Tech-${randomBytes(6).toString('hex')}` };
+      const user = await admin.createUser({
+        firstName: 'Tess',
+        lastName: `Technician ${i + 1}`,
+        roleId: role._id,
+        userName: technician.userName,
+        email: `tech-${label}@fleet.example`,
+        phone: String(mine.int(1_000_000_000, 9_999_999_999)),
+        password: technician.password,
+      });
+      await admin.assignMachines(user._id, [device._id]);
+      await machine.heartbeat();
+      await machine.setUpPeople(technician, role.roleId);
+      reports[i] = {
+        machine,
+        deviceId: device._id,
+        technician: { ...technician, userId: user._id },
+        expected: { ...tally(machine.ledger).accepted, technicians: 1 },
+        held: null,
+        lastSeenAt: null,
+        appVersionName: null,
+      };
+      progress?.advance();
+    },
+  );
+
+  // The run: a tick every few seconds; each machine checks in, records, and syncs when online.
+  const tickMs = Math.min(5_000, Math.max(1_000, (options.minutes * 60_000) / 4));
+  const ticks = Math.max(2, Math.round((options.minutes * 60_000) / tickMs));
+  const offlineCount =
+    options.devices < 2 ? 0 : Math.max(1, Math.round(options.devices * (options.offlineShare ?? 0.3)));
+  const offlineUntil = Math.max(1, Math.floor(ticks / 2));
+  progress?.phase('running', ticks * reports.length);
+  for (let tick = 0; tick < ticks; tick++) {
+    const started = Date.now();
+    await eachLimited(reports, concurrency, async ({ machine }, i) => {
+      machine.online = !(i < offlineCount && tick < offlineUntil);
+      await machine.record(new Date());
+      if (machine.online) {
+        await machine.heartbeat();
+        await machine.sync();
+      }
+      progress?.advance();
+    });
+    const s = summarize(reports);
+    progress?.note(
+      `accepted ${s.accepted} refused ${s.refused} offline ${reports.filter((r) => !r.machine.online).length}`,
+    );
+    if (tick < ticks - 1) await sleep(Math.max(0, tickMs - (Date.now() - started)));
+  }
+  // Anything still queued (a batch that failed after every retry) gets one last chance.
+  await eachLimited(reports, concurrency, async ({ machine }) => {
+    machine.online = true;
+    if (machine.backlog > 0) await machine.sync();
+  });
+
+  progress?.phase('checking', reports.length);
+  await eachLimited(reports, concurrency, async (report) => {
+    const { accepted } = tally(report.machine.ledger);
+    report.expected = { ...accepted, technicians: 1 };
+    report.held = await settledHoldings(admin, report);
+    // Check-ins are written in coalesced batches about once a second: give the last one time to land.
+    for (let waited = 0; ; waited += 250) {
+      const device = await admin.getDevice(report.deviceId);
+      report.lastSeenAt = device.lastSeenAt;
+      report.appVersionName = device.appVersionName;
+      if ((device.lastSeenAt && device.appVersionName) || waited >= 5_000) break;
+      await sleep(250);
+    }
+    progress?.advance();
+  });
+  progress?.done();
+
+  const totals = summarize(reports);
+  const surprises = reports.flatMap((r) => r.machine.ledger.surprises);
+  let duplicates = 0;
+  let missing = 0;
+  for (const report of reports) {
+    for (const kind of [...recordKinds, 'technicians'] as const) {
+      const held = report.held![kind === 'technicians' ? 'technicians' : kindsHeld[kind]];
+      const expected = report.expected[kind];
+      duplicates += Math.max(0, held - expected);
+      missing += Math.max(0, expected - held);
+      if (held !== expected)
+        surprises.push(`${report.machine.label} ${kind}: ${expected} accepted, the console holds ${held}`);
+    }
+    if (!report.lastSeenAt || report.appVersionName !== appVersion.name)
+      surprises.push(
+        `${report.machine.label}: the console shows no last-seen time or app version ${appVersion.name}`,
+      );
+    if (report.machine.backlog > 0)
+      surprises.push(`${report.machine.label}: ${report.machine.backlog} records never sent`);
+  }
+  return {
+    devices: reports.length,
+    ...totals,
+    duplicates,
+    missing,
+    http: stats,
+    surprises,
+    machines: reports,
+  };
+}
+
+function summarize(reports: MachineReport[]) {
+  let accepted = 0;
+  let refused = 0;
+  let resent = 0;
+  let resentSame = 0;
+  let heartbeats = 0;
+  for (const { machine } of reports) {
+    const t = tally(machine.ledger);
+    accepted += t.acceptedTotal;
+    refused += t.refused;
+    resent += machine.ledger.resent;
+    resentSame += machine.ledger.resentSame;
+    heartbeats += machine.heartbeats;
+  }
+  return { accepted, refused, resent, resentSame, heartbeats };
+}
+
+/** The console's counts; logs may reach their lists a moment after they were acknowledged, so wait briefly for them. */
+async function settledHoldings(admin: AdminClient, report: MachineReport): Promise<Holdings> {
+  const matches = (h: Holdings) =>
+    recordKinds.every((k) => h[kindsHeld[k]] === report.expected[k]) &&
+    h.technicians === report.expected.technicians;
+  let held = await admin.holdings(report.machine.machineNumber);
+  for (let waited = 0; !matches(held) && waited < 5_000; waited += 500) {
+    await sleep(500);
+    held = await admin.holdings(report.machine.machineNumber);
+  }
+  return held;
+}
+
+export { appVersion };
