@@ -96,7 +96,9 @@ test('opens a new device and shows every empty text', async ({ page }) => {
   const card = page.getByRole('region', { name: 'Device Details' });
   await expect(card.getByText('Porto')).toBeVisible();
   await expect(card.getByText('Inactive')).toBeVisible();
-  await expect(card.getByText('N/A')).toBeVisible();
+  // No subscription, and the machine has never called: Last Seen and App Version read N/A too.
+  await expect(card.getByText('N/A')).toHaveCount(3);
+  await expect(card.getByText('Never seen')).toBeVisible();
   await expect(page.getByText('No Doctor found.')).toBeVisible();
   await page.getByRole('tab', { name: 'Patients' }).click();
   await expect(page.getByText('No Patient found.')).toBeVisible();

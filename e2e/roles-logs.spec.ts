@@ -7,7 +7,9 @@ test('an admin adds, views, renames and deletes a role, and cannot delete a role
   await signIn(page);
   await page.goto('/admin/roles');
   await expect(page.getByRole('heading', { name: 'Roles', exact: true })).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: 'Technician' })).toBeVisible();
+  await expect(
+    page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Technician', exact: true }) }),
+  ).toBeVisible();
   await expectAccessible(page);
 
   await page.getByRole('button', { name: 'Add Role' }).click();
@@ -72,7 +74,9 @@ test("Admin Logs shows the admin's own actions, and one search filters both tabs
   await signIn(page);
   // Something of ours to find: the roles list read, and a refused edit of a role that does not exist.
   await page.goto('/admin/roles');
-  await expect(page.getByRole('row').filter({ hasText: 'Technician' })).toBeVisible();
+  await expect(
+    page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Technician', exact: true }) }),
+  ).toBeVisible();
   await page.goto('/admin/view-role/00000000-0000-4000-8000-000000000000');
   await expect(page.getByText('Role not found').first()).toBeVisible();
 

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { apiEnv, login, startApi, type ApiProcess } from './api-process.ts';
+import { apiPaths } from '@app/contract/paths';
+import { apiEnv, call, login, startApi, type ApiProcess } from './api-process.ts';
 import { createScratchDatabase } from './private-postgres.ts';
 
 /*
@@ -18,6 +19,8 @@ export type LoadTarget = {
   api: ApiProcess;
   token: string;
   deviceIds: string[];
+  /** Credentials of enrolled machines: the mix includes their heartbeats and log batches. */
+  credentials: string[];
   memoryFile: string;
   devices: number;
   close: () => Promise<void>;
@@ -45,6 +48,9 @@ export async function prepareLoadTarget(opts: {
           MEMORY_PROBE_FILE: memoryFile,
           MEMORY_PROBE_MS: String(opts.memoryEveryMs),
           LOG_LEVEL: 'error',
+          // The machines are enrolled from this one address, and each sends many calls a second.
+          ANON_RATE_PER_MINUTE: '100000',
+          DEVICE_RATE_PER_MINUTE: '100000',
         },
       }),
       {
@@ -70,11 +76,13 @@ export async function prepareLoadTarget(opts: {
       ).rows.map((r) => r.id);
       const total = (await db.query<{ n: number }>(`select count(*)::int as n from devices`)).rows[0]!.n;
       const token = await login(api.url);
+      const credentials = await enrolMachines(api.url, token, ids.slice(0, enrolledMachines));
       const started = api;
       return {
         api: started,
         token,
         deviceIds: ids,
+        credentials,
         memoryFile,
         devices: total,
         close: async () => {
@@ -94,6 +102,27 @@ export async function prepareLoadTarget(opts: {
   }
 }
 
+/** Machines of the load target that send heartbeats and log batches through the device API. */
+const enrolledMachines = 50;
+
+/** Enrols the devices through the real routes (a code issued by the admin, traded by the machine). */
+async function enrolMachines(url: string, token: string, deviceIds: string[]): Promise<string[]> {
+  const credentials: string[] = [];
+  for (const id of deviceIds) {
+    const issued = await call(url, token, 'POST', apiPaths.machineEnrolmentCode(id));
+    const { code } = issued.json?.data as { code: string };
+    const res = await fetch(`${url}${apiPaths.appEnrol}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    const body = (await res.json()) as { data?: { credential?: string } };
+    if (res.status !== 200 || !body.data?.credential) throw new Error(`enrolment failed: ${res.status}`);
+    credentials.push(body.data.credential);
+  }
+  return credentials;
+}
+
 /** The parts of autocannon's result the suites read. */
 export type LoadResult = {
   requests: { total: number; average: number };
@@ -111,7 +140,7 @@ export type LoadResult = {
 
 /** Runs autocannon in its own node process against the target; resolves with its summary. */
 export function runLoad(
-  target: Pick<LoadTarget, 'api' | 'token' | 'deviceIds'>,
+  target: Pick<LoadTarget, 'api' | 'token' | 'deviceIds' | 'credentials'>,
   seconds: number,
   connections: number,
 ): Promise<LoadResult> {
@@ -119,6 +148,7 @@ export function runLoad(
     url: target.api.url,
     token: target.token,
     deviceIds: target.deviceIds,
+    credentials: target.credentials,
     seconds,
     connections,
   });

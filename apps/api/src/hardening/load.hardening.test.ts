@@ -20,8 +20,8 @@ afterAll(() => {
     database: 'PostgreSQL',
     figures,
     notes: [
-      'autocannon runs in its own process; each connection cycles through: device list page (random page of 50), device detail, user list, create device, subscription list, device status change (4 reads : 2 writes).',
-      'Every request carries a valid admin token, so each one also passes the session check and writes an access-log row.',
+      'autocannon runs in its own process; each connection cycles through: a machine heartbeat, a machine batch of 20 access logs (device API, one of 50 enrolled machines), device list page (random page of 50), device detail, user list, create device, subscription list, device status change.',
+      'Every console request carries a valid admin token, so each one also passes the session check and writes an access-log row; every machine call carries a device credential.',
       ...notes,
     ],
   });
