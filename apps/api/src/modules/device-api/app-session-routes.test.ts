@@ -4,6 +4,7 @@ import type { AppSession } from '@app/contract/device-api';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
 import { accessLogs } from '../../db/schema/logs.ts';
+import { roles, users } from '../../db/schema/users.ts';
 import {
   createDoctor,
   createTechnician,
@@ -171,6 +172,21 @@ describe('sessions', () => {
     const out = await deviceInject(t, a.credential, { method: 'POST', url: apiPaths.appLogout }, session);
     expect(out.statusCode).toBe(200);
     expect((await me(a, session)).statusCode).toBe(401);
+    expect((await refresh(a, session.refreshToken)).statusCode).toBe(401);
+  });
+
+  it('end for a technician whose account no longer has an app role, on the next call and at refresh', async () => {
+    const tech = await createTechnician(t, [a.deviceId]);
+    const session = await signInOnDevice(t, a.credential, tech.userName, tech.password);
+    expect((await me(a, session)).statusCode).toBe(200);
+    const [adminRole] = await t.database.db
+      .select({ id: roles.id })
+      .from(roles)
+      .where(eq(roles.type, 'admin'));
+    await t.database.db.update(users).set({ roleId: adminRole!.id }).where(eq(users.id, tech.userId));
+    const res = await me(a, session);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().msg).toBe(deviceApiMessages.sessionInvalid);
     expect((await refresh(a, session.refreshToken)).statusCode).toBe(401);
   });
 });

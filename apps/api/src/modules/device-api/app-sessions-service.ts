@@ -10,7 +10,7 @@ import { TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
 import type { ThrottleStore } from '../../lib/throttle-store.ts';
 import type { AppUserContext, DeviceContext } from './device-auth.ts';
-import { digest, newSecret } from './device-auth.ts';
+import { digest, newSecret, sessionPerson, toAppUser } from './device-auth.ts';
 
 /** Lifetimes (docs/decisions/022): a short access token, a refresh token that slides with use. */
 export const appSessionPolicy = {
@@ -173,18 +173,14 @@ export function createAppSessionsService({ db, now, throttleStore }: Deps) {
             gt(appSessions.refreshExpiresAt, at),
           ),
         )
-        .returning({
-          id: appSessions.id,
-          doctorId: appSessions.doctorId,
-          technicianId: appSessions.technicianId,
-        });
+        .returning({ id: appSessions.id });
       if (!row) throw new UnauthorizedError(deviceApiMessages.refreshInvalid);
-      const user = await personOfSession(db, row);
-      if (!user) {
+      const person = await sessionPerson(db, eq(appSessions.id, row.id));
+      if (!person) {
         await db.update(appSessions).set({ revokedAt: at }).where(eq(appSessions.id, row.id));
         throw new UnauthorizedError(deviceApiMessages.refreshInvalid);
       }
-      return answer(t, user);
+      return answer(t, toAppUser(person));
     },
 
     async logout(sessionId: string) {
@@ -195,7 +191,7 @@ export function createAppSessionsService({ db, now, throttleStore }: Deps) {
     },
 
     me: (user: AppUserContext, device: DeviceContext) => ({
-      user: { kind: user.kind, _id: user.id, userId: user.userId, userName: user.userName },
+      user: toAppUser(user),
       device: {
         deviceId: device.deviceId,
         machineNumber: device.machineNumber,
@@ -205,26 +201,3 @@ export function createAppSessionsService({ db, now, throttleStore }: Deps) {
   };
 }
 export type AppSessionsService = ReturnType<typeof createAppSessionsService>;
-
-/** The active doctor or technician a session belongs to, or null when they are gone or switched off. */
-async function personOfSession(
-  db: Db,
-  s: { doctorId: string | null; technicianId: string | null },
-): Promise<AppUser | null> {
-  if (s.doctorId) {
-    const [d] = await db
-      .select({ id: doctors.id, userId: doctors.userId, userName: doctors.userName })
-      .from(doctors)
-      .where(and(eq(doctors.id, s.doctorId), eq(doctors.status, 2)));
-    return d ? { kind: 'doctor', _id: d.id, userId: d.userId, userName: d.userName } : null;
-  }
-  if (s.technicianId) {
-    const [tech] = await db
-      .select({ id: technicians.id, userId: technicians.userId, userName: users.userName })
-      .from(technicians)
-      .innerJoin(users, eq(users.id, technicians.accountId))
-      .where(and(eq(technicians.id, s.technicianId), eq(technicians.status, 2)));
-    return tech ? { kind: 'technician', _id: tech.id, userId: tech.userId, userName: tech.userName } : null;
-  }
-  return null;
-}

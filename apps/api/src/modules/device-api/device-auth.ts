@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
-import { deviceApiMessages, type AppUserKind } from '@app/contract/device-api';
+import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { deviceApiMessages, type AppUser, type AppUserKind } from '@app/contract/device-api';
 import type { Db } from '../../db/client.ts';
 import { appSessions, deviceCredentials } from '../../db/schema/device-api.ts';
 import { devices, doctors, technicians } from '../../db/schema/devices.ts';
+import { roles, users } from '../../db/schema/users.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
 
 /** The enrolled machine behind a device call. */
@@ -63,54 +64,18 @@ export function createDeviceAuth({ db, now }: { db: Db; now: () => Date }) {
     async authenticateSession(token: string, device: DeviceContext): Promise<AppUserContext> {
       if (!secretShape.test(token) || !token.startsWith('aps_'))
         throw new UnauthorizedError(deviceApiMessages.sessionInvalid);
-      const [row] = await db
-        .select({
-          sessionId: appSessions.id,
-          doctorId: doctors.id,
-          doctorUserId: doctors.userId,
-          doctorName: doctors.userName,
-          doctorEmail: doctors.email,
-          doctorStatus: doctors.status,
-          technicianId: technicians.id,
-          technicianUserId: technicians.userId,
-          technicianName: technicians.userName,
-          technicianEmail: technicians.email,
-          technicianStatus: technicians.status,
-        })
-        .from(appSessions)
-        .leftJoin(doctors, eq(doctors.id, appSessions.doctorId))
-        .leftJoin(technicians, eq(technicians.id, appSessions.technicianId))
-        .where(
-          and(
-            eq(appSessions.accessHash, digest(token)),
-            eq(appSessions.deviceId, device.deviceId),
-            eq(appSessions.credentialId, device.credentialId),
-            isNull(appSessions.revokedAt),
-            gt(appSessions.accessExpiresAt, now()),
-          ),
-        )
-        .limit(1);
-      if (!row) throw new UnauthorizedError(deviceApiMessages.sessionInvalid);
-      if (row.doctorId !== null && row.doctorStatus === 2)
-        return {
-          sessionId: row.sessionId,
-          kind: 'doctor',
-          id: row.doctorId,
-          userId: row.doctorUserId!,
-          userName: row.doctorName!,
-          email: row.doctorEmail!,
-        };
-      if (row.technicianId !== null && row.technicianStatus === 2)
-        return {
-          sessionId: row.sessionId,
-          kind: 'technician',
-          id: row.technicianId,
-          userId: row.technicianUserId!,
-          userName: row.technicianName!,
-          email: row.technicianEmail!,
-        };
-      // The person was removed from the machine or switched off: the session is over.
-      throw new UnauthorizedError(deviceApiMessages.sessionInvalid);
+      const person = await sessionPerson(
+        db,
+        and(
+          eq(appSessions.accessHash, digest(token)),
+          eq(appSessions.deviceId, device.deviceId),
+          eq(appSessions.credentialId, device.credentialId),
+          isNull(appSessions.revokedAt),
+          gt(appSessions.accessExpiresAt, now()),
+        )!,
+      );
+      if (!person) throw new UnauthorizedError(deviceApiMessages.sessionInvalid);
+      return person;
     },
 
     /** Ends every app session of a machine (its credential was revoked). */
@@ -123,3 +88,60 @@ export function createDeviceAuth({ db, now }: { db: Db; now: () => Date }) {
   };
 }
 export type DeviceAuth = ReturnType<typeof createDeviceAuth>;
+
+/**
+ * The doctor or technician of the session `where` names, while they may still act on the machine:
+ * an active doctor, or an active technician whose console account still has a role of type app
+ * (the rule sign-in applies). One query; every authenticated call and every refresh go through it,
+ * so a person removed, switched off or moved to another role loses the session the same way.
+ */
+export async function sessionPerson(db: Db, where: SQL): Promise<AppUserContext | null> {
+  const [row] = await db
+    .select({
+      sessionId: appSessions.id,
+      doctorId: doctors.id,
+      doctorUserId: doctors.userId,
+      doctorName: doctors.userName,
+      doctorEmail: doctors.email,
+      doctorActive: sql<boolean>`${doctors.status} = 2`,
+      technicianId: technicians.id,
+      technicianUserId: technicians.userId,
+      technicianName: users.userName,
+      technicianEmail: users.email,
+      technicianActive: sql<boolean>`${technicians.status} = 2 and ${roles.type} = 'app'`,
+    })
+    .from(appSessions)
+    .leftJoin(doctors, eq(doctors.id, appSessions.doctorId))
+    .leftJoin(technicians, eq(technicians.id, appSessions.technicianId))
+    .leftJoin(users, eq(users.id, technicians.accountId))
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(where)
+    .limit(1);
+  if (row?.doctorId && row.doctorActive)
+    return {
+      sessionId: row.sessionId,
+      kind: 'doctor',
+      id: row.doctorId,
+      userId: row.doctorUserId!,
+      userName: row.doctorName!,
+      email: row.doctorEmail!,
+    };
+  if (row?.technicianId && row.technicianActive)
+    return {
+      sessionId: row.sessionId,
+      kind: 'technician',
+      id: row.technicianId,
+      userId: row.technicianUserId!,
+      userName: row.technicianName!,
+      email: row.technicianEmail!,
+    };
+  return null;
+}
+
+/** The person as the app sees them (appUserSchema). */
+export const toAppUser = (person: AppUserContext): AppUser => ({
+  kind: person.kind,
+  _id: person.id,
+  userId: person.userId,
+  userName: person.userName,
+});

@@ -3,57 +3,44 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import type { AccessLogItem, DoctorItem, PatientItem, TreatmentItem } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { appSessions, deviceCredentials } from '../../../db/schema/device-api.ts';
-import { doctors, technicians } from '../../../db/schema/devices.ts';
 import { roles } from '../../../db/schema/users.ts';
-import { addDevice, deviceInject } from '../../../test/device-fixtures.ts';
+import {
+  createTechnician,
+  deviceInject,
+  enrolDevice,
+  signInOnDevice,
+  type EnrolledDevice,
+} from '../../../test/device-fixtures.ts';
 import type { TestApp } from '../../../test/test-app.ts';
-import { digest, newSecret } from '../device-auth.ts';
 
 /*
- * The records tests' machines and people. The machine is added through the console's route; its
- * credential and the app sessions are written as the identity side stores them (digests of
- * dvc_/aps_ secrets), so these tests exercise the records routes on their own. Doctors are
- * registered through the real POST appDoctors route by a technician.
+ * The records tests' machines and people, made through the real routes (device-fixtures.ts): the
+ * machine enrols with a code the console issued, the technician is a console user of an app role
+ * assigned to it, and both the technician and the doctors sign in on the machine.
  */
 
-export type Machine = { deviceId: string; machineNumber: string; credential: string };
-export type Person = { id: string; userId: number; session: string };
+export type Machine = EnrolledDevice;
+export type Person = { id: string; userId: number; email: string; session: string };
 
-export async function machine(t: TestApp): Promise<Machine> {
-  const device = await addDevice(t);
-  const credential = newSecret('dvc');
-  await t.database.db
-    .insert(deviceCredentials)
-    .values({ deviceId: device.deviceId, secretHash: digest(credential) });
-  return { deviceId: device.deviceId, machineNumber: device.machineNumber, credential };
-}
+export const machine = (t: TestApp): Promise<Machine> => enrolDevice(t);
 
-async function sessionFor(t: TestApp, m: Machine, who: { doctorId?: string; technicianId?: string }) {
-  const access = newSecret('aps');
-  const [credential] = await t.database.db
-    .select({ id: deviceCredentials.id })
-    .from(deviceCredentials)
-    .where(eq(deviceCredentials.deviceId, m.deviceId));
-  const hour = new Date(t.clock.now.getTime() + 3_600_000);
-  await t.database.db.insert(appSessions).values({
-    deviceId: m.deviceId,
-    credentialId: credential!.id,
-    ...who,
-    accessHash: digest(access),
-    accessExpiresAt: hour,
-    refreshHash: digest(newSecret('apr')),
-    refreshExpiresAt: hour,
-  });
-  return access;
-}
+const signedIn = async (
+  t: TestApp,
+  m: Machine,
+  who: { userName: string; password: string; email: string },
+): Promise<Person> => {
+  const session = await signInOnDevice(t, m.credential, who.userName, who.password);
+  return {
+    id: session.user._id,
+    userId: session.user.userId,
+    email: who.email,
+    session: session.accessToken,
+  };
+};
 
 export async function technician(t: TestApp, m: Machine): Promise<Person> {
-  const [row] = await t.database.db
-    .insert(technicians)
-    .values({ deviceId: m.deviceId, userName: `tech-${randomUUID().slice(0, 8)}`, email: 'tech@example.com' })
-    .returning({ id: technicians.id, userId: technicians.userId });
-  return { ...row!, session: await sessionFor(t, m, { technicianId: row!.id }) };
+  const tech = await createTechnician(t, [m.deviceId]);
+  return signedIn(t, m, tech);
 }
 
 /** The numeric id of the bootstrap's app role 'Doctor' (or of the admin role with type 'admin'). */
@@ -68,11 +55,12 @@ export async function roleNumber(t: TestApp, type: 'app' | 'admin') {
 
 const iso = (t: TestApp, offsetMs = 0) => new Date(t.clock.now.getTime() + offsetMs).toISOString();
 
-const person = (t: TestApp, m: Machine) => ({
+const person = (t: TestApp, m: Machine, username = `user.${randomUUID().slice(0, 8)}`) => ({
   id: randomUUID(),
-  username: `user.${randomUUID().slice(0, 8)}`,
+  username,
   nickName: 'Anna',
-  email: 'anna@example.com',
+  // One address per person: a doctor's sign-in is logged with theirs, a patient's never may be.
+  email: `${username}@example.com`,
   sex: 1,
   age: 41,
   phonenumber: '+491701234567',
@@ -92,8 +80,7 @@ export const doctorItem = (
   roleId: number,
   over: Partial<DoctorItem> = {},
 ): DoctorItem => ({
-  ...person(t, m),
-  username: `dr.${randomUUID().slice(0, 8)}`,
+  ...person(t, m, `dr.${randomUUID().slice(0, 8)}`),
   password: 'Doctor-Passw0rd',
   roleId,
   ...over,
@@ -139,11 +126,7 @@ export async function doctor(t: TestApp, m: Machine, tech?: Person): Promise<Per
   const item = doctorItem(t, m, await roleNumber(t, 'app'));
   const res = await call(t, m, { method: 'POST', url: apiPaths.appDoctors, payload: { items: [item] } }, by);
   if (res.json().data?.accepted !== 1) throw new Error(`registering a doctor failed: ${res.body}`);
-  const [row] = await t.database.db
-    .select({ id: doctors.id, userId: doctors.userId })
-    .from(doctors)
-    .where(eq(doctors.clientId, item.id));
-  return { ...row!, session: await sessionFor(t, m, { doctorId: row!.id }) };
+  return signedIn(t, m, { userName: item.username, password: item.password, email: item.email });
 }
 
 /** Patients registered by the doctor through the real route; returns the items sent. */
