@@ -13,9 +13,20 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiPaths } from '@app/contract/paths';
+import type { AccessLogItem, BatchResult, ErrorLogItem, TreatmentItem } from '@app/contract/device-api';
+import { AdminClient } from '../../../../tools/fleet-simulator/admin-client.ts';
+import { DeviceClient } from '../../../../tools/fleet-simulator/device-client.ts';
+import {
+  fakeAccessLog,
+  fakeDoctor,
+  fakeErrorLog,
+  fakePatient,
+  fakeTreatment,
+  seededRandom,
+} from '../../../../tools/fleet-simulator/fake-data.ts';
+import { ApiError } from '../../../../tools/fleet-simulator/http.ts';
 import { openDatabase } from '../db/client.ts';
-import { apiEnv, call, login, startApi, type ApiProcess } from './api-process.ts';
+import { apiEnv, hardeningAdmin, startApi, type ApiProcess } from './api-process.ts';
 import { createScratchDatabase } from './private-postgres.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';
 
@@ -36,44 +47,30 @@ afterAll(() => {
     database: 'PostgreSQL and PGlite (embedded)',
     figures,
     notes: [
-      'An enrolled machine with a signed-in doctor sends batches (20 access logs, 5 error logs, 3 treatments, each item with its own id) from 4 connections; SIGKILL lands while batches are in flight; the server restarts on the same data.',
+      "An enrolled machine (the fleet simulator's client, its own retries off) with a signed-in doctor sends batches (20 access logs, 5 error logs, 3 treatments, each item with its own id) from 4 connections; SIGKILL lands while batches are in flight; the server restarts on the same data.",
       'The machine then retries, as the app does: every batch that got no answer, and every third answered batch again, with the same ids.',
       'Checked: every item the API answered "accepted" is in the database, and no item id is stored twice.',
     ],
   });
 });
 
-type DeviceAnswer = {
-  accessToken: string;
-  user: { userId: number };
-  results: Array<{ id: string; status: string }>;
-};
-type Batch = { route: string; items: Array<Record<string, unknown>> };
-type Machine = { url: string; credential: string; session: string };
+type Batch = { kind: 'access' | 'error' | 'treatments'; items: unknown[] };
+type Provisioned = { machine: DeviceClient; patientIds: string[]; doctorUserId: number };
 
-async function deviceCall(m: Machine, route: string, body: unknown) {
-  const res = await fetch(`${m.url}${route}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Device ${m.credential}`,
-      'x-app-session': m.session,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  // Every device answer is an envelope; the callers read the fields they asked for.
-  return { status: res.status, json: (await res.json()) as { data: DeviceAnswer } };
-}
+/*
+ * The machine is the reference client (tools/fleet-simulator), with its retries switched off: the
+ * suite itself decides what the app sends again after the crash.
+ */
+const once = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
+const random = seededRandom(1);
 
-/** Provisions an enrolled machine with a doctor signed in and five patients, through the real routes. */
-async function provision(
-  url: string,
-): Promise<{ machine: Machine; patientIds: string[]; doctorUserId: number }> {
-  const token = await login(url);
-  const add = await call(url, token, 'POST', apiPaths.machineAdd, {
-    machineNumber: `K-${randomUUID().slice(0, 8)}`,
-    serialNumber: `SK-${randomUUID().slice(0, 8)}`,
+/** An enrolled machine with a technician, a signed-in doctor and five patients, through the real routes. */
+async function provision(url: string): Promise<Provisioned> {
+  const admin = new AdminClient({ baseUrl: url }, hardeningAdmin.email, hardeningAdmin.password);
+  const tag = randomUUID().slice(0, 8);
+  const device = await admin.addDevice({
+    machineNumber: `K-${tag}`,
+    serialNumber: `SK-${tag}`,
     location: 'Kill Clinic',
     latitude: 1,
     longitude: 2,
@@ -81,143 +78,71 @@ async function provision(
     country: 'Norway',
     address: 'Gate 1',
   });
-  const deviceId = (add.json?.data as { _id: string })._id;
-  const code = (await call(url, token, 'POST', apiPaths.machineEnrolmentCode(deviceId))).json?.data as {
-    code: string;
-  };
-  const enrol = await fetch(`${url}${apiPaths.appEnrol}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code: code.code }),
-  });
-  const { credential, machineNumber } = (
-    (await enrol.json()) as { data: { credential: string; machineNumber: string } }
-  ).data;
-  const role = await call(url, token, 'POST', apiPaths.roles, {
-    roleName: `Tech ${randomUUID().slice(0, 6)}`,
-    type: 'app',
-  });
-  const roleRow = role.json?.data as { _id: string; roleId: number };
-  const tech = { userName: `tk${randomUUID().slice(0, 8)}`, password: 'Tech-Passw0rd' };
-  const user = await call(url, token, 'POST', apiPaths.users, {
+  const machine = new DeviceClient({ baseUrl: url, retry: once });
+  await machine.enrol((await admin.issueEnrolmentCode(device._id)).code);
+  const role = await admin.createAppRole(`Kill technicians ${tag}`);
+  const tech = { userName: `tk${tag}`, password: 'Tech-Passw0rd' };
+  const user = await admin.createUser({
     firstName: 'Kai',
     lastName: 'Tech',
-    roleId: roleRow._id,
+    roleId: role._id,
     userName: tech.userName,
     email: `${tech.userName}@example.com`,
     phone: '0123456789',
     password: tech.password,
   });
-  await call(url, token, 'PUT', apiPaths.userMachines((user.json?.data as { _id: string })._id), {
-    deviceIds: [deviceId],
-  });
-  const signIn = async (username: string, password: string, session = '') =>
-    (await deviceCall({ url, credential, session }, apiPaths.appLogin, { username, password })).json.data as {
-      accessToken: string;
-      user: { userId: number };
-    };
-  const techSession = await signIn(tech.userName, tech.password);
-  const doctor = { username: `drk${randomUUID().slice(0, 6)}`, password: 'Doctor-Passw0rd' };
-  const person = {
-    nickName: 'K',
-    email: 'k@example.com',
-    sex: 1,
-    age: 40,
-    phonenumber: '+4712345678',
-    machineNumber,
-    lat: 59.9,
-    long: 10.7,
-    address: 'Gate 2',
-    city: 'Oslo',
-    state: 'Oslo',
-    country: 'Norway',
-    createdAt: new Date().toISOString(),
-  };
-  await deviceCall({ url, credential, session: techSession.accessToken }, apiPaths.appDoctors, {
-    items: [
-      {
-        ...person,
-        id: randomUUID(),
-        username: doctor.username,
-        password: doctor.password,
-        roleId: roleRow.roleId,
-      },
-    ],
-  });
-  const doctorSession = await signIn(doctor.username, doctor.password);
-  const machine = { url, credential, session: doctorSession.accessToken };
-  const patientIds = Array.from({ length: 5 }, () => randomUUID());
-  await deviceCall(machine, apiPaths.appPatients, {
-    items: patientIds.map((id, i) => ({ ...person, id, username: `Patient ${i}` })),
-  });
-  return { machine, patientIds, doctorUserId: doctorSession.user.userId };
+  await admin.assignMachines(user._id, [device._id]);
+  await machine.login(tech.userName, tech.password);
+  const now = new Date();
+  const doctor = fakeDoctor(random, device.machineNumber, `k${tag}`, role.roleId, 'Doctor-Passw0rd', now);
+  await machine.registerDoctors([doctor]);
+  const signedIn = await machine.login(doctor.username, 'Doctor-Passw0rd');
+  const patients = Array.from({ length: 5 }, (_, i) =>
+    fakePatient(random, device.machineNumber, `p${i}`, now),
+  );
+  await machine.registerPatients(patients);
+  return { machine, patientIds: patients.map((p) => p.id), doctorUserId: signedIn.user.userId };
 }
 
-function nextBatches(patientIds: string[], userId: number): Batch[] {
-  const at = new Date().toISOString();
-  const start = new Date(Date.now() - 20 * 60_000).toISOString();
+function nextBatches({ patientIds, doctorUserId }: Provisioned): Batch[] {
+  const at = new Date();
   return [
+    { kind: 'access', items: Array.from({ length: 20 }, () => fakeAccessLog(random, doctorUserId, at)) },
+    { kind: 'error', items: Array.from({ length: 5 }, () => fakeErrorLog(random, doctorUserId, at)) },
     {
-      route: apiPaths.appAccessLogs,
-      items: Array.from({ length: 20 }, () => ({
-        id: randomUUID(),
-        resource: 'GET /patients',
-        time: at,
-        userId,
-      })),
-    },
-    {
-      route: apiPaths.appErrorLogs,
-      items: Array.from({ length: 5 }, () => ({
-        id: randomUUID(),
-        resource: 'POST /treatments',
-        functionName: 'sync',
-        utcTime: at,
-        userId,
-      })),
-    },
-    {
-      route: apiPaths.appTreatments,
-      items: Array.from({ length: 3 }, (_, i) => ({
-        id: randomUUID(),
-        patientId: patientIds[i % patientIds.length],
-        treatmentDevice: 'ShockWave S1',
-        treatmentPlan: 'Plantar fasciitis',
-        treatmentStartTime: start,
-        treatmentEndTime: at,
-        treatmentDuration: 20,
-        treatmentEnergy: 0.2,
-        totalEnergyOutput: 400,
-      })),
+      kind: 'treatments',
+      items: Array.from({ length: 3 }, (_, i) =>
+        fakeTreatment(random, patientIds[i % patientIds.length]!, [], at),
+      ),
     },
   ];
 }
 
+const send = (machine: DeviceClient, batch: Batch): Promise<BatchResult> =>
+  batch.kind === 'access'
+    ? machine.sendAccessLogs(batch.items as AccessLogItem[])
+    : batch.kind === 'error'
+      ? machine.sendErrorLogs(batch.items as ErrorLogItem[])
+      : machine.sendTreatments(batch.items as TreatmentItem[]);
+
 type Tally = { acked: Set<string>; answered: Batch[]; unanswered: Batch[]; unexpected: string[] };
 
-async function stream(
-  m: Machine,
-  patientIds: string[],
-  userId: number,
-  tally: Tally,
-  stop: { now: boolean },
-) {
+async function stream(p: Provisioned, tally: Tally, stop: { now: boolean }) {
   const worker = async () => {
     while (!stop.now) {
-      for (const batch of nextBatches(patientIds, userId)) {
+      for (const batch of nextBatches(p)) {
+        let answer: BatchResult;
         try {
-          const res = await deviceCall(m, batch.route, { items: batch.items });
-          if (res.status !== 200) {
-            tally.unexpected.push(`${batch.route} answered ${res.status}`);
-            continue;
-          }
-          for (const r of res.json.data.results) if (r.status === 'accepted') tally.acked.add(r.id);
-          tally.answered.push(batch);
-        } catch {
-          // The connection died with the server: the app keeps the batch and sends it again.
-          tally.unanswered.push(batch);
+          answer = await send(p.machine, batch);
+        } catch (error) {
+          // An answer that is not 200 is a finding; a lost connection is the crash: the app keeps
+          // the batch and sends it again.
+          if (error instanceof ApiError) tally.unexpected.push(error.message);
+          else tally.unanswered.push(batch);
           return;
         }
+        for (const r of answer.results) if (r.status === 'accepted') tally.acked.add(r.id!);
+        tally.answered.push(batch);
       }
     }
   };
@@ -226,14 +151,14 @@ async function stream(
 
 async function killRounds(label: keyof typeof rounds, env: Record<string, string>) {
   let api: ApiProcess = await startApi(env);
-  const { machine, patientIds, doctorUserId } = await provision(api.url);
+  const provisioned = await provision(api.url);
   const tally: Tally = { acked: new Set(), answered: [], unanswered: [], unexpected: [] };
   let retried = 0;
   try {
     for (let round = 0; round < rounds[label]; round++) {
       const stop = { now: false };
       const before = tally.answered.length;
-      const running = stream({ ...machine, url: api.url }, patientIds, doctorUserId, tally, stop);
+      const running = stream(provisioned, tally, stop);
       const deadline = Date.now() + 60_000;
       while (tally.answered.length - before < killAfter && Date.now() < deadline && !tally.unexpected.length)
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -244,9 +169,12 @@ async function killRounds(label: keyof typeof rounds, env: Record<string, string
       // The app's retry: what got no answer, and some of what did, with the same ids.
       const again = [...tally.unanswered.splice(0), ...tally.answered.filter((_, i) => i % 3 === 0)];
       for (const batch of again) {
-        const res = await deviceCall({ ...machine, url: api.url }, batch.route, { items: batch.items });
-        if (res.status !== 200) tally.unexpected.push(`retry of ${batch.route} answered ${res.status}`);
-        else for (const r of res.json.data.results) if (r.status === 'accepted') tally.acked.add(r.id);
+        try {
+          const answer = await send(provisioned.machine, batch);
+          for (const r of answer.results) if (r.status === 'accepted') tally.acked.add(r.id!);
+        } catch (error) {
+          tally.unexpected.push(`retry: ${String(error)}`);
+        }
         retried++;
       }
     }

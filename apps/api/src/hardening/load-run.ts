@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { apiPaths } from '@app/contract/paths';
-import { apiEnv, call, login, startApi, type ApiProcess } from './api-process.ts';
+import { AdminClient } from '../../../../tools/fleet-simulator/admin-client.ts';
+import { DeviceClient } from '../../../../tools/fleet-simulator/device-client.ts';
+import { apiEnv, hardeningAdmin, login, startApi, type ApiProcess } from './api-process.ts';
 import { createScratchDatabase } from './private-postgres.ts';
 
 /*
@@ -76,7 +77,7 @@ export async function prepareLoadTarget(opts: {
       ).rows.map((r) => r.id);
       const total = (await db.query<{ n: number }>(`select count(*)::int as n from devices`)).rows[0]!.n;
       const token = await login(api.url);
-      const credentials = await enrolMachines(api.url, token, ids.slice(0, enrolledMachines));
+      const credentials = await enrolMachines(api.url, ids.slice(0, enrolledMachines));
       const started = api;
       return {
         api: started,
@@ -105,20 +106,13 @@ export async function prepareLoadTarget(opts: {
 /** Machines of the load target that send heartbeats and log batches through the device API. */
 const enrolledMachines = 50;
 
-/** Enrols the devices through the real routes (a code issued by the admin, traded by the machine). */
-async function enrolMachines(url: string, token: string, deviceIds: string[]): Promise<string[]> {
+/** Enrols the devices through the real routes with the reference client: a code from the console, traded by the machine. */
+async function enrolMachines(url: string, deviceIds: string[]): Promise<string[]> {
+  const admin = new AdminClient({ baseUrl: url }, hardeningAdmin.email, hardeningAdmin.password);
   const credentials: string[] = [];
   for (const id of deviceIds) {
-    const issued = await call(url, token, 'POST', apiPaths.machineEnrolmentCode(id));
-    const { code } = issued.json?.data as { code: string };
-    const res = await fetch(`${url}${apiPaths.appEnrol}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code }),
-    });
-    const body = (await res.json()) as { data?: { credential?: string } };
-    if (res.status !== 200 || !body.data?.credential) throw new Error(`enrolment failed: ${res.status}`);
-    credentials.push(body.data.credential);
+    const machine = new DeviceClient({ baseUrl: url });
+    credentials.push((await machine.enrol((await admin.issueEnrolmentCode(id)).code)).credential);
   }
   return credentials;
 }
