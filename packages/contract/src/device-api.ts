@@ -339,7 +339,6 @@ export const enrolmentStatusSchema = z.object({
   revokedAt: z.string().nullable(),
   /** An unused code is waiting (its value is never shown again). */
   pendingCodeExpiresAt: z.string().nullable(),
-  lastSeenAt: z.string().nullable(),
 });
 export type EnrolmentStatus = z.infer<typeof enrolmentStatusSchema>;
 export const enrolmentStatusResponseSchema = envelope(enrolmentStatusSchema);

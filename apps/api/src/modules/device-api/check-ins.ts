@@ -121,8 +121,6 @@ export function createCheckIns({
       merge(pending, deviceId, checkIn);
       schedule();
     },
-    /** The newest call not yet written, if any. */
-    pendingAt: (deviceId: string): Date | undefined => pending.get(deviceId)?.at,
     /** Writes what is pending; resolves when it is in the database (tests await it). */
     flush,
     async close() {

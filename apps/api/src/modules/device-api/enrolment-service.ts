@@ -22,8 +22,6 @@ type Deps = {
   secret: string;
   now: () => Date;
   throttleStore?: ThrottleStore;
-  /** The device's last call not yet written (check-ins are coalesced). */
-  pendingLastSeen?: (deviceId: string) => Date | undefined;
 };
 
 /**
@@ -31,7 +29,7 @@ type Deps = {
  * credential. One live code and one live credential per device; a new enrolment revokes the
  * previous credential and every app session on it.
  */
-export function createEnrolmentService({ db, secret, now, throttleStore, pendingLastSeen }: Deps) {
+export function createEnrolmentService({ db, secret, now, throttleStore }: Deps) {
   const byAddress = createAttemptLimiter({
     name: 'enrol-ip',
     ...enrolThrottlePolicy,
@@ -45,7 +43,6 @@ export function createEnrolmentService({ db, secret, now, throttleStore, pending
         id: devices.id,
         machineNumber: devices.machineNumber,
         serialNumber: devices.serialNumber,
-        lastSeenAt: devices.lastSeenAt,
       })
       .from(devices)
       .where(eq(devices.id, id))
@@ -58,7 +55,7 @@ export function createEnrolmentService({ db, secret, now, throttleStore, pending
     deviceOf,
 
     async status(deviceId: string): Promise<EnrolmentStatus> {
-      const device = await deviceOf(deviceId);
+      await deviceOf(deviceId); // 404 for an unknown device
       const [credential] = await db
         .select({ createdAt: deviceCredentials.createdAt, revokedAt: deviceCredentials.revokedAt })
         .from(deviceCredentials)
@@ -71,16 +68,12 @@ export function createEnrolmentService({ db, secret, now, throttleStore, pending
         .where(liveCode(deviceId, now()))
         .orderBy(desc(enrolmentCodes.createdAt))
         .limit(1);
-      const pending = pendingLastSeen?.(deviceId);
-      const lastSeen =
-        pending && (!device.lastSeenAt || pending > device.lastSeenAt) ? pending : device.lastSeenAt;
       const live = credential !== undefined && credential.revokedAt === null;
       return {
         enrolled: live,
         enrolledAt: live ? credential.createdAt.toISOString() : null,
         revokedAt: !live && credential ? credential.revokedAt!.toISOString() : null,
         pendingCodeExpiresAt: code ? code.expiresAt.toISOString() : null,
-        lastSeenAt: lastSeen ? lastSeen.toISOString() : null,
       };
     },
 

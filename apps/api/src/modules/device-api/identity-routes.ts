@@ -20,7 +20,6 @@ export const identityRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, 
       secret: config.jwtSecret,
       now,
       throttleStore,
-      pendingLastSeen: gate.checkIns.pendingAt,
     }),
   });
   await app.register(appSessionRoutes, { sessions: createAppSessionsService({ db, now, throttleStore }) });

@@ -11,7 +11,6 @@ import { notify } from '../../../lib/notify.ts';
 import { useEnrolment } from '../api/get-enrolment.ts';
 import { useIssueEnrolmentCode } from '../api/issue-enrolment-code.ts';
 import { useRevokeEnrolment } from '../api/revoke-enrolment.ts';
-import { appVersionText } from './device-check-in.tsx';
 import { EnrolmentCodeModal } from './enrolment-code-modal.tsx';
 
 /**
@@ -54,7 +53,7 @@ export function EnrolmentCard({ device }: { device: Device }) {
         </button>
       </div>
     );
-  else body = <EnrolmentFacts status={status.data} device={device} />;
+  else body = <EnrolmentFacts status={status.data} />;
 
   return (
     <SectionCard
@@ -104,7 +103,7 @@ export function EnrolmentCard({ device }: { device: Device }) {
   );
 }
 
-function EnrolmentFacts({ status, device }: { status: EnrolmentStatus; device: Device }) {
+function EnrolmentFacts({ status }: { status: EnrolmentStatus }) {
   let state;
   if (status.enrolled)
     state = (
@@ -122,8 +121,6 @@ function EnrolmentFacts({ status, device }: { status: EnrolmentStatus; device: D
 
   const facts = [
     { label: 'Status', value: state },
-    { label: 'Last Seen', value: status.lastSeenAt ? formatDateTime(status.lastSeenAt) : 'Never' },
-    { label: 'App Version', value: appVersionText(device) },
     ...(status.pendingCodeExpiresAt
       ? [{ label: 'Unused Code Expires', value: formatDateTime(status.pendingCodeExpiresAt) }]
       : []),
