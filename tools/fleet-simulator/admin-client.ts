@@ -13,7 +13,7 @@ import { ApiError, createHttp, type CallOptions, type HttpOptions } from './http
  * admin does in the console, and read back what the fleet sent through the console's own lists.
  */
 
-/** Rows the server writes itself (`GET /api/v1/...`: audit of requests) rather than rows an app sent. */
+/** Rows the server writes about a machine (its enrolment and sign-ins, as `POST /api/v1/...`) rather than rows its app sent. */
 const serverWritten = /^[A-Z]+ \//;
 
 export class AdminClient {

@@ -290,15 +290,14 @@ function safePath(url: string): string {
     .join('/');
 }
 
+/**
+ * The machine a row is about: the machine's own call, or a console action on one machine
+ * (enrolment), named by its handler. A console list filtered by `?machineNumber=` is a read by the
+ * admin, not something the machine did: taking the filter as the machine put every opening of
+ * Device Details (six list reads) into that machine's own Logs tab, between the rows its app sent.
+ */
 function machineNumberOf(request: FastifyRequest): string | null {
-  // A machine's own call, or a console action on one machine (enrolment): named by the handler.
-  const named = request.auditMachineNumber ?? request.device?.machineNumber;
-  if (named) return named;
-  for (const source of [request.query, request.params]) {
-    const value = (source as Record<string, unknown> | undefined)?.machineNumber;
-    if (typeof value === 'string' && value !== '' && value.length <= 64) return value;
-  }
-  return null;
+  return request.auditMachineNumber ?? request.device?.machineNumber ?? null;
 }
 
 /** Methods that only read: their rows may wait for the next batch. */

@@ -99,6 +99,21 @@ describe('the audit trail', () => {
     });
   });
 
+  it("files a console list filtered by a machine under the admin, not among the machine's own logs", async () => {
+    const res = await t.injectAs(token, {
+      method: 'GET',
+      url: '/api/v1/admin/doctor/all?machineNumber=MN-FILTER',
+    });
+    expect(res.statusCode).toBe(200);
+    await t.app.audit.flush();
+    const rows = await t.database.db
+      .select({ machineNumber: accessLogs.machineNumber, userEmail: accessLogs.userEmail })
+      .from(accessLogs)
+      .where(sql`${accessLogs.resource} = 'GET /api/v1/admin/doctor/all'`);
+    expect(rows).toEqual([{ machineNumber: null, userEmail: testAdmin.email }]);
+    expect((await accessLogsAll('?machineNumber=MN-FILTER')).logs).toEqual([]);
+  });
+
   it('records who viewed which record, so "who looked at this patient" has an answer', async () => {
     const auth = { userId: 'viewer-1', sessionId: 's', email: 'viewer@example.com' };
     t.app.audit.recordView({ auth, ip: '10.1.2.3' } as never, {
