@@ -30,11 +30,19 @@ declare module 'fastify' {
   }
 }
 
+/** A body follows the headers: a non-zero Content-Length, or a chunked one of unknown length. */
+const hasBody = (headers: { 'content-length'?: string; 'transfer-encoding'?: string }) =>
+  headers['transfer-encoding'] !== undefined ||
+  (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+
 export function installRequestTimeouts(app: FastifyInstance, t: Timeouts) {
   // Node checks headersTimeout against requestTimeout; Fastify has no option for it.
   app.server.headersTimeout = Math.min(t.headersMs, t.uploadMs);
 
   app.addHook('onRequest', async (request, reply) => {
+    // Nothing left to arrive once the headers are in (headersTimeout covered them): no timer for a
+    // request without a body, most of all the reads and the machines' heartbeats on the hot path.
+    if (!hasBody(request.headers)) return;
     if (request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
     const timer = setTimeout(() => {
       if (reply.sent) return;
