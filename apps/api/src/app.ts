@@ -36,7 +36,7 @@ import { deviceUsersRoutes } from './modules/device-users/device-users-routes.ts
 import { createDeviceUsersService } from './modules/device-users/device-users-service.ts';
 import { devicesRoutes } from './modules/devices/devices-routes.ts';
 import { deviceApiPlugin } from './modules/device-api/device-api-plugin.ts';
-import { createDeviceAuth } from './modules/device-api/device-auth.ts';
+import { createDeviceAuth, deviceAuthChannel } from './modules/device-api/device-auth.ts';
 import { createDeviceGate } from './modules/device-api/device-gate.ts';
 import { createDevicesService } from './modules/devices/devices-service.ts';
 import { createAuthService } from './modules/auth/auth-service.ts';
@@ -259,6 +259,8 @@ export async function buildApp({
   });
 
   const deviceAuth = createDeviceAuth({ db: database.db, now });
+  const deviceAuthFeed = await database.listen(deviceAuthChannel, deviceAuth.cacheFeed);
+  app.addHook('onClose', () => deviceAuthFeed.close());
   const deviceGate = createDeviceGate({ db: database.db, config, now, log: app.log });
   app.decorate('deviceGate', deviceGate);
   app.addHook('onClose', () => deviceGate.close());

@@ -3,6 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import {
+  listenOnPglite,
+  listenOnPostgres,
+  type NotificationFeed,
+  type NotificationHandlers,
+} from './notifications.ts';
 
 /** Both drivers give the same query builder; services only see this type. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -11,6 +17,8 @@ export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
   ping: () => Promise<void>;
+  /** Notices on a channel (NOTIFY), with whether none can have been missed (notifications.ts). */
+  listen: (channel: string, handlers: NotificationHandlers) => Promise<NotificationFeed>;
   close: () => Promise<void>;
 };
 
@@ -23,7 +31,7 @@ export async function openDatabase(opts: {
   connectTimeoutMs?: number;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const { Pool } = await import('pg');
+    const { Pool, Client } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({
@@ -44,6 +52,20 @@ export async function openDatabase(opts: {
       db: db as unknown as Db,
       kind: 'postgres',
       ping: async () => void (await db.execute(sql`select 1`)),
+      listen: async (channel, handlers) =>
+        listenOnPostgres(
+          async () => {
+            const client = new Client({
+              connectionString: opts.databaseUrl,
+              connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+              keepAlive: true,
+            });
+            await client.connect();
+            return client;
+          },
+          channel,
+          handlers,
+        ),
       close: () => pool.end(),
     };
   }
@@ -64,6 +86,7 @@ export async function openDatabase(opts: {
     db: db as unknown as Db,
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
+    listen: (channel, handlers) => listenOnPglite(client, channel, handlers),
     close: () => client.close(),
   };
 }

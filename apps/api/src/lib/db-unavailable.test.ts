@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
+import { listenOnPostgres } from '../db/notifications.ts';
 import { isDatabaseUnavailable } from './db-unavailable.ts';
 
 /** A port nothing listens on (taken from the OS, then released). */
@@ -44,6 +45,16 @@ function unreachableDatabase(url: string): Database {
     db: db as unknown as Db,
     kind: 'postgres',
     ping: async () => void (await db.execute(sql`select 1`)),
+    listen: async (channel, handlers) =>
+      listenOnPostgres(
+        async () => {
+          const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 500 });
+          await client.connect();
+          return client;
+        },
+        channel,
+        handlers,
+      ),
     close: () => pool.end(),
   };
 }

@@ -17,7 +17,7 @@ export const testAdmin = { email: 'admin@example.com', password: 'Admin-Passw0rd
  * A fresh, migrated database for one test file: in-memory PGlite by default; when DATABASE_URL is
  * set, a new database on that PostgreSQL server, dropped again at the end.
  */
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const database = await openDatabase({ dataDir: null });

@@ -6,6 +6,7 @@ import { appSessions, deviceCredentials } from '../../db/schema/device-api.ts';
 import { devices, doctors, technicians } from '../../db/schema/devices.ts';
 import { roles, users } from '../../db/schema/users.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
+import { createCredentialCache } from './credential-cache.ts';
 
 /** The enrolled machine behind a device call. */
 export type DeviceContext = {
@@ -36,15 +37,31 @@ export const newSecret = (prefix: 'dvc' | 'aps' | 'apr') =>
 
 const secretShape = /^(dvc|aps|apr)_[A-Za-z0-9_-]{43}$/;
 
+/** The database channel that announces a change to a machine's credential (migration 0019). */
+export const deviceAuthChannel = 'device_auth_changed';
+
 /**
- * Authentication of the machines' routes: one indexed lookup per call for the credential (and one
- * for the session where a person acts). Revocation is immediate because nothing is cached.
+ * Authentication of the machines' routes: a credential known good is answered from memory, any
+ * other is one indexed lookup (decision 038); a session where a person acts is one more lookup,
+ * never cached. The cache is sound only while fed by `cacheFeed` (the database's notices), and
+ * this instance's own revocations clear it at once through `forgetDevice`.
  */
 export function createDeviceAuth({ db, now }: { db: Db; now: () => Date }) {
+  const cache = createCredentialCache<DeviceContext>();
   return {
+    cacheFeed: {
+      onPayload: (deviceId: string) => cache.forgetDevice(deviceId),
+      onLive: (live: boolean) => cache.setLive(live),
+    },
+    forgetDevice: (deviceId: string) => cache.forgetDevice(deviceId),
+
     async authenticateDevice(credential: string): Promise<DeviceContext> {
       if (!secretShape.test(credential) || !credential.startsWith('dvc_'))
         throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
+      const hash = digest(credential);
+      const known = cache.get(hash);
+      if (known) return known;
+      const readAt = cache.generation();
       const [row] = await db
         .select({
           deviceId: devices.id,
@@ -54,9 +71,10 @@ export function createDeviceAuth({ db, now }: { db: Db; now: () => Date }) {
         })
         .from(deviceCredentials)
         .innerJoin(devices, eq(devices.id, deviceCredentials.deviceId))
-        .where(and(eq(deviceCredentials.secretHash, digest(credential)), isNull(deviceCredentials.revokedAt)))
+        .where(and(eq(deviceCredentials.secretHash, hash), isNull(deviceCredentials.revokedAt)))
         .limit(1);
       if (!row) throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
+      cache.set(hash, row, readAt);
       return row;
     },
 

@@ -22,6 +22,8 @@ type Deps = {
   secret: string;
   now: () => Date;
   throttleStore?: ThrottleStore;
+  /** After a credential is revoked or replaced: this instance forgets it at once (decision 038). */
+  onCredentialChange?: (deviceId: string) => void;
 };
 
 /**
@@ -29,7 +31,7 @@ type Deps = {
  * credential. One live code and one live credential per device; a new enrolment revokes the
  * previous credential and every app session on it.
  */
-export function createEnrolmentService({ db, secret, now, throttleStore }: Deps) {
+export function createEnrolmentService({ db, secret, now, throttleStore, onCredentialChange }: Deps) {
   const byAddress = createAttemptLimiter({
     name: 'enrol-ip',
     ...enrolThrottlePolicy,
@@ -121,6 +123,7 @@ export function createEnrolmentService({ db, secret, now, throttleStore }: Deps)
           .where(and(eq(appSessions.deviceId, deviceId), isNull(appSessions.revokedAt)));
         return creds.length + codes.length;
       });
+      onCredentialChange?.(deviceId);
       if (changed === 0) throw new ConflictError(deviceApiMessages.notEnrolled);
       return { machineNumber: device.machineNumber };
     },
@@ -170,6 +173,7 @@ export function createEnrolmentService({ db, secret, now, throttleStore }: Deps)
           })
         : null;
       if (!result) throw new BadRequestError(deviceApiMessages.codeInvalid);
+      onCredentialChange?.(result.deviceId);
       await held.refund();
       return { ...result, credential };
     },

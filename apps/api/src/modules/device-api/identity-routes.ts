@@ -13,13 +13,14 @@ import { createTechnicianMachinesService } from './technician-machines-service.t
  * in on a machine, check-ins, and which machines a technician may sign in on.
  */
 export const identityRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, deps) => {
-  const { db, config, now, gate, throttleStore } = deps;
+  const { db, config, now, gate, throttleStore, deviceAuth } = deps;
   await app.register(enrolmentRoutes, {
     enrolment: createEnrolmentService({
       db,
       secret: config.jwtSecret,
       now,
       throttleStore,
+      onCredentialChange: deviceAuth.forgetDevice,
     }),
   });
   await app.register(appSessionRoutes, { sessions: createAppSessionsService({ db, now, throttleStore }) });
