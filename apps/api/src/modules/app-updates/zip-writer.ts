@@ -1,25 +1,29 @@
-import { crc32 } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
- * A minimal ZIP writer (stored, uncompressed entries): builds the small APK-shaped files of the
- * demo data and of the tests. Real APKs come from Android's build tools, never from here.
+ * A minimal ZIP writer (entries stored, or deflated when asked): builds the small APK-shaped files
+ * of the demo data and of the tests. Real APKs come from Android's build tools, never from here.
  */
-export function buildZip(entries: { name: string; data: Buffer | string }[]): Buffer {
+export function buildZip(
+  entries: { name: string; data: Buffer | Uint8Array | string; deflate?: boolean }[],
+): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
-    const data = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : entry.data;
-    const crc = crc32(data);
+    const plain = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : Buffer.from(entry.data);
+    const crc = crc32(plain);
+    const data = entry.deflate ? deflateRawSync(plain) : plain;
+    const method = entry.deflate ? 8 : 0;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed
     local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(plain.length, 22);
     local.writeUInt16LE(name.length, 26);
     locals.push(local, name, data);
 
@@ -28,9 +32,10 @@ export function buildZip(entries: { name: string; data: Buffer | string }[]): Bu
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(plain.length, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
