@@ -16,10 +16,14 @@ const api = { '/api': { target: 'http://localhost:3300', changeOrigin: true } };
  * `X.displayName = '...'` lines and un-annotated forwardRef/createContext calls keep them alive.
  * Both only make unused code removable; tests and `vite dev` keep the package as it is.
  */
+let routerRewrites = 0;
 const reactRouterForProduction: Plugin = {
   name: 'react-router-for-production',
   apply: 'build',
   enforce: 'pre',
+  buildStart() {
+    routerRewrites = 0;
+  },
   async resolveId(source, importer, options) {
     if (source !== 'react-router' && source !== 'react-router/dom') return null;
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
@@ -28,8 +32,20 @@ const reactRouterForProduction: Plugin = {
   transform(code, id) {
     if (!/\/react-router\/dist\/production\/[^/]+\.mjs$/.test(id)) return null;
     return code
-      .replace(/^[\w$]+\.displayName = "[^"]*";$/gm, '')
-      .replace(/(= *)(React\d*\.(?:forwardRef|createContext|memo)\()/g, '$1/* @__PURE__ */ $2');
+      .replace(/^[\w$]+\.displayName = "[^"]*";$/gm, () => {
+        routerRewrites += 1;
+        return '';
+      })
+      .replace(/(= *)(React\d*\.(?:forwardRef|createContext|memo)\()/g, (_, assign: string, call: string) => {
+        routerRewrites += 1;
+        return `${assign}/* @__PURE__ */ ${call}`;
+      });
+  },
+  buildEnd() {
+    // A react-router release that words its output differently would make this a silent no-op and put
+    // ~1.7 kB back on the first screen (docs/decisions/037): say so in the build output.
+    if (routerRewrites === 0)
+      this.warn('react-router-for-production: nothing matched; react-router is bundled unshaken');
   },
 };
 
