@@ -2,7 +2,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 const featuresDir = './apps/web/src/features';
@@ -29,8 +29,43 @@ export default tseslint.config(
     },
   },
   {
+    // Import cycles anywhere in our code. Every relative import names its file with its extension,
+    // so the plain resolver finds it; `@app/contract/*` resolves through its package.json exports.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+    },
+    rules: {
+      // ignoreExternal: node_modules is not ours to untangle, and walking it doubles the lint time.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['apps/api/src/**/*.ts'],
+    // lib/'s cross-cutting tests (access control, strict input) drive the whole app, modules included.
+    ignores: ['**/*.test.ts'],
+    rules: {
+      // lib/ is the API's shared layer: modules build on it, never the other way round.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './apps/api/src/lib',
+              from: './apps/api/src/modules',
+              message: 'lib/ must not import a module: move the shared piece into src/lib.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
+    plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
       // One-way imports: shared → features → app; a feature never imports another feature.

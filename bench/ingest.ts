@@ -7,16 +7,14 @@
 // duplicates must be 0. Medians of the rounds against the targets; a bare HTTP server answering the
 // same requests is the baseline. Writes bench/results/ingest-<date>.{json,md}; exit 1 when a
 // target is missed or a duplicate is found.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { apiPaths } from '@app/contract/paths';
 import { apiEnv, hardeningAdmin, startApi } from '../apps/api/src/hardening/api-process.ts';
 import { AdminClient } from '../tools/fleet-simulator/admin-client.ts';
+import { createBenchDatabase, freePort } from './ingest-database.ts';
 import { startBareServer, writeResults } from './ingest-report.ts';
 import { provisionFleet, type BenchMachine } from './ingest-provision.ts';
 import {
@@ -44,28 +42,10 @@ const targets = {
   heartbeatP99Ms: 50,
 };
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-const dbUrl = (name: string) => Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
-async function sql(url: string, text: string) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text)).rows;
-  } finally {
-    await c.end();
-  }
-}
-
 const loadAtStart = os.loadavg()[0] ?? 0;
-const dbName = `bench_ingest_${randomBytes(4).toString('hex')}`;
+let database: Awaited<ReturnType<typeof createBenchDatabase>>;
 try {
-  await sql(dbUrl('postgres'), `create database ${dbName}`);
+  database = await createBenchDatabase(serverUrl);
 } catch (err) {
   console.error(
     `Cannot create a database on ${serverUrl}: ${(err as Error).message}. Is PostgreSQL running?`,
@@ -79,7 +59,7 @@ const api = await startApi(
     dataDir,
     // The whole fleet enrols from this one address: lift the anonymous limit (decision 029).
     env: {
-      DATABASE_URL: dbUrl(dbName),
+      DATABASE_URL: database.url,
       PAYMENT_PROVIDER: 'demo',
       DEMO_DATA: '0',
       ANON_RATE_PER_MINUTE: '1000000',
@@ -90,7 +70,7 @@ const bare = await startBareServer(await freePort());
 let failed = false;
 try {
   console.error(
-    `API on ${api.url} (database ${dbName}); provisioning ${machineCount} machines through the admin API...`,
+    `API on ${api.url} (database ${database.name}); provisioning ${machineCount} machines through the admin API...`,
   );
   const admin = new AdminClient({ baseUrl: api.url }, hardeningAdmin.email, hardeningAdmin.password);
   const provisionStart = performance.now();
@@ -199,8 +179,7 @@ try {
       }),
     ),
   );
-  const [rows] = await sql(
-    dbUrl(dbName),
+  const [rows] = await database.query(
     `select
        (select count(*) from access_logs where client_id is not null)
          + (select count(*) from error_logs where client_id is not null) as log_rows,
@@ -296,6 +275,6 @@ try {
 } finally {
   bare.child.kill('SIGTERM');
   await api.kill('SIGTERM');
-  await sql(dbUrl('postgres'), `drop database if exists ${dbName} with (force)`).catch(() => {});
+  await database.drop().catch(() => {});
 }
 process.exit(failed ? 1 : 0);

@@ -1,5 +1,7 @@
-// `npm test`: every suite (unit, component, API on PGlite, API on PostgreSQL when one answers, end-to-end),
-// then one closing line `N passed, M failed` summing them all. Exits non-zero on any failure.
+// `npm test`: the static checks (lint, types, formatting, unused code), then every suite (unit,
+// component, API on PGlite, API on PostgreSQL when one answers, end-to-end), then one closing line
+// `N passed, M failed` summing them all. Exits non-zero on any failure. Writes only under
+// .test-output/ (and OS temp directories): `npm run report` publishes the hardening results.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +26,7 @@ const run = (name, command, args, env, readCounts) => {
   const res = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   let counts;
   try {
-    counts = readCounts();
+    counts = readCounts(res);
   } catch {
     counts = { passed: 0, failed: 0 };
   }
@@ -47,6 +49,20 @@ const vitest = (name, extraArgs, env = {}) => {
     vitestCounts(file),
   );
 };
+
+// What the config declares, enforced: each check counts as one test, passed or failed.
+const check = (name, args) =>
+  run(name, 'npm', ['run', '--silent', ...args], {}, (res) =>
+    res.status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 },
+  );
+if (process.env.TEST_CHECKS !== '0') {
+  check('lint', ['lint']);
+  check('typecheck', ['typecheck']);
+  check('format', ['format:check']);
+  // Unused files, exports and dependencies (knip.json), when the knip script is there.
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  if (scripts.knip) check('knip', ['knip']);
+}
 
 // Published advisories in production dependencies, minus those allowed with a reason
 // (audit-allowlist.json, decision 033). Needs the npm registry: unreachable is a failure, not a pass.
@@ -74,7 +90,8 @@ if (await testRedisAvailable()) {
 }
 
 // The hardening suites (fuzz, payments, faults, load; decision 011) run once, on their own budget,
-// then docs/reliability.md is written from their result files (a broken result file fails the run).
+// writing their result files to .test-output/hardening/; the report is checked from them and written
+// to .test-output/reliability.md (a broken result file fails the run). `npm run report` publishes.
 // The fuzz suite runs its full 200 cases per route (about a minute on 2 cores), and once more on
 // PostgreSQL, which refuses some text the embedded database takes.
 if (process.env.TEST_HARDENING !== '0') {
@@ -83,7 +100,7 @@ if (process.env.TEST_HARDENING !== '0') {
     vitest('fuzz-on-postgres', ['-c', 'apps/api/vitest.hardening.config.ts', 'fuzz'], {
       DATABASE_URL: testPostgresUrl,
     });
-  run('reliability-report', process.execPath, ['scripts/reliability-report.mjs'], {}, () => ({
+  run('reliability-report', process.execPath, ['scripts/reliability-report.mjs', '--check'], {}, () => ({
     passed: 0,
     failed: 0,
   }));

@@ -1,6 +1,8 @@
-// `npm run test:hardening`: the hardening suites (apps/api/vitest.hardening.config.ts), then
-// docs/reliability.md from their result files, written even when a suite failed (a failed suite
-// records passed: false and the report shows it). Exit code: the suites', or the report's.
+// `npm run test:hardening`: the hardening suites (apps/api/vitest.hardening.config.ts), which write
+// their result files to .test-output/hardening/, then a check of those files (the report they would
+// give goes to .test-output/reliability.md; a failed suite records passed: false and shows there).
+// Nothing tracked changes: `npm run report` publishes the results and docs/reliability.md.
+// Exit code: the suites', or the check's.
 // Extra arguments go to vitest, e.g. `npm run test:hardening -- fuzz` to run one suite. When a
 // PostgreSQL answers (scripts/local-services.mjs), the fuzz suite runs once more on it.
 import { spawnSync } from 'node:child_process';
@@ -22,7 +24,7 @@ const fuzzOnPostgres =
   fuzzRan && (await testPostgresAvailable())
     ? vitest(['fuzz'], { DATABASE_URL: testPostgresUrl })
     : { status: 0 };
-const report = spawnSync(process.execPath, ['scripts/reliability-report.mjs'], {
+const report = spawnSync(process.execPath, ['scripts/reliability-report.mjs', '--check'], {
   cwd: root,
   stdio: 'inherit',
 });

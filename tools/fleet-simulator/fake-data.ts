@@ -208,12 +208,3 @@ export async function tinyJpeg(random: Random): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
   return sharp(tinyPng(random)).jpeg({ quality: 70 }).toBuffer();
 }
-
-/** 1-2 images, base64, PNG or JPEG. */
-export async function treatmentImages(random: Random): Promise<string[]> {
-  const count = random.int(1, 2);
-  const images: string[] = [];
-  for (let i = 0; i < count; i++)
-    images.push((random.chance(0.5) ? tinyPng(random) : await tinyJpeg(random)).toString('base64'));
-  return images;
-}

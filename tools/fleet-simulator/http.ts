@@ -115,4 +115,3 @@ export function createHttp({ baseUrl, retry = defaultRetry, stats, timeoutMs = 3
 
   return { call, baseUrl: origin };
 }
-export type Http = ReturnType<typeof createHttp>;

@@ -1,23 +1,24 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiMessages } from '@app/contract/envelope';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
-import { createMemoryThrottleStore, createRedisThrottleStore } from './lib/throttle-store.ts';
+import { createRedisThrottleStore } from './lib/redis-throttle-store.ts';
+import { createMemoryThrottleStore } from './lib/throttle-store.ts';
 import { installSecurityHeaders } from './lib/security-headers.ts';
 import { trustProxyOption } from './lib/trust-proxy.ts';
 import { fastifyTimeoutOptions, installRequestTimeouts } from './lib/request-timeouts.ts';
 import { requestLogSerializer } from './lib/log-url.ts';
 import { loggableError } from './lib/loggable-error.ts';
-import { createAuditLog, installAuditHooks } from './lib/audit.ts';
+import { createAuditLog } from './lib/audit.ts';
+import { installAuditHooks } from './lib/audit-hooks.ts';
 import { authHook } from './lib/auth-hook.ts';
-import { routeAccess, type RouteAccess } from './lib/route-access.ts';
+import { registerApiDocs } from './lib/api-docs.ts';
+import { installRouteRegistry } from './lib/route-registry.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { frameworkErrors } from './lib/framework-errors.ts';
 import { installNulGuard } from './lib/nul-guard.ts';
@@ -61,20 +62,8 @@ import { createTreatmentsService } from './modules/treatments/treatments-service
 import { usersRoutes } from './modules/users/users-routes.ts';
 import { createUsersService } from './modules/users/users-service.ts';
 
-export type RegisteredRoute = {
-  method: string;
-  url: string;
-  /** Who may call it (every route declares it; the docs and the web app's files are public). */
-  access: RouteAccess;
-  public: boolean;
-  /** The route's zod schemas: the strict-input test walks them. */
-  schema?: FastifySchema;
-};
-
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every route with whether it is public: the deny-by-default test walks this list. */
-    registeredRoutes: RegisteredRoute[];
     /** Outgoing mail (SMTP or the outbox); tests await `app.mailer.idle()`. */
     mailer: Mailer;
   }
@@ -144,51 +133,13 @@ export async function buildApp({
   // Only JSON (and multipart where a route registers it) is accepted: a text body gets a 415.
   app.removeContentTypeParser('text/plain');
 
-  // Deny by default, declared: a route without `config.access` stops the app from starting.
-  const registeredRoutes: RegisteredRoute[] = [];
-  app.decorate('registeredRoutes', registeredRoutes);
-  app.addHook('onRoute', (route) => {
-    const access = routeAccess(route);
-    route.config = { ...route.config, access };
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
-      if (method !== 'HEAD')
-        registeredRoutes.push({
-          method,
-          url: route.url,
-          access,
-          public: access === 'public',
-          schema: route.schema,
-        });
-    }
-  });
+  installRouteRegistry(app);
 
   await installSecurityHeaders(app);
   // Before the auth hook: a flood of anonymous calls is refused before any lookup is done.
   await installAnonymousRateLimit(app, { perMinute: config.anonRatePerMinute });
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Device admin console API', version: '1.0.0' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          // The machines' app (tag "device", docs/device-api.md): `Authorization: Device <credential>`.
-          device: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Device <credential>' },
-          appSession: { type: 'apiKey', in: 'header', name: 'X-App-Session' },
-        },
-      },
-      security: [{ bearer: [] }],
-      tags: [
-        {
-          name: 'device',
-          description:
-            "The treatment machines' app: enrolment, sign-in of doctors and technicians, heartbeats and batches of records (docs/device-api.md).",
-        },
-      ],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await registerApiDocs(app);
   // Multipart is registered ONCE, here, with tight global limits. A route that takes a bigger file
   // overrides per call: `request.file({ limits: { fileSize } })` / `request.parts({ limits })`.
   // Files stream (never buffered whole): hand `part.file` to `storage.put(key, part.file, { maxBytes })`.
@@ -203,8 +154,6 @@ export async function buildApp({
       headerPairs: 100,
     },
   });
-
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const signer = createTokenSigner(config.jwtSecret, now);
   // One store for every throttle: this process's memory, or Redis shared by every API instance.

@@ -3,12 +3,9 @@ import { isIP } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ConfigError, flag } from './config-env.ts';
+import { storageConfig, storageEnv, type StorageConfig } from './config-storage.ts';
 import type { Timeouts } from './lib/request-timeouts.ts';
-
-const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true'));
 
 /**
  * TRUST_PROXY: whose X-Forwarded-For to believe. A number is how many proxies stand in front of the
@@ -116,7 +113,6 @@ const envSchema = z.object({
   IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
-  STORAGE: z.enum(['disk', 's3']).default('disk'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
@@ -125,18 +121,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, or _ : . -')
     .default('device-admin:throttle:'),
-  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-  S3_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
-    .optional(),
-  S3_REGION: z
-    .string()
-    .regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1')
-    .default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: flag,
+  ...storageEnv,
 });
 
 export type Config = Readonly<{
@@ -200,20 +185,7 @@ export type Config = Readonly<{
   redisPrefix: string;
 }>;
 
-export type S3Config = {
-  /** Unset → AWS itself; set for MinIO, Ceph, R2 and other S3-compatible stores. */
-  endpoint: string | undefined;
-  bucket: string;
-  region: string;
-  /** Both or neither: neither → the AWS SDK's default chain (instance role, env, profile). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-  /** `https://host/bucket/key` instead of `https://bucket.host/key` (most self-hosted stores want it). */
-  forcePathStyle: boolean;
-};
-
-export type StorageConfig = { kind: 'disk' } | ({ kind: 's3' } & S3Config);
-
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** The JWT secret, when not configured, is made once and kept beside the data so restarts keep sessions. */
 function persistedSecret(dataDir: string): string {
@@ -223,26 +195,6 @@ function persistedSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
-}
-
-function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
-  if (e.STORAGE === 'disk') return { kind: 'disk' };
-  if (!e.S3_BUCKET) throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE=s3');
-  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
-    throw new ConfigError(
-      'Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (set both, or neither for the default AWS credential chain)',
-    );
-  }
-  return {
-    kind: 's3',
-    endpoint: e.S3_ENDPOINT,
-    bucket: e.S3_BUCKET,
-    region: e.S3_REGION,
-    credentials: e.S3_ACCESS_KEY_ID
-      ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
-      : undefined,
-    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
-  };
 }
 
 /** Parses the environment once. A bad value stops the start with one line naming every bad variable. */

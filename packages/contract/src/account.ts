@@ -160,7 +160,6 @@ export const profileUpdateFieldsSchema = strictObject({
     .min(7, accountMessages.phoneTooShort)
     .max(15, accountMessages.phoneTooLong),
 });
-export type ProfileUpdateFieldsInput = z.input<typeof profileUpdateFieldsSchema>;
 export type ProfileUpdateFields = z.output<typeof profileUpdateFieldsSchema>;
 
 export const profileImageTypes = ['image/png', 'image/jpeg'] as const;

@@ -145,7 +145,6 @@ export const appUpdateSchema = z.object({
 export type AppUpdate = z.infer<typeof appUpdateSchema>;
 
 export const appUpdateListQuerySchema = pageQuery;
-export type AppUpdateListQuery = z.input<typeof appUpdateListQuerySchema>;
 
 export const appUpdateListSchema = z.object({
   allSystems: z.array(appUpdateSchema),
@@ -167,7 +166,6 @@ export const latestUpdateQuerySchema = strictObject({
   /** The version the device runs; when given the answer says whether to update and how. */
   versionCode: versionCodeSchema.optional(),
 });
-export type LatestUpdateQuery = z.input<typeof latestUpdateQuerySchema>;
 
 export const latestUpdateSchema = appUpdateSchema.extend({
   /** Null when the caller sent no versionCode. */

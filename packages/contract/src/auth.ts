@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from './envelope.ts';
 
 // The sign-in body lives in its own zod/mini file (the first screen loads it); one import path for the rest.
-export { signInMessages, loginBodySchema, type LoginBody, type LoginInput } from './sign-in.ts';
+export { signInMessages, loginBodySchema } from './sign-in.ts';
 
 export const roleTypes = ['app', 'admin'] as const;
 export type RoleType = (typeof roleTypes)[number];

@@ -96,7 +96,6 @@ export const heartbeatBodySchema = strictObject({
   latitude: number('latitude', -90, 90).optional(),
   longitude: number('longitude', -180, 180).optional(),
 });
-export type HeartbeatBody = z.infer<typeof heartbeatBodySchema>;
 export const heartbeatResultSchema = z.object({
   serverTime: z.string(),
   /** When the app should send its next heartbeat. */
@@ -272,7 +271,6 @@ export const batchItemResultSchema = z.object({
   /** Why a refused item was refused; the field is named. */
   reason: z.string().optional(),
 });
-export type BatchItemResult = z.infer<typeof batchItemResultSchema>;
 export const batchResultSchema = z.object({
   accepted: z.number().int(),
   refused: z.number().int(),

@@ -42,9 +42,6 @@ export const patientListQuerySchema = pageQuery.extend({
   machineNumber: machineNumberFilter,
   doctorId: doctorIdFilter,
 });
-export type DoctorListQuery = z.input<typeof doctorListQuerySchema>;
-export type TechnicianListQuery = z.input<typeof technicianListQuerySchema>;
-export type PatientListQuery = z.input<typeof patientListQuerySchema>;
 
 export const doctorIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidDoctorId }) });
 export const patientIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidPatientId }) });

@@ -152,7 +152,6 @@ export const deviceListQuerySchema = pageQuery.extend({
     .default('createdAt'),
   direction: z.enum(sortDirections, { error: 'direction must be asc or desc' }).optional(),
 });
-export type DeviceListQuery = z.input<typeof deviceListQuerySchema>;
 
 export const idParamSchema = (invalid: string) => z.object({ id: z.uuid({ error: invalid }) });
 export const deviceIdParamSchema = idParamSchema(deviceMessages.invalidId);

@@ -36,5 +36,3 @@ export const pageQuery = strictObject({
     .max(100, 'limit must be at most 100')
     .default(10),
 });
-
-export const idParam = z.object({ id: z.string().min(1).max(64) });

@@ -39,7 +39,6 @@ export const logListQuerySchema = pageQuery.extend({
   recordId: filterText('recordId', 64),
   after: filterText('after', 120),
 });
-export type LogListQuery = z.input<typeof logListQuerySchema>;
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 

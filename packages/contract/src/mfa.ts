@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { adminProfileSchema } from './auth.ts';
 
-export { mfaChallengeSchema, type MfaChallenge } from './auth.ts';
+export type { MfaChallenge } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
 

@@ -3,7 +3,7 @@ import { roleTypes } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { requiredText, strictObject } from './fields.ts';
 
-export { roleTypeLabels, roleTypes, type RoleType } from './auth.ts';
+export { roleTypeLabels, roleTypes } from './auth.ts';
 
 /** docs/product.md §5.8 "Role", plus the server's own answers (the original brief left them open: docs/product.md §11). */
 export const roleMessages = {
@@ -51,7 +51,6 @@ export const roleListQuerySchema = strictObject({
   pageSize: optionalNumber('pageSize', 100),
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
-export type RoleListQuery = z.input<typeof roleListQuerySchema>;
 
 export const roleSchema = z.object({
   _id: z.string(),

@@ -13,7 +13,6 @@ export const sessionInfoSchema = z.object({
   /** The absolute end of the session (ISO time), however active it is. */
   expiresAt: z.string(),
 });
-export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 export const sessionInfoResponseSchema = envelope(sessionInfoSchema);
 
 export const sessionMessages = {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createSubscriptionSchema,
-  demoCardFormSchema,
-  expiryInFuture,
-  luhnValid,
-  subscriptionStatusLabel,
-} from './subscriptions.ts';
+import { demoCardFormSchema, expiryInFuture, luhnValid } from './demo-card.ts';
+import { createSubscriptionSchema, subscriptionStatusLabel } from './subscriptions.ts';
 
 describe('the subscription form schema', () => {
   const base = { fullName: 'Ada', email: 'ada@example.com', machineSerialNumber: 'SN-1', amount: '49.90' };

@@ -22,12 +22,10 @@ export const treatmentListQuerySchema = pageQuery.extend({
   patientId: z.uuid({ error: treatmentMessages.patientIdInvalid }).optional(),
   search: z.string().trim().max(100, treatmentMessages.searchTooLong).optional(),
 });
-export type TreatmentListQuery = z.input<typeof treatmentListQuerySchema>;
 
 export const treatmentIdParamSchema = z.object({ id: z.uuid({ error: treatmentMessages.invalidId }) });
 
 export const treatmentImageSchema = z.object({ id: z.string(), url: z.string() });
-export type TreatmentImage = z.infer<typeof treatmentImageSchema>;
 
 /** docs/product.md §3.7 "Treatment". Durations are minutes; energies are joules. */
 export const treatmentSchema = z.object({

@@ -65,13 +65,11 @@ export const userUpdateBodySchema = strictObject({
     .max(256, 'Password must be at most 256 characters')
     .optional(),
 }).transform(({ password: _dropped, ...fields }) => fields);
-export type UserUpdateBodyInput = z.input<typeof userUpdateBodySchema>;
 export type UserUpdateBody = z.output<typeof userUpdateBodySchema>;
 
 export const userListQuerySchema = pageQuery.extend({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
-export type UserListQuery = z.input<typeof userListQuerySchema>;
 
 export const userSchema = z.object({
   _id: z.string(),

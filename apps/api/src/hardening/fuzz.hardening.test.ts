@@ -27,7 +27,7 @@ import {
   type OpenApiDocument,
   type Operation,
 } from './openapi-requests.ts';
-import { writeHardeningResult } from './result-file.ts';
+import { newFuzzTally, writeFuzzResult } from './fuzz-result.ts';
 
 const runsPerRoute = Number(process.env.FUZZ_RUNS ?? 200);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -121,19 +121,7 @@ async function knownIds(): Promise<string[]> {
 }
 const known = { ids: await knownIds() };
 
-const tally = {
-  cases: 0,
-  s2xx: 0,
-  s4xx: 0,
-  s5xx: 0,
-  other: 0,
-  badEnvelope: 0,
-  reSignIns: 0,
-  invariantRuns: 0,
-  invariantQueries: 0,
-  routesDone: 0,
-  auditLost: 0,
-};
+const tally = newFuzzTally();
 /** The audit writer's lost-row count after the last route. */
 let auditLost = 0;
 const problems: string[] = [];
@@ -235,53 +223,17 @@ afterAll(async () => {
     signIn === 'ok' &&
     adminUnchanged &&
     tally.routesDone === operations.length;
-  writeHardeningResult({
-    // The suite runs on the embedded database and, in CI, again on PostgreSQL: one result each.
-    suite: onPostgres ? 'fuzz-postgres' : 'fuzz',
-    title: `Fuzz: every route of the OpenAPI document${onPostgres ? ', on PostgreSQL' : ''}`,
+  writeFuzzResult({
     passed,
-    figures: [
-      { name: 'Routes in the OpenAPI document', value: operations.length },
-      { name: 'Routes fuzzed', value: tally.routesDone, target: 'all' },
-      { name: 'Cases per route', value: runsPerRoute, target: '≥ 200 in CI' },
-      { name: 'Cases tried', value: tally.cases },
-      { name: '2xx answers', value: tally.s2xx },
-      { name: '4xx answers with a { code, msg, data } envelope', value: tally.s4xx - tally.badEnvelope },
-      { name: '4xx answers without an envelope or msg', value: tally.badEnvelope, target: '0' },
-      { name: '5xx answers', value: tally.s5xx, target: '0' },
-      { name: 'Other answers (1xx, 3xx)', value: tally.other, target: '0' },
-      { name: 'Invariant checks (after every route and at the end)', value: tally.invariantRuns },
-      { name: 'Invariant queries run', value: tally.invariantQueries },
-      {
-        name: 'Invariant violations',
-        value: problems.filter((p) => p.startsWith('after ')).length,
-        target: '0',
-      },
-      {
-        name: 'Audit rows lost or left unwritten (checked after every route)',
-        value: tally.auditLost,
-        target: '0',
-      },
-      {
-        name: 'Admin still signs in, its security columns unchanged',
-        value: signIn === 'ok' && adminUnchanged ? 'yes' : 'no',
-        target: 'yes',
-      },
-      { name: 'Admin sessions ended by a fuzz case (signed in again)', value: tally.reSignIns },
-      { name: 'CPU time of the run (this process)', value: Math.round(cpuSeconds() - cpuAtStart), unit: 's' },
-      { name: 'Seed', value: String(seed) },
-    ],
-    notes: [
-      "Cases: values from each field's JSON schema, its boundaries (min/max length and range, one past them), wrong types, missing required and unknown extra fields, 1 MiB strings, unicode (RTL override, emoji, NUL, lone surrogates), SQL- and HTML-looking strings, path parameters of every shape; as the admin, anonymously and with forged tokens (wrong key, alg none).",
-      'Routes without a JSON body schema (multipart uploads, the raw Stripe webhook) get random multipart bodies (fields, files, hostile file names, broken boundaries) and random non-multipart bodies.',
-      'Invariants: device and log counters equal real counts, device subscription status mirrors the latest subscription, no orphan users/sessions/patients/records, no duplicate e-mail or user name, stored files exist for their rows, the seeded admin still signs in and its id, e-mail, password hash, role and deletability are unchanged.',
-      `Most expensive routes (CPU s for all their cases): ${[...cpuByRoute]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 5)
-        .map(([r, s]) => `${r} ${s.toFixed(1)}`)
-        .join('; ')}.`,
-      ...problems.slice(0, 20).map((p) => `Problem: ${p.slice(0, 400)}`),
-    ],
+    onPostgres,
+    operations: operations.length,
+    runsPerRoute,
+    seed,
+    tally,
+    problems,
+    signedIn: signIn === 'ok' && adminUnchanged,
+    cpuSeconds: cpuSeconds() - cpuAtStart,
+    cpuByRoute,
   });
   await t.close();
 });

@@ -4,14 +4,14 @@
 // modules/subscriptions/stripe-checkout.test.ts; this suite drives many sequences and reports figures.
 //
 // PAYMENT_SEQUENCES (default 40) sets the random sequences per property.
-import { count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processedPaymentEvents, subscriptions } from '../db/schema/subscriptions.ts';
+import { processedPaymentEvents } from '../db/schema/subscriptions.ts';
 import { startStripeStandIn, type StripeStandIn } from '../test/stripe-stand-in.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { writeHardeningResult } from './result-file.ts';
+import { paymentsHarness, stepArb } from './payments-harness.ts';
+import { newPaymentFigures, writePaymentsResult } from './payments-result.ts';
 
 const sequences = Number(process.env.PAYMENT_SEQUENCES ?? 40);
 const secret = 'whsec_hardening';
@@ -19,18 +19,7 @@ let standIn: StripeStandIn;
 let t: TestApp;
 let token: string;
 
-const figures = {
-  sequences: 0,
-  delivered: 0,
-  applied: 0,
-  replays: 0,
-  concurrentDuplicates: 0,
-  forged: 0,
-  permutations: 0,
-  mismatches: 0,
-  unexpectedAnswers: 0,
-  refused: 0,
-};
+const figures = newPaymentFigures();
 const results: Record<string, boolean> = {};
 
 beforeAll(async () => {
@@ -44,153 +33,30 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const passed =
-    Object.values(results).length === 4 &&
-    Object.values(results).every(Boolean) &&
-    figures.mismatches === 0 &&
-    figures.unexpectedAnswers === 0;
-  writeHardeningResult({
-    suite: 'payments',
-    title: 'Payments: webhook replay, out-of-order events, forged signatures',
-    passed,
-    figures: [
-      { name: 'Random event sequences', value: figures.sequences },
-      { name: 'Signed events delivered', value: figures.delivered },
-      { name: 'Events applied once', value: figures.applied },
-      { name: 'Replays of an applied event (answered duplicate, nothing changed)', value: figures.replays },
-      { name: 'Concurrent duplicate deliveries (applied exactly once)', value: figures.concurrentDuplicates },
-      { name: 'Forged, tampered, stale or missing signatures (400, nothing changed)', value: figures.forged },
-      { name: 'Out-of-order renewals (invoice orders tried)', value: figures.permutations },
-      { name: 'Events for a payment not on record (refused, nothing changed)', value: figures.refused },
-      { name: 'State differing from the model', value: figures.mismatches, target: '0' },
-      { name: 'Unexpected answers', value: figures.unexpectedAnswers, target: '0' },
-    ],
-    notes: [
-      'Model of a one-time link: Pending → Failed on payment_failed, → Complete on succeeded; Complete is final (a stale payment_failed after the payment changes nothing); a replayed event id is answered `duplicate: true` and changes nothing.',
-      'Recurring links: the same invoice.paid / invoice.payment_failed events in every delivered order give the same end state (Complete until the latest period end; a first invoice that failed only counts while nothing is paid); an event whose payment is not the one on record (no checkout opened, another payment id, another amount or currency) is recorded as refused and changes nothing.',
-      'Signatures: Stripe.webhooks.generateTestHeaderString with the right secret; forged = wrong secret, tampered body, timestamp outside the 300 s tolerance, garbage header, or none.',
-    ],
-  });
+  writePaymentsResult(figures, results);
   await t.close();
   await standIn.close();
 });
 
-let seq = 0;
-const eventOf = (type: string, object: object) =>
-  JSON.stringify({
-    id: `evt_hard_${++seq}`,
-    object: 'event',
-    type,
-    created: Math.floor(Date.now() / 1000),
-    data: { object },
-  });
-const sign = (payload: string, opts: { secret?: string; timestamp?: number } = {}) =>
-  Stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: opts.secret ?? secret,
-    timestamp: opts.timestamp,
-  });
-const deliver = (payload: string, signature: string | null) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/v1/admin/subscription/webhook',
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      ...(signature ? { 'stripe-signature': signature } : {}),
-    },
-    payload,
-  });
-
-const createLink = async (recurring = false) => {
-  const res = await t.injectAs(token, {
-    method: 'POST',
-    url: '/api/v1/admin/subscrption/add',
-    payload: {
-      fullName: 'Hardening Test',
-      email: 'payments@example.com',
-      machineSerialNumber: `SN-H-${++seq}`,
-      amount: 10,
-      isRecurring: recurring,
-      ...(recurring ? { planType: 'month' } : {}),
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data._id as string;
-};
-/** Opens the checkout, so the link has its payment on record (events about another are refused). */
-const openCheckout = async (id: string) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/admin/subscription/checkout',
-    payload: { subcriptionId: id },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (await rowOf(id)).providerRef!;
-};
-/** What every link here costs: $10. */
-const paid = { amount: 1000, amount_received: 1000, currency: 'usd' };
-const rowOf = async (id: string) =>
-  (await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
-const processed = async (eventId: string) =>
-  (
-    await t.database.db
-      .select({ n: count() })
-      .from(processedPaymentEvents)
-      .where(eq(processedPaymentEvents.id, eventId))
-  )[0]!.n;
-const eventIdOf = (payload: string) => (JSON.parse(payload) as { id: string }).id;
-
-/** Compares and counts; a mismatch fails the property with the difference. */
-function expectSame(actual: unknown, expected: unknown, what: string) {
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-    figures.mismatches++;
-    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-  }
-}
-function expectAnswer(res: { statusCode: number; body: string }, status: number, data?: object) {
-  const ok =
-    res.statusCode === status &&
-    (data === undefined ||
-      JSON.stringify((JSON.parse(res.body) as { data: unknown }).data) === JSON.stringify(data));
-  if (!ok) {
-    figures.unexpectedAnswers++;
-    throw new Error(
-      `expected ${status} ${JSON.stringify(data ?? '')}, got ${res.statusCode} ${res.body.slice(0, 200)}`,
-    );
-  }
-}
-
-type Step =
-  | { kind: 'succeeded' }
-  | { kind: 'failed' }
-  | { kind: 'replay'; pick: number }
-  | { kind: 'forged'; how: number; pick: number }
-  | { kind: 'concurrent'; paid: boolean };
-const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.constant<Step>({ kind: 'succeeded' }),
-  { weight: 2, arbitrary: fc.constant<Step>({ kind: 'failed' }) },
-  { weight: 2, arbitrary: fc.nat().map((pick): Step => ({ kind: 'replay', pick })) },
-  {
-    weight: 2,
-    arbitrary: fc
-      .tuple(fc.nat({ max: 4 }), fc.nat())
-      .map(([how, pick]): Step => ({ kind: 'forged', how, pick })),
-  },
-  fc.boolean().map((paid): Step => ({ kind: 'concurrent', paid })),
-);
-
-const forgeries = [
-  (p: string) => ({ payload: p, signature: sign(p, { secret: 'whsec_attacker' }) }),
-  (p: string) => ({
-    payload: p
-      .replace('"type":"payment_intent.payment_failed"', '"type":"payment_intent.succeeded"')
-      .replace('}', ',"x":1}'),
-    signature: sign(p),
-  }),
-  (p: string) => ({ payload: p, signature: sign(p, { timestamp: Math.floor(Date.now() / 1000) - 3600 }) }),
-  (p: string) => ({ payload: p, signature: 't=1,v1=deadbeef' }),
-  (p: string) => ({ payload: p, signature: null }),
-];
+const {
+  eventOf,
+  sign,
+  deliver,
+  createLink,
+  openCheckout,
+  paid,
+  rowOf,
+  processed,
+  eventIdOf,
+  expectSame,
+  expectAnswer,
+  forgeries,
+} = paymentsHarness({
+  current: () => ({ t, token }),
+  webhookSecret: secret,
+  onMismatch: () => figures.mismatches++,
+  onUnexpectedAnswer: () => figures.unexpectedAnswers++,
+});
 
 describe('payment webhooks', () => {
   it('one-time links follow the model under random replays, stale failures, duplicates and forgeries', async () => {

@@ -18,7 +18,9 @@ export type HardeningResult = {
 };
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const resultsDir = path.join(repoRoot, 'bench/results/hardening');
+// A test run never changes tracked files: suites write here, and `npm run report` copies the files
+// into bench/results/hardening/ and rewrites docs/reliability.md from them.
+export const resultsDir = path.join(repoRoot, '.test-output/hardening');
 
 function currentCommit(): string {
   try {
@@ -29,7 +31,7 @@ function currentCommit(): string {
 }
 
 /**
- * Writes bench/results/hardening/<suite>.json. `commit` and `database` are filled in when the suite
+ * Writes .test-output/hardening/<suite>.json. `commit` and `database` are filled in when the suite
  * does not set them, so every section of docs/reliability.md says where its figures came from.
  */
 export function writeHardeningResult(

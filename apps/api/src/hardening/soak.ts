@@ -2,7 +2,7 @@
 // (50) against the real server, sampling its memory every SOAK_SAMPLE_MS (5000) after a full GC.
 // "Memory flat": the live heap at the end (median of the last minute) is within SOAK_HEAP_BOUND
 // (25 %) of the live heap after warm-up (median of the second minute), and so is the RSS within
-// twice that. Writes bench/results/hardening/soak.json for docs/reliability.md.
+// twice that. Writes .test-output/hardening/soak.json; `npm run soak` then publishes it (`npm run report`).
 import { writeHardeningResult } from './result-file.ts';
 import { mb, prepareLoadTarget, readMemorySamples, runLoad, type MemorySample } from './load-run.ts';
 

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
-import { clientAddress, handlerName, createAuditLog, quietDeviceSuccess } from './audit.ts';
+import { clientAddress, createAuditLog } from './audit.ts';
+import { quietDeviceSuccess } from './audit-hooks.ts';
+import { handlerName } from './audit-request-rows.ts';
 
 let database: Database;
 beforeAll(async () => {

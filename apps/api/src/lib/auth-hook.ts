@@ -2,11 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiMessages } from '@app/contract/envelope';
 import { deviceApiMessages } from '@app/contract/device-api';
-import type { DeviceAuth, DeviceContext } from '../modules/device-api/device-auth.ts';
-import type { AuthService } from '../modules/auth/auth-service.ts';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.ts';
 import { isIanaTimeZone } from './time-zone.ts';
-import './request-context.ts';
+import type { AppUserContext, AuthContext, DeviceContext } from './request-context.ts';
 
 const bearer = /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+)$/;
 
@@ -21,6 +19,13 @@ export const sessionExpiresInHeader = 'x-session-expires-in';
 const secondsUntil = (end: Date, now: Date) =>
   String(Math.max(0, Math.floor((end.getTime() - now.getTime()) / 1000)));
 
+// What the hook needs of modules/auth and modules/device-api, stated here so lib/ never imports a module.
+type SessionAuth = { authenticate(token: string): Promise<AuthContext> };
+type DeviceAuth = {
+  authenticateDevice(credential: string): Promise<DeviceContext>;
+  authenticateSession(token: string, device: DeviceContext): Promise<AppUserContext>;
+};
+
 export type DeviceGate = {
   auth: DeviceAuth;
   /** Runs on every authenticated device call: per-machine rate limit (may throw a 429), last-seen check-in. */
@@ -30,7 +35,7 @@ export type DeviceGate = {
 const deviceScheme = /^Device (\S+)$/;
 
 export const authHook = fp(
-  async (app: FastifyInstance, opts: { auth: AuthService; devices: DeviceGate; now: () => Date }) => {
+  async (app: FastifyInstance, opts: { auth: SessionAuth; devices: DeviceGate; now: () => Date }) => {
     app.decorateRequest('auth', null);
     app.decorateRequest('device', null);
     app.decorateRequest('appUser', null);

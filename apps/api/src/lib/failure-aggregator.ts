@@ -112,4 +112,3 @@ export function createFailureAggregator({
     size: () => windows.size,
   };
 }
-export type FailureAggregator = ReturnType<typeof createFailureAggregator>;

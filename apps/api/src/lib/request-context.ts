@@ -1,5 +1,38 @@
-import type { AuthContext } from '../modules/auth/auth-service.ts';
-import type { AppUserContext, DeviceContext } from '../modules/device-api/device-auth.ts';
+import type { RoleType } from '@app/contract/auth';
+import type { AppUserKind } from '@app/contract/device-api';
+
+/** A signed-in console user (modules/auth builds it from the access token and the session row). */
+export type AuthContext = {
+  userId: string;
+  sessionId: string;
+  email: string;
+  /** Read on every request, so a user whose role stops being admin loses access at once. */
+  roleType: RoleType;
+  /** When this session ends with no further request: idle deadline or absolute expiry, whichever is first. */
+  endsAt: Date;
+  /** The absolute expiry, however active the session. */
+  expiresAt: Date;
+};
+
+/** The enrolled machine behind a device call. */
+export type DeviceContext = {
+  deviceId: string;
+  machineNumber: string;
+  serialNumber: string;
+  credentialId: string;
+};
+
+/** A doctor or technician signed in on that machine. */
+export type AppUserContext = {
+  sessionId: string;
+  kind: AppUserKind;
+  /** doctors.id or technicians.id */
+  id: string;
+  /** The numeric id the console shows and the logs carry. */
+  userId: number;
+  userName: string;
+  email: string;
+};
 
 /**
  * Who may call a route: anyone (`public`), a signed-in console user whose role is of type admin

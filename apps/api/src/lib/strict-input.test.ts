@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inputMessages } from '@app/contract/fields';
-import type { RegisteredRoute } from '../app.ts';
+import type { RegisteredRoute } from './route-registry.ts';
 import { buildDemoApk } from '../modules/app-updates/zip-writer.ts';
 import { makePng, multipartBody } from '../test/images.ts';
 import { createTechnician, deviceInject, enrolDevice, signInOnDevice } from '../test/device-fixtures.ts';

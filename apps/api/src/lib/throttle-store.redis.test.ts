@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
 import { createTestApp, testAdmin, type TestApp } from '../test/test-app.ts';
 import { createAttemptLimiter, createBackoffLimiter } from './attempt-limiter.ts';
-import { createMemoryThrottleStore, createRedisThrottleStore, type ThrottleStore } from './throttle-store.ts';
+import { createRedisThrottleStore } from './redis-throttle-store.ts';
+import { createMemoryThrottleStore, type ThrottleStore } from './throttle-store.ts';
 
 const redisUrl = process.env.REDIS_URL!;
 const prefix = () => `test-${randomBytes(6).toString('hex')}:`;

@@ -45,22 +45,25 @@ export type EnrolledDevice = {
   credential: string;
 };
 
+/** A valid Add Device form with its own machine and serial number, changed by `over`. */
+export const deviceForm = (over: Record<string, unknown> = {}) => ({
+  machineNumber: `M-${hex()}`,
+  serialNumber: `SN-${hex()}`,
+  location: 'Clinic North',
+  latitude: 52.52,
+  longitude: 13.405,
+  city: 'Berlin',
+  country: 'Germany',
+  address: 'Unter den Linden 1',
+  ...over,
+});
+
 /** A device added through the console (a fresh one with unique numbers). */
 export async function addDevice(t: TestApp, over: Record<string, unknown> = {}) {
   const res = await t.injectAs(await adminToken(t), {
     method: 'POST',
     url: apiPaths.machineAdd,
-    payload: {
-      machineNumber: `M-${hex()}`,
-      serialNumber: `SN-${hex()}`,
-      location: 'Clinic North',
-      latitude: 52.52,
-      longitude: 13.405,
-      city: 'Berlin',
-      country: 'Germany',
-      address: 'Unter den Linden 1',
-      ...over,
-    },
+    payload: deviceForm(over),
   });
   const { data } = expectStatus(res, 201, 'adding a device') as {
     data: { _id: string; machineNumber: string; serialNumber: string };

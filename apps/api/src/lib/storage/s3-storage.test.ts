@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { S3Config } from '../../config.ts';
+import type { S3Config } from '../../config-storage.ts';
 import { loopbackAgent, startS3StandIn, type S3StandIn } from '../../test/s3-stand-in.ts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.ts';
 import { createS3Storage } from './s3-storage.ts';

@@ -1,318 +1,10 @@
-import { performance } from 'node:perf_hooks';
-import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../db/schema/mail.ts';
-import { roles, users } from '../../db/schema/users.ts';
-import { hashPassword } from '../../lib/passwords.ts';
-import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '../../test/smtp-peer.ts';
 import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { addAdmin, ctx, onAccountApp, post } from './account-test-app.ts';
 
-let t: TestApp;
-let peer: SmtpPeer;
-let ipCounter = 0;
-/** Each call its own client address, so the per-IP throttles only bite where a test wants them to. */
-const freshIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
-
-beforeAll(async () => {
-  peer = await startSmtpPeer();
-  t = await createTestApp({ SMTP_URL: peer.url, MAIL_FROM: 'Console <no-reply@example.test>' });
-});
-afterAll(async () => {
-  await t.close();
-  await peer.close();
-});
-// Step past the 30 s resend gap and the hourly cap between tests.
-beforeEach(() => t.clock.advance(61 * 60_000));
-
-const post = (url: string, payload: object, ip = freshIp()) =>
-  t.app.inject({ method: 'POST', url, payload, remoteAddress: ip });
-const forgot = (email: string, ip?: string) => post('/api/v1/admin/forgot-password', { email }, ip);
-const resend = (email: string, ip?: string) => post('/api/v1/admin/resend-otp', { email }, ip);
-const verify = (email: string, otp: string, ip?: string) =>
-  post('/api/v1/admin/verify-email', { email, otp }, ip);
-const reset = (body: object) => post('/api/v1/admin/reset-password', body);
-const settle = async () => {
-  await t.app.account.idle();
-  await t.app.mailer.idle();
-};
-const otpOf = (mail: ReceivedMail) => /code to reset your password is: (\d{6})/.exec(mail.text)![1]!;
-
-/** Asks for an OTP and reads it from the mail the SMTP server received. */
-async function requestOtp(email: string): Promise<string> {
-  const before = peer.received.length;
-  expect((await forgot(email)).statusCode).toBe(200);
-  await settle();
-  const mail = await peer.waitFor(
-    (m) => peer.received.indexOf(m) >= before && m.to.includes(email.toLowerCase()),
-  );
-  return otpOf(mail);
-}
-
-async function addAdmin(email: string, password = 'Start-Passw0rd') {
-  const [admin] = await t.database.db
-    .select({ id: roles.id })
-    .from(roles)
-    .where(eq(roles.type, 'admin'))
-    .limit(1);
-  await t.database.db.insert(users).values({
-    email,
-    userName: email.split('@')[0]!,
-    passwordHash: await hashPassword(password),
-    roleId: admin!.id,
-  });
-}
-
-describe('password recovery', () => {
-  it('emails a 6-digit OTP over SMTP, trades it for a token, resets the password and signs every session out', async () => {
-    const email = 'reset-flow@example.test';
-    await addAdmin(email, 'Old-Passw0rd');
-    const oldToken = await t.login(email, 'Old-Passw0rd');
-
-    const res = await forgot(email.toUpperCase());
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ code: 200, data: null });
-    await settle();
-    const mail = await peer.waitFor((m) => m.to.includes(email));
-    expect(mail.from).toBe('no-reply@example.test');
-    expect(mail.html).toContain(otpOf(mail));
-    expect(mail.text).toContain('10 minutes');
-    // The code is in the body only: subjects show on lock screens and stay in mail logs.
-    expect(mail.subject).toBe('Your password reset code');
-    expect(mail.subject).not.toContain(otpOf(mail));
-    // Sent: the outbox keeps no copy of the code.
-    const [kept] = await t.database.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.to, email))
-      .orderBy(desc(mailOutbox.createdAt))
-      .limit(1);
-    expect(kept).toMatchObject({ status: 'sent', holdsSecret: true, text: '[cleared after sending]' });
-    expect(kept!.html).toBe('[cleared after sending]');
-
-    const verified = await verify(email, otpOf(mail));
-    expect(verified.statusCode).toBe(200);
-    const { rememberToken, email: echoed } = verified.json().data;
-    expect(echoed).toBe(email);
-    expect(rememberToken.length).toBeGreaterThanOrEqual(32);
-
-    const done = await reset({ rememberToken, email, password: 'New-Passw0rd' });
-    expect(done.statusCode).toBe(200);
-    expect((await t.injectAs(oldToken, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(
-      401,
-    );
-    await expect(t.login(email, 'Old-Passw0rd')).rejects.toThrow('401');
-    expect(await t.login(email, 'New-Passw0rd')).toBeTruthy();
-  });
-
-  it('gives the same answer, and no mail, for an email without an account', async () => {
-    const known = await forgot(testAdmin.email);
-    const unknown = await forgot('nobody-here@example.test');
-    expect(unknown.statusCode).toBe(known.statusCode);
-    expect(unknown.json()).toEqual(known.json());
-    await settle();
-    expect(peer.received.some((m) => m.to.includes('nobody-here@example.test'))).toBe(false);
-  });
-
-  it('answers known and unknown emails in similar time', async () => {
-    const knownEmails = Array.from({ length: 12 }, (_, i) => `timing-${i}@example.test`);
-    for (const email of knownEmails) await addAdmin(email);
-    const timeOne = async (email: string) => {
-      await settle();
-      const started = performance.now();
-      const res = await forgot(email);
-      const ms = performance.now() - started;
-      expect(res.statusCode).toBe(200);
-      return ms;
-    };
-    const knownMs: number[] = [];
-    const unknownMs: number[] = [];
-    // Warm up both paths, then interleave so drift hits both alike.
-    await timeOne('warm-up-unknown@example.test');
-    await timeOne(knownEmails[0]!);
-    for (let i = 1; i < knownEmails.length; i++) {
-      knownMs.push(await timeOne(knownEmails[i]!));
-      unknownMs.push(await timeOne(`timing-unknown-${i}@example.test`));
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    // The lookup, the OTP and the mail happen after the answer, so neither path waits on them.
-    console.log(
-      'forgot-password median ms: known',
-      median(knownMs).toFixed(2),
-      'unknown',
-      median(unknownMs).toFixed(2),
-    );
-    expect(Math.abs(median(knownMs) - median(unknownMs))).toBeLessThan(Math.max(5, median(unknownMs)));
-    await settle();
-    expect(peer.received.filter((m) => m.to.some((to) => to.startsWith('timing-unknown'))).length).toBe(0);
-    expect(peer.received.filter((m) => m.to.some((to) => knownEmails.includes(to))).length).toBe(
-      knownEmails.length,
-    );
-  });
-
-  it('refuses an OTP after 10 minutes', async () => {
-    const otp = await requestOtp(testAdmin.email);
-    t.clock.advance(10 * 60_000 + 1000);
-    const res = await verify(testAdmin.email, otp);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().msg).toBe('Invalid OTP. Please try again.');
-  });
-
-  it('accepts an OTP just before 10 minutes have passed', async () => {
-    const otp = await requestOtp(testAdmin.email);
-    t.clock.advance(10 * 60_000 - 5000);
-    expect((await verify(testAdmin.email, otp)).statusCode).toBe(200);
-  });
-
-  it('voids the OTP after 5 wrong tries, so even the right one then fails', async () => {
-    const otp = await requestOtp(testAdmin.email);
-    const wrong = otp === '000000' ? '111111' : '000000';
-    for (let i = 0; i < 5; i++) {
-      const res = await verify(testAdmin.email, wrong);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().msg).toBe('Invalid OTP. Please try again.');
-    }
-    // Past the per-account back-off (decision 019), so the 400 is the voided OTP, not a 429.
-    t.clock.advance(31_000);
-    expect((await verify(testAdmin.email, otp)).statusCode).toBe(400);
-  });
-
-  it('lets the right OTP through after fewer than 5 wrong tries', async () => {
-    const otp = await requestOtp(testAdmin.email);
-    const wrong = otp === '000000' ? '111111' : '000000';
-    for (let i = 0; i < 4; i++) expect((await verify(testAdmin.email, wrong)).statusCode).toBe(400);
-    expect((await verify(testAdmin.email, otp)).statusCode).toBe(200);
-  });
-
-  it('accepts an OTP only once', async () => {
-    const otp = await requestOtp(testAdmin.email);
-    expect((await verify(testAdmin.email, otp)).statusCode).toBe(200);
-    expect((await verify(testAdmin.email, otp)).statusCode).toBe(400);
-  });
-
-  it('does not accept one account’s OTP for another email', async () => {
-    await addAdmin('other-owner@example.test');
-    const otp = await requestOtp(testAdmin.email);
-    expect((await verify('other-owner@example.test', otp)).statusCode).toBe(400);
-  });
-
-  it('resends at most once per 30 seconds, and a resent OTP replaces the old one', async () => {
-    const first = await requestOtp(testAdmin.email);
-    const tooSoon = await resend(testAdmin.email);
-    expect(tooSoon.statusCode).toBe(429);
-    expect(tooSoon.headers['retry-after']).toBeDefined();
-
-    t.clock.advance(30_000);
-    const before = peer.received.length;
-    const again = await resend(testAdmin.email);
-    expect(again.statusCode).toBe(200);
-    expect(again.json().msg).toBe('OTP resent to your email.');
-    await settle();
-    const second = otpOf(
-      await peer.waitFor((m) => peer.received.indexOf(m) >= before && m.to.includes(testAdmin.email)),
-    );
-    if (second !== first) expect((await verify(testAdmin.email, first)).statusCode).toBe(400);
-    expect((await verify(testAdmin.email, second)).statusCode).toBe(200);
-  });
-
-  it('throttles the resend of an unknown email the same way', async () => {
-    expect((await resend('ghost@example.test')).statusCode).toBe(200);
-    expect((await resend('ghost@example.test')).statusCode).toBe(429);
-  });
-
-  it('throttles OTP requests per client address', async () => {
-    const ip = '192.0.2.77';
-    const codes: number[] = [];
-    for (let i = 0; i < 31; i++) codes.push((await forgot(`spray-${i}@example.test`, ip)).statusCode);
-    expect(codes.slice(0, 30).every((c) => c === 200)).toBe(true);
-    expect(codes[30]).toBe(429);
-  });
-
-  it('uses a reset token once, only with its own email, and only for 15 minutes', async () => {
-    await addAdmin('token-rules@example.test', 'Old-Passw0rd');
-    const getToken = async () => {
-      t.clock.advance(61 * 60_000);
-      const otp = await requestOtp('token-rules@example.test');
-      return (await verify('token-rules@example.test', otp)).json().data.rememberToken as string;
-    };
-
-    let rememberToken = await getToken();
-    const otherEmail = await reset({ rememberToken, email: testAdmin.email, password: 'Whatever-1' });
-    expect(otherEmail.statusCode).toBe(400);
-    expect(
-      (await reset({ rememberToken, email: 'token-rules@example.test', password: 'First-Passw0rd' }))
-        .statusCode,
-    ).toBe(200);
-    const again = await reset({
-      rememberToken,
-      email: 'token-rules@example.test',
-      password: 'Second-Passw0rd',
-    });
-    expect(again.statusCode).toBe(400);
-    expect(await t.login('token-rules@example.test', 'First-Passw0rd')).toBeTruthy();
-
-    rememberToken = await getToken();
-    t.clock.advance(15 * 60_000 + 1000);
-    expect(
-      (await reset({ rememberToken, email: 'token-rules@example.test', password: 'Third-Passw0rd' }))
-        .statusCode,
-    ).toBe(400);
-  });
-
-  it('names the field for each validation rule', async () => {
-    const cases: [string, object, string][] = [
-      ['/api/v1/admin/forgot-password', {}, 'Email is required'],
-      ['/api/v1/admin/forgot-password', { email: 'not-an-email' }, 'Invalid email'],
-      ['/api/v1/admin/resend-otp', { email: 'x@' }, 'Invalid email'],
-      ['/api/v1/admin/verify-email', { email: testAdmin.email }, 'OTP is required'],
-      ['/api/v1/admin/verify-email', { email: testAdmin.email, otp: '12ab56' }, 'OTP must be 6 digits'],
-      [
-        '/api/v1/admin/reset-password',
-        { rememberToken: 'x'.repeat(43), email: testAdmin.email, password: '123' },
-        'Password must be at least 6 characters',
-      ],
-      [
-        '/api/v1/admin/reset-password',
-        { rememberToken: 'x'.repeat(43), email: testAdmin.email },
-        'Password is required',
-      ],
-    ];
-    for (const [url, body, msg] of cases) {
-      const res = await post(url, body);
-      expect(res.statusCode, `${url} ${JSON.stringify(body)}`).toBe(400);
-      expect(res.json().msg).toBe(msg);
-    }
-  });
-
-  it('never answers odd input with a 500', async () => {
-    const bodies: unknown[] = [
-      null,
-      [],
-      'text',
-      { email: 42 },
-      { email: 'a@b.co', otp: 123456 },
-      { rememberToken: {}, email: [], password: null },
-      { email: 'a'.repeat(5000) },
-    ];
-    for (const url of [
-      '/api/v1/admin/forgot-password',
-      '/api/v1/admin/resend-otp',
-      '/api/v1/admin/verify-email',
-      '/api/v1/admin/reset-password',
-    ]) {
-      for (const payload of bodies) {
-        const res = await t.app.inject({
-          method: 'POST',
-          url,
-          payload: JSON.stringify(payload),
-          headers: { 'content-type': 'application/json' },
-          remoteAddress: freshIp(),
-        });
-        expect(res.statusCode, `${url} ${JSON.stringify(payload)}`).toBeLessThan(500);
-        expect(res.json().code).toBe(res.statusCode);
-      }
-    }
-  });
-});
+onAccountApp();
 
 describe('password recovery without SMTP_URL', () => {
   let plain: TestApp;
@@ -348,8 +40,8 @@ describe('POST /api/v1/admin/change-password', () => {
   });
 
   it('refuses a wrong current password with a message', async () => {
-    const token = await t.login();
-    const res = await t.injectAs(token, {
+    const token = await ctx.t.login();
+    const res = await ctx.t.injectAs(token, {
       method: 'POST',
       url: '/api/v1/admin/change-password',
       payload: { old_password: 'wrong-one', new_password: 'Another-1' },
@@ -359,9 +51,9 @@ describe('POST /api/v1/admin/change-password', () => {
   });
 
   it('names the field for each validation rule', async () => {
-    const token = await t.login();
+    const token = await ctx.t.login();
     const send = (payload: object) =>
-      t.injectAs(token, { method: 'POST', url: '/api/v1/admin/change-password', payload });
+      ctx.t.injectAs(token, { method: 'POST', url: '/api/v1/admin/change-password', payload });
     expect((await send({ new_password: 'abcdefg' })).json().msg).toBe('Current password is required');
     expect((await send({ old_password: 'x', new_password: 'abc' })).json().msg).toBe(
       'Password must be at least 6 characters',
@@ -371,27 +63,31 @@ describe('POST /api/v1/admin/change-password', () => {
 
   it('changes the password, keeps this session and signs the other sessions out', async () => {
     await addAdmin('changer@example.test', 'Old-Passw0rd');
-    const other = await t.login('changer@example.test', 'Old-Passw0rd');
-    const mine = await t.login('changer@example.test', 'Old-Passw0rd');
-    const res = await t.injectAs(mine, {
+    const other = await ctx.t.login('changer@example.test', 'Old-Passw0rd');
+    const mine = await ctx.t.login('changer@example.test', 'Old-Passw0rd');
+    const res = await ctx.t.injectAs(mine, {
       method: 'POST',
       url: '/api/v1/admin/change-password',
       payload: { old_password: 'Old-Passw0rd', new_password: 'New-Passw0rd' },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().msg).toBe('Password changed successfully');
-    expect((await t.injectAs(mine, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(200);
-    expect((await t.injectAs(other, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(401);
-    await expect(t.login('changer@example.test', 'Old-Passw0rd')).rejects.toThrow('401');
-    expect(await t.login('changer@example.test', 'New-Passw0rd')).toBeTruthy();
+    expect((await ctx.t.injectAs(mine, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(
+      200,
+    );
+    expect((await ctx.t.injectAs(other, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(
+      401,
+    );
+    await expect(ctx.t.login('changer@example.test', 'Old-Passw0rd')).rejects.toThrow('401');
+    expect(await ctx.t.login('changer@example.test', 'New-Passw0rd')).toBeTruthy();
   });
 
   it('throttles guessing the current password', async () => {
     await addAdmin('guesser@example.test', 'Right-Passw0rd');
-    const token = await t.login('guesser@example.test', 'Right-Passw0rd');
+    const token = await ctx.t.login('guesser@example.test', 'Right-Passw0rd');
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await t.injectAs(token, {
+      const res = await ctx.t.injectAs(token, {
         method: 'POST',
         url: '/api/v1/admin/change-password',
         payload: { old_password: `guess-${i}`, new_password: 'Whatever-1' },

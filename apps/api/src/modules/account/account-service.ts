@@ -1,22 +1,19 @@
 import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import { accountMessages, otpMaxWrongTries, otpResendSeconds, otpValidMinutes } from '@app/contract/account';
+import { accountMessages, otpMaxWrongTries, otpValidMinutes } from '@app/contract/account';
 import type { Db } from '../../db/client.ts';
 import { passwordResets } from '../../db/schema/account.ts';
 import { sessions, users } from '../../db/schema/users.ts';
-import {
-  createAttemptLimiter,
-  createBackoffLimiter,
-  reserveAll,
-  type AttemptLimiter,
-} from '../../lib/attempt-limiter.ts';
+import { reserveAll } from '../../lib/attempt-limiter.ts';
 import { BadRequestError, TooManyRequestsError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { ThrottleStore } from '../../lib/throttle-store.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { defaultAccountLimiters, type AccountLimiters } from './account-limiters.ts';
 import { otpMail } from './account-mail.ts';
 
 const resetTokenMinutes = 15;
+const minutes = (n: number) => n * 60_000;
 
 type Log = { error: (obj: object, msg?: string) => void };
 
@@ -29,49 +26,12 @@ type Deps = {
   now: () => Date;
   /** Where the default limiters count (memory or Redis); ignored when `limiters` is given. */
   throttleStore?: ThrottleStore;
-  limiters?: {
-    /** Any OTP request (forgot or resend) per client IP. */
-    otpByIp: AttemptLimiter;
-    /** OTP sends per email in an hour. */
-    otpByEmail: AttemptLimiter;
-    /** The 30 s between two sends to one email. */
-    resendGap: AttemptLimiter;
-    /** Wrong OTPs per client IP (the per-OTP limit is 5, this stops spraying many emails). */
-    verifyByIp: AttemptLimiter;
-    /** Wrong OTPs per email from anywhere: a capped back-off across OTPs, never a lock (decisions: sign-in throttling). */
-    verifyByEmail: AttemptLimiter;
-    /** Wrong current passwords per user on change-password. */
-    changeByUser: AttemptLimiter;
-  };
+  limiters?: AccountLimiters;
 };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const sameHex = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
-const minutes = (n: number) => n * 60_000;
-
-/** In the app's throttle store, like sign-in's (see attempt-limiter.ts); they read the same clock as the service. */
-function defaultLimiters(now: () => Date, store?: ThrottleStore) {
-  const clock = () => now().getTime();
-  const limiter = (name: string, max: number, windowMs: number) =>
-    createAttemptLimiter({ name, max, windowMs, now: clock, store });
-  return {
-    otpByIp: limiter('otp-ip', 30, minutes(15)),
-    otpByEmail: limiter('otp-email', 6, minutes(60)),
-    resendGap: limiter('otp-resend', 1, otpResendSeconds * 1000),
-    verifyByIp: limiter('otp-verify-ip', 30, minutes(15)),
-    verifyByEmail: createBackoffLimiter({
-      name: 'otp-verify-email',
-      free: 5,
-      baseMs: 1000,
-      capMs: 30_000,
-      forgetMs: minutes(15),
-      now: clock,
-      store,
-    }),
-    changeByUser: limiter('password-change', 5, minutes(15)),
-  };
-}
 
 export function createAccountService({
   db,
@@ -80,7 +40,7 @@ export function createAccountService({
   log,
   now,
   throttleStore,
-  limiters = defaultLimiters(now, throttleStore),
+  limiters = defaultAccountLimiters(now, throttleStore),
 }: Deps) {
   const otpHash = (resetId: string, otp: string) =>
     createHmac('sha256', secret).update(`${resetId}:${otp}`).digest('hex');

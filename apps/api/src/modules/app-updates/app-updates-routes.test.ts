@@ -1,94 +1,22 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { appUpdates } from '../../db/schema/app-updates.ts';
-import { craftZip, manifestEntry } from '../../test/crafted-zip.ts';
-import { startS3StandIn, type S3StandIn } from '../../test/s3-stand-in.ts';
+import { describe, expect, it } from 'vitest';
 import { buildDemoApk, buildZip } from './zip-writer.ts';
-
-const limit = 64 * 1024;
-let t: TestApp;
-let token: string;
-/** Set while the tests run on STORAGE=s3: the bucket is this local stand-in. */
-let standIn: S3StandIn | null = null;
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-type Fields = Record<string, string>;
-const fieldsFor = (over: Fields = {}): Fields => ({
-  appName: 'com.example.device',
-  versionCode: '1',
-  versionName: '1.0.0',
-  remark: 'First release',
-  updateDesc: 'Initial version',
-  updateType: '1',
-  ...over,
-});
-
-/** A multipart/form-data body as a browser sends it: fields first, then the file. */
-function multipart(fields: Fields, file?: { name: string; data: Buffer; field?: string }) {
-  const boundary = `----test${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\ncontent-disposition: form-data; name="${file.field ?? 'apk'}"; filename="${file.name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-const upload = (fields: Fields, file?: { name: string; data: Buffer; field?: string }) => {
-  const body = multipart(fields, file);
-  return t.injectAs(token, { method: 'POST', url: '/api/v1/admin/system/updates', ...body });
-};
-
-const filesUnder = (root: string) => {
-  try {
-    return readdirSync(root, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
-};
-/** Every file the upload left anywhere: on disk (files/, the S3 adapter's temp folder) and in the bucket. */
-const storedFiles = () => [
-  ...filesUnder(path.join(t.config.dataDir, 'files')),
-  ...filesUnder(path.join(t.config.dataDir, 'upload-tmp')),
-  ...[...(standIn?.objects.keys() ?? [])].map((key) => key.split('/').pop()!),
-];
-const rowCount = async () => (await t.database.db.select().from(appUpdates)).length;
+import {
+  ctx,
+  onStorage,
+  fieldsFor,
+  filesUnder,
+  limit,
+  multipart,
+  rowCount,
+  sha256,
+  storedFiles,
+  upload,
+} from './app-updates-test-app.ts';
 
 // Every route test runs twice: on disk storage and on S3 storage (the SigV4-checking stand-in).
 describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
-  beforeAll(async () => {
-    standIn = kind === 's3' ? await startS3StandIn() : null;
-    t = await createTestApp({
-      APK_MAX_BYTES: String(limit),
-      APK_MAX_ENTRIES: '500',
-      APK_MAX_UNCOMPRESSED_BYTES: String(1024 * 1024),
-      ...standIn?.env(),
-    });
-    token = await t.login();
-  });
-  afterAll(async () => {
-    await t.close();
-    await standIn?.close();
-  });
+  onStorage(kind);
 
   describe('POST /api/v1/admin/system/updates', () => {
     it('stores a valid APK with its size and SHA-256, lists it, and serves it back byte for byte', async () => {
@@ -97,13 +25,13 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       expect(res.statusCode, res.body).toBe(201);
       const created = res.json().data;
       // The file is where this run's storage keeps it: in the bucket, or under DATA_DIR/files.
-      const apksOnDisk = filesUnder(path.join(t.config.dataDir, 'files', 'apks')).map(
+      const apksOnDisk = filesUnder(path.join(ctx.t.config.dataDir, 'files', 'apks')).map(
         (name) => `apks/${name}`,
       );
-      expect(standIn ? [...standIn.objects.keys()] : apksOnDisk).toEqual([
+      expect(ctx.standIn ? [...ctx.standIn.objects.keys()] : apksOnDisk).toEqual([
         expect.stringMatching(/^apks\/[a-f0-9]{32}\.apk$/),
       ]);
-      if (standIn) expect(apksOnDisk).toEqual([]);
+      if (ctx.standIn) expect(apksOnDisk).toEqual([]);
       expect(created).toMatchObject({
         appName: 'com.example.device',
         versionCode: 1,
@@ -115,9 +43,9 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
         apkSize: apk.length,
         apkSha256: sha256(apk),
       });
-      expect(created.apkUrl).toBe(`${t.config.publicUrl}/api/v1/app/updates/${created.id}/apk`);
+      expect(created.apkUrl).toBe(`${ctx.t.config.publicUrl}/api/v1/app/updates/${created.id}/apk`);
 
-      const list = await t.injectAs(token, {
+      const list = await ctx.t.injectAs(ctx.token, {
         method: 'GET',
         url: '/api/v1/admin/system/updates/all?page=1&limit=10',
       });
@@ -126,7 +54,7 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       expect(list.json().data.allSystems[0]).toEqual(created);
 
       // The mobile app downloads without any token.
-      const download = await t.app.inject({ method: 'GET', url: new URL(created.apkUrl).pathname });
+      const download = await ctx.t.app.inject({ method: 'GET', url: new URL(created.apkUrl).pathname });
       expect(download.statusCode).toBe(200);
       expect(download.headers['content-type']).toBe('application/vnd.android.package-archive');
       expect(download.headers['content-length']).toBe(String(apk.length));
@@ -203,7 +131,7 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
           'latin1',
         ),
       ]);
-      const late = await t.injectAs(token, {
+      const late = await ctx.t.injectAs(ctx.token, {
         method: 'POST',
         url: '/api/v1/admin/system/updates',
         payload: reordered,
@@ -250,13 +178,13 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
     });
 
     it('answers a non-multipart body and a missing token with 4xx, never a 500', async () => {
-      const json = await t.injectAs(token, {
+      const json = await ctx.t.injectAs(ctx.token, {
         method: 'POST',
         url: '/api/v1/admin/system/updates',
         payload: { appName: 'x' },
       });
       expect(json.statusCode).toBe(415);
-      const garbage = await t.injectAs(token, {
+      const garbage = await ctx.t.injectAs(ctx.token, {
         method: 'POST',
         url: '/api/v1/admin/system/updates',
         payload: 'not really multipart',
@@ -268,7 +196,7 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
         name: 'cut.apk',
         data: buildDemoApk('cut', 80, 5000),
       });
-      const truncated = await t.injectAs(token, {
+      const truncated = await ctx.t.injectAs(ctx.token, {
         method: 'POST',
         url: '/api/v1/admin/system/updates',
         payload: cut.payload.subarray(0, cut.payload.length - 3000),
@@ -276,120 +204,15 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       });
       expect(truncated.statusCode).toBe(400);
       expect(truncated.json().msg).toBe('The upload was incomplete or is not valid multipart/form-data');
-      const anonymous = await t.app.inject({
+      const anonymous = await ctx.t.app.inject({
         method: 'POST',
         url: '/api/v1/admin/system/updates',
         ...multipart(fieldsFor()),
       });
       expect(anonymous.statusCode).toBe(401);
       expect(
-        (await t.app.inject({ method: 'GET', url: '/api/v1/admin/system/updates/all' })).statusCode,
+        (await ctx.t.app.inject({ method: 'GET', url: '/api/v1/admin/system/updates/all' })).statusCode,
       ).toBe(401);
-    });
-
-    it('refuses zip bombs from their declared numbers with 413, and keeps nothing', async () => {
-      const before = { files: storedFiles().length, rows: await rowCount() };
-      // A few hundred bytes declaring 3 GB once unpacked.
-      const declared = craftZip([
-        manifestEntry,
-        { name: 'assets/a.bin', uncompressed: 1_500_000_000 },
-        { name: 'assets/b.bin', uncompressed: 1_500_000_000 },
-      ]);
-      const big = await upload(fieldsFor({ versionCode: '100' }), { name: 'bomb.apk', data: declared });
-      expect(big.statusCode, big.body).toBe(413);
-      expect(big.json().msg).toMatch(/^The APK file unpacks to more than the allowed size/);
-      // More entries than APK_MAX_ENTRIES (500 in this test), each empty: a 50 kB file.
-      const many = craftZip([manifestEntry, ...Array.from({ length: 600 }, (_, i) => ({ name: `r/${i}` }))]);
-      expect(many.length).toBeLessThan(limit);
-      const crowded = await upload(fieldsFor({ versionCode: '101' }), { name: 'many.apk', data: many });
-      expect(crowded.statusCode).toBe(413);
-      expect(crowded.json().msg).toBe('The APK file lists too many entries (601 entries, the limit is 500)');
-      const overlapping = craftZip([
-        manifestEntry,
-        { name: 'k.bin', data: Buffer.alloc(500, 1) },
-        { name: 'k2.bin', sameOffsetAs: 1, data: Buffer.alloc(500, 1) },
-      ]);
-      const overlap = await upload(fieldsFor({ versionCode: '102' }), {
-        name: 'overlap.apk',
-        data: overlapping,
-      });
-      expect(overlap.statusCode).toBe(415);
-      expect(overlap.json().msg).toMatch(/^The APK file is damaged or malformed/);
-      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-    });
-
-    it('never uses entry or file names as paths: traversal names are refused, a good APK lands under a generated name', async () => {
-      const before = { files: storedFiles().length, rows: await rowCount() };
-      const kept = new Set(storedFiles().filter((name) => !name.endsWith('.part')));
-      const escapee = `pwned-${randomBytes(6).toString('hex')}`;
-      const traversal = craftZip([manifestEntry, { name: `../../../${escapee}`, data: 'boo' }]);
-      const res = await upload(fieldsFor({ versionCode: '110' }), { name: 'traversal.apk', data: traversal });
-      expect(res.statusCode).toBe(415);
-      expect(res.json().msg).toBe(`The APK file holds an unsafe entry name: "../../../${escapee}"`);
-      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
-      for (const dir of [
-        t.config.dataDir,
-        path.join(t.config.dataDir, 'files'),
-        path.dirname(t.config.dataDir),
-        '/',
-      ]) {
-        expect(existsSync(path.join(dir, escapee))).toBe(false);
-      }
-      // The multipart file name is hostile too: it only becomes a sanitised download name.
-      const apk = buildDemoApk('com.example.names', 111);
-      const ok = await upload(fieldsFor({ appName: 'com.example.names', versionCode: '111' }), {
-        name: '../../x/..\\evil;name.apk',
-        data: apk,
-      });
-      expect(ok.statusCode, ok.body).toBe(201);
-      expect(ok.json().data.fileName).toBe('evil_name.apk');
-      // Exactly one new file, under a name we generated (temp files of other requests aside).
-      const complete = storedFiles().filter((name) => !name.endsWith('.part'));
-      expect(complete.filter((name) => !kept.has(name))).toEqual([
-        expect.stringMatching(/^[a-f0-9]{32}\.apk$/),
-      ]);
-      expect(complete.every((name) => /^[a-f0-9]{32}\.apk$/.test(name))).toBe(true);
-      const download = await t.app.inject({ method: 'GET', url: new URL(ok.json().data.apkUrl).pathname });
-      expect(download.headers['content-disposition']).toBe('attachment; filename="evil_name.apk"');
-      expect(download.headers['x-content-type-options']).toBe('nosniff');
-      expect(sha256(download.rawPayload)).toBe(sha256(apk));
-    });
-
-    it('leaves no file and no row when the client goes away mid-upload', async () => {
-      const before = { files: storedFiles().length, rows: await rowCount() };
-      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const { port } = new URL(address);
-      const apk = buildDemoApk('com.example.cut', 90, 40_000);
-      const { payload, headers } = multipart(fieldsFor({ appName: 'com.example.cut', versionCode: '90' }), {
-        name: 'cut.apk',
-        data: apk,
-      });
-      let sawPartial = false;
-      await new Promise<void>((resolve, reject) => {
-        const socket = net.connect(Number(port), '127.0.0.1', () => {
-          socket.write(
-            `POST /api/v1/admin/system/updates HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
-              `content-type: ${headers['content-type']}\r\ncontent-length: ${payload.length}\r\n\r\n`,
-          );
-          socket.write(payload.subarray(0, Math.floor(payload.length / 2)), async () => {
-            // Cut the connection only once the server is visibly mid-way: a partial file exists.
-            const until = Date.now() + 3000;
-            while (Date.now() < until && !storedFiles().some((name) => name.endsWith('.part')))
-              await new Promise((r) => setTimeout(r, 10));
-            sawPartial = storedFiles().some((name) => name.endsWith('.part'));
-            socket.destroy();
-          });
-        });
-        socket.on('close', () => resolve());
-        socket.on('error', reject);
-      });
-      // The server notices the reset asynchronously; give it a moment, then nothing may remain.
-      const deadline = Date.now() + 3000;
-      while (Date.now() < deadline && storedFiles().length !== before.files)
-        await new Promise((r) => setTimeout(r, 50));
-      await new Promise((r) => setTimeout(r, 200));
-      expect(sawPartial).toBe(true);
-      expect({ files: storedFiles().length, rows: await rowCount() }).toEqual(before);
     });
   });
 
@@ -407,7 +230,10 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
         });
         expect(res.statusCode).toBe(201);
       }
-      const plain = await t.app.inject({ method: 'GET', url: `/api/v1/app/updates/latest?appName=${app}` });
+      const plain = await ctx.t.app.inject({
+        method: 'GET',
+        url: `/api/v1/app/updates/latest?appName=${app}`,
+      });
       expect(plain.statusCode).toBe(200);
       expect(plain.json().data).toMatchObject({
         versionCode: 3,
@@ -416,27 +242,27 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
         forceUpdate: false,
       });
       // Version 1 skipped the Force release 2: it must update even though 3 is Flexible.
-      const fromOne = await t.app.inject({
+      const fromOne = await ctx.t.app.inject({
         method: 'GET',
         url: `/api/v1/app/updates/latest?appName=${app}&versionCode=1`,
       });
       expect(fromOne.json().data).toMatchObject({ versionCode: 3, updateAvailable: true, forceUpdate: true });
-      const fromTwo = await t.app.inject({
+      const fromTwo = await ctx.t.app.inject({
         method: 'GET',
         url: `/api/v1/app/updates/latest?appName=${app}&versionCode=2`,
       });
       expect(fromTwo.json().data).toMatchObject({ updateAvailable: true, forceUpdate: false });
-      const current = await t.app.inject({
+      const current = await ctx.t.app.inject({
         method: 'GET',
         url: `/api/v1/app/updates/latest?appName=${app}&versionCode=3`,
       });
       expect(current.json().data).toMatchObject({ updateAvailable: false, forceUpdate: false });
-      const unknown = await t.app.inject({
+      const unknown = await ctx.t.app.inject({
         method: 'GET',
         url: '/api/v1/app/updates/latest?appName=com.nobody',
       });
       expect(unknown.statusCode).toBe(404);
-      const missing = await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/latest' });
+      const missing = await ctx.t.app.inject({ method: 'GET', url: '/api/v1/app/updates/latest' });
       expect(missing.statusCode).toBe(400);
       expect(missing.json().msg).toBe('App name is required');
     });
@@ -444,18 +270,18 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
     it('answers an unknown or malformed download id with 404 or 400', async () => {
       expect(
         (
-          await t.app.inject({
+          await ctx.t.app.inject({
             method: 'GET',
             url: '/api/v1/app/updates/00000000-0000-4000-8000-000000000000/apk',
           })
         ).statusCode,
       ).toBe(404);
       expect(
-        (await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/../../etc/apk' })).statusCode,
+        (await ctx.t.app.inject({ method: 'GET', url: '/api/v1/app/updates/../../etc/apk' })).statusCode,
       ).toBeLessThan(500);
-      expect((await t.app.inject({ method: 'GET', url: '/api/v1/app/updates/nope/apk' })).statusCode).toBe(
-        400,
-      );
+      expect(
+        (await ctx.t.app.inject({ method: 'GET', url: '/api/v1/app/updates/nope/apk' })).statusCode,
+      ).toBe(400);
     });
   });
 });

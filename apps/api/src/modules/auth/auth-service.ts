@@ -1,27 +1,16 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { apiMessages } from '@app/contract/envelope';
-import { signInMessages, type AdminProfile, type RoleType } from '@app/contract/auth';
+import { signInMessages, type AdminProfile } from '@app/contract/auth';
 import type { Db } from '../../db/client.ts';
 import { roles, sessions, users } from '../../db/schema/users.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
+import type { AuthContext } from '../../lib/request-context.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import type { ProfileService } from '../profile/profile-service.ts';
 import type { MfaService } from './mfa-service.ts';
 import type { SessionActivity } from './session-activity.ts';
 import type { SignInAttempt, SignInThrottle } from './sign-in-throttle.ts';
-
-export type AuthContext = {
-  userId: string;
-  sessionId: string;
-  email: string;
-  /** Read on every request, so a user whose role stops being admin loses access at once. */
-  roleType: RoleType;
-  /** When this session ends with no further request: idle deadline or absolute expiry, whichever is first. */
-  endsAt: Date;
-  /** The absolute expiry, however active the session. */
-  expiresAt: Date;
-};
 
 type Deps = {
   db: Db;

@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { userMessages } from '@app/contract/users';
 import {
@@ -12,19 +12,18 @@ import {
 import type { Db } from '../../db/client.ts';
 import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
 import { sessions, users } from '../../db/schema/users.ts';
-import { reserveAll, type AttemptLimiter } from '../../lib/attempt-limiter.ts';
+import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
 import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
   UnauthorizedError,
-  type AppError,
 } from '../../lib/errors.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
 import type { TokenSigner } from '../../lib/tokens.ts';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
 import { newRecoveryCodes, type MfaCrypto } from './mfa-crypto.ts';
+import { createMfaChecks } from './mfa-checks.ts';
 import { createStepTokens } from './step-tokens.ts';
 
 /** Long enough to open the app and type a code, short enough that a leaked step token is soon dead. */
@@ -71,92 +70,7 @@ export async function removeTwoStep(
 export function createMfaService({ db, crypto, signer, limiters, requireMfa, now }: Deps) {
   // Single use, and void once the password changes (step-tokens.ts).
   const steps = createStepTokens({ db, signer, now });
-  const authenticator = async (userId: string) =>
-    (await db.select().from(mfaAuthenticators).where(eq(mfaAuthenticators.userId, userId)).limit(1))[0];
-
-  /**
-   * Counts a code or password attempt against the user and the address before it is checked, in
-   * one atomic step each (attempt-limiter.ts): 429 with Retry-After when either is used up. A
-   * success gives the address's count back and clears the user's; a failure leaves both counted.
-   */
-  async function counted<T>(userId: string, ip: string, check: () => Promise<T | false>): Promise<T | false> {
-    const held = await reserveAll([
-      [limiters.byUser, userId],
-      [limiters.byIp, ip],
-    ]);
-    let result: T | false = false;
-    try {
-      result = await check();
-    } catch (err) {
-      // Not an answer about the code (the database failed): not held against the user.
-      await held.refund();
-      throw err;
-    }
-    if (result !== false) await Promise.all([held.refund(), limiters.byUser.reset(userId)]);
-    return result;
-  }
-
-  /** Accepts a TOTP code of a step later than the last one accepted; the update is the replay guard. */
-  async function consumeTotp(userId: string, code: string): Promise<boolean> {
-    const row = await authenticator(userId);
-    if (!row?.enabledAt) return false;
-    const secret = crypto.decryptSecret(row.secretEnc, userId);
-    const step = secret && matchTotp(secret, code, now().getTime());
-    if (step == null) return false;
-    const accepted = await db
-      .update(mfaAuthenticators)
-      .set({ lastStep: step })
-      .where(
-        and(
-          eq(mfaAuthenticators.userId, userId),
-          isNotNull(mfaAuthenticators.enabledAt),
-          or(isNull(mfaAuthenticators.lastStep), lt(mfaAuthenticators.lastStep, step)),
-        ),
-      )
-      .returning({ userId: mfaAuthenticators.userId });
-    return accepted.length > 0;
-  }
-
-  /** Marks an unused recovery code used, atomically: two requests with one code cannot both pass. */
-  async function consumeRecoveryCode(userId: string, code: string): Promise<boolean> {
-    const used = await db
-      .update(mfaRecoveryCodes)
-      .set({ usedAt: now() })
-      .where(
-        and(
-          eq(mfaRecoveryCodes.userId, userId),
-          eq(mfaRecoveryCodes.codeHash, crypto.hashRecoveryCode(userId, code)),
-          isNull(mfaRecoveryCodes.usedAt),
-        ),
-      )
-      .returning({ id: mfaRecoveryCodes.id });
-    return used.length > 0;
-  }
-
-  /**
-   * Checks a code (six digits: TOTP; anything else: a recovery code) under the per-user and per-IP
-   * limits; a wrong one counts against both and throws `wrong`.
-   */
-  async function checkCode(userId: string, ip: string, code: string, wrong: AppError) {
-    const compact = code.replace(/\s/g, '');
-    const ok = await counted(userId, ip, () =>
-      /^\d{6}$/.test(compact) ? consumeTotp(userId, compact) : consumeRecoveryCode(userId, code),
-    );
-    if (!ok) throw wrong;
-  }
-
-  /** The user's own password, under the same per-user and per-IP limits as codes (a wrong one counts). */
-  async function checkPassword(userId: string, ip: string, password: string) {
-    const ok = await counted(userId, ip, async () => {
-      const [user] = await db
-        .select({ passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1);
-      return Boolean(user && (await verifyPassword(user.passwordHash, password)));
-    });
-    if (!ok) throw new BadRequestError(mfaMessages.passwordWrong);
-  }
+  const { authenticator, counted, checkCode, checkPassword } = createMfaChecks({ db, crypto, limiters, now });
 
   async function recoveryCodesLeft(userId: string) {
     const [left] = await db

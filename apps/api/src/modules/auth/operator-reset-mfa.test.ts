@@ -10,10 +10,10 @@ import { bootstrap } from '../../bootstrap.ts';
 import { openDatabase } from '../../db/client.ts';
 import { accessLogs } from '../../db/schema/logs.ts';
 import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
-import { roles, users } from '../../db/schema/users.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import { users } from '../../db/schema/users.ts';
 import { base32Decode, totp } from '../../lib/totp.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { addAdmin } from './mfa-test-helpers.ts';
 import { operatorResetMfa, operatorResetResource } from './operator-reset-mfa.ts';
 
 const password = 'Operator-Passw0rd!';
@@ -28,20 +28,7 @@ const login = (email: string) =>
 
 /** An admin who enrolled through the profile routes, as a user would. */
 async function enrolledAdmin(email: string) {
-  const [admin] = await t.database.db
-    .select({ id: roles.id })
-    .from(roles)
-    .where(eq(roles.type, 'admin'))
-    .limit(1);
-  const [row] = await t.database.db
-    .insert(users)
-    .values({
-      email,
-      userName: email.split('@')[0]!,
-      passwordHash: await hashPassword(password),
-      roleId: admin!.id,
-    })
-    .returning({ id: users.id });
+  const id = await addAdmin(t, email, password);
   const token = (await login(email)).json().data.accessToken as string;
   const setup = await t.injectAs(token, { method: 'POST', url: apiPaths.profileMfaSetup });
   const confirm = await t.injectAs(token, {
@@ -51,7 +38,7 @@ async function enrolledAdmin(email: string) {
   });
   expect(confirm.statusCode, confirm.body).toBe(200);
   t.clock.advance(30_000);
-  return { id: row!.id, token };
+  return { id, token };
 }
 
 describe('the operator resets a two-step sign-in from the command line', () => {

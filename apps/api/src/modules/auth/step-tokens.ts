@@ -74,4 +74,3 @@ export function createStepTokens({ db, signer, now }: { db: Db; signer: TokenSig
     },
   };
 }
-export type StepTokens = ReturnType<typeof createStepTokens>;

@@ -129,4 +129,3 @@ export function createCheckIns({
     },
   };
 }
-export type CheckIns = ReturnType<typeof createCheckIns>;

@@ -1,32 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
-import { deviceApiMessages, type AppUser, type AppUserKind } from '@app/contract/device-api';
+import { deviceApiMessages, type AppUser } from '@app/contract/device-api';
 import type { Db } from '../../db/client.ts';
 import { appSessions, deviceCredentials } from '../../db/schema/device-api.ts';
 import { devices, doctors, technicians } from '../../db/schema/devices.ts';
 import { roles, users } from '../../db/schema/users.ts';
 import { UnauthorizedError } from '../../lib/errors.ts';
+import type { AppUserContext, DeviceContext } from '../../lib/request-context.ts';
 import { createCredentialCache } from './credential-cache.ts';
 
-/** The enrolled machine behind a device call. */
-export type DeviceContext = {
-  deviceId: string;
-  machineNumber: string;
-  serialNumber: string;
-  credentialId: string;
-};
-
-/** A doctor or technician signed in on that machine. */
-export type AppUserContext = {
-  sessionId: string;
-  kind: AppUserKind;
-  /** doctors.id or technicians.id */
-  id: string;
-  /** The numeric id the console shows and the logs carry. */
-  userId: number;
-  userName: string;
-  email: string;
-};
+// Defined beside the request they decorate (lib/ never imports a module); named here too for the device API.
+export type { AppUserContext, DeviceContext } from '../../lib/request-context.ts';
 
 /** SHA-256 of a 256-bit random secret: enough to find it, useless to an attacker holding the table. */
 export const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');

@@ -55,4 +55,3 @@ export function createDeviceRateLimit({
     size: () => buckets.size,
   };
 }
-export type DeviceRateLimit = ReturnType<typeof createDeviceRateLimit>;

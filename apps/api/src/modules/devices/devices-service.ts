@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   deviceMessages,
   type Device,
@@ -11,9 +11,9 @@ import {
 } from '@app/contract/devices';
 import type { Db } from '../../db/client.ts';
 import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '../../db/schema/devices.ts';
-import { subscriptions } from '../../db/schema/subscriptions.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { containsPattern, isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts';
+import { subscriptionsBySerial } from './device-subscriptions.ts';
 
 type DeviceRow = typeof devices.$inferSelect;
 
@@ -146,45 +146,12 @@ export function createDevicesService({
     return row ? Number(row.n) : countWhere(undefined);
   };
 
-  /** Subscriptions of these devices, newest first, keyed by lower-cased serial number. */
-  async function subscriptionsFor(serialNumbers: string[]): Promise<Map<string, SubscriptionSummary[]>> {
-    const bySerial = new Map<string, SubscriptionSummary[]>();
-    if (serialNumbers.length === 0) return bySerial;
-    const keys = [...new Set(serialNumbers.map((s) => s.toLowerCase()))];
-    const rows = await db
-      .select({
-        id: subscriptions.id,
-        serial: sql<string>`lower(${subscriptions.machineSerialNumber})`,
-        status: subscriptions.status,
-        createdAt: subscriptions.createdAt,
-        expiredAt: subscriptions.expiredAt,
-        isRecurring: subscriptions.isRecurring,
-        planType: subscriptions.planType,
-        amountCents: subscriptions.amountCents,
-      })
-      .from(subscriptions)
-      .where(inArray(sql`lower(${subscriptions.machineSerialNumber})`, keys))
-      .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));
-    const at = now().getTime();
-    for (const row of rows) {
-      const status = row.status === 1 && row.expiredAt.getTime() < at ? 3 : row.status;
-      const list = bySerial.get(row.serial) ?? [];
-      list.push({
-        _id: row.id,
-        status,
-        createdAt: row.createdAt.toISOString(),
-        expiredAt: row.expiredAt.toISOString(),
-        isRecurring: row.isRecurring,
-        planType: row.planType,
-        amount: row.amountCents / 100,
-      });
-      bySerial.set(row.serial, list);
-    }
-    return bySerial;
-  }
-
   async function withSubscriptions(rows: DeviceListRow[]): Promise<Device[]> {
-    const subs = await subscriptionsFor(rows.map((r) => r.serialNumber));
+    const subs = await subscriptionsBySerial(
+      db,
+      rows.map((r) => r.serialNumber),
+      now(),
+    );
     const onlineSince = now().getTime() - offlineMinutes * 60_000;
     return rows.map((r) => toDevice(r, subs.get(r.serialNumber.toLowerCase()) ?? [], onlineSince));
   }

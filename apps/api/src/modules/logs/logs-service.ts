@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { logExactCountLimit, logMessages, type AccessLog, type ErrorLog } from '@app/contract/logs';
+import { logExactCountLimit, type AccessLog, type ErrorLog } from '@app/contract/logs';
 import type { Db } from '../../db/client.ts';
 import {
   accessLogMatches,
@@ -8,9 +8,10 @@ import {
   errorLogs,
   logCounters,
 } from '../../db/schema/logs.ts';
-import { BadRequestError } from '../../lib/errors.ts';
 import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
 import { searchAccessByDictionary } from './dictionary-search.ts';
+import { decodeCursor, encodeCursor } from './log-cursor.ts';
+import { toAccessLog, toErrorLog } from './log-items.ts';
 
 export type LogListInput = {
   page: number;
@@ -22,8 +23,6 @@ export type LogListInput = {
   after?: string;
 };
 
-type Cursor = { at: Date; id: number };
-
 /** How many of the newest rows a search reads first (see searchPage). */
 const searchWindow = 2_000;
 /** The time a search may spend in the trigram index before it counts as common (see searchPage). */
@@ -32,19 +31,6 @@ const trigramBudgetMs = 250;
 const trigramFirstBelow = 20_000;
 /** How far back a common term's walk through the time index may go before the trigram index takes over. */
 const searchWalkLimit = 1_000_000;
-
-/** The last row of a page as an opaque token: milliseconds and id (timestamps keep milliseconds only). */
-export const encodeCursor = (row: { createdAt: Date; id: number }) =>
-  Buffer.from(`${row.createdAt.getTime()}.${row.id}`).toString('base64url');
-
-function decodeCursor(token: string): Cursor {
-  const match = /^(\d{1,15})\.(\d{1,18})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
-  if (!match) throw new BadRequestError(logMessages.invalidCursor);
-  return { at: new Date(Number(match[1])), id: Number(match[2]) };
-}
-
-const iso = (d: Date) => d.toISOString();
-const logUser = (userId: string | null, email: string | null) => (userId ? { userId, email } : null);
 
 /**
  * The Admin Logs lists. Each page is an index range read newest first; with `after` it continues
@@ -293,19 +279,7 @@ export function createLogsService({ db }: { db: Db }) {
         (p) => accessLogMatches(accessLogs, p),
         input,
         extra,
-        (r): AccessLog => ({
-          _id: String(r.id),
-          resource: r.resource,
-          location: r.location,
-          time: iso(r.createdAt),
-          createdTime: iso(r.createdAt),
-          userEmail: r.userEmail,
-          user: logUser(r.userId, r.userEmail),
-          machineNumber: r.machineNumber,
-          statusCode: r.statusCode,
-          recordKind: r.recordKind,
-          recordId: r.recordId,
-        }),
+        toAccessLog,
       );
     },
     listErrors(input: LogListInput) {
@@ -317,19 +291,7 @@ export function createLogsService({ db }: { db: Db }) {
         (p) => errorLogMatches(errorLogs, p),
         input,
         extra,
-        (r): ErrorLog => ({
-          _id: String(r.id),
-          resource: r.resource,
-          functionName: r.functionName,
-          utcTime: iso(r.createdAt),
-          createdTime: iso(r.createdAt),
-          userEmail: r.userEmail,
-          user: logUser(r.userId, r.userEmail),
-          machineNumber: r.machineNumber,
-          statusCode: r.statusCode,
-          message: r.message,
-          location: r.location,
-        }),
+        toErrorLog,
       );
     },
   };

@@ -50,8 +50,6 @@ export function avatarKeyOf(profileImage: string | null): string | null {
     : null;
 }
 
-export const isAvatarName = (name: string) => avatarName.test(name);
-
 type ProfileDeps = {
   db: Db;
   storage?: Storage;

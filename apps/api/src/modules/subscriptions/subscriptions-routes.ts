@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { demoPayBodySchema, demoPayResponseSchema } from '@app/contract/demo-card';
 import { envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import {
@@ -8,8 +9,6 @@ import {
   checkoutResponseSchema,
   checkoutSummaryResponseSchema,
   createSubscriptionSchema,
-  demoPayBodySchema,
-  demoPayResponseSchema,
   reconcileBodySchema,
   reconcileResponseSchema,
   subscriptionIdParam,

@@ -122,4 +122,3 @@ export function createAppReadsService({ db }: { db: Db }) {
     },
   };
 }
-export type AppReadsService = ReturnType<typeof createAppReadsService>;

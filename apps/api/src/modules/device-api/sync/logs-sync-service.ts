@@ -125,4 +125,3 @@ export function createLogsSyncService({ db, now }: { db: Db; now: () => Date }) 
     },
   };
 }
-export type LogsSyncService = ReturnType<typeof createLogsSyncService>;

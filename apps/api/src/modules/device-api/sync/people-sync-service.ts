@@ -165,4 +165,3 @@ export function createPeopleSyncService({ db, now }: { db: Db; now: () => Date }
     },
   };
 }
-export type PeopleSyncService = ReturnType<typeof createPeopleSyncService>;

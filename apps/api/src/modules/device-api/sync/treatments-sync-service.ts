@@ -120,4 +120,3 @@ export function createTreatmentsSyncService({ db, now }: { db: Db; now: () => Da
     },
   };
 }
-export type TreatmentsSyncService = ReturnType<typeof createTreatmentsSyncService>;

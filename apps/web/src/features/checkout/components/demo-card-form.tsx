@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { checkoutTexts } from '@app/contract/checkout';
-import { demoCardFormSchema, type DemoCardInput } from '@app/contract/subscriptions';
+import { demoCardFormSchema, type DemoCardInput } from '@app/contract/demo-card';
 import { FormField } from '../../../components/form-field.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { demoPay } from '../api/demo-pay.ts';

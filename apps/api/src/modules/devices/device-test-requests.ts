@@ -1,0 +1,17 @@
+import type { TestApp } from '../../test/test-app.ts';
+
+export const missingId = '00000000-0000-4000-8000-000000000000';
+
+/** The device routes as the console calls them, signed in on the app `current()` gives. */
+export function deviceRequests(current: () => { t: TestApp; token: string }) {
+  const as = (options: Parameters<TestApp['injectAs']>[1]) => current().t.injectAs(current().token, options);
+  return {
+    add: (payload: unknown) =>
+      as({ method: 'POST', url: '/api/v1/admin/machine/add', payload: payload as object }),
+    list: (query: Record<string, string | number> = {}) =>
+      as({ method: 'GET', url: '/api/v1/admin/machine', query: query as Record<string, string> }),
+    get: (id: string) => as({ method: 'GET', url: `/api/v1/admin/machine/${id}` }),
+    put: (id: string, payload: unknown) =>
+      as({ method: 'PUT', url: `/api/v1/admin/machine/${id}`, payload: payload as object }),
+  };
+}

@@ -1,0 +1,48 @@
+import { defineConfig } from 'vitest/config';
+
+/*
+ * `npm run test:fast`: the loop before every commit. The same three projects as `npm test` (contract,
+ * web components, API on PGlite) minus the API files below, which `npm test` (vitest.config.ts)
+ * still runs every time. Each one was, in a timed run, among the slowest files, because it waits on
+ * real time, starts processes or sockets, or boots many databases; the file names why.
+ */
+export const slowApiFiles = [
+  // Boots a test app per proxy setting.
+  'src/lib/trust-proxy.test.ts',
+  // Real sockets held open past the request and header timeouts.
+  'src/lib/request-timeouts.test.ts',
+  // Stops and restarts the database under a running app.
+  'src/lib/db-unavailable.test.ts',
+  // A real SMTP peer, retries on the clock.
+  'src/lib/mailer.test.ts',
+  // An S3-compatible server in the process.
+  'src/modules/app-updates/app-updates-s3.test.ts',
+  // Runs the operator CLI as a child process.
+  'src/modules/auth/operator-reset-mfa.test.ts',
+  // Hundreds of argon2 sign-ins to reach each throttle.
+  'src/modules/auth/sign-in-throttle.test.ts',
+  'src/modules/auth/throttle-burst.test.ts',
+  // Signs in for every two-step case (78 s of a 2,279 s loaded run, the slowest file left).
+  'src/modules/auth/mfa-routes.test.ts',
+  // The fleet simulator against a served API.
+  'src/modules/device-api/simulator.test.ts',
+  // Builds the whole demo data set.
+  'src/demo/seed-demo.test.ts',
+];
+
+export default defineConfig({
+  test: {
+    // Vitest's default in a run is one worker fewer than the CPUs: a single worker on 2 cores, while
+    // the main process mostly waits. Two keep both cores busy.
+    maxWorkers: 2,
+    projects: [
+      'packages/contract',
+      'apps/web',
+      {
+        extends: './apps/api/vitest.config.ts',
+        root: './apps/api',
+        test: { exclude: slowApiFiles },
+      },
+    ],
+  },
+});
