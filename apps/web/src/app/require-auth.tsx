@@ -1,8 +1,9 @@
 import { Navigate, Outlet } from 'react-router';
+import { paths } from '../lib/paths.ts';
 import { useToken } from '../lib/session-store.ts';
 
 /** docs/product.md §2.3: every admin route needs a stored token; without one, /login-admin replaces the entry. */
 export function RequireAuth() {
   const token = useToken();
-  return token ? <Outlet /> : <Navigate to="/login-admin" replace />;
+  return token ? <Outlet /> : <Navigate to={paths.signIn.href()} replace />;
 }

@@ -1,4 +1,6 @@
 import { Navigate, redirectDocument, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { paths, type RoutePattern } from '../lib/paths.ts';
+import { lazyPage } from './lazy-page.ts';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
@@ -7,10 +9,17 @@ import { RouteFallback } from './route-fallback.tsx';
 
 /*
  * Every route of docs/product.md §2. Screens are lazy: the sign-in page loads none of the admin code.
- * To fill a screen, edit its page file in src/features/<domain>/pages/; to add one, add a route
- * here with `handle: { title }` (the document title) and a `lazy` import of its page.
+ * To fill a screen, edit its page file in src/features/<domain>/pages/; to add one, name its path in
+ * lib/paths.ts and add `page(paths.x, title, lazyPage(() => import(...), 'XPage'))` here.
  */
 const handle = (title: string): RouteHandle => ({ title });
+
+/** A screen: its path from the registry, its document title and its lazily loaded page. */
+const page = (route: RoutePattern, title: string, lazy: RouteObject['lazy']): RouteObject => ({
+  path: route.path,
+  handle: handle(title),
+  lazy,
+});
 
 /*
  * The public checkout (/plans/{id}, /success, /cancel) is not part of this router: src/main.tsx shows
@@ -21,8 +30,7 @@ const checkoutPage = ({ request }: LoaderFunctionArgs) => {
   return redirectDocument(`${url.pathname}${url.search}`);
 };
 
-const signIn = () =>
-  import('../features/auth/pages/sign-in-page.tsx').then((m) => ({ Component: m.SignInPage }));
+const signIn = lazyPage(() => import('../features/auth/pages/sign-in-page.tsx'), 'SignInPage');
 
 export const routes: RouteObject[] = [
   {
@@ -35,198 +43,167 @@ export const routes: RouteObject[] = [
         Component: PublicLayout,
         children: [
           { index: true, handle: handle('Sign In'), lazy: signIn },
-          { path: 'login-admin', handle: handle('Sign In'), lazy: signIn },
-          { path: 'login', handle: handle('Sign In'), lazy: signIn },
+          page(paths.signIn, 'Sign In', signIn),
+          page(paths.signInAlias, 'Sign In', signIn),
           {
             // Password reset uses the query cache; sign-in does not, so it loads without it.
-            lazy: () => import('./query-provider.tsx').then((m) => ({ Component: m.QueryOutlet })),
+            lazy: lazyPage(() => import('./query-provider.tsx'), 'QueryOutlet'),
             children: [
-              {
-                path: 'forgot-password',
-                handle: handle('Forgot Password'),
-                lazy: () =>
-                  import('../features/auth/pages/forgot-password-page.tsx').then((m) => ({
-                    Component: m.ForgotPasswordPage,
-                  })),
-              },
-              {
-                path: 'enter-otp',
-                handle: handle('Enter OTP'),
-                lazy: () =>
-                  import('../features/auth/pages/enter-otp-page.tsx').then((m) => ({
-                    Component: m.EnterOtpPage,
-                  })),
-              },
-              {
-                path: 'reset-password/:token',
-                handle: handle('Reset Password'),
-                lazy: () =>
-                  import('../features/auth/pages/reset-password-page.tsx').then((m) => ({
-                    Component: m.ResetPasswordPage,
-                  })),
-              },
+              page(
+                paths.forgotPassword,
+                'Forgot Password',
+                lazyPage(
+                  () => import('../features/auth/pages/forgot-password-page.tsx'),
+                  'ForgotPasswordPage',
+                ),
+              ),
+              page(
+                paths.enterOtp,
+                'Enter OTP',
+                lazyPage(() => import('../features/auth/pages/enter-otp-page.tsx'), 'EnterOtpPage'),
+              ),
+              page(
+                paths.resetPassword,
+                'Reset Password',
+                lazyPage(() => import('../features/auth/pages/reset-password-page.tsx'), 'ResetPasswordPage'),
+              ),
             ],
           },
         ],
       },
       {
-        path: 'admin',
+        path: paths.admin.path,
         Component: RequireAuth,
         children: [
           // /admin alone is "any other path" too.
-          { index: true, element: <Navigate to="/login-admin" replace /> },
+          { index: true, element: <Navigate to={paths.signIn.href()} replace /> },
           {
-            lazy: () => import('./layouts/admin-layout.tsx').then((m) => ({ Component: m.AdminLayout })),
+            lazy: lazyPage(() => import('./layouts/admin-layout.tsx'), 'AdminLayout'),
             children: [
               {
                 // One broken screen shows the error inside the layout; the console stays usable.
                 errorElement: <RouteError />,
                 children: [
-                  {
-                    path: 'dashboard',
-                    handle: handle('Dashboard'),
-                    lazy: () =>
-                      import('../features/dashboard/pages/dashboard-page.tsx').then((m) => ({
-                        Component: m.DashboardPage,
-                      })),
-                  },
-                  {
-                    path: 'widgets',
-                    handle: handle('Widgets'),
-                    lazy: () =>
-                      import('../features/dashboard/pages/widgets-page.tsx').then((m) => ({
-                        Component: m.WidgetsPage,
-                      })),
-                  },
-                  {
-                    path: 'device',
-                    handle: handle('Device Management'),
-                    lazy: () =>
-                      import('../features/devices/pages/devices-page.tsx').then((m) => ({
-                        Component: m.DevicesPage,
-                      })),
-                  },
-                  {
-                    path: 'device-details/:id',
-                    handle: handle('Device Details'),
-                    lazy: () =>
-                      import('../features/devices/pages/device-details-page.tsx').then((m) => ({
-                        Component: m.DeviceDetailsPage,
-                      })),
-                  },
-                  {
-                    path: 'view-doctor/:id',
-                    handle: handle('Doctor Details'),
-                    lazy: () =>
-                      import('../features/devices/pages/view-doctor-page.tsx').then((m) => ({
-                        Component: m.ViewDoctorPage,
-                      })),
-                  },
-                  {
-                    path: 'view-patient/:id',
-                    handle: handle('Patient Details'),
-                    lazy: () =>
-                      import('../features/devices/pages/view-patient-page.tsx').then((m) => ({
-                        Component: m.ViewPatientPage,
-                      })),
-                  },
-                  {
-                    path: 'view-technician/:id',
-                    handle: handle('Technician Details'),
-                    lazy: () =>
-                      import('../features/devices/pages/view-technician-page.tsx').then((m) => ({
-                        Component: m.ViewTechnicianPage,
-                      })),
-                  },
-                  {
-                    path: 'roles',
-                    handle: handle('Roles'),
-                    lazy: () =>
-                      import('../features/roles/pages/roles-page.tsx').then((m) => ({
-                        Component: m.RolesPage,
-                      })),
-                  },
-                  {
-                    path: 'view-role/:id',
-                    handle: handle('Role Details'),
-                    lazy: () =>
-                      import('../features/roles/pages/view-role-page.tsx').then((m) => ({
-                        Component: m.ViewRolePage,
-                      })),
-                  },
-                  {
-                    path: 'logs-management',
-                    handle: handle('Admin Logs'),
-                    lazy: () =>
-                      import('../features/logs/pages/logs-page.tsx').then((m) => ({ Component: m.LogsPage })),
-                  },
-                  {
-                    path: 'user-management',
-                    handle: handle('User Management'),
-                    lazy: () =>
-                      import('../features/users/pages/users-page.tsx').then((m) => ({
-                        Component: m.UsersPage,
-                      })),
-                  },
-                  {
-                    path: 'view-user/:id',
-                    handle: handle('User Details'),
-                    lazy: () =>
-                      import('../features/users/pages/view-user-page.tsx').then((m) => ({
-                        Component: m.ViewUserPage,
-                      })),
-                  },
-                  {
-                    path: 'subscription-management',
-                    handle: handle('Subscription'),
-                    lazy: () =>
-                      import('../features/subscriptions/pages/subscriptions-page.tsx').then((m) => ({
-                        Component: m.SubscriptionsPage,
-                      })),
-                  },
-                  {
-                    path: 'app-update',
-                    handle: handle('App Update'),
-                    lazy: () =>
-                      import('../features/app-updates/pages/app-updates-page.tsx').then((m) => ({
-                        Component: m.AppUpdatesPage,
-                      })),
-                  },
-                  {
-                    path: 'change-password',
-                    handle: handle('Change Password'),
-                    lazy: () =>
-                      import('../features/profile/pages/change-password-page.tsx').then((m) => ({
-                        Component: m.ChangePasswordPage,
-                      })),
-                  },
-                  {
-                    path: 'profile',
-                    handle: handle('My Profile'),
-                    lazy: () =>
-                      import('../features/profile/pages/profile-page.tsx').then((m) => ({
-                        Component: m.ProfilePage,
-                      })),
-                  },
-                  {
-                    path: 'update-profile',
-                    handle: handle('Update Profile'),
-                    lazy: () =>
-                      import('../features/profile/pages/update-profile-page.tsx').then((m) => ({
-                        Component: m.UpdateProfilePage,
-                      })),
-                  },
+                  page(
+                    paths.dashboard,
+                    'Dashboard',
+                    lazyPage(() => import('../features/dashboard/pages/dashboard-page.tsx'), 'DashboardPage'),
+                  ),
+                  page(
+                    paths.widgets,
+                    'Widgets',
+                    lazyPage(() => import('../features/dashboard/pages/widgets-page.tsx'), 'WidgetsPage'),
+                  ),
+                  page(
+                    paths.devices,
+                    'Device Management',
+                    lazyPage(() => import('../features/devices/pages/devices-page.tsx'), 'DevicesPage'),
+                  ),
+                  page(
+                    paths.deviceDetails,
+                    'Device Details',
+                    lazyPage(
+                      () => import('../features/devices/pages/device-details-page.tsx'),
+                      'DeviceDetailsPage',
+                    ),
+                  ),
+                  page(
+                    paths.viewDoctor,
+                    'Doctor Details',
+                    lazyPage(
+                      () => import('../features/devices/pages/view-doctor-page.tsx'),
+                      'ViewDoctorPage',
+                    ),
+                  ),
+                  page(
+                    paths.viewPatient,
+                    'Patient Details',
+                    lazyPage(
+                      () => import('../features/devices/pages/view-patient-page.tsx'),
+                      'ViewPatientPage',
+                    ),
+                  ),
+                  page(
+                    paths.viewTechnician,
+                    'Technician Details',
+                    lazyPage(
+                      () => import('../features/devices/pages/view-technician-page.tsx'),
+                      'ViewTechnicianPage',
+                    ),
+                  ),
+                  page(
+                    paths.roles,
+                    'Roles',
+                    lazyPage(() => import('../features/roles/pages/roles-page.tsx'), 'RolesPage'),
+                  ),
+                  page(
+                    paths.viewRole,
+                    'Role Details',
+                    lazyPage(() => import('../features/roles/pages/view-role-page.tsx'), 'ViewRolePage'),
+                  ),
+                  page(
+                    paths.logs,
+                    'Admin Logs',
+                    lazyPage(() => import('../features/logs/pages/logs-page.tsx'), 'LogsPage'),
+                  ),
+                  page(
+                    paths.users,
+                    'User Management',
+                    lazyPage(() => import('../features/users/pages/users-page.tsx'), 'UsersPage'),
+                  ),
+                  page(
+                    paths.viewUser,
+                    'User Details',
+                    lazyPage(() => import('../features/users/pages/view-user-page.tsx'), 'ViewUserPage'),
+                  ),
+                  page(
+                    paths.subscriptions,
+                    'Subscription',
+                    lazyPage(
+                      () => import('../features/subscriptions/pages/subscriptions-page.tsx'),
+                      'SubscriptionsPage',
+                    ),
+                  ),
+                  page(
+                    paths.appUpdates,
+                    'App Update',
+                    lazyPage(
+                      () => import('../features/app-updates/pages/app-updates-page.tsx'),
+                      'AppUpdatesPage',
+                    ),
+                  ),
+                  page(
+                    paths.changePassword,
+                    'Change Password',
+                    lazyPage(
+                      () => import('../features/profile/pages/change-password-page.tsx'),
+                      'ChangePasswordPage',
+                    ),
+                  ),
+                  page(
+                    paths.profile,
+                    'My Profile',
+                    lazyPage(() => import('../features/profile/pages/profile-page.tsx'), 'ProfilePage'),
+                  ),
+                  page(
+                    paths.updateProfile,
+                    'Update Profile',
+                    lazyPage(
+                      () => import('../features/profile/pages/update-profile-page.tsx'),
+                      'UpdateProfilePage',
+                    ),
+                  ),
                 ],
               },
             ],
           },
         ],
       },
-      { path: 'plans/:id?', loader: checkoutPage },
-      { path: 'success', loader: checkoutPage },
-      { path: 'cancel', loader: checkoutPage },
+      { path: paths.plans.path, loader: checkoutPage },
+      { path: paths.paymentSuccess.path, loader: checkoutPage },
+      { path: paths.paymentCancel.path, loader: checkoutPage },
       // docs/product.md §2.1: any other path (including /admin itself) goes to sign-in.
-      { path: '*', element: <Navigate to="/login-admin" replace /> },
+      { path: '*', element: <Navigate to={paths.signIn.href()} replace /> },
     ],
   },
 ];

@@ -54,6 +54,8 @@ export type RequestOptions = {
   headers?: Record<string, string>;
 };
 
+// paths.signIn of lib/paths.ts, written out: the checkout's pages use this client and should not load
+// the console's route registry (docs/decisions/028). paths.test.ts holds the two together.
 export const SIGN_IN_PATH = '/login-admin';
 export const UNAUTHORIZED_REDIRECT_MS = 100;
 

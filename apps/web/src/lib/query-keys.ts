@@ -16,5 +16,3 @@ export function createQueryKeys<const Domain extends string>(domain: Domain) {
     detail: (id: string | number) => [...all, 'detail', String(id)] as const,
   };
 }
-
-export type QueryKeys<Domain extends string = string> = ReturnType<typeof createQueryKeys<Domain>>;

@@ -4,6 +4,7 @@ import { signInMessages } from '@app/contract/auth';
 import { sessionMessages } from '@app/contract/session';
 import { signOut } from '../../features/auth/api/sign-out.ts';
 import { navigateTo } from '../../lib/navigation.ts';
+import { paths } from '../../lib/paths.ts';
 import { notify, preloadToastsWhenIdle } from '../../lib/notify.ts';
 import { clearSession, setSidebarOpen, useSession } from '../../lib/session-store.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
@@ -75,7 +76,7 @@ export function AdminLayout() {
     // spec's (500 ms) and covers any screen without a guard.
     clearSession();
     notify.success(signInMessages.loggedOut);
-    setTimeout(() => navigateTo('/login-admin'), LOGOUT_REDIRECT_MS);
+    setTimeout(() => navigateTo(paths.signIn.href()), LOGOUT_REDIRECT_MS);
   };
 
   // The idle deadline passed: revoke (the server may not have noticed yet) and go to sign-in.
@@ -83,7 +84,7 @@ export function AdminLayout() {
     await signOut();
     clearSession();
     notify.info(sessionMessages.signedOutIdle);
-    navigateTo('/login-admin');
+    navigateTo(paths.signIn.href());
   };
 
   return (

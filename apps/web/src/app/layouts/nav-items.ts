@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { matchPath } from 'react-router';
 import {
   AccountIcon,
   CardIcon,
@@ -12,6 +13,7 @@ import {
   UserIcon,
   UsersIcon,
 } from '../../components/icons.tsx';
+import { paths, type RoutePattern } from '../../lib/paths.ts';
 
 type Icon = ComponentType<{ size?: number }>;
 
@@ -19,8 +21,8 @@ export type NavLeaf = {
   label: string;
   to: string;
   icon: Icon;
-  /** Other path prefixes for which this item is the active one (detail pages). */
-  also?: readonly string[];
+  /** Other routes for which this item is the active one (detail pages). */
+  also?: readonly RoutePattern[];
 };
 export type NavGroup = { label: string; icon: Icon; children: readonly NavLeaf[] };
 export type NavItem = NavLeaf | NavGroup;
@@ -29,35 +31,30 @@ export const isGroup = (item: NavItem): item is NavGroup => 'children' in item;
 
 /** docs/product.md §2.3 admin routes, in sidebar order. */
 export const navItems: readonly NavItem[] = [
-  { label: 'Dashboard', to: '/admin/dashboard', icon: DashboardIcon },
+  { label: 'Dashboard', to: paths.dashboard.href(), icon: DashboardIcon },
   {
     label: 'Device Management',
-    to: '/admin/device',
+    to: paths.devices.href(),
     icon: DeviceIcon,
-    also: [
-      '/admin/device-details/',
-      '/admin/view-doctor/',
-      '/admin/view-patient/',
-      '/admin/view-technician/',
-    ],
+    also: [paths.deviceDetails, paths.viewDoctor, paths.viewPatient, paths.viewTechnician],
   },
-  { label: 'Roles', to: '/admin/roles', icon: ShieldIcon, also: ['/admin/view-role/'] },
-  { label: 'Admin Logs', to: '/admin/logs-management', icon: LogsIcon },
-  { label: 'User Management', to: '/admin/user-management', icon: UsersIcon, also: ['/admin/view-user/'] },
-  { label: 'Subscription', to: '/admin/subscription-management', icon: CardIcon },
-  { label: 'App Update', to: '/admin/app-update', icon: UploadIcon },
+  { label: 'Roles', to: paths.roles.href(), icon: ShieldIcon, also: [paths.viewRole] },
+  { label: 'Admin Logs', to: paths.logs.href(), icon: LogsIcon },
+  { label: 'User Management', to: paths.users.href(), icon: UsersIcon, also: [paths.viewUser] },
+  { label: 'Subscription', to: paths.subscriptions.href(), icon: CardIcon },
+  { label: 'App Update', to: paths.appUpdates.href(), icon: UploadIcon },
   {
     label: 'Account',
     icon: AccountIcon,
     children: [
-      { label: 'Profile', to: '/admin/profile', icon: UserIcon },
-      { label: 'Update Profile', to: '/admin/update-profile', icon: EditUserIcon },
-      { label: 'Change Password', to: '/admin/change-password', icon: KeyIcon },
+      { label: 'Profile', to: paths.profile.href(), icon: UserIcon },
+      { label: 'Update Profile', to: paths.updateProfile.href(), icon: EditUserIcon },
+      { label: 'Change Password', to: paths.changePassword.href(), icon: KeyIcon },
     ],
   },
 ];
 
 export function isActive(item: NavLeaf, pathname: string) {
   const path = pathname.replace(/\/+$/, '') || '/';
-  return path === item.to || (item.also ?? []).some((prefix) => path.startsWith(prefix));
+  return path === item.to || (item.also ?? []).some((route) => matchPath(route.path, path) !== null);
 }

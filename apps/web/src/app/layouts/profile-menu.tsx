@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { ChevronDownIcon, EditUserIcon, KeyIcon, LogoutIcon, UserIcon } from '../../components/icons.tsx';
+import { paths } from '../../lib/paths.ts';
 import { useDismiss } from '../../lib/use-dismiss.ts';
 
 export type ProfileMenuProps = { name: string; onLogout: () => void; loggingOut?: boolean };
@@ -60,9 +61,9 @@ export function ProfileMenu({ name, onLogout, loggingOut = false }: ProfileMenuP
   };
 
   const links = [
-    { to: '/admin/profile', label: 'Profile', Icon: UserIcon },
-    { to: '/admin/update-profile', label: 'Update Profile', Icon: EditUserIcon },
-    { to: '/admin/change-password', label: 'Change Password', Icon: KeyIcon },
+    { to: paths.profile.href(), label: 'Profile', Icon: UserIcon },
+    { to: paths.updateProfile.href(), label: 'Update Profile', Icon: EditUserIcon },
+    { to: paths.changePassword.href(), label: 'Change Password', Icon: KeyIcon },
   ];
 
   return (

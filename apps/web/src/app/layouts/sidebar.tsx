@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ChevronDownIcon, DeviceIcon } from '../../components/icons.tsx';
+import { paths } from '../../lib/paths.ts';
 import { isActive, isGroup, navItems, type NavGroup, type NavLeaf } from './nav-items.ts';
 
 function Leaf({ item, pathname, open }: { item: NavLeaf; pathname: string; open: boolean }) {
@@ -56,7 +57,7 @@ export function Sidebar({ open }: { open: boolean }) {
   const { pathname } = useLocation();
   return (
     <nav id="admin-sidebar" aria-label="Main" className="sidebar">
-      <Link to="/admin/device" className="sidebar-brand" title={open ? undefined : 'Device Admin'}>
+      <Link to={paths.devices.href()} className="sidebar-brand" title={open ? undefined : 'Device Admin'}>
         <span className="sidebar-brand-mark">
           <DeviceIcon size={20} />
         </span>

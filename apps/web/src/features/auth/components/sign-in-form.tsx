@@ -1,6 +1,7 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { LoginInput } from '@app/contract/sign-in';
+import { paths } from '../../../lib/paths.ts';
 import { EyeIcon, EyeOffIcon } from '../../../components/icons.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { notify, preloadToasts } from '../../../lib/notify.ts';
@@ -115,7 +116,7 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
         }
       />
       <div className="d-flex justify-content-end mb-4">
-        <Link to="/forgot-password" className="small">
+        <Link to={paths.forgotPassword.href()} className="small">
           Forgot password?
         </Link>
       </div>

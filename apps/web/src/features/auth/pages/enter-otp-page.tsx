@@ -2,6 +2,7 @@ import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, otpFormSchema, type OtpForm } from '@app/contract/account';
+import { paths } from '../../../lib/paths.ts';
 import { CenteredCard } from '../../../components/centered-card.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { notify } from '../../../lib/notify.ts';
@@ -17,7 +18,7 @@ export function emailFromState(state: unknown): string | null {
 /** /enter-otp: the emailed code; Verify OTP goes on to /reset-password/{token}, Resend OTP asks for a new one. */
 export function EnterOtpPage() {
   const email = emailFromState(useLocation().state);
-  if (!email) return <Navigate to="/forgot-password" replace />;
+  if (!email) return <Navigate to={paths.forgotPassword.href()} replace />;
   return <EnterOtpForm email={email} />;
 }
 
@@ -35,7 +36,7 @@ function EnterOtpForm({ email }: { email: string }) {
     try {
       const { data } = await verify.mutateAsync({ email, otp });
       notify.dismiss();
-      void navigate(`/reset-password/${encodeURIComponent(data.rememberToken)}`, {
+      void navigate(paths.resetPassword.href({ token: data.rememberToken }), {
         state: { email: data.email },
       });
     } catch {
@@ -79,7 +80,7 @@ function EnterOtpForm({ email }: { email: string }) {
           {resend.isPending ? 'Sending...' : 'Resend OTP'}
         </button>
         <div className="text-center">
-          <Link to="/forgot-password" className="small">
+          <Link to={paths.forgotPassword.href()} className="small">
             Use another email
           </Link>
         </div>

@@ -2,6 +2,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, forgotPasswordBodySchema, type ForgotPasswordBody } from '@app/contract/account';
+import { paths } from '../../../lib/paths.ts';
 import { CenteredCard } from '../../../components/centered-card.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { notify } from '../../../lib/notify.ts';
@@ -26,7 +27,7 @@ export function ForgotPasswordPage() {
     try {
       const response = await forgot.mutateAsync({ email });
       notify.success(response.msg || accountMessages.otpSent);
-      void navigate('/enter-otp', { state: { email } satisfies OtpNavigationState });
+      void navigate(paths.enterOtp.href(), { state: { email } satisfies OtpNavigationState });
     } catch {
       notify.error(accountMessages.forgotFailed);
     }
@@ -50,7 +51,7 @@ export function ForgotPasswordPage() {
           {forgot.isPending ? 'Sending...' : 'Send OTP'}
         </button>
         <div className="text-center">
-          <Link to="/login-admin" className="small">
+          <Link to={paths.signIn.href()} className="small">
             Back to sign in
           </Link>
         </div>

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, resetPasswordFormSchema, type ResetPasswordForm } from '@app/contract/account';
+import { paths } from '../../../lib/paths.ts';
 import { CenteredCard } from '../../../components/centered-card.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { notify } from '../../../lib/notify.ts';
@@ -16,7 +17,7 @@ export const RESET_REDIRECT_MS = 2000;
 export function ResetPasswordPage() {
   const { token = '' } = useParams();
   const email = emailFromState(useLocation().state);
-  if (!email || !token) return <Navigate to="/forgot-password" replace />;
+  if (!email || !token) return <Navigate to={paths.forgotPassword.href()} replace />;
   return <ResetPasswordFormCard token={token} email={email} />;
 }
 
@@ -26,7 +27,7 @@ function ResetPasswordFormCard({ token, email }: { token: string; email: string 
   const [done, setDone] = useState(false);
   useEffect(() => {
     if (!done) return;
-    const timer = setTimeout(() => void navigate('/login-admin', { replace: true }), RESET_REDIRECT_MS);
+    const timer = setTimeout(() => void navigate(paths.signIn.href(), { replace: true }), RESET_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [done, navigate]);
   const {

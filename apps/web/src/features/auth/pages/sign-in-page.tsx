@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { MfaChallenge } from '@app/contract/auth';
 import { Navigate, useNavigate } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
 import { DeviceIcon } from '../../../components/icons.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { startSession, useToken } from '../../../lib/session-store.ts';
@@ -19,7 +20,7 @@ export function SignInPage() {
   // Two-step sign-in: the password was right and a code (or enrolment) is due.
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
 
-  if (token && !signedInHere) return <Navigate to="/admin/device" replace />;
+  if (token && !signedInHere) return <Navigate to={paths.devices.href()} replace />;
 
   const onSignedIn = (result: SignInResult) => {
     if ('mfa' in result) {
@@ -33,7 +34,7 @@ export function SignInPage() {
     // A failed attempt's toast is no longer true.
     notify.dismiss();
     startSession(admin, accessToken);
-    void navigate('/admin/dashboard');
+    void navigate(paths.dashboard.href());
   };
 
   return (

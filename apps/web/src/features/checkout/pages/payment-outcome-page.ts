@@ -52,6 +52,7 @@ function page(outcome: Outcome) {
     ? element('button', { type: 'button', class: 'btn btn-primary w-100' }, checkoutTexts.goBack)
     : element(
         'a',
+        // The registry's paths.subscriptions, written out: this page loads none of the console (decision 028).
         { href: '/admin/subscription-management', class: 'btn btn-primary w-100' },
         checkoutTexts.backToSubscriptions,
       );

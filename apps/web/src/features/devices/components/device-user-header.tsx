@@ -1,4 +1,5 @@
 import { useLocation } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
 import { BackButton } from '../../../components/back-button.tsx';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -14,7 +15,7 @@ export function useDeviceIdFromState(): string | undefined {
 /** Title, back button and breadcrumbs Device Management › Device View › this page. */
 export function DeviceUserHeader({ title }: { title: string }) {
   const deviceId = useDeviceIdFromState();
-  const deviceView = deviceId ? `/admin/device-details/${deviceId}` : undefined;
+  const deviceView = deviceId ? paths.deviceDetails.href({ id: deviceId }) : undefined;
   return (
     <PageHeader
       title={title}
@@ -22,7 +23,7 @@ export function DeviceUserHeader({ title }: { title: string }) {
     >
       <Breadcrumbs
         items={[
-          { label: 'Device Management', to: '/admin/device' },
+          { label: 'Device Management', to: paths.devices.href() },
           { label: 'Device View', to: deviceView, state: { deviceId } },
           { label: title },
         ]}

@@ -6,6 +6,7 @@ import {
   type Patient,
   type Technician,
 } from '@app/contract/device-users';
+import { paths } from '../../../lib/paths.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
 import { EyeIcon } from '../../../components/icons.tsx';
 import { DETAIL_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
@@ -90,7 +91,9 @@ export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
         isLoading={isPending}
         page={list.page}
         limit={list.limit}
-        actions={(d) => <ViewLink to={`/admin/view-doctor/${d._id}`} deviceId={deviceId} name={d.userName} />}
+        actions={(d) => (
+          <ViewLink to={paths.viewDoctor.href({ id: d._id })} deviceId={deviceId} name={d.userName} />
+        )}
       />
       <Pager
         page={list.page}
@@ -120,7 +123,7 @@ export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps &
         page={list.page}
         limit={list.limit}
         actions={(p) => (
-          <ViewLink to={`/admin/view-patient/${p._id}`} deviceId={deviceId} name={p.patientname} />
+          <ViewLink to={paths.viewPatient.href({ id: p._id })} deviceId={deviceId} name={p.patientname} />
         )}
       />
       <Pager
@@ -150,7 +153,7 @@ export function TechniciansTable({ machineNumber, deviceId }: ListProps) {
         page={list.page}
         limit={list.limit}
         actions={(t) => (
-          <ViewLink to={`/admin/view-technician/${t._id}`} deviceId={deviceId} name={t.userName} />
+          <ViewLink to={paths.viewTechnician.href({ id: t._id })} deviceId={deviceId} name={t.userName} />
         )}
       />
       <Pager

@@ -4,6 +4,7 @@ import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EnrolmentStatus } from '@app/contract/device-api';
 import type { Device } from '@app/contract/devices';
+import { paths } from '../../../lib/paths.ts';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { startTestServer } from '../../../test/http-server.ts';
@@ -76,8 +77,8 @@ beforeEach(() => {
 
 function renderPage() {
   renderRouter(
-    createMemoryRouter([{ path: '/admin/device-details/:id', Component: DeviceDetailsPage }], {
-      initialEntries: [`/admin/device-details/${id}`],
+    createMemoryRouter([{ path: paths.deviceDetails.path, Component: DeviceDetailsPage }], {
+      initialEntries: [paths.deviceDetails.href({ id })],
     }),
   );
 }

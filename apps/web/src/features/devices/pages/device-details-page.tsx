@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { deviceMessages, deviceStatusLabels, type DeviceStatus } from '@app/contract/devices';
 import { treatmentMessages } from '@app/contract/treatments';
+import { paths } from '../../../lib/paths.ts';
 import { BackButton } from '../../../components/back-button.tsx';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PencilIcon } from '../../../components/icons.tsx';
@@ -57,11 +58,11 @@ export function DeviceDetailsPage() {
 
   return (
     <>
-      <PageHeader title="Device Details" actions={<BackButton to="/admin/device" />}>
+      <PageHeader title="Device Details" actions={<BackButton to={paths.devices.href()} />}>
         <Breadcrumbs
           items={[
-            { label: 'Device Management', to: '/admin/device' },
-            { label: 'Device View', to: `/admin/device-details/${id}` },
+            { label: 'Device Management', to: paths.devices.href() },
+            { label: 'Device View', to: paths.deviceDetails.href({ id }) },
           ]}
         />
       </PageHeader>

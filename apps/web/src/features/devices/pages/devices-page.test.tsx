@@ -1,118 +1,55 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Device } from '@app/contract/devices';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
+import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../../lib/format.ts';
-import { startTestServer } from '../../../test/http-server.ts';
-import { TestRoot } from '../../../test/test-root.tsx';
+import { buildDevice, ok, pageOf } from '../../../test/fixtures.ts';
+import { renderPage } from '../../../test/render-router.tsx';
+import { serveTestApi } from '../../../test/test-api.ts';
 import { DevicesPage } from './devices-page.tsx';
-
-const device = (n: number, over: Partial<Device> = {}): Device => ({
-  _id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  machineNumber: `MN-${n}`,
-  serialNumber: `SN-${n}`,
-  location: `Clinic ${n}`,
-  latitude: 1,
-  longitude: 2,
-  city: 'Berlin',
-  country: 'Germany',
-  address: 'Street 1',
-  status: 2,
-  subscriptionStatus: null,
-  subscriptionDetails: [],
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  lastSeenAt: null,
-  online: false,
-  appVersionCode: null,
-  appVersionName: null,
-  ...over,
-});
 
 const seen = '2025-03-01T10:30:00.000Z';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  server = await startTestServer((request) => {
-    const url = new URL(request.url, 'http://x');
-    if (request.method === 'PUT') {
-      const body = JSON.parse(request.body) as { status: 1 | 2 };
-      return {
-        status: 200,
-        body: { code: 200, msg: 'Status updated successfully!', data: device(1, { status: body.status }) },
-      };
-    }
-    const search = url.searchParams.get('search');
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const limit = Number(url.searchParams.get('limit') ?? 10);
-    const all =
-      search === 'nothing'
-        ? []
-        : Array.from({ length: 23 }, (_, i) =>
-            device(
-              i + 1,
-              i === 2
-                ? { lastSeenAt: seen, online: true, appVersionCode: 42, appVersionName: '1.4.2' }
-                : i === 3
-                  ? { lastSeenAt: '2025-02-01T08:00:00.000Z', appVersionCode: 41, appVersionName: '1.4.1' }
-                  : i === 1
-                    ? {
-                        subscriptionDetails: [
-                          {
-                            _id: 's',
-                            status: 3,
-                            createdAt: '',
-                            expiredAt: null,
-                            isRecurring: false,
-                            planType: null,
-                            amount: 1,
-                          },
-                        ],
-                      }
-                    : {},
-            ),
-          );
-    const rows = all.slice((page - 1) * limit, page * limit);
-    return {
-      status: 200,
-      body: {
-        code: 200,
-        msg: 'Success',
-        data: {
-          allDevices: rows,
-          totalPages: Math.max(1, Math.ceil(all.length / limit)),
-          total: all.length,
-          page,
-          limit,
-        },
-      },
-    };
-  });
-  setApiBaseUrl(server.url);
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
+const api = serveTestApi((request, url) => {
+  if (request.method === 'PUT') {
+    const body = JSON.parse(request.body) as { status: 1 | 2 };
+    return ok(buildDevice(1, { status: body.status }), 'Status updated successfully!');
+  }
+  const search = url.searchParams.get('search');
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const limit = Number(url.searchParams.get('limit') ?? 10);
+  const all =
+    search === 'nothing'
+      ? []
+      : Array.from({ length: 23 }, (_, i) =>
+          buildDevice(
+            i + 1,
+            i === 2
+              ? { lastSeenAt: seen, online: true, appVersionCode: 42, appVersionName: '1.4.2' }
+              : i === 3
+                ? { lastSeenAt: '2025-02-01T08:00:00.000Z', appVersionCode: 41, appVersionName: '1.4.1' }
+                : i === 1
+                  ? {
+                      subscriptionDetails: [
+                        {
+                          _id: 's',
+                          status: 3,
+                          createdAt: '',
+                          expiredAt: null,
+                          isRecurring: false,
+                          planType: null,
+                          amount: 1,
+                        },
+                      ],
+                    }
+                  : {},
+          ),
+        );
+  const { rows, ...rest } = pageOf(all, { page, limit });
+  return ok({ allDevices: rows, ...rest });
 });
 
-function renderAt(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
-    [{ Component: TestRoot, children: [{ path: '/admin/device', Component: DevicesPage }] }],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
-const listRequests = () =>
-  server.requests.filter((r) => r.method === 'GET').map((r) => new URL(r.url, 'http://x').searchParams);
+const renderAt = (at: string) => renderPage({ path: '/admin/device', Component: DevicesPage, at });
+const listRequests = () => api.queries('/api/v1/admin/machine');
 
 // The machine is shared and busy; the first render also loads the page's modules.
 describe('Device Management page', { timeout: 20_000 }, () => {
@@ -137,7 +74,7 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     const router = renderAt('/admin/device?page=3');
     await screen.findByText('MN-21');
     await userEvent.type(screen.getByLabelText('Search devices'), 'nothing');
-    expect(await screen.findByText('No customers found.', {}, { timeout: 3000 })).toBeTruthy();
+    expect(await screen.findByText('No customers found.')).toBeTruthy();
     expect(router.state.location.search).toBe('?search=nothing');
     const searched = listRequests().filter((p) => p.get('search'));
     // One request for the whole word, not one per key.
@@ -219,7 +156,7 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     await screen.findByText('MN-1');
     await userEvent.selectOptions(screen.getByLabelText('Status of MN-1'), 'Inactive');
     expect(await screen.findByText('Status updated successfully!')).toBeTruthy();
-    const put = server.requests.find((r) => r.method === 'PUT')!;
+    const put = api.requests.find((r) => r.method === 'PUT')!;
     expect(put.url).toBe('/api/v1/admin/machine/00000000-0000-4000-8000-000000000001');
     expect(JSON.parse(put.body)).toEqual({ status: 1 });
   });

@@ -6,6 +6,7 @@ import {
   useColumnVisibility,
   type ColumnChoice,
 } from '../../../components/column-settings.tsx';
+import { paths } from '../../../lib/paths.ts';
 import type { DataTableColumn } from '../../../components/data-table.tsx';
 import { EyeIcon, PencilIcon } from '../../../components/icons.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -112,7 +113,7 @@ export function DevicesPage() {
               <PencilIcon size={16} />
             </button>
             <Link
-              to={`/admin/device-details/${device._id}`}
+              to={paths.deviceDetails.href({ id: device._id })}
               state={{ deviceId: device._id }}
               className="btn btn-sm btn-outline-secondary"
               aria-label={`View ${device.machineNumber}`}

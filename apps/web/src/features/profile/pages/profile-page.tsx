@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { AdminProfile } from '@app/contract/auth';
+import { paths } from '../../../lib/paths.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { webMessages } from '@app/contract/web-messages';
@@ -25,7 +26,7 @@ export function ProfilePage() {
       <PageHeader
         title="My Profile"
         actions={
-          <Link to="/admin/update-profile" className="btn btn-primary">
+          <Link to={paths.updateProfile.href()} className="btn btn-primary">
             Update Profile
           </Link>
         }

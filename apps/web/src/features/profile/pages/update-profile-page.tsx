@@ -11,6 +11,7 @@ import {
 } from '@app/contract/account';
 import type { AdminProfile } from '@app/contract/auth';
 import { webMessages } from '@app/contract/web-messages';
+import { paths } from '../../../lib/paths.ts';
 import { BackButton } from '../../../components/back-button.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -26,7 +27,7 @@ export function UpdateProfilePage() {
   const { data: profile, isPending, isError } = useProfile();
   return (
     <>
-      <PageHeader title="Update Profile" actions={<BackButton to="/admin/profile" />} />
+      <PageHeader title="Update Profile" actions={<BackButton to={paths.profile.href()} />} />
       <div className="card shadow-sm">
         <div className="card-body">
           {isPending ? (

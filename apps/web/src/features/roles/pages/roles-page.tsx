@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { roleMessages, type Role } from '@app/contract/roles';
+import { paths } from '../../../lib/paths.ts';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
 import type { DataTableColumn } from '../../../components/data-table.tsx';
 import { EyeIcon, PencilIcon, TrashIcon } from '../../../components/icons.tsx';
@@ -43,7 +44,7 @@ export function RolesPage() {
         actions={(role) => (
           <>
             <Link
-              to={`/admin/view-role/${role._id}`}
+              to={paths.viewRole.href({ id: role._id })}
               className="btn btn-sm btn-outline-primary"
               aria-label={`View ${role.roleName}`}
               title="View"

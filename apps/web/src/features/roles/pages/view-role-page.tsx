@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { roleMessages } from '@app/contract/roles';
+import { paths } from '../../../lib/paths.ts';
 import { BackButton } from '../../../components/back-button.tsx';
 import { DetailsCard } from '../../../components/details-card.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -12,7 +13,7 @@ export function ViewRolePage() {
   const { data: role, isPending } = useRole(id);
   return (
     <>
-      <PageHeader title="Role Details" actions={<BackButton to="/admin/roles" />} />
+      <PageHeader title="Role Details" actions={<BackButton to={paths.roles.href()} />} />
       <DetailsCard
         title="Role Details"
         heading={false}

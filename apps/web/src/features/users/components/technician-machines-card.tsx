@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
 import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -13,7 +14,7 @@ const columns: DataTableColumn<AssignedMachine>[] = [
     header: 'Machine Number',
     className: 'text-nowrap',
     render: (machine) => (
-      <Link to={`/admin/device-details/${machine.deviceId}`}>{machine.machineNumber}</Link>
+      <Link to={paths.deviceDetails.href({ id: machine.deviceId })}>{machine.machineNumber}</Link>
     ),
   },
   { key: 'serialNumber', header: 'Serial Number', className: 'text-nowrap' },

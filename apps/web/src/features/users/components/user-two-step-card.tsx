@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { mfaMessages, mfaResetBodySchema, type UserMfaStatus } from '@app/contract/mfa';
+import { paths } from '../../../lib/paths.ts';
 import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
@@ -42,7 +43,7 @@ export function UserTwoStepCard({ userId, userName }: { userId: string; userName
         </p>
         {status.data.isYou ? (
           <p className="mb-0">
-            This is you: change it on <Link to="/admin/profile">My Profile</Link>.
+            This is you: change it on <Link to={paths.profile.href()}>My Profile</Link>.
           </p>
         ) : (
           <button type="button" className="btn btn-outline-danger" onClick={() => setResetting(true)}>

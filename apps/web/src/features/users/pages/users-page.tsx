@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { userMessages, type User } from '@app/contract/users';
+import { paths } from '../../../lib/paths.ts';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
 import type { DataTableColumn } from '../../../components/data-table.tsx';
 import { EyeIcon, PencilIcon, TrashIcon } from '../../../components/icons.tsx';
@@ -64,7 +65,7 @@ export function UsersPage() {
               <PencilIcon size={16} />
             </button>
             <Link
-              to={`/admin/view-user/${user._id}`}
+              to={paths.viewUser.href({ id: user._id })}
               className="btn btn-sm btn-outline-primary"
               aria-label={`View ${user.userName}`}
               title="View"

@@ -4,6 +4,7 @@ import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Device } from '@app/contract/devices';
 import type { User } from '@app/contract/users';
+import { paths } from '../../../lib/paths.ts';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { startTestServer } from '../../../test/http-server.ts';
@@ -79,8 +80,8 @@ beforeEach(() => {
 
 function renderUser(id: string) {
   renderRouter(
-    createMemoryRouter([{ path: '/admin/view-user/:id', Component: ViewUserPage }], {
-      initialEntries: [`/admin/view-user/${id}`],
+    createMemoryRouter([{ path: paths.viewUser.path, Component: ViewUserPage }], {
+      initialEntries: [paths.viewUser.href({ id })],
     }),
   );
 }
@@ -90,7 +91,7 @@ describe('User Details of a technician', { timeout: 20_000 }, () => {
     renderUser(technicianId);
     const table = await screen.findByRole('table', { name: 'Machines of Tess Tech' });
     const link = await within(table).findByRole('link', { name: 'MN-1' });
-    expect(link.getAttribute('href')).toBe(`/admin/device-details/${deviceId(1)}`);
+    expect(link.getAttribute('href')).toBe(paths.deviceDetails.href({ id: deviceId(1) }));
     expect(within(table).getByText('SN-1')).toBeTruthy();
     expect(within(table).getByText(formatDateTime(assignedAt))).toBeTruthy();
   });

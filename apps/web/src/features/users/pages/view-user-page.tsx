@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { userMessages } from '@app/contract/users';
+import { paths } from '../../../lib/paths.ts';
 import { BackButton } from '../../../components/back-button.tsx';
 import { DetailsCard } from '../../../components/details-card.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -18,7 +19,7 @@ export function ViewUserPage() {
   const name = user ? [user.firstName, user.lastName].filter(Boolean).join(' ') || user.userName : '';
   return (
     <>
-      <PageHeader title="User Details" actions={<BackButton to="/admin/user-management" />} />
+      <PageHeader title="User Details" actions={<BackButton to={paths.users.href()} />} />
       <DetailsCard
         title="User Details"
         heading={false}

@@ -1,0 +1,190 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../../lib/format.ts';
+import {
+  buildAccessLog,
+  buildDoctor,
+  buildErrorLog,
+  buildPatient,
+  buildTechnician,
+  buildTreatment,
+  failure,
+  logListOf,
+  ok,
+  pageOf,
+  testId,
+} from '../../../test/fixtures.ts';
+import type { Answer } from '../../../test/http-server.ts';
+import { renderPage } from '../../../test/render-router.tsx';
+import { heldAnswer, serveTestApi } from '../../../test/test-api.ts';
+import { ViewDoctorPage } from './view-doctor-page.tsx';
+import { ViewPatientPage } from './view-patient-page.tsx';
+import { ViewTechnicianPage } from './view-technician-page.tsx';
+
+const doctor = buildDoctor(1);
+const lonelyDoctor = buildDoctor(2);
+const patient = buildPatient(1);
+const patientWithoutDoctor = buildPatient(2, { doctorid: null, doctorName: null });
+const technician = buildTechnician(1, { status: 1 });
+const deviceId = testId(7);
+
+let hold: Promise<Answer> | null = null;
+
+const api = serveTestApi((request, url) => {
+  if (hold) return hold;
+  const path = url.pathname;
+  const doctorId = url.searchParams.get('doctorId');
+  if (path === `/api/v1/admin/doctor/${doctor._id}`) return ok(doctor);
+  if (path === `/api/v1/admin/doctor/${lonelyDoctor._id}`) return ok(lonelyDoctor);
+  if (path === `/api/v1/admin/patient/${patient._id}`) return ok(patient);
+  if (path === `/api/v1/admin/patient/${patientWithoutDoctor._id}`) return ok(patientWithoutDoctor);
+  if (path === `/api/v1/admin/technicians/${technician._id}`) return ok(technician);
+  if (path === '/api/v1/admin/patient/all') {
+    const { rows, ...page } = pageOf(doctorId === doctor._id ? [patient] : []);
+    return ok({ patientData: rows, ...page });
+  }
+  if (path === '/api/v1/admin/treatement-records/all') {
+    const { rows, totalPages, ...page } = pageOf(doctorId === doctor._id ? [buildTreatment(1)] : []);
+    return ok({ data: rows, total_pages: totalPages, ...page });
+  }
+  if (path === '/api/v1/admin/access-logs/all') return ok(logListOf([buildAccessLog(1)]));
+  if (path === '/api/v1/admin/error-logs/all') return ok(logListOf([buildErrorLog(1)]));
+  if (path.startsWith('/api/v1/admin/doctor/')) return failure(404, 'Doctor not found');
+  if (path.startsWith('/api/v1/admin/patient/')) return failure(404, 'Patient not found');
+  return failure(404, 'Technician not found');
+});
+
+/** The value shown under a label of a details card. */
+const valueOf = (card: HTMLElement, label: string) =>
+  within(card).getByText(label, { selector: 'dt' }).nextElementSibling?.textContent;
+
+describe('Doctor page', () => {
+  const openDoctor = (id: string, state?: unknown) =>
+    renderPage({
+      path: '/admin/view-doctor/:id',
+      Component: ViewDoctorPage,
+      at: `/admin/view-doctor/${id}`,
+      state,
+    });
+
+  it('shows a spinner until the doctor arrives, then the spec fields', async () => {
+    const held = heldAnswer();
+    hold = held.answer;
+    openDoctor(doctor._id);
+    const card = await screen.findByRole('region', { name: 'Doctor Details' });
+    expect(within(card).getByRole('status').textContent).toBe('Loading...');
+    hold = null;
+    held.release(ok(doctor));
+    await within(card).findByText('Doctor 1');
+    expect(valueOf(card, 'Doctor ID')).toBe('101');
+    expect(valueOf(card, 'Email')).toBe('doctor1@example.com');
+    expect(valueOf(card, 'Phone Number')).toBe('5550000001');
+    expect(valueOf(card, 'Created Time')).toBe(formatDateTime(doctor.createTime));
+    expect(valueOf(card, 'Status')).toBe('Active');
+    expect(valueOf(card, 'Address')).toBe('1 Harbour Road');
+  });
+
+  it("lists the doctor's patients, then the treatments on the second tab, both by the doctor's id", async () => {
+    openDoctor(doctor._id);
+    const patients = await screen.findByRole('table', { name: 'Patients' });
+    expect(await within(patients).findByText('Patient 1')).toBeTruthy();
+    expect(api.queries('/api/v1/admin/patient/all')[0]!.get('doctorId')).toBe(doctor._id);
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Treatment List' }));
+    const treatments = await screen.findByRole('table', { name: 'Treatments' });
+    expect(await within(treatments).findByText('Plan 1')).toBeTruthy();
+    expect(within(treatments).getByText('20 min')).toBeTruthy();
+    expect(api.queries('/api/v1/admin/treatement-records/all')[0]!.get('doctorId')).toBe(doctor._id);
+    // The logs below are the doctor's own, by the app's user id.
+    expect(api.queries('/api/v1/admin/access-logs/all')[0]!.get('userId')).toBe('101');
+  });
+
+  it('shows the empty texts of a doctor without patients or treatments', async () => {
+    openDoctor(lonelyDoctor._id);
+    expect(await screen.findByText('No Patient found.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('tab', { name: 'Treatment List' }));
+    expect(await screen.findByText('No Treatment found.')).toBeTruthy();
+  });
+
+  it("says 'No Doctor found' for an unknown id and shows no lists", async () => {
+    openDoctor(testId(99, 1));
+    expect(await screen.findByText('No Doctor found')).toBeTruthy();
+    expect(screen.queryByRole('tab')).toBeNull();
+  });
+
+  it('leads back to the device it was opened from', async () => {
+    openDoctor(doctor._id, { deviceId });
+    await screen.findByText('Doctor 1');
+    const crumbs = screen.getByRole('navigation', { name: 'breadcrumb' });
+    expect(within(crumbs).getByRole('link', { name: 'Device View' }).getAttribute('href')).toBe(
+      `/admin/device-details/${deviceId}`,
+    );
+    expect(within(crumbs).getByRole('link', { name: 'Device Management' }).getAttribute('href')).toBe(
+      '/admin/device',
+    );
+  });
+});
+
+describe('Patient page', () => {
+  const openPatient = (id: string) =>
+    renderPage({
+      path: '/admin/view-patient/:id',
+      Component: ViewPatientPage,
+      at: `/admin/view-patient/${id}`,
+    });
+
+  it("shows the patient's fields and the treatments of the patient's doctor", async () => {
+    openPatient(patient._id);
+    const card = await screen.findByRole('region', { name: 'Patient Details' });
+    await within(card).findByText('Patient 1');
+    expect(valueOf(card, 'Email')).toBe('patient1@example.com');
+    expect(valueOf(card, 'Phone Number')).toBe('5552000001');
+    expect(valueOf(card, 'Created Time')).toBe(formatDateTime(patient.createTime));
+    const treatments = await screen.findByRole('table', { name: 'Treatments' });
+    expect(await within(treatments).findByText('Plan 1')).toBeTruthy();
+    expect(api.queries('/api/v1/admin/treatement-records/all')[0]!.get('doctorId')).toBe(doctor._id);
+  });
+
+  it('says there are no treatments for a patient without a doctor, without asking the server', async () => {
+    openPatient(patientWithoutDoctor._id);
+    expect(await screen.findByText('No Treatment Patient found.')).toBeTruthy();
+    expect(api.queries('/api/v1/admin/treatement-records/all')).toHaveLength(0);
+  });
+
+  it("says 'No Patient found' for an unknown id", async () => {
+    openPatient(testId(99, 3));
+    expect(await screen.findByText('No Patient found')).toBeTruthy();
+  });
+});
+
+describe('Technician page', () => {
+  const openTechnician = (id: string) =>
+    renderPage({
+      path: '/admin/view-technician/:id',
+      Component: ViewTechnicianPage,
+      at: `/admin/view-technician/${id}`,
+    });
+
+  it("shows the technician's fields and logs, and the error logs on their tab", async () => {
+    openTechnician(technician._id);
+    const card = await screen.findByRole('region', { name: 'Technician Details' });
+    await within(card).findByText('Technician 1');
+    expect(valueOf(card, 'ID')).toBe('201');
+    expect(valueOf(card, 'Email')).toBe('technician1@example.com');
+    expect(valueOf(card, 'Status')).toBe('Inactive');
+    const access = await screen.findByRole('table', { name: 'Access logs' });
+    expect(await within(access).findByText('GET /api/v1/admin/machine/1')).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Error Logs List' }));
+    const errors = await screen.findByRole('table', { name: 'Error logs' });
+    expect(await within(errors).findByText('Failure 1')).toBeTruthy();
+    await waitFor(() => expect(api.queries('/api/v1/admin/error-logs/all')[0]!.get('userId')).toBe('201'));
+  });
+
+  it("says 'No technician found' for an unknown id", async () => {
+    openTechnician(testId(99, 2));
+    expect(await screen.findByText('No technician found')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Logs Details' })).toBeNull();
+  });
+});

@@ -1,0 +1,104 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { User } from '@app/contract/users';
+import { buildUser, failure, ok, pageOf, testId } from '../../../test/fixtures.ts';
+import type { Answer } from '../../../test/http-server.ts';
+import { renderPage } from '../../../test/render-router.tsx';
+import { heldAnswer, serveTestApi } from '../../../test/test-api.ts';
+import { UsersPage } from './users-page.tsx';
+
+let users: User[] = [];
+let hold: Promise<Answer> | null = null;
+
+const api = serveTestApi((request, url) => {
+  if (hold) return hold;
+  if (url.pathname === '/api/v1/admin/users/all') {
+    const page = Number(url.searchParams.get('page'));
+    const limit = Number(url.searchParams.get('limit'));
+    const { rows, ...rest } = pageOf(users, { page, limit });
+    return ok({ users: rows, ...rest });
+  }
+  if (url.pathname === '/api/v1/admin/roles/all')
+    return ok({ roles: [], totalPages: 1, total: 0, page: 1, limit: 10 });
+  const user = users.find((u) => url.pathname === `/api/v1/admin/users/${u._id}`);
+  if (user && request.method === 'DELETE') {
+    users = users.filter((u) => u !== user);
+    return ok(null, 'User deleted successfully');
+  }
+  return failure(404, 'Route not found');
+});
+
+beforeEach(() => {
+  hold = null;
+  users = Array.from({ length: 11 }, (_, i) => buildUser(i + 1));
+});
+
+const openUsers = (at = '/admin/user-management') =>
+  renderPage({ path: '/admin/user-management', Component: UsersPage, at });
+
+describe('User Management', () => {
+  it('lists the users with the spec columns, the role name and the pager', async () => {
+    users[0] = buildUser(1, { phonenumber: null, phone: null, role: null });
+    openUsers();
+    const table = await screen.findByRole('table', { name: 'Users' });
+    await within(table).findByText('user2');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Sr No.', 'User Name', 'Email', 'Phone No.', 'Role', 'Actions']);
+    const cells = (n: number) =>
+      within(within(table).getAllByRole('row')[n]!)
+        .getAllByRole('cell')
+        .slice(0, 5)
+        .map((c) => c.textContent);
+    expect(cells(2)).toEqual(['2', 'user2', 'user2@example.com', '5553000002', 'Role 1']);
+    // No phone and no role read N/A.
+    expect(cells(1)).toEqual(['1', 'user1', 'user1@example.com', 'N/A', 'N/A']);
+    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+    const query = api.queries('/api/v1/admin/users/all')[0]!;
+    expect([query.get('page'), query.get('limit')]).toEqual(['1', '10']);
+  });
+
+  it('shows a spinner while loading and the empty text without users', async () => {
+    users = [];
+    const held = heldAnswer();
+    hold = held.answer;
+    openUsers();
+    const table = await screen.findByRole('table', { name: 'Users' });
+    expect(await within(table).findByRole('status')).toBeTruthy();
+    hold = null;
+    held.release(ok({ users: [], totalPages: 0, total: 0, page: 1, limit: 10 }));
+    expect(await within(table).findByText('No User found.')).toBeTruthy();
+  });
+
+  it('does not offer to edit a protected user, and says why', async () => {
+    users = [buildUser(1, { isDeletable: false }), buildUser(2)];
+    openUsers();
+    const locked = await screen.findByRole('button', { name: 'Edit user1' });
+    expect((locked as HTMLButtonElement).disabled).toBe(true);
+    expect(locked.getAttribute('title')).toBe('This user is protected and cannot be edited');
+    expect((screen.getByRole('button', { name: 'Edit user2' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('deletes a user after Yes and refreshes the list', async () => {
+    users = [buildUser(1), buildUser(2)];
+    openUsers();
+    await screen.findByText('user2');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete user2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove Data' });
+    expect(within(dialog).getByText('Are you sure you want to delete this?')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('User deleted successfully')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('user2')).toBeNull());
+    expect(api.requests.find((r) => r.method === 'DELETE')!.url).toBe(`/api/v1/admin/users/${testId(2, 6)}`);
+  });
+
+  it("opens a user's page from the eye button", async () => {
+    users = [buildUser(1)];
+    openUsers();
+    await userEvent.click(await screen.findByRole('link', { name: 'View user1' }));
+    expect(await screen.findByText(`Navigated to /admin/view-user/${testId(1, 6)}`)).toBeTruthy();
+  });
+});
