@@ -1,4 +1,4 @@
-import type { EnrolmentCode, EnrolmentStatus } from '@app/contract/device-api';
+import type { EnrolmentCode, EnrolmentStatus } from '@app/contract/device-enrolment';
 import type { Device, DeviceCreateBody } from '@app/contract/devices';
 import type { DoctorList, PatientList, TechnicianList } from '@app/contract/device-users';
 import type { AccessLogList, ErrorLogList } from '@app/contract/logs';

@@ -1,12 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emptyResponseSchema } from '@app/contract/auth';
-import {
-  deviceApiMessages,
-  enrolBodySchema,
-  enrolmentCodeResponseSchema,
-  enrolmentStatusResponseSchema,
-  enrolResponseSchema,
-} from '@app/contract/device-api';
+import { deviceApiMessages, enrolBodySchema, enrolResponseSchema } from '@app/contract/device-api';
+import { enrolmentCodeResponseSchema, enrolmentStatusResponseSchema } from '@app/contract/device-enrolment';
 import { deviceIdParamSchema } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '../../lib/envelope.ts';

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import QRCode from 'qrcode';
-import type { EnrolmentCode, EnrolmentStatus, EnrolResult } from '@app/contract/device-api';
+import type { EnrolResult } from '@app/contract/device-api';
+import type { EnrolmentCode, EnrolmentStatus } from '@app/contract/device-enrolment';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { deviceMessages } from '@app/contract/devices';
 import type { Db } from '../../db/client.ts';

@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  assignedMachinesResponseSchema,
-  assignMachinesBodySchema,
-  deviceApiMessages,
-} from '@app/contract/device-api';
+import { deviceApiMessages } from '@app/contract/device-api';
+import { assignedMachinesResponseSchema, assignMachinesBodySchema } from '@app/contract/device-enrolment';
 import { apiPaths } from '@app/contract/paths';
 import { userIdParamSchema } from '@app/contract/users';
 import { ok } from '../../lib/envelope.ts';

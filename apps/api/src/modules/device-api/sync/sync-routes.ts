@@ -1,10 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   accessLogItemSchema,
-  appDoctorListResponseSchema,
-  appListQuerySchema,
-  appPatientListResponseSchema,
-  appTreatmentListResponseSchema,
   batchBodySchema,
   batchResponseSchema,
   deviceApiMessages,
@@ -14,6 +10,12 @@ import {
   patientItemSchema,
   treatmentItemSchema,
 } from '@app/contract/device-api';
+import {
+  appDoctorListResponseSchema,
+  appListQuerySchema,
+  appPatientListResponseSchema,
+  appTreatmentListResponseSchema,
+} from '@app/contract/device-app-reads';
 import { apiPaths } from '@app/contract/paths';
 import { clientAddress } from '../../../lib/audit.ts';
 import { ok } from '../../../lib/envelope.ts';

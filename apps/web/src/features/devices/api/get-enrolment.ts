@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { EnrolmentStatus } from '@app/contract/device-api';
+import type { EnrolmentStatus } from '@app/contract/device-enrolment';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 import { enrolmentKeys } from './keys.ts';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { deviceApiMessages, type EnrolmentCode, type EnrolmentStatus } from '@app/contract/device-api';
+import { deviceApiMessages } from '@app/contract/device-api';
+import { type EnrolmentCode, type EnrolmentStatus } from '@app/contract/device-enrolment';
 import type { Device } from '@app/contract/devices';
 import { ConfirmModal } from '../../../components/confirm-modal.tsx';
 import { SectionCard } from '../../../components/details-card.tsx';

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import type { EnrolmentCode } from '@app/contract/device-api';
+import type { EnrolmentCode } from '@app/contract/device-enrolment';
 import { Modal } from '../../../components/modal.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EnrolmentStatus } from '@app/contract/device-api';
+import type { EnrolmentStatus } from '@app/contract/device-enrolment';
 import type { Device } from '@app/contract/devices';
 import { paths } from '../../../lib/paths.ts';
 import { setApiBaseUrl } from '../../../lib/api-client.ts';

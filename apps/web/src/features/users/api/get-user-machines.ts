@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { assignedMachineSchema } from '@app/contract/device-api';
+import type { assignedMachineSchema } from '@app/contract/device-enrolment';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
 import { userMachineKeys } from './keys.ts';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AssignMachinesBody } from '@app/contract/device-api';
+import type { AssignMachinesBody } from '@app/contract/device-enrolment';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '../../../lib/api-client.ts';
