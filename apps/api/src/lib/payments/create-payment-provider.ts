@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '#api/config.ts';
 import { createDemoProvider } from './demo-provider.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import { createStripeProvider } from './stripe-provider.ts';

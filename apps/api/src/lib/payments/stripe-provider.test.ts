@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import { startStripeStandIn, type StripeStandIn } from '../../test/stripe-stand-in.ts';
+import { startStripeStandIn, type StripeStandIn } from '#api/test/stripe-stand-in.ts';
 import { WebhookSignatureError, type IntentRequest } from './payment-provider.ts';
 import { createStripeProvider, stripeApiVersion } from './stripe-provider.ts';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../../config.ts';
+import type { Config } from '#api/config.ts';
 import { createDiskStorage } from './disk-storage.ts';
 import { createS3Storage } from './s3-storage.ts';
 import type { Storage } from './storage.ts';

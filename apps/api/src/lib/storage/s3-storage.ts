@@ -2,7 +2,7 @@ import { open, rm } from 'node:fs/promises';
 import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
 import type * as S3Sdk from '@aws-sdk/client-s3';
-import type { S3Config } from '../../config-storage.ts';
+import type { S3Config } from '#api/config-storage.ts';
 import { receiveToTempFile, sweepStaleTempFiles } from './disk-storage.ts';
 import type { PutOptions, Storage } from './storage.ts';
 import { assertValidKey } from './storage-key.ts';

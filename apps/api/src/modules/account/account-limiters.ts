@@ -1,10 +1,6 @@
 import { otpResendSeconds } from '@app/contract/account';
-import {
-  createAttemptLimiter,
-  createBackoffLimiter,
-  type AttemptLimiter,
-} from '../../lib/attempt-limiter.ts';
-import type { ThrottleStore } from '../../lib/throttle-store.ts';
+import { createAttemptLimiter, createBackoffLimiter, type AttemptLimiter } from '#api/lib/attempt-limiter.ts';
+import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 
 const minutes = (n: number) => n * 60_000;
 

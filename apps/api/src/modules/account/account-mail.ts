@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../lib/mailer.ts';
+import { escapeHtml } from '#api/lib/mailer.ts';
 
 /** The password-reset code email: a plain-text part and a simple HTML part. */
 export function otpMail({

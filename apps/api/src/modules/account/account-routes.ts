@@ -9,8 +9,8 @@ import {
   verifyOtpResponseSchema,
 } from '@app/contract/account';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
-import { requireAuth } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import type { AccountService } from './account-service.ts';
 
 declare module 'fastify' {

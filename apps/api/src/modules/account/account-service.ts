@@ -1,14 +1,14 @@
 import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { accountMessages, otpMaxWrongTries, otpValidMinutes } from '@app/contract/account';
-import type { Db } from '../../db/client.ts';
-import { passwordResets } from '../../db/schema/account.ts';
-import { sessions, users } from '../../db/schema/users.ts';
-import { reserveAll } from '../../lib/attempt-limiter.ts';
-import { BadRequestError, TooManyRequestsError } from '../../lib/errors.ts';
-import type { Mailer } from '../../lib/mailer.ts';
-import type { ThrottleStore } from '../../lib/throttle-store.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import type { Db } from '#api/db/client.ts';
+import { passwordResets } from '#api/db/schema/account.ts';
+import { sessions, users } from '#api/db/schema/users.ts';
+import { reserveAll } from '#api/lib/attempt-limiter.ts';
+import { BadRequestError, TooManyRequestsError } from '#api/lib/errors.ts';
+import type { Mailer } from '#api/lib/mailer.ts';
+import type { ThrottleStore } from '#api/lib/throttle-store.ts';
+import { hashPassword, verifyPassword } from '#api/lib/passwords.ts';
 import { defaultAccountLimiters, type AccountLimiters } from './account-limiters.ts';
 import { otpMail } from './account-mail.ts';
 

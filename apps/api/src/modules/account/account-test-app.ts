@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { roles, users } from '../../db/schema/users.ts';
-import { hashPassword } from '../../lib/passwords.ts';
-import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '../../test/smtp-peer.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { roles, users } from '#api/db/schema/users.ts';
+import { hashPassword } from '#api/lib/passwords.ts';
+import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '#api/test/smtp-peer.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 /** The app under test and the SMTP server it sends its mail to. */
 export const ctx = {} as { t: TestApp; peer: SmtpPeer };

@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox } from '../../db/schema/mail.ts';
-import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { mailOutbox } from '#api/db/schema/mail.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { mailOutbox } from '../../db/schema/mail.ts';
-import { testAdmin } from '../../test/test-app.ts';
+import { mailOutbox } from '#api/db/schema/mail.ts';
+import { testAdmin } from '#api/test/test-app.ts';
 import {
   addAdmin,
   freshIp,

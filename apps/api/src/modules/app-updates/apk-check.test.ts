@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { craftZip, manifestEntry } from '../../test/crafted-zip.ts';
+import { craftZip, manifestEntry } from '#api/test/crafted-zip.ts';
 import { checkApk, defaultApkLimits, isUnsafeEntryName, type ApkLimits } from './apk-check.ts';
 import { buildDemoApk } from './zip-writer.ts';
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { craftZip, manifestEntry } from '../../test/crafted-zip.ts';
+import { craftZip, manifestEntry } from '#api/test/crafted-zip.ts';
 import { buildDemoApk } from './zip-writer.ts';
 import {
   ctx,

@@ -11,9 +11,9 @@ import {
   latestUpdateResponseSchema,
 } from '@app/contract/app-updates';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
-import { BadRequestError, UnsupportedMediaTypeError } from '../../lib/errors.ts';
-import { requireAuth } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { BadRequestError, UnsupportedMediaTypeError } from '#api/lib/errors.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import { apkContentType, type AppUpdatesService, type UploadPart } from './app-updates-service.ts';
 
 const malformed = 'The upload was incomplete or is not valid multipart/form-data';

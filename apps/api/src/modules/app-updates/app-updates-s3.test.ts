@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3StandIn, type S3StandIn } from '../../test/s3-stand-in.ts';
-import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { startS3StandIn, type S3StandIn } from '#api/test/s3-stand-in.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 import { buildDemoApk } from './zip-writer.ts';
 
 /**

@@ -10,8 +10,8 @@ import {
 } from '@app/contract/app-updates';
 import { inputMessages } from '@app/contract/fields';
 import { apiPaths } from '@app/contract/paths';
-import type { Db } from '../../db/client.ts';
-import { appUpdates } from '../../db/schema/app-updates.ts';
+import type { Db } from '#api/db/client.ts';
+import { appUpdates } from '#api/db/schema/app-updates.ts';
 import {
   AppError,
   BadRequestError,
@@ -19,11 +19,11 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
-} from '../../lib/errors.ts';
-import { isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts';
-import type { Storage, StoredObject } from '../../lib/storage/storage.ts';
-import { storageKey } from '../../lib/storage/storage-key.ts';
-import { validationMessage } from '../../lib/validation-message.ts';
+} from '#api/lib/errors.ts';
+import { isUniqueViolation, offsetOf, pageCount } from '#api/lib/pagination.ts';
+import type { Storage, StoredObject } from '#api/lib/storage/storage.ts';
+import { storageKey } from '#api/lib/storage/storage-key.ts';
+import { validationMessage } from '#api/lib/validation-message.ts';
 import { checkApk, defaultApkLimits, type ApkLimits, type ApkVerdict } from './apk-check.ts';
 
 /** One part of a multipart body, as the route hands it over (fields as text, the file as a stream). */

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { appUpdates } from '../../db/schema/app-updates.ts';
-import { startS3StandIn, type S3StandIn } from '../../test/s3-stand-in.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appUpdates } from '#api/db/schema/app-updates.ts';
+import { startS3StandIn, type S3StandIn } from '#api/test/s3-stand-in.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 /** The largest APK the test app takes (APK_MAX_BYTES). */
 export const limit = 64 * 1024;

@@ -1,7 +1,7 @@
 import { deviceApiMessages } from '@app/contract/device-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -7,8 +7,8 @@ import {
 } from '@app/contract/auth';
 import { mfaMessages } from '@app/contract/mfa';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
-import { requireAuth } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import type { AuthService } from './auth-service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {

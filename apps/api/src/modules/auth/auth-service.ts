@@ -1,12 +1,12 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { apiMessages } from '@app/contract/envelope';
 import { signInMessages, type AdminProfile } from '@app/contract/auth';
-import type { Db } from '../../db/client.ts';
-import { roles, sessions, users } from '../../db/schema/users.ts';
-import { UnauthorizedError } from '../../lib/errors.ts';
-import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
-import type { AuthContext } from '../../lib/request-context.ts';
-import type { TokenSigner } from '../../lib/tokens.ts';
+import type { Db } from '#api/db/client.ts';
+import { roles, sessions, users } from '#api/db/schema/users.ts';
+import { UnauthorizedError } from '#api/lib/errors.ts';
+import { burnPasswordCheck, verifyPassword } from '#api/lib/passwords.ts';
+import type { AuthContext } from '#api/lib/request-context.ts';
+import type { TokenSigner } from '#api/lib/tokens.ts';
 import type { ProfileService } from '../profile/profile-service.ts';
 import type { MfaService } from './mfa-service.ts';
 import type { SessionActivity } from './session-activity.ts';

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { accessLogs } from '../../db/schema/logs.ts';
-import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
-import { users } from '../../db/schema/users.ts';
-import { base32Decode } from '../../lib/totp.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { accessLogs } from '#api/db/schema/logs.ts';
+import { mfaAuthenticators, mfaRecoveryCodes } from '#api/db/schema/mfa.ts';
+import { users } from '#api/db/schema/users.ts';
+import { base32Decode } from '#api/lib/totp.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import {
   password,
   addAdmin,

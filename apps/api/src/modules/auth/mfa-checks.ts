@@ -1,12 +1,12 @@
 import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { mfaMessages } from '@app/contract/mfa';
-import type { Db } from '../../db/client.ts';
-import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
-import { users } from '../../db/schema/users.ts';
-import { reserveAll, type AttemptLimiter } from '../../lib/attempt-limiter.ts';
-import { BadRequestError, type AppError } from '../../lib/errors.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
-import { matchTotp } from '../../lib/totp.ts';
+import type { Db } from '#api/db/client.ts';
+import { mfaAuthenticators, mfaRecoveryCodes } from '#api/db/schema/mfa.ts';
+import { users } from '#api/db/schema/users.ts';
+import { reserveAll, type AttemptLimiter } from '#api/lib/attempt-limiter.ts';
+import { BadRequestError, type AppError } from '#api/lib/errors.ts';
+import { verifyPassword } from '#api/lib/passwords.ts';
+import { matchTotp } from '#api/lib/totp.ts';
 import type { MfaCrypto } from './mfa-crypto.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
-import { base32Decode } from '../../lib/totp.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { mfaAuthenticators, mfaRecoveryCodes } from '#api/db/schema/mfa.ts';
+import { base32Decode } from '#api/lib/totp.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import {
   password,
   addAdmin,

@@ -17,8 +17,8 @@ import {
 } from '@app/contract/mfa';
 import { userIdParamSchema } from '@app/contract/users';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
-import { requireAuth } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import type { AuthService } from './auth-service.ts';
 import type { MfaService } from './mfa-service.ts';
 

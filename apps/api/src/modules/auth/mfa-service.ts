@@ -9,19 +9,19 @@ import {
   type MfaStatus,
   type UserMfaStatus,
 } from '@app/contract/mfa';
-import type { Db } from '../../db/client.ts';
-import { mfaAuthenticators, mfaRecoveryCodes } from '../../db/schema/mfa.ts';
-import { sessions, users } from '../../db/schema/users.ts';
-import type { AttemptLimiter } from '../../lib/attempt-limiter.ts';
+import type { Db } from '#api/db/client.ts';
+import { mfaAuthenticators, mfaRecoveryCodes } from '#api/db/schema/mfa.ts';
+import { sessions, users } from '#api/db/schema/users.ts';
+import type { AttemptLimiter } from '#api/lib/attempt-limiter.ts';
 import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
   UnauthorizedError,
-} from '../../lib/errors.ts';
-import type { TokenSigner } from '../../lib/tokens.ts';
-import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '../../lib/totp.ts';
+} from '#api/lib/errors.ts';
+import type { TokenSigner } from '#api/lib/tokens.ts';
+import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '#api/lib/totp.ts';
 import { newRecoveryCodes, type MfaCrypto } from './mfa-crypto.ts';
 import { createMfaChecks } from './mfa-checks.ts';
 import { createStepTokens } from './step-tokens.ts';

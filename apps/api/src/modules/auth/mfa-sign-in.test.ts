@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { accessLogs, errorLogs } from '../../db/schema/logs.ts';
-import { totp } from '../../lib/totp.ts';
-import { startSmtpPeer, type SmtpPeer } from '../../test/smtp-peer.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
+import { totp } from '#api/lib/totp.ts';
+import { startSmtpPeer, type SmtpPeer } from '#api/test/smtp-peer.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { post, login, codeAt, nextStep, enrol, challenge } from './mfa-test-helpers.ts';
 
 let t: TestApp;

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { roles, users } from '../../db/schema/users.ts';
-import { hashPassword } from '../../lib/passwords.ts';
-import { base32Decode, totp } from '../../lib/totp.ts';
-import type { TestApp } from '../../test/test-app.ts';
+import { roles, users } from '#api/db/schema/users.ts';
+import { hashPassword } from '#api/lib/passwords.ts';
+import { base32Decode, totp } from '#api/lib/totp.ts';
+import type { TestApp } from '#api/test/test-app.ts';
 
 let ipCounter = 0;
 /** Each caller its own address, so the per-IP limits only bite where a test wants them to. */

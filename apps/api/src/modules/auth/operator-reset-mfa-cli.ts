@@ -2,8 +2,8 @@
 // (DATABASE_URL, or the embedded one in DATA_DIR), for when no admin who could do it from the
 // console can sign in. Stop a server using the same embedded database first: only one process can
 // open it. Exit code 0 when reset, 1 when there was nothing to reset or no such user, 2 on bad use.
-import { ConfigError, loadConfig } from '../../config.ts';
-import { openDatabase } from '../../db/client.ts';
+import { ConfigError, loadConfig } from '#api/config.ts';
+import { openDatabase } from '#api/db/client.ts';
 import { operatorResetMfa } from './operator-reset-mfa.ts';
 
 const email = process.argv[2];

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { accessLogs } from '../../db/schema/logs.ts';
-import { mfaAuthenticators } from '../../db/schema/mfa.ts';
-import { users } from '../../db/schema/users.ts';
+import type { Db } from '#api/db/client.ts';
+import { accessLogs } from '#api/db/schema/logs.ts';
+import { mfaAuthenticators } from '#api/db/schema/mfa.ts';
+import { users } from '#api/db/schema/users.ts';
 import { removeTwoStep } from './mfa-service.ts';
 
 /** What the audit trail calls the operator's command (there is no signed-in actor). */

@@ -1,8 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox } from '../../db/schema/mail.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { mailOutbox } from '#api/db/schema/mail.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 /** Every way a session ends early: the old token must get the expired-session 401 at once. */
 let t: TestApp;

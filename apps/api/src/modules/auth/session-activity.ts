@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { sessions } from '../../db/schema/users.ts';
+import type { Db } from '#api/db/client.ts';
+import { sessions } from '#api/db/schema/users.ts';
 
 export type SessionTimes = { id: string; lastSeenAt: Date; expiresAt: Date };
 

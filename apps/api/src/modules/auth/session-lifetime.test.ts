@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
-import { sessions } from '../../db/schema/users.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { loadConfig } from '#api/config.ts';
+import { sessions } from '#api/db/schema/users.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 const minutes = (n: number) => n * 60_000;
 const expired = { code: 401, msg: 'Your session has expired. Please sign in again.', data: null };

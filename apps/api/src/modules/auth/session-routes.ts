@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiPaths } from '@app/contract/paths';
 import { sessionInfoResponseSchema, sessionMessages } from '@app/contract/session';
-import { sessionExpiresInHeader } from '../../lib/auth-hook.ts';
-import { ok } from '../../lib/envelope.ts';
-import { requireAuth } from '../../lib/request-context.ts';
+import { sessionExpiresInHeader } from '#api/lib/auth-hook.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import type { SessionActivity } from './session-activity.ts';
 
 /** The session's clock for the console's idle warning; calling it is the "Stay signed in". */

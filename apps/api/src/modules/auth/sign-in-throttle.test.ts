@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 // A fresh app (fresh counters) per test: each one plays out an attack from the start.
 let t: TestApp;

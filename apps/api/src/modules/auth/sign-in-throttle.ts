@@ -1,15 +1,15 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { apiMessages } from '@app/contract/envelope';
-import type { Db } from '../../db/client.ts';
-import { sessions, users } from '../../db/schema/users.ts';
+import type { Db } from '#api/db/client.ts';
+import { sessions, users } from '#api/db/schema/users.ts';
 import {
   createAttemptLimiter,
   createBackoffLimiter,
   createInFlightCap,
   reserveAll,
-} from '../../lib/attempt-limiter.ts';
-import { TooManyRequestsError } from '../../lib/errors.ts';
-import type { ThrottleStore } from '../../lib/throttle-store.ts';
+} from '#api/lib/attempt-limiter.ts';
+import { TooManyRequestsError } from '#api/lib/errors.ts';
+import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 
 const minutes = (n: number) => n * 60_000;
 

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
 import { mfaMessages } from '@app/contract/mfa';
-import { roles, users } from '../../db/schema/users.ts';
-import { hashPassword } from '../../lib/passwords.ts';
-import { base32Decode, totp } from '../../lib/totp.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { roles, users } from '#api/db/schema/users.ts';
+import { hashPassword } from '#api/lib/passwords.ts';
+import { base32Decode, totp } from '#api/lib/totp.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 const password = 'Step-Passw0rd!';

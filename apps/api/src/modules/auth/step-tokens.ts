@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { eq, lt } from 'drizzle-orm';
 import { mfaMessages, type MfaChallenge } from '@app/contract/mfa';
-import type { Db } from '../../db/client.ts';
-import { mfaUsedStepTokens } from '../../db/schema/mfa.ts';
-import { users } from '../../db/schema/users.ts';
-import { UnauthorizedError } from '../../lib/errors.ts';
-import type { TokenSigner } from '../../lib/tokens.ts';
+import type { Db } from '#api/db/client.ts';
+import { mfaUsedStepTokens } from '#api/db/schema/mfa.ts';
+import { users } from '#api/db/schema/users.ts';
+import { UnauthorizedError } from '#api/lib/errors.ts';
+import type { TokenSigner } from '#api/lib/tokens.ts';
 
 /*
  * The step token of two-step sign-in (docs/decisions/014, 030): handed out after a correct password,

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { roles, users } from '../../db/schema/users.ts';
-import { hashPassword } from '../../lib/passwords.ts';
-import { base32Decode, totp } from '../../lib/totp.ts';
-import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { roles, users } from '#api/db/schema/users.ts';
+import { hashPassword } from '#api/lib/passwords.ts';
+import { base32Decode, totp } from '#api/lib/totp.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 /*
  * Parallel bursts against every throttle that guards a password or a code (issue 18, item 1): the
@@ -158,7 +158,7 @@ describe('throttles under a parallel burst', () => {
     await t.app.mailer.idle();
     // One code per 30 s to one address: every other request in the burst is answered without one.
     expect(counts[200] ?? 0, JSON.stringify(counts)).toBe(burst);
-    const { mailOutbox } = await import('../../db/schema/mail.ts');
+    const { mailOutbox } = await import('#api/db/schema/mail.ts');
     const sent = await t.database.db.$count(mailOutbox, eq(mailOutbox.to, testAdmin.email));
     expect(sent).toBe(1);
   });

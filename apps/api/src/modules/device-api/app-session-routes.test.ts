@@ -3,8 +3,8 @@ import { and, eq, like } from 'drizzle-orm';
 import type { AppSession } from '@app/contract/device-api';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { accessLogs } from '../../db/schema/logs.ts';
-import { roles, users } from '../../db/schema/users.ts';
+import { accessLogs } from '#api/db/schema/logs.ts';
+import { roles, users } from '#api/db/schema/users.ts';
 import {
   createDoctor,
   createTechnician,
@@ -12,8 +12,8 @@ import {
   enrolDevice,
   signInOnDevice,
   type EnrolledDevice,
-} from '../../test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+} from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 let a: EnrolledDevice;

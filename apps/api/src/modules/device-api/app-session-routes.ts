@@ -7,8 +7,8 @@ import {
   appSessionResponseSchema,
 } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
-import { requireAppUser, requireDevice } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireAppUser, requireDevice } from '#api/lib/request-context.ts';
 import type { AppSessionsService } from './app-sessions-service.ts';
 
 const onDevice = [{ device: [] }];

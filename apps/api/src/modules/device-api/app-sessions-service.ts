@@ -1,14 +1,14 @@
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppSession, AppUser, AppUserKind } from '@app/contract/device-api';
 import { deviceApiMessages } from '@app/contract/device-api';
-import type { Db } from '../../db/client.ts';
-import { appSessions } from '../../db/schema/device-api.ts';
-import { doctors, technicians } from '../../db/schema/devices.ts';
-import { roles, users } from '../../db/schema/users.ts';
-import { createAttemptLimiter } from '../../lib/attempt-limiter.ts';
-import { TooManyRequestsError, UnauthorizedError } from '../../lib/errors.ts';
-import { burnPasswordCheck, verifyPassword } from '../../lib/passwords.ts';
-import type { ThrottleStore } from '../../lib/throttle-store.ts';
+import type { Db } from '#api/db/client.ts';
+import { appSessions } from '#api/db/schema/device-api.ts';
+import { doctors, technicians } from '#api/db/schema/devices.ts';
+import { roles, users } from '#api/db/schema/users.ts';
+import { createAttemptLimiter } from '#api/lib/attempt-limiter.ts';
+import { TooManyRequestsError, UnauthorizedError } from '#api/lib/errors.ts';
+import { burnPasswordCheck, verifyPassword } from '#api/lib/passwords.ts';
+import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 import type { AppUserContext, DeviceContext } from './device-auth.ts';
 import { digest, newSecret, sessionPerson, toAppUser } from './device-auth.ts';
 

@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { devices } from '../../db/schema/devices.ts';
+import { devices } from '#api/db/schema/devices.ts';
 import {
   adminToken,
   deviceInject,
   enrolDevice,
   flushCheckIns,
   type EnrolledDevice,
-} from '../../test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+} from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { createCheckIns } from './check-ins.ts';
 
 let t: TestApp;

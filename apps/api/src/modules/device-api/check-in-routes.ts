@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { heartbeatBodySchema, heartbeatResponseSchema } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
-import { requireDevice } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireDevice } from '#api/lib/request-context.ts';
 import type { DeviceGateService } from './device-gate.ts';
 
 /** The heartbeat: the app's version and position join the coalesced last-seen write (check-ins.ts). */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
+import type { Db } from '#api/db/client.ts';
 
 /** What a machine's calls said since the last write; the newest call wins, fields it left out keep theirs. */
 export type CheckIn = {

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import type { Storage } from '../../lib/storage/storage.ts';
-import type { ThrottleStore } from '../../lib/throttle-store.ts';
+import type { Config } from '#api/config.ts';
+import type { Db } from '#api/db/client.ts';
+import type { Storage } from '#api/lib/storage/storage.ts';
+import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 import type { DeviceAuth } from './device-auth.ts';
 import type { DeviceGateService } from './device-gate.ts';
 import { identityRoutes } from './identity-routes.ts';

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { accessLogs } from '../../db/schema/logs.ts';
-import { deviceInject, enrolDevice } from '../../test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { accessLogs } from '#api/db/schema/logs.ts';
+import { deviceInject, enrolDevice } from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 /*
  * Known-good credentials are answered from memory (decision 038). These tests change a credential

@@ -1,16 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { deviceApiMessages, type AppUser } from '@app/contract/device-api';
-import type { Db } from '../../db/client.ts';
-import { appSessions, deviceCredentials } from '../../db/schema/device-api.ts';
-import { devices, doctors, technicians } from '../../db/schema/devices.ts';
-import { roles, users } from '../../db/schema/users.ts';
-import { UnauthorizedError } from '../../lib/errors.ts';
-import type { AppUserContext, DeviceContext } from '../../lib/request-context.ts';
+import type { Db } from '#api/db/client.ts';
+import { appSessions, deviceCredentials } from '#api/db/schema/device-api.ts';
+import { devices, doctors, technicians } from '#api/db/schema/devices.ts';
+import { roles, users } from '#api/db/schema/users.ts';
+import { UnauthorizedError } from '#api/lib/errors.ts';
+import type { AppUserContext, DeviceContext } from '#api/lib/request-context.ts';
 import { createCredentialCache } from './credential-cache.ts';
 
 // Defined beside the request they decorate (lib/ never imports a module); named here too for the device API.
-export type { AppUserContext, DeviceContext } from '../../lib/request-context.ts';
+export type { AppUserContext, DeviceContext } from '#api/lib/request-context.ts';
 
 /** SHA-256 of a 256-bit random secret: enough to find it, useless to an attacker holding the table. */
 export const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { deviceApiMessages } from '@app/contract/device-api';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import { TooManyRequestsError } from '../../lib/errors.ts';
+import type { Config } from '#api/config.ts';
+import type { Db } from '#api/db/client.ts';
+import { TooManyRequestsError } from '#api/lib/errors.ts';
 import { createCheckIns } from './check-ins.ts';
 import type { DeviceContext } from './device-auth.ts';
 import { createDeviceRateLimit } from './device-rate-limit.ts';

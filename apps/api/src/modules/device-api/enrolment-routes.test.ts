@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';
 import { apiPaths } from '@app/contract/paths';
 import { deviceApiMessages } from '@app/contract/device-api';
-import { enrolmentCodes } from '../../db/schema/device-api.ts';
-import { accessLogs } from '../../db/schema/logs.ts';
+import { enrolmentCodes } from '#api/db/schema/device-api.ts';
+import { accessLogs } from '#api/db/schema/logs.ts';
 import {
   addDevice,
   adminToken,
@@ -12,8 +12,8 @@ import {
   enrolDevice,
   issueEnrolmentCode,
   signInOnDevice,
-} from '../../test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+} from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,8 +4,8 @@ import { deviceApiMessages, enrolBodySchema, enrolResponseSchema } from '@app/co
 import { enrolmentCodeResponseSchema, enrolmentStatusResponseSchema } from '@app/contract/device-enrolment';
 import { deviceIdParamSchema } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
-import { requireAuth } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import type { EnrolmentService } from './enrolment-service.ts';
 
 /** Enrolment: the console's controls on Device Details, and the machine trading its code for a credential. */

@@ -4,12 +4,12 @@ import type { EnrolResult } from '@app/contract/device-api';
 import type { EnrolmentCode, EnrolmentStatus } from '@app/contract/device-enrolment';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { deviceMessages } from '@app/contract/devices';
-import type { Db } from '../../db/client.ts';
-import { appSessions, deviceCredentials, enrolmentCodes } from '../../db/schema/device-api.ts';
-import { devices } from '../../db/schema/devices.ts';
-import { createAttemptLimiter } from '../../lib/attempt-limiter.ts';
-import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.ts';
-import type { ThrottleStore } from '../../lib/throttle-store.ts';
+import type { Db } from '#api/db/client.ts';
+import { appSessions, deviceCredentials, enrolmentCodes } from '#api/db/schema/device-api.ts';
+import { devices } from '#api/db/schema/devices.ts';
+import { createAttemptLimiter } from '#api/lib/attempt-limiter.ts';
+import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '#api/lib/errors.ts';
+import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 import { digest, newSecret } from './device-auth.ts';
 import { enrolmentCodeHash, newEnrolmentCode, normaliseEnrolmentCode } from './enrolment-codes.ts';
 

@@ -7,7 +7,7 @@ import {
   seededRandom,
 } from '../../../../../tools/fleet-simulator/fake-data.ts';
 import { appVersion, runFleet, type FleetSummary } from '../../../../../tools/fleet-simulator/fleet.ts';
-import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 /*
  * The fleet simulator (tools/fleet-simulator, the device API's reference client) against the real

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { technicians } from '../../db/schema/devices.ts';
-import { accessLogs } from '../../db/schema/logs.ts';
+import { technicians } from '#api/db/schema/devices.ts';
+import { accessLogs } from '#api/db/schema/logs.ts';
 import {
   addDevice,
   adminToken,
@@ -11,8 +11,8 @@ import {
   deviceInject,
   enrolDevice,
   signInOnDevice,
-} from '../../test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+} from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {

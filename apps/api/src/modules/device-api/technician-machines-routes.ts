@@ -3,7 +3,7 @@ import { deviceApiMessages } from '@app/contract/device-api';
 import { assignedMachinesResponseSchema, assignMachinesBodySchema } from '@app/contract/device-enrolment';
 import { apiPaths } from '@app/contract/paths';
 import { userIdParamSchema } from '@app/contract/users';
-import { ok } from '../../lib/envelope.ts';
+import { ok } from '#api/lib/envelope.ts';
 import type { TechnicianMachinesService } from './technician-machines-service.ts';
 
 /** User Management: the machines a technician (a user of an app role) may sign in on. */

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { userMessages } from '@app/contract/users';
-import type { Db } from '../../db/client.ts';
-import { devices, technicians } from '../../db/schema/devices.ts';
-import { roles, users } from '../../db/schema/users.ts';
-import { BadRequestError, NotFoundError } from '../../lib/errors.ts';
+import type { Db } from '#api/db/client.ts';
+import { devices, technicians } from '#api/db/schema/devices.ts';
+import { roles, users } from '#api/db/schema/users.ts';
+import { BadRequestError, NotFoundError } from '#api/lib/errors.ts';
 
 export type AssignedMachine = {
   deviceId: string;

@@ -17,7 +17,7 @@ import {
 } from '@app/contract/device-users';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
+import { ok } from '#api/lib/envelope.ts';
 import type { DeviceUsersService } from './device-users-service.ts';
 
 type DeviceUser = { _id: string; machineNumber: string | null };

@@ -9,10 +9,10 @@ import {
   type Technician,
   type TechnicianList,
 } from '@app/contract/device-users';
-import type { Db } from '../../db/client.ts';
-import { devices, doctors, patients, technicians } from '../../db/schema/devices.ts';
-import { NotFoundError } from '../../lib/errors.ts';
-import { offsetOf, pageCount } from '../../lib/pagination.ts';
+import type { Db } from '#api/db/client.ts';
+import { devices, doctors, patients, technicians } from '#api/db/schema/devices.ts';
+import { NotFoundError } from '#api/lib/errors.ts';
+import { offsetOf, pageCount } from '#api/lib/pagination.ts';
 
 type Page = { page: number; limit: number };
 type DeviceUserTable = typeof doctors | typeof technicians | typeof patients;

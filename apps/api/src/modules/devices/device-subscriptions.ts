@@ -1,7 +1,7 @@
 import { desc, inArray, sql } from 'drizzle-orm';
 import type { SubscriptionSummary } from '@app/contract/devices';
-import type { Db } from '../../db/client.ts';
-import { subscriptions } from '../../db/schema/subscriptions.ts';
+import type { Db } from '#api/db/client.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
 
 /** Subscriptions of these devices, newest first, keyed by lower-cased serial number. */
 export async function subscriptionsBySerial(

@@ -1,4 +1,4 @@
-import type { TestApp } from '../../test/test-app.ts';
+import type { TestApp } from '#api/test/test-app.ts';
 
 export const missingId = '00000000-0000-4000-8000-000000000000';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { subscriptions } from '../../db/schema/subscriptions.ts';
-import { signedInApp } from '../../test/signed-in-app.ts';
-import type { TestApp } from '../../test/test-app.ts';
-import { deviceForm as form } from '../../test/device-fixtures.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { signedInApp } from '#api/test/signed-in-app.ts';
+import type { TestApp } from '#api/test/test-app.ts';
+import { deviceForm as form } from '#api/test/device-fixtures.ts';
 import { deviceRequests, missingId } from './device-test-requests.ts';
 
 let t: TestApp;

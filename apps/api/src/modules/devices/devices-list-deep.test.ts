@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { devices } from '../../db/schema/devices.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { deviceForm as form } from '../../test/device-fixtures.ts';
+import { devices } from '#api/db/schema/devices.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { deviceForm as form } from '#api/test/device-fixtures.ts';
 
 describe('GET /api/v1/admin/machine on more than a thousand devices', () => {
   let t3: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { devices } from '../../db/schema/devices.ts';
-import { deviceForm as form, deviceInject, enrolDevice, flushCheckIns } from '../../test/device-fixtures.ts';
-import { signedInApp } from '../../test/signed-in-app.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { devices } from '#api/db/schema/devices.ts';
+import { deviceForm as form, deviceInject, enrolDevice, flushCheckIns } from '#api/test/device-fixtures.ts';
+import { signedInApp } from '#api/test/signed-in-app.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { deviceRequests } from './device-test-requests.ts';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInApp } from '../../test/signed-in-app.ts';
-import type { TestApp } from '../../test/test-app.ts';
-import { deviceForm as form } from '../../test/device-fixtures.ts';
+import { signedInApp } from '#api/test/signed-in-app.ts';
+import type { TestApp } from '#api/test/test-app.ts';
+import { deviceForm as form } from '#api/test/device-fixtures.ts';
 import { deviceRequests, missingId } from './device-test-requests.ts';
 
 let t: TestApp;

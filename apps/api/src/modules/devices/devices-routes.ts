@@ -9,7 +9,7 @@ import {
   deviceUpdateBodySchema,
 } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
+import { ok } from '#api/lib/envelope.ts';
 import type { DevicesService } from './devices-service.ts';
 
 export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {

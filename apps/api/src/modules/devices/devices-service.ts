@@ -9,10 +9,10 @@ import {
   type SortDirection,
   type SubscriptionSummary,
 } from '@app/contract/devices';
-import type { Db } from '../../db/client.ts';
-import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '../../db/schema/devices.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
-import { containsPattern, isUniqueViolation, offsetOf, pageCount } from '../../lib/pagination.ts';
+import type { Db } from '#api/db/client.ts';
+import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '#api/db/schema/devices.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
+import { containsPattern, isUniqueViolation, offsetOf, pageCount } from '#api/lib/pagination.ts';
 import { subscriptionsBySerial } from './device-subscriptions.ts';
 
 type DeviceRow = typeof devices.$inferSelect;

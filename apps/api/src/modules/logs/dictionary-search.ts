@@ -1,7 +1,7 @@
 import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { accessLogs, logCounters } from '../../db/schema/logs.ts';
-import { containsPattern } from '../../lib/pagination.ts';
+import type { Db } from '#api/db/client.ts';
+import { accessLogs, logCounters } from '#api/db/schema/logs.ts';
+import { containsPattern } from '#api/lib/pagination.ts';
 
 /*
  * The access-log search through the dictionary (decision 007). A log matches when one of its

@@ -1,5 +1,5 @@
 import { logMessages } from '@app/contract/logs';
-import { BadRequestError } from '../../lib/errors.ts';
+import { BadRequestError } from '#api/lib/errors.ts';
 
 type Cursor = { at: Date; id: number };
 

@@ -1,5 +1,5 @@
 import type { AccessLog, ErrorLog } from '@app/contract/logs';
-import type { accessLogs, errorLogs } from '../../db/schema/logs.ts';
+import type { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
 
 const iso = (d: Date) => d.toISOString();
 const logUser = (userId: string | null, email: string | null) => (userId ? { userId, email } : null);

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessLogs, errorLogs } from '../../db/schema/logs.ts';
-import { signedInApp } from '../../test/signed-in-app.ts';
-import { testAdmin, type TestApp } from '../../test/test-app.ts';
+import { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
+import { signedInApp } from '#api/test/signed-in-app.ts';
+import { testAdmin, type TestApp } from '#api/test/test-app.ts';
 import { logRequests } from './logs-test-requests.ts';
 
 let t: TestApp;

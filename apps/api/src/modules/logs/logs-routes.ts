@@ -5,7 +5,7 @@ import {
   logListQuerySchema,
 } from '@app/contract/logs';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
+import { ok } from '#api/lib/envelope.ts';
 import type { LogsService } from './logs-service.ts';
 
 export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (app, { logs }) => {

@@ -1,14 +1,14 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { logExactCountLimit, type AccessLog, type ErrorLog } from '@app/contract/logs';
-import type { Db } from '../../db/client.ts';
+import type { Db } from '#api/db/client.ts';
 import {
   accessLogMatches,
   accessLogs,
   errorLogMatches,
   errorLogs,
   logCounters,
-} from '../../db/schema/logs.ts';
-import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
+} from '#api/db/schema/logs.ts';
+import { containsPattern, pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 import { searchAccessByDictionary } from './dictionary-search.ts';
 import { decodeCursor, encodeCursor } from './log-cursor.ts';
 import { toAccessLog, toErrorLog } from './log-items.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { accessLogs, errorLogs } from '../../db/schema/logs.ts';
-import type { TestApp } from '../../test/test-app.ts';
+import { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
+import type { TestApp } from '#api/test/test-app.ts';
 
 /** The two log lists as the console reads them, signed in on the app `current()` gives. */
 export function logRequests(current: () => { t: TestApp; token: string }) {

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { accountMessages, profileImageLimits } from '@app/contract/account';
-import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.ts';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '#api/lib/errors.ts';
 
 export type CleanImage = { bytes: Buffer; ext: 'png' | 'jpg'; contentType: 'image/png' | 'image/jpeg' };
 

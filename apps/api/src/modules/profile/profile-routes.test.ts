@@ -2,10 +2,10 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roles, users } from '../../db/schema/users.ts';
+import { roles, users } from '#api/db/schema/users.ts';
 import { buildDemoApk } from '../app-updates/zip-writer.ts';
-import { makeJpeg, makePng, multipartBody, pngChunkTypes } from '../../test/images.ts';
-import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { makeJpeg, makePng, multipartBody, pngChunkTypes } from '#api/test/images.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 let token: string;

@@ -10,10 +10,10 @@ import {
 import { profileResponseSchema } from '@app/contract/auth';
 import { inputMessages } from '@app/contract/fields';
 import { apiPaths } from '@app/contract/paths';
-import { ok } from '../../lib/envelope.ts';
-import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from '../../lib/errors.ts';
-import { requireAuth } from '../../lib/request-context.ts';
-import { validationMessage } from '../../lib/validation-message.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from '#api/lib/errors.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
+import { validationMessage } from '#api/lib/validation-message.ts';
 import type { ProfileService } from './profile-service.ts';
 
 /** Reads the multipart form: its text fields and, at most 2 MB, the `file` part. */

@@ -3,11 +3,11 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { accountMessages, type ProfileUpdateFields } from '@app/contract/account';
 import type { AdminProfile } from '@app/contract/auth';
 import { apiPaths } from '@app/contract/paths';
-import type { Db } from '../../db/client.ts';
-import { roles, users } from '../../db/schema/users.ts';
-import { ConflictError, NotFoundError } from '../../lib/errors.ts';
-import type { Storage } from '../../lib/storage/storage.ts';
-import { storageKey } from '../../lib/storage/storage-key.ts';
+import type { Db } from '#api/db/client.ts';
+import { roles, users } from '#api/db/schema/users.ts';
+import { ConflictError, NotFoundError } from '#api/lib/errors.ts';
+import type { Storage } from '#api/lib/storage/storage.ts';
+import { storageKey } from '#api/lib/storage/storage-key.ts';
 import { cleanProfileImage } from './profile-image.ts';
 
 const profileColumns = {

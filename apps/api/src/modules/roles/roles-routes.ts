@@ -9,7 +9,7 @@ import {
   roleMessages,
   roleResponseSchema,
 } from '@app/contract/roles';
-import { ok } from '../../lib/envelope.ts';
+import { ok } from '#api/lib/envelope.ts';
 import type { RolesService } from './roles-service.ts';
 
 const byId = apiPaths.role(':id');

@@ -1,9 +1,9 @@
 import { and, asc, count, eq, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { roleMessages, type Role, type RoleBody } from '@app/contract/roles';
-import type { Db } from '../../db/client.ts';
-import { roles, sessions, users } from '../../db/schema/users.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
-import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
+import type { Db } from '#api/db/client.ts';
+import { roles, sessions, users } from '#api/db/schema/users.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
+import { containsPattern, pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 
 type RoleRow = typeof roles.$inferSelect;
 

@@ -1,14 +1,14 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { subscriptionStatuses } from '@app/contract/subscriptions';
-import type { Db } from '../../db/client.ts';
-import { subscriptions } from '../../db/schema/subscriptions.ts';
+import type { Db } from '#api/db/client.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import {
   addPeriod,
   paymentCurrency,
   type PaymentEvent,
   type PaymentProvider,
   type PaymentState,
-} from '../../lib/payments/payment-provider.ts';
+} from '#api/lib/payments/payment-provider.ts';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
-import { subscriptions } from '../../db/schema/subscriptions.ts';
-import { startStripeStandIn, type StripeStandIn } from '../../test/stripe-stand-in.ts';
-import { postStripeWebhook, stripeEventJson } from '../../test/stripe-events.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { startStripeStandIn, type StripeStandIn } from '#api/test/stripe-stand-in.ts';
+import { postStripeWebhook, stripeEventJson } from '#api/test/stripe-events.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 export const webhookSecret = 'whsec_route_test';
 

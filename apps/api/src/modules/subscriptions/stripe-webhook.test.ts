@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { processedPaymentEvents } from '../../db/schema/subscriptions.ts';
+import { processedPaymentEvents } from '#api/db/schema/subscriptions.ts';
 import { startStripeApp, stripeRequests, webhookSecret, type StripeApp } from './stripe-test-app.ts';
 
 let s: StripeApp;

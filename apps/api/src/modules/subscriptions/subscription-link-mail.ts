@@ -1,6 +1,6 @@
 import { planTypeLabels, oneTimeLabel } from '@app/contract/subscriptions';
-import type { subscriptions } from '../../db/schema/subscriptions.ts';
-import { escapeHtml } from '../../lib/mailer.ts';
+import type { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { escapeHtml } from '#api/lib/mailer.ts';
 
 type Row = typeof subscriptions.$inferSelect;
 

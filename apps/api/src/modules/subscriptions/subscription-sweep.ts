@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { subscriptionStatuses } from '@app/contract/subscriptions';
-import type { Db } from '../../db/client.ts';
-import { subscriptions } from '../../db/schema/subscriptions.ts';
-import type { PaymentProvider } from '../../lib/payments/payment-provider.ts';
+import type { Db } from '#api/db/client.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import type { PaymentProvider } from '#api/lib/payments/payment-provider.ts';
 import { unpaidStatuses, type PaymentStateMachine } from './payment-state-machine.ts';
 import { renewalGraceMs } from './subscription-status.ts';
 

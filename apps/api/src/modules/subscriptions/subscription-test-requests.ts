@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { subscriptions } from '../../db/schema/subscriptions.ts';
-import type { TestApp } from '../../test/test-app.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import type { TestApp } from '#api/test/test-app.ts';
 
 export const validSubscription = {
   fullName: 'Ada Lovelace',

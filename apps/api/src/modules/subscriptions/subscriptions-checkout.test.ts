@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { accessLogs } from '../../db/schema/logs.ts';
-import { subscriptions } from '../../db/schema/subscriptions.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { signedInApp } from '../../test/signed-in-app.ts';
+import { accessLogs } from '#api/db/schema/logs.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { signedInApp } from '#api/test/signed-in-app.ts';
 import { subscriptionRequests, validSubscription as valid } from './subscription-test-requests.ts';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { mailOutbox } from '../../db/schema/mail.ts';
-import type { TestApp } from '../../test/test-app.ts';
-import { signedInApp } from '../../test/signed-in-app.ts';
+import { mailOutbox } from '#api/db/schema/mail.ts';
+import type { TestApp } from '#api/test/test-app.ts';
+import { signedInApp } from '#api/test/signed-in-app.ts';
 import { subscriptionRequests, validSubscription as valid } from './subscription-test-requests.ts';
 
 let t: TestApp;

@@ -17,8 +17,8 @@ import {
   subscriptionMessages,
   subscriptionResponseSchema,
 } from '@app/contract/subscriptions';
-import { ok } from '../../lib/envelope.ts';
-import { requireAuth } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import type { SubscriptionsService } from './subscriptions-service.ts';
 
 const webhookResponseSchema = envelope(z.object({ received: z.boolean(), duplicate: z.boolean() }));

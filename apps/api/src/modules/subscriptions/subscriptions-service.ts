@@ -9,18 +9,18 @@ import {
   type CreateSubscriptionBody,
   type Subscription,
 } from '@app/contract/subscriptions';
-import type { Db } from '../../db/client.ts';
-import { processedPaymentEvents, subscriptions } from '../../db/schema/subscriptions.ts';
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.ts';
-import type { Mailer } from '../../lib/mailer.ts';
-import { offsetOf, pageCount } from '../../lib/pagination.ts';
-import type { DemoProvider } from '../../lib/payments/demo-provider.ts';
+import type { Db } from '#api/db/client.ts';
+import { processedPaymentEvents, subscriptions } from '#api/db/schema/subscriptions.ts';
+import { AppError, BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
+import type { Mailer } from '#api/lib/mailer.ts';
+import { offsetOf, pageCount } from '#api/lib/pagination.ts';
+import type { DemoProvider } from '#api/lib/payments/demo-provider.ts';
 import {
   addPeriod,
   WebhookSignatureError,
   type PaymentEvent,
   type PaymentProvider,
-} from '../../lib/payments/payment-provider.ts';
+} from '#api/lib/payments/payment-provider.ts';
 import { createPaymentStateMachine, type SubscriptionRow as Row } from './payment-state-machine.ts';
 import { effectiveStatus } from './subscription-status.ts';
 import { checkoutSummaryView, subscriptionView } from './subscription-views.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devices, doctors, patients, treatmentImages, treatmentRecords } from '../../db/schema/devices.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { devices, doctors, patients, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 let token: string;

@@ -6,7 +6,7 @@ import {
   treatmentListResponseSchema,
   treatmentResponseSchema,
 } from '@app/contract/treatments';
-import { ok } from '../../lib/envelope.ts';
+import { ok } from '#api/lib/envelope.ts';
 import type { TreatmentsService } from './treatments-service.ts';
 
 export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsService }> = async (

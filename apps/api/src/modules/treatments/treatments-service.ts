@@ -5,10 +5,10 @@ import {
   type TreatmentDetail,
   type TreatmentList,
 } from '@app/contract/treatments';
-import type { Db } from '../../db/client.ts';
-import { devices, doctors, treatmentImages, treatmentRecords } from '../../db/schema/devices.ts';
-import { NotFoundError } from '../../lib/errors.ts';
-import { containsPattern, offsetOf, pageCount } from '../../lib/pagination.ts';
+import type { Db } from '#api/db/client.ts';
+import { devices, doctors, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { NotFoundError } from '#api/lib/errors.ts';
+import { containsPattern, offsetOf, pageCount } from '#api/lib/pagination.ts';
 
 export type TreatmentListParams = {
   page: number;

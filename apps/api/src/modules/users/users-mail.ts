@@ -1,4 +1,4 @@
-import { escapeHtml, type MailMessage } from '../../lib/mailer.ts';
+import { escapeHtml, type MailMessage } from '#api/lib/mailer.ts';
 
 /**
  * Told to the OLD address when an admin changes a user's email: whoever held the account there

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox } from '../../db/schema/mail.ts';
-import { users } from '../../db/schema/users.ts';
-import { createTestApp, testAdmin, type TestApp } from '../../test/test-app.ts';
+import { mailOutbox } from '#api/db/schema/mail.ts';
+import { users } from '#api/db/schema/users.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
 let token: string;

@@ -10,8 +10,8 @@ import {
   userResponseSchema,
   userUpdateBodySchema,
 } from '@app/contract/users';
-import { ok } from '../../lib/envelope.ts';
-import { requireAuth } from '../../lib/request-context.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import type { UsersService } from './users-service.ts';
 
 const byId = apiPaths.user(':id');

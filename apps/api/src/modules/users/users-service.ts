@@ -1,11 +1,11 @@
 import { and, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import { userMessages, type User, type UserCreateBody, type UserUpdateBody } from '@app/contract/users';
-import type { Db } from '../../db/client.ts';
-import { roles, sessions, users } from '../../db/schema/users.ts';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
-import { containsPattern, pageCount, pgErrorCode } from '../../lib/pagination.ts';
-import type { Mailer } from '../../lib/mailer.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import type { Db } from '#api/db/client.ts';
+import { roles, sessions, users } from '#api/db/schema/users.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
+import { containsPattern, pageCount, pgErrorCode } from '#api/lib/pagination.ts';
+import type { Mailer } from '#api/lib/mailer.ts';
+import { hashPassword } from '#api/lib/passwords.ts';
 import { emailChangedMail } from './users-mail.ts';
 
 const columns = {

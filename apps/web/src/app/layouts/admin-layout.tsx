@@ -2,12 +2,12 @@ import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react
 import { Outlet, useLocation } from 'react-router';
 import { signInMessages } from '@app/contract/auth';
 import { sessionMessages } from '@app/contract/session';
-import { signOut } from '../../features/auth/api/sign-out.ts';
-import { navigateTo } from '../../lib/navigation.ts';
-import { paths } from '../../lib/paths.ts';
-import { notify, preloadToastsWhenIdle } from '../../lib/notify.ts';
-import { clearSession, setSidebarOpen, useSession } from '../../lib/session-store.ts';
-import { useMediaQuery } from '../../lib/use-media-query.ts';
+import { signOut } from '#web/features/auth/api/sign-out.ts';
+import { navigateTo } from '#web/lib/navigation.ts';
+import { paths } from '#web/lib/paths.ts';
+import { notify, preloadToastsWhenIdle } from '#web/lib/notify.ts';
+import { clearSession, setSidebarOpen, useSession } from '#web/lib/session-store.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { QueryProvider } from '../query-provider.tsx';
 import { IdleWarning } from './idle-warning.tsx';
 import { Sidebar } from './sidebar.tsx';

@@ -2,15 +2,15 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setApiBaseUrl } from '../../lib/api-client.ts';
-import { getSessionDeadline, SESSION_DEADLINE_KEY } from '../../lib/session-expiry.ts';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { getSessionDeadline, SESSION_DEADLINE_KEY } from '#web/lib/session-expiry.ts';
 import {
   clearSession,
   getToken,
   reloadSessionFromStorage,
   SESSION_STORAGE_KEY,
-} from '../../lib/session-store.ts';
-import { startTestServer } from '../../test/http-server.ts';
+} from '#web/lib/session-store.ts';
+import { startTestServer } from '#web/test/http-server.ts';
 import { routes } from '../routes.tsx';
 import { IdleWarning } from './idle-warning.tsx';
 

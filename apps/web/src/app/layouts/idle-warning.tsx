@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { apiPaths } from '@app/contract/paths';
 import { sessionMessages } from '@app/contract/session';
-import { Modal } from '../../components/modal.tsx';
-import { apiClient } from '../../lib/api-client.ts';
-import { getSessionDeadline, useSessionDeadline } from '../../lib/session-expiry.ts';
+import { Modal } from '#web/components/modal.tsx';
+import { apiClient } from '#web/lib/api-client.ts';
+import { getSessionDeadline, useSessionDeadline } from '#web/lib/session-expiry.ts';
 
 /** The warning opens this long before the server would end an idle session. */
 export const IDLE_WARNING_MS = 60_000;

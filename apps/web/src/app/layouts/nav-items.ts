@@ -12,8 +12,8 @@ import {
   UploadIcon,
   UserIcon,
   UsersIcon,
-} from '../../components/icons.tsx';
-import { paths, type RoutePattern } from '../../lib/paths.ts';
+} from '#web/components/icons.tsx';
+import { paths, type RoutePattern } from '#web/lib/paths.ts';
 
 type Icon = ComponentType<{ size?: number }>;
 

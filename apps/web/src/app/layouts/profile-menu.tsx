@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
-import { ChevronDownIcon, EditUserIcon, KeyIcon, LogoutIcon, UserIcon } from '../../components/icons.tsx';
-import { paths } from '../../lib/paths.ts';
-import { useDismiss } from '../../lib/use-dismiss.ts';
+import { ChevronDownIcon, EditUserIcon, KeyIcon, LogoutIcon, UserIcon } from '#web/components/icons.tsx';
+import { paths } from '#web/lib/paths.ts';
+import { useDismiss } from '#web/lib/use-dismiss.ts';
 
 export type ProfileMenuProps = { name: string; onLogout: () => void; loggingOut?: boolean };
 

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ChevronDownIcon, DeviceIcon } from '../../components/icons.tsx';
-import { paths } from '../../lib/paths.ts';
+import { ChevronDownIcon, DeviceIcon } from '#web/components/icons.tsx';
+import { paths } from '#web/lib/paths.ts';
 import { isActive, isGroup, navItems, type NavGroup, type NavLeaf } from './nav-items.ts';
 
 function Leaf({ item, pathname, open }: { item: NavLeaf; pathname: string; open: boolean }) {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import defaultAvatar from '../../assets/default-avatar.svg';
-import { MenuIcon } from '../../components/icons.tsx';
+import defaultAvatar from '#web/assets/default-avatar.svg';
+import { MenuIcon } from '#web/components/icons.tsx';
 import { ProfileMenu } from './profile-menu.tsx';
 
 export type TopbarProps = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paths } from '../../lib/paths.ts';
+import { paths } from '#web/lib/paths.ts';
 import { successPath } from './checkout-config.ts';
 import { cancelPath, checkoutPageOf, planIdOf } from './checkout-paths.ts';
 import { showPaymentOutcome } from './pages/payment-outcome-page.ts';

@@ -1,4 +1,4 @@
-import { getTimeZone } from '../../lib/session-store.ts';
+import { getTimeZone } from '#web/lib/session-store.ts';
 
 const parts = (date: Date, timeZone?: string) =>
   new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone })

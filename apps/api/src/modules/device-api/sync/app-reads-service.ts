@@ -1,9 +1,9 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { deviceApiMessages } from '@app/contract/device-api';
-import type { Db } from '../../../db/client.ts';
-import { doctors, patients, treatmentImages, treatmentRecords } from '../../../db/schema/devices.ts';
-import { ForbiddenError } from '../../../lib/errors.ts';
+import type { Db } from '#api/db/client.ts';
+import { doctors, patients, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { ForbiddenError } from '#api/lib/errors.ts';
 import type { AppUserContext, DeviceContext } from '../device-auth.ts';
 
 /*

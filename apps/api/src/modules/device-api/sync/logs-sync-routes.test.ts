@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { accessLogs, errorLogs } from '../../../db/schema/logs.ts';
-import { adminToken } from '../../../test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
+import { adminToken } from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { accessLogItem, call, doctor, machine, type Machine, type Person } from './sync-test-fixtures.ts';
 
 let t: TestApp;

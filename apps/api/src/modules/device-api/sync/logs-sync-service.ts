@@ -5,9 +5,9 @@ import {
   errorLogItemSchema,
   type BatchResult,
 } from '@app/contract/device-api';
-import type { Db } from '../../../db/client.ts';
-import { doctors, technicians } from '../../../db/schema/devices.ts';
-import { accessLogs, errorLogs } from '../../../db/schema/logs.ts';
+import type { Db } from '#api/db/client.ts';
+import { doctors, technicians } from '#api/db/schema/devices.ts';
+import { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
 import type { DeviceContext } from '../device-auth.ts';
 import { answer, parseBatch, pending, refuse, type Slot } from './batch.ts';
 

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { doctors, patients } from '../../../db/schema/devices.ts';
-import { verifyPassword } from '../../../lib/passwords.ts';
-import { adminToken } from '../../../test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { doctors, patients } from '#api/db/schema/devices.ts';
+import { verifyPassword } from '#api/lib/passwords.ts';
+import { adminToken } from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import {
   call,
   doctor,

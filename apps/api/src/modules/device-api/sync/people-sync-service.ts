@@ -5,10 +5,10 @@ import {
   patientItemSchema,
   type BatchResult,
 } from '@app/contract/device-api';
-import type { Db } from '../../../db/client.ts';
-import { doctors, patients } from '../../../db/schema/devices.ts';
-import { roles } from '../../../db/schema/users.ts';
-import { hashPassword } from '../../../lib/passwords.ts';
+import type { Db } from '#api/db/client.ts';
+import { doctors, patients } from '#api/db/schema/devices.ts';
+import { roles } from '#api/db/schema/users.ts';
+import { hashPassword } from '#api/lib/passwords.ts';
 import type { AppUserContext, DeviceContext } from '../device-auth.ts';
 import { answer, isUniqueViolation, keySet, parseBatch, pending, refuse, type Slot } from './batch.ts';
 

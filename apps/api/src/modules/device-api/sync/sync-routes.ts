@@ -17,10 +17,10 @@ import {
   appTreatmentListResponseSchema,
 } from '@app/contract/device-app-reads';
 import { apiPaths } from '@app/contract/paths';
-import { clientAddress } from '../../../lib/audit.ts';
-import { ok } from '../../../lib/envelope.ts';
-import { ForbiddenError } from '../../../lib/errors.ts';
-import { requireAppUser, requireDevice } from '../../../lib/request-context.ts';
+import { clientAddress } from '#api/lib/audit.ts';
+import { ok } from '#api/lib/envelope.ts';
+import { ForbiddenError } from '#api/lib/errors.ts';
+import { requireAppUser, requireDevice } from '#api/lib/request-context.ts';
 import type { AppUserContext } from '../device-auth.ts';
 import type { DeviceApiDeps } from '../device-api-plugin.ts';
 import { createAppReadsService } from './app-reads-service.ts';

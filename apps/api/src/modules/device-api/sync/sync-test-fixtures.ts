@@ -3,15 +3,15 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import type { AccessLogItem, DoctorItem, PatientItem, TreatmentItem } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { roles } from '../../../db/schema/users.ts';
+import { roles } from '#api/db/schema/users.ts';
 import {
   createTechnician,
   deviceInject,
   enrolDevice,
   signInOnDevice,
   type EnrolledDevice,
-} from '../../../test/device-fixtures.ts';
-import type { TestApp } from '../../../test/test-app.ts';
+} from '#api/test/device-fixtures.ts';
+import type { TestApp } from '#api/test/test-app.ts';
 
 /*
  * The records tests' machines and people, made through the real routes (device-fixtures.ts): the

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { deviceApiMessages } from '@app/contract/device-api';
-import { isJpeg, isPng } from '../../profile/profile-image.ts';
+import { isJpeg, isPng } from '#api/modules/profile/profile-image.ts';
 
 /*
  * Treatment pictures the app sends (base64 in the batch). The type is decided by the bytes, then

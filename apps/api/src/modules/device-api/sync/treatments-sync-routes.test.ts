@@ -4,9 +4,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { treatmentImages, treatmentRecords } from '../../../db/schema/devices.ts';
-import { adminToken } from '../../../test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { adminToken } from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import {
   call,
   doctor,

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { deviceApiMessages, treatmentItemSchema, type BatchResult } from '@app/contract/device-api';
-import type { Db } from '../../../db/client.ts';
-import { patients, treatmentImages, treatmentRecords } from '../../../db/schema/devices.ts';
+import type { Db } from '#api/db/client.ts';
+import { patients, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
 import type { AppUserContext, DeviceContext } from '../device-auth.ts';
 import { answer, keySet, parseBatch, pending, refuse } from './batch.ts';
 import { cleanTreatmentImage } from './treatment-images.ts';

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AppUpdate, AppUpdateForm } from '@app/contract/app-updates';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { upload, type UploadProgress } from '../../../lib/api-client.ts';
+import { upload, type UploadProgress } from '#web/lib/api-client.ts';
 import { appUpdateKeys } from './keys.ts';
 
 export type AddAppUpdateInput = {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AppUpdateList } from '@app/contract/app-updates';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { appUpdateKeys } from './keys.ts';
 
 export type AppUpdateListParams = { page: number; limit: number };

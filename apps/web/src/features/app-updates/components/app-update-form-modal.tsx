@@ -9,10 +9,10 @@ import {
   type AppUpdateForm,
   type AppUpdateFormInput,
 } from '@app/contract/app-updates';
-import { FormField } from '../../../components/form-field.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { notifyError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
+import { FormField } from '#web/components/form-field.tsx';
+import { Modal } from '#web/components/modal.tsx';
+import { notifyError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
 import { useAddAppUpdate } from '../api/add-app-update.ts';
 
 export type AppUpdateFormModalProps = { show: boolean; onClose: () => void };

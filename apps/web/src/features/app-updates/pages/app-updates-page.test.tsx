@@ -7,10 +7,10 @@ import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminProfile } from '@app/contract/auth';
 import type { AppUpdate } from '@app/contract/app-updates';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
-import { startSession } from '../../../lib/session-store.ts';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { startSession } from '#web/lib/session-store.ts';
 import { AppUpdatesPage } from './app-updates-page.tsx';
-import { renderRouter } from '../../../test/render-router.tsx';
+import { renderRouter } from '#web/test/render-router.tsx';
 
 const admin: AdminProfile = {
   _id: 'a1',

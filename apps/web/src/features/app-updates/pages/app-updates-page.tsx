@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { appUpdateMessages, updateTypeLabel, type AppUpdate } from '@app/contract/app-updates';
-import type { DataTableColumn } from '../../../components/data-table.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
-import { AddButton, PagedTable } from '../../../components/paged-table.tsx';
-import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
-import { useUrlListState } from '../../../lib/use-url-list-state.ts';
+import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { PageHeader } from '#web/components/page-header.tsx';
+import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
+import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
+import { formatDateTime } from '#web/lib/format.ts';
+import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useAppUpdates } from '../api/get-app-updates.ts';
 import { AppUpdateFormModal } from '../components/app-update-form-modal.tsx';
 

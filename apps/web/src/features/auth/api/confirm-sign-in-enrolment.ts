@@ -1,5 +1,5 @@
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import type { SignInSession } from './sign-in.ts';
 
 export type EnrolledSession = SignInSession & { recoveryCodes: string[] };

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { ForgotPasswordBody } from '@app/contract/account';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 
 /** POST forgot-password: emails a 6-digit OTP. The answer is the same whether or not the email has an account. */
 export const forgotPassword = (body: ForgotPasswordBody) =>

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { loginResponseSchema, loginSessionSchema } from '@app/contract/auth';
 import type { LoginBody } from '@app/contract/sign-in';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 
 /** A session, or (two-step sign-in) `{ mfa, mfaToken }`: the code or the enrolment step is due. */
 export type SignInResult = z.infer<typeof loginResponseSchema>['data'];

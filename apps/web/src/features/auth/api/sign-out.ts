@@ -1,5 +1,5 @@
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 
 /** Revokes the session on the server. A failure is ignored: the local session is cleared anyway. */
 export async function signOut() {

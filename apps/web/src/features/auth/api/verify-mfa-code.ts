@@ -1,6 +1,6 @@
 import type { MfaVerifyBody } from '@app/contract/mfa';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import type { SignInSession } from './sign-in.ts';
 
 /** POST login/mfa: the step token and a TOTP or recovery code; answers the session as login does. */

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { FormField } from '../../../components/form-field.tsx';
+import { FormField } from '#web/components/form-field.tsx';
 import { signInFailureMessage } from './sign-in-submit.ts';
 
 type Props = {

@@ -6,10 +6,10 @@ import {
   type MfaChallenge,
   type MfaSetup,
 } from '@app/contract/mfa';
-import { RecoveryCodes } from '../../../components/recovery-codes.tsx';
-import { TotpSetup } from '../../../components/totp-setup.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
+import { RecoveryCodes } from '#web/components/recovery-codes.tsx';
+import { TotpSetup } from '#web/components/totp-setup.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
 import { confirmSignInEnrolment, type EnrolledSession } from '../api/confirm-sign-in-enrolment.ts';
 import type { SignInSession } from '../api/sign-in.ts';
 import { startSignInEnrolment } from '../api/start-sign-in-enrolment.ts';

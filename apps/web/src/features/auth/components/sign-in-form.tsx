@@ -1,10 +1,10 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { LoginInput } from '@app/contract/sign-in';
-import { paths } from '../../../lib/paths.ts';
-import { EyeIcon, EyeOffIcon } from '../../../components/icons.tsx';
-import { FormField } from '../../../components/form-field.tsx';
-import { notify, preloadToasts } from '../../../lib/notify.ts';
+import { paths } from '#web/lib/paths.ts';
+import { EyeIcon, EyeOffIcon } from '#web/components/icons.tsx';
+import { FormField } from '#web/components/form-field.tsx';
+import { notify, preloadToasts } from '#web/lib/notify.ts';
 import type { SignInResult } from '../api/sign-in.ts';
 import type * as SubmitModule from './sign-in-submit.ts';
 import type { SignInErrors } from './sign-in-submit.ts';

@@ -1,5 +1,5 @@
 import { loginBodySchema, signInMessages, type LoginBody, type LoginInput } from '@app/contract/sign-in';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError } from '#web/lib/api-client.ts';
 
 export { signIn } from '../api/sign-in.ts';
 

@@ -2,10 +2,10 @@ import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, otpFormSchema, type OtpForm } from '@app/contract/account';
-import { paths } from '../../../lib/paths.ts';
-import { CenteredCard } from '../../../components/centered-card.tsx';
-import { FormField } from '../../../components/form-field.tsx';
-import { notify } from '../../../lib/notify.ts';
+import { paths } from '#web/lib/paths.ts';
+import { CenteredCard } from '#web/components/centered-card.tsx';
+import { FormField } from '#web/components/form-field.tsx';
+import { notify } from '#web/lib/notify.ts';
 import { useResendOtp } from '../api/resend-otp.ts';
 import { useVerifyOtp } from '../api/verify-otp.ts';
 

@@ -2,10 +2,10 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, forgotPasswordBodySchema, type ForgotPasswordBody } from '@app/contract/account';
-import { paths } from '../../../lib/paths.ts';
-import { CenteredCard } from '../../../components/centered-card.tsx';
-import { FormField } from '../../../components/form-field.tsx';
-import { notify } from '../../../lib/notify.ts';
+import { paths } from '#web/lib/paths.ts';
+import { CenteredCard } from '#web/components/centered-card.tsx';
+import { FormField } from '#web/components/form-field.tsx';
+import { notify } from '#web/lib/notify.ts';
 import { useForgotPassword } from '../api/forgot-password.ts';
 
 export type OtpNavigationState = { email: string };

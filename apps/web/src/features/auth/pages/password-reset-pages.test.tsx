@@ -2,12 +2,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, useLocation } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
-import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { startTestServer, type Answer, type Recorded } from '#web/test/http-server.ts';
 import { EnterOtpPage } from './enter-otp-page.tsx';
 import { ForgotPasswordPage } from './forgot-password-page.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
-import { renderRouter } from '../../../test/render-router.tsx';
+import { renderRouter } from '#web/test/render-router.tsx';
 
 /** What the test server answers per path; each test sets its own. */
 let answers: Record<string, Answer> = {};

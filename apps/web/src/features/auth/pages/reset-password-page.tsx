@@ -3,10 +3,10 @@ import { useForm } from 'react-hook-form';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, resetPasswordFormSchema, type ResetPasswordForm } from '@app/contract/account';
-import { paths } from '../../../lib/paths.ts';
-import { CenteredCard } from '../../../components/centered-card.tsx';
-import { FormField } from '../../../components/form-field.tsx';
-import { notify } from '../../../lib/notify.ts';
+import { paths } from '#web/lib/paths.ts';
+import { CenteredCard } from '#web/components/centered-card.tsx';
+import { FormField } from '#web/components/form-field.tsx';
+import { notify } from '#web/lib/notify.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { emailFromState } from './enter-otp-page.tsx';
 

@@ -2,10 +2,10 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TestRoot } from '../../../test/test-root.tsx';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
-import { clearSession, SESSION_STORAGE_KEY } from '../../../lib/session-store.ts';
-import { startTestServer, type Recorded } from '../../../test/http-server.ts';
+import { TestRoot } from '#web/test/test-root.tsx';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { clearSession, SESSION_STORAGE_KEY } from '#web/lib/session-store.ts';
+import { startTestServer, type Recorded } from '#web/test/http-server.ts';
 import { SignInPage } from './sign-in-page.tsx';
 
 const admin = {

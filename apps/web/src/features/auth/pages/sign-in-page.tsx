@@ -1,10 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import type { MfaChallenge } from '@app/contract/auth';
 import { Navigate, useNavigate } from 'react-router';
-import { paths } from '../../../lib/paths.ts';
-import { DeviceIcon } from '../../../components/icons.tsx';
-import { notify } from '../../../lib/notify.ts';
-import { startSession, useToken } from '../../../lib/session-store.ts';
+import { paths } from '#web/lib/paths.ts';
+import { DeviceIcon } from '#web/components/icons.tsx';
+import { notify } from '#web/lib/notify.ts';
+import { startSession, useToken } from '#web/lib/session-store.ts';
 import { SignInForm } from '../components/sign-in-form.tsx';
 import type { SignInResult, SignInSession } from '../api/sign-in.ts';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { apiPaths } from '@app/contract/paths';
 import type { PaymentProviderName } from '@app/contract/checkout';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 
 export type PaymentIntent = { clientSecret: string; provider: PaymentProviderName };
 

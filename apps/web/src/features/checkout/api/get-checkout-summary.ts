@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { apiPaths } from '@app/contract/paths';
 import type { CheckoutSummary } from '@app/contract/subscriptions';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 
 /** GET subscrption/detail/{id}: public, no token needed (docs/product.md §2.13). */
 export async function getCheckoutSummary(id: string, signal?: AbortSignal): Promise<CheckoutSummary> {

@@ -1,9 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { checkoutTexts } from '@app/contract/checkout';
 import type { CheckoutSummary } from '@app/contract/subscriptions';
-import { CenteredCard } from '../../../components/centered-card.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { CenteredCard } from '#web/components/centered-card.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { errorMessage } from '#web/lib/api-client.ts';
 import { usePaymentIntent } from '../api/create-payment-intent.ts';
 import { providerNames, stripePublishableKey } from '../checkout-config.ts';
 import { DemoCardForm } from './demo-card-form.tsx';

@@ -1,6 +1,6 @@
 import { checkoutMessages, checkoutTexts, subscriptionStatuses } from '@app/contract/checkout';
 import type { CheckoutSummary } from '@app/contract/subscriptions';
-import { CenteredCard } from '../../../components/centered-card.tsx';
+import { CenteredCard } from '#web/components/centered-card.tsx';
 import { formatStartDate } from '../format-start-date.ts';
 import { formatDollars, PlanBadge } from './plan-badge.tsx';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Stripe, StripeElements } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { checkoutTexts } from '@app/contract/checkout';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
 import { successPath } from '../checkout-config.ts';
 import { cancelPath, checkoutNavigation } from '../checkout-paths.ts';
 

@@ -1,8 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
-import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { startTestServer, type Answer, type Recorded } from '#web/test/http-server.ts';
 import { checkoutNavigation } from '../checkout-paths.ts';
 import { showPaymentOutcome } from './payment-outcome-page.ts';
 import { PlansPage } from './plans-page.tsx';

@@ -1,6 +1,6 @@
 import { checkoutTexts } from '@app/contract/checkout';
-import { errorMessage } from '../../../lib/api-client.ts';
-import { pageTitle } from '../../../lib/page-title.ts';
+import { errorMessage } from '#web/lib/api-client.ts';
+import { pageTitle } from '#web/lib/page-title.ts';
 import { reconcilePayment } from '../api/reconcile-payment.ts';
 import { publicWebsiteUrl } from '../checkout-config.ts';
 import { cancelPath, checkoutPageTitles } from '../checkout-paths.ts';

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { checkoutMessages, checkoutTexts } from '@app/contract/checkout';
-import { CenteredCard } from '../../../components/centered-card.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { CenteredCard } from '#web/components/centered-card.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { ApiError, errorMessage } from '#web/lib/api-client.ts';
 import { useCheckoutSummary } from '../api/get-checkout-summary.ts';
 import { PlanSummary } from '../components/plan-summary.tsx';
 

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
-import { CardIcon, DashboardIcon, UserIcon, UsersIcon } from '../../../components/icons.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
+import { CardIcon, DashboardIcon, UserIcon, UsersIcon } from '#web/components/icons.tsx';
+import { PageHeader } from '#web/components/page-header.tsx';
 
 type Tile = { label: string; value: string; tone: string; Icon: ComponentType<{ size?: number }> };
 

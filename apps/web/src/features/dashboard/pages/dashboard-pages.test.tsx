@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderPage } from '../../../test/render-router.tsx';
+import { renderPage } from '#web/test/render-router.tsx';
 import { DashboardPage } from './dashboard-page.tsx';
 import { WidgetsPage } from './widgets-page.tsx';
 

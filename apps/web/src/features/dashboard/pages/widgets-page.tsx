@@ -1,6 +1,6 @@
-import { PageHeader } from '../../../components/page-header.tsx';
-import { StatusBadge } from '../../../components/status-badge.tsx';
-import { notify } from '../../../lib/notify.ts';
+import { PageHeader } from '#web/components/page-header.tsx';
+import { StatusBadge } from '#web/components/status-badge.tsx';
+import { notify } from '#web/lib/notify.ts';
 
 const progress = [
   { label: 'Devices online', value: 80 },

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Device } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { deviceKeys } from './keys.ts';
 
 export async function getDevice(id: string, signal?: AbortSignal): Promise<Device | null> {

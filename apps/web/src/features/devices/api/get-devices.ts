@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { DeviceList, DeviceSortKey, SortDirection } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { deviceKeys } from './keys.ts';
 
 export type DeviceListParams = {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Doctor } from '@app/contract/device-users';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { doctorKeys } from './keys.ts';
 
 export async function getDoctor(id: string, signal?: AbortSignal): Promise<Doctor | null> {

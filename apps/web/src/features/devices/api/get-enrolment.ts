@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { EnrolmentStatus } from '@app/contract/device-enrolment';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { enrolmentKeys } from './keys.ts';
 
 /** GET machine/{id}/enrolment: whether the machine's app holds a live credential, and since when. */

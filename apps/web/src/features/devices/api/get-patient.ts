@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Patient } from '@app/contract/device-users';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { patientKeys } from './keys.ts';
 
 export async function getPatient(id: string, signal?: AbortSignal): Promise<Patient | null> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { PatientList } from '@app/contract/device-users';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { patientKeys } from './keys.ts';
 
 export type PatientListParams = { page: number; limit: number; machineNumber?: string; doctorId?: string };

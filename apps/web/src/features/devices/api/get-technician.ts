@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Technician } from '@app/contract/device-users';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { technicianKeys } from './keys.ts';
 
 export async function getTechnician(id: string, signal?: AbortSignal): Promise<Technician | null> {

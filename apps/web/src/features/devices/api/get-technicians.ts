@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TechnicianList } from '@app/contract/device-users';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { technicianKeys } from './keys.ts';
 
 export type TechnicianListParams = { page: number; limit: number; machineNumber?: string };

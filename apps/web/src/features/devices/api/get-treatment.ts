@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TreatmentDetail } from '@app/contract/treatments';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { treatmentKeys } from './keys.ts';
 
 export async function getTreatment(id: string, signal?: AbortSignal): Promise<TreatmentDetail | null> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TreatmentList } from '@app/contract/treatments';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { treatmentKeys } from './keys.ts';
 
 export type TreatmentListParams = {

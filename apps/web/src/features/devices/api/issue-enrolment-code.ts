@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EnrolmentCode } from '@app/contract/device-enrolment';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { enrolmentKeys } from './keys.ts';
 
 /** POST machine/{id}/enrolment/code: a new one-time code (any earlier unused one stops working). */

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Device, DeviceForm, DeviceStatus } from '@app/contract/devices';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { deviceKeys } from './keys.ts';
 
 /** PUT machine/{id}: the whole form (machine and serial number unchanged), or only the status (docs/product.md §4.3). */

@@ -1,6 +1,6 @@
 import type { Device } from '@app/contract/devices';
-import { StatusBadge } from '../../../components/status-badge.tsx';
-import { formatDateTime, NA } from '../../../lib/format.ts';
+import { StatusBadge } from '#web/components/status-badge.tsx';
+import { formatDateTime, NA } from '#web/lib/format.ts';
 
 type CheckIn = Pick<Device, 'lastSeenAt' | 'online' | 'appVersionCode' | 'appVersionName'>;
 

@@ -8,10 +8,10 @@ import {
   type DeviceForm,
   type DeviceFormInput,
 } from '@app/contract/devices';
-import { FormField } from '../../../components/form-field.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { notify } from '../../../lib/notify.ts';
-import { notifyError } from '../../../lib/api-client.ts';
+import { FormField } from '#web/components/form-field.tsx';
+import { Modal } from '#web/components/modal.tsx';
+import { notify } from '#web/lib/notify.ts';
+import { notifyError } from '#web/lib/api-client.ts';
 import { useAddDevice } from '../api/add-device.ts';
 import { useUpdateDevice } from '../api/update-device.ts';
 

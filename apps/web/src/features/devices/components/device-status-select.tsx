@@ -5,8 +5,8 @@ import {
   type Device,
   type DeviceStatus,
 } from '@app/contract/devices';
-import { notify } from '../../../lib/notify.ts';
-import { notifyError } from '../../../lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
+import { notifyError } from '#web/lib/api-client.ts';
 import { useUpdateDevice } from '../api/update-device.ts';
 
 /** The list's per-row status select: sends only the status (docs/product.md §4.3) and confirms with a toast. */

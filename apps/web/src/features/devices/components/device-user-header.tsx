@@ -1,8 +1,8 @@
 import { useLocation } from 'react-router';
-import { paths } from '../../../lib/paths.ts';
-import { BackButton } from '../../../components/back-button.tsx';
-import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
+import { paths } from '#web/lib/paths.ts';
+import { BackButton } from '#web/components/back-button.tsx';
+import { Breadcrumbs } from '#web/components/breadcrumbs.tsx';
+import { PageHeader } from '#web/components/page-header.tsx';
 
 /** The device id the previous page put in navigation state (docs/product.md §2.7), if any. */
 export function useDeviceIdFromState(): string | undefined {

@@ -6,13 +6,13 @@ import {
   type Patient,
   type Technician,
 } from '@app/contract/device-users';
-import { paths } from '../../../lib/paths.ts';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
-import { EyeIcon } from '../../../components/icons.tsx';
-import { DETAIL_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
-import { StatusBadge } from '../../../components/status-badge.tsx';
-import { formatDateTime, orNA } from '../../../lib/format.ts';
-import { useListState } from '../../../lib/use-list-state.ts';
+import { paths } from '#web/lib/paths.ts';
+import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx';
+import { EyeIcon } from '#web/components/icons.tsx';
+import { DETAIL_PAGE_SIZES, Pager } from '#web/components/pager.tsx';
+import { StatusBadge } from '#web/components/status-badge.tsx';
+import { formatDateTime, orNA } from '#web/lib/format.ts';
+import { useListState } from '#web/lib/use-list-state.ts';
 import { useDoctors } from '../api/get-doctors.ts';
 import { usePatients } from '../api/get-patients.ts';
 import { useTechnicians } from '../api/get-technicians.ts';

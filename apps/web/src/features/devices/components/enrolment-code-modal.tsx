@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import type { EnrolmentCode } from '@app/contract/device-enrolment';
-import { Modal } from '../../../components/modal.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
+import { Modal } from '#web/components/modal.tsx';
+import { formatDateTime } from '#web/lib/format.ts';
 
 export type EnrolmentCodeModalProps = {
   /** The code just issued; null closes the modal (the code is then gone for good). */

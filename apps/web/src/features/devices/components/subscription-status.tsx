@@ -1,5 +1,5 @@
 import { subscriptionStatusLabel, type Device } from '@app/contract/devices';
-import { StatusBadge, type StatusTone } from '../../../components/status-badge.tsx';
+import { StatusBadge, type StatusTone } from '#web/components/status-badge.tsx';
 
 const tones: Record<number, StatusTone> = { 1: 'warning', 2: 'success', 3: 'secondary', 4: 'danger' };
 

@@ -1,7 +1,7 @@
 import { treatmentMessages } from '@app/contract/treatments';
-import { Modal } from '../../../components/modal.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { formatDateTime, orNA } from '../../../lib/format.ts';
+import { Modal } from '#web/components/modal.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useTreatment } from '../api/get-treatment.ts';
 
 const unit = (value: number | null, suffix: string) => (value === null ? orNA(null) : `${value} ${suffix}`);

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import type { Treatment } from '@app/contract/treatments';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
-import { EyeIcon, SearchIcon } from '../../../components/icons.tsx';
-import { DETAIL_PAGE_SIZES, Pager } from '../../../components/pager.tsx';
-import { formatDateTime, orNA } from '../../../lib/format.ts';
-import { useListState } from '../../../lib/use-list-state.ts';
+import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx';
+import { EyeIcon, SearchIcon } from '#web/components/icons.tsx';
+import { DETAIL_PAGE_SIZES, Pager } from '#web/components/pager.tsx';
+import { formatDateTime, orNA } from '#web/lib/format.ts';
+import { useListState } from '#web/lib/use-list-state.ts';
 import { useTreatments } from '../api/get-treatments.ts';
 import { TreatmentDetailsModal } from './treatment-details-modal.tsx';
 

@@ -4,11 +4,11 @@ import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EnrolmentStatus } from '@app/contract/device-enrolment';
 import type { Device } from '@app/contract/devices';
-import { paths } from '../../../lib/paths.ts';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
-import { formatDateTime } from '../../../lib/format.ts';
-import { startTestServer } from '../../../test/http-server.ts';
-import { renderRouter } from '../../../test/render-router.tsx';
+import { paths } from '#web/lib/paths.ts';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { startTestServer } from '#web/test/http-server.ts';
+import { renderRouter } from '#web/test/render-router.tsx';
 import { DeviceDetailsPage } from './device-details-page.tsx';
 
 const id = '00000000-0000-4000-8000-000000000007';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime } from '#web/lib/format.ts';
 import {
   buildAccessLog,
   buildDoctor,
@@ -14,10 +14,10 @@ import {
   ok,
   pageOf,
   testId,
-} from '../../../test/fixtures.ts';
-import type { Answer } from '../../../test/http-server.ts';
-import { renderPage } from '../../../test/render-router.tsx';
-import { heldAnswer, serveTestApi } from '../../../test/test-api.ts';
+} from '#web/test/fixtures.ts';
+import type { Answer } from '#web/test/http-server.ts';
+import { renderPage } from '#web/test/render-router.tsx';
+import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import { ViewDoctorPage } from './view-doctor-page.tsx';
 import { ViewPatientPage } from './view-patient-page.tsx';
 import { ViewTechnicianPage } from './view-technician-page.tsx';

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime } from '../../../lib/format.ts';
-import { buildDevice, ok, pageOf } from '../../../test/fixtures.ts';
-import { renderPage } from '../../../test/render-router.tsx';
-import { serveTestApi } from '../../../test/test-api.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { buildDevice, ok, pageOf } from '#web/test/fixtures.ts';
+import { renderPage } from '#web/test/render-router.tsx';
+import { serveTestApi } from '#web/test/test-api.ts';
 import { DevicesPage } from './devices-page.tsx';
 
 const seen = '2025-03-01T10:30:00.000Z';

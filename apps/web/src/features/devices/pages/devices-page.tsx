@@ -1,19 +1,15 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
-import {
-  ColumnSettings,
-  useColumnVisibility,
-  type ColumnChoice,
-} from '../../../components/column-settings.tsx';
-import { paths } from '../../../lib/paths.ts';
-import type { DataTableColumn } from '../../../components/data-table.tsx';
-import { EyeIcon, PencilIcon } from '../../../components/icons.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
-import { AddButton, PagedTable } from '../../../components/paged-table.tsx';
-import { DEFAULT_PAGE_SIZES } from '../../../components/pager.tsx';
-import { SearchBox } from '../../../components/search-box.tsx';
-import { useUrlListState } from '../../../lib/use-url-list-state.ts';
+import { ColumnSettings, useColumnVisibility, type ColumnChoice } from '#web/components/column-settings.tsx';
+import { paths } from '#web/lib/paths.ts';
+import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { EyeIcon, PencilIcon } from '#web/components/icons.tsx';
+import { PageHeader } from '#web/components/page-header.tsx';
+import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
+import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
+import { SearchBox } from '#web/components/search-box.tsx';
+import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useDevices } from '../api/get-devices.ts';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';

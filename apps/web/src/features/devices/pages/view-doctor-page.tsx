@@ -1,11 +1,11 @@
 import { useParams } from 'react-router';
 import { deviceUserMessages, deviceUserStatusLabels } from '@app/contract/device-users';
 import { treatmentMessages } from '@app/contract/treatments';
-import { LogsTabs } from '../../../components/logs-tabs.tsx';
-import { Tabs } from '../../../components/tabs.tsx';
-import { formatDateTime, orNA } from '../../../lib/format.ts';
+import { LogsTabs } from '#web/components/logs-tabs.tsx';
+import { Tabs } from '#web/components/tabs.tsx';
+import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useDoctor } from '../api/get-doctor.ts';
-import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
+import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { PatientsTable } from '../components/device-user-tables.tsx';
 import { DeviceUserHeader, useDeviceIdFromState } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';

@@ -1,10 +1,10 @@
 import { useParams } from 'react-router';
 import { deviceUserMessages } from '@app/contract/device-users';
-import { LogsTabs } from '../../../components/logs-tabs.tsx';
-import { Tabs } from '../../../components/tabs.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
+import { LogsTabs } from '#web/components/logs-tabs.tsx';
+import { Tabs } from '#web/components/tabs.tsx';
+import { formatDateTime } from '#web/lib/format.ts';
 import { usePatient } from '../api/get-patient.ts';
-import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
+import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
 

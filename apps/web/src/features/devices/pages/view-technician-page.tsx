@@ -1,9 +1,9 @@
 import { useParams } from 'react-router';
 import { deviceUserMessages, deviceUserStatusLabels } from '@app/contract/device-users';
-import { LogsTabs } from '../../../components/logs-tabs.tsx';
-import { formatDateTime, orNA } from '../../../lib/format.ts';
+import { LogsTabs } from '#web/components/logs-tabs.tsx';
+import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useTechnician } from '../api/get-technician.ts';
-import { DetailsCard, SectionCard } from '../../../components/details-card.tsx';
+import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
 
 /** /admin/view-technician/:id (docs/product.md §2.7 "Technician page"). */

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { formatDateTime } from '../../../lib/format.ts';
-import { buildAccessLog, buildErrorLog, failure, logListOf, ok } from '../../../test/fixtures.ts';
-import type { Answer } from '../../../test/http-server.ts';
-import { renderPage } from '../../../test/render-router.tsx';
-import { heldAnswer, serveTestApi } from '../../../test/test-api.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { buildAccessLog, buildErrorLog, failure, logListOf, ok } from '#web/test/fixtures.ts';
+import type { Answer } from '#web/test/http-server.ts';
+import { renderPage } from '#web/test/render-router.tsx';
+import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import { LogsPage } from './logs-page.tsx';
 
 const accessPath = '/api/v1/admin/access-logs/all';

@@ -1,5 +1,5 @@
-import { LogsTabs } from '../../../components/logs-tabs.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
+import { LogsTabs } from '#web/components/logs-tabs.tsx';
+import { PageHeader } from '#web/components/page-header.tsx';
 
 /** /admin/logs-management: every access and error log, with one search over both (docs/product.md §2.9 "Admin Logs"). */
 export function LogsPage() {

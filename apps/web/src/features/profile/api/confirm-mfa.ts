@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { profileKeys } from './keys.ts';
 
 /** POST profile/mfa/confirm {code}: turns two-step sign-in on; answers the recovery codes, once. */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MfaDisableBody, MfaStatus } from '@app/contract/mfa';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { profileKeys } from './keys.ts';
 
 /** POST profile/mfa/disable {password, code}: turns two-step sign-in off. */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { MfaStatus } from '@app/contract/mfa';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { profileKeys } from './keys.ts';
 
 /** The signed-in admin's two-step sign-in: on or off, recovery codes left, required by the server. */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AdminProfile } from '@app/contract/auth';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { profileKeys } from './keys.ts';
 
 export async function getProfile(signal?: AbortSignal): Promise<AdminProfile> {

@@ -1,4 +1,4 @@
-import { createQueryKeys } from '../../../lib/query-keys.ts';
+import { createQueryKeys } from '#web/lib/query-keys.ts';
 
 /** The signed-in admin's own profile: `profileKeys.detail('me')`. */
 export const profileKeys = createQueryKeys('profile');

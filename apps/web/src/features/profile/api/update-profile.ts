@@ -3,8 +3,8 @@ import type { ProfileUpdateFields } from '@app/contract/account';
 import type { AdminProfile } from '@app/contract/auth';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
-import { mergeProfile } from '../../../lib/session-store.ts';
+import { apiClient } from '#web/lib/api-client.ts';
+import { mergeProfile } from '#web/lib/session-store.ts';
 import { profileKeys } from './keys.ts';
 
 export type UpdateProfileInput = { fields: ProfileUpdateFields; email: string; file: File | null };

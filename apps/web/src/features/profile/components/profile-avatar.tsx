@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import defaultAvatar from '../../../assets/default-avatar.svg';
+import defaultAvatar from '#web/assets/default-avatar.svg';
 
 export type ProfileAvatarProps = { src?: string | null; alt: string; size?: number };
 

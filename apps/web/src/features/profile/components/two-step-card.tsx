@@ -9,13 +9,13 @@ import {
   mfaMessages,
   type MfaSetup,
 } from '@app/contract/mfa';
-import { FormField } from '../../../components/form-field.tsx';
-import { RecoveryCodes } from '../../../components/recovery-codes.tsx';
-import { SectionCard } from '../../../components/section-card.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { TotpSetup } from '../../../components/totp-setup.tsx';
-import { errorMessage, notifyError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
+import { FormField } from '#web/components/form-field.tsx';
+import { RecoveryCodes } from '#web/components/recovery-codes.tsx';
+import { SectionCard } from '#web/components/section-card.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { TotpSetup } from '#web/components/totp-setup.tsx';
+import { errorMessage, notifyError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
 import { useConfirmMfa } from '../api/confirm-mfa.ts';
 import { useDisableMfa } from '../api/disable-mfa.ts';
 import { useMfaStatus } from '../api/get-mfa-status.ts';

@@ -1,10 +1,10 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, changePasswordBodySchema, type ChangePasswordBody } from '@app/contract/account';
-import { FormField } from '../../../components/form-field.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
-import { notifyError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
+import { FormField } from '#web/components/form-field.tsx';
+import { PageHeader } from '#web/components/page-header.tsx';
+import { notifyError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
 import { useChangePassword } from '../api/change-password.ts';
 
 /** /admin/change-password: the current and the new password (docs/product.md §2.15, §5.3). */

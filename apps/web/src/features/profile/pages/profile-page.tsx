@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import type { AdminProfile } from '@app/contract/auth';
-import { paths } from '../../../lib/paths.ts';
-import { PageHeader } from '../../../components/page-header.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
+import { paths } from '#web/lib/paths.ts';
+import { PageHeader } from '#web/components/page-header.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
 import { webMessages } from '@app/contract/web-messages';
-import { orNA } from '../../../lib/format.ts';
+import { orNA } from '#web/lib/format.ts';
 import { useProfile } from '../api/get-profile.ts';
 import { ProfileAvatar } from '../components/profile-avatar.tsx';
 import { TwoStepCard } from '../components/two-step-card.tsx';

@@ -4,13 +4,13 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminProfile } from '@app/contract/auth';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
-import { clearSession, getSession, startSession } from '../../../lib/session-store.ts';
-import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { clearSession, getSession, startSession } from '#web/lib/session-store.ts';
+import { startTestServer, type Answer, type Recorded } from '#web/test/http-server.ts';
 import { ChangePasswordPage } from './change-password-page.tsx';
 import { ProfilePage } from './profile-page.tsx';
 import { UpdateProfilePage } from './update-profile-page.tsx';
-import { renderRouter } from '../../../test/render-router.tsx';
+import { renderRouter } from '#web/test/render-router.tsx';
 
 const admin: AdminProfile = {
   _id: 'a1',

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { Role } from '@app/contract/roles';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { roleKeys } from './keys.ts';
 
 export async function getRole(id: string, signal?: AbortSignal): Promise<Role | null> {

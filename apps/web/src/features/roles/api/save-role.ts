@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import type { Role, RoleBody } from '@app/contract/roles';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { roleKeys } from './keys.ts';
 
 /** POST roles (create) or PUT roles/{id} (update) with {roleName, type}. */

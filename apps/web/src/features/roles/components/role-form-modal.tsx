@@ -10,10 +10,10 @@ import {
   type RoleBody,
   type RoleBodyInput,
 } from '@app/contract/roles';
-import { FormField } from '../../../components/form-field.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { ApiError, notifyError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
+import { FormField } from '#web/components/form-field.tsx';
+import { Modal } from '#web/components/modal.tsx';
+import { ApiError, notifyError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
 import { useSaveRole } from '../api/save-role.ts';
 
 export type RoleFormModalProps = {

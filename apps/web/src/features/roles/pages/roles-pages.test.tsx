@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Role } from '@app/contract/roles';
-import { formatDateTime } from '../../../lib/format.ts';
-import { buildRole, failure, ok, pageOf, testId } from '../../../test/fixtures.ts';
-import type { Answer } from '../../../test/http-server.ts';
-import { renderPage } from '../../../test/render-router.tsx';
-import { heldAnswer, serveTestApi } from '../../../test/test-api.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { buildRole, failure, ok, pageOf, testId } from '#web/test/fixtures.ts';
+import type { Answer } from '#web/test/http-server.ts';
+import { renderPage } from '#web/test/render-router.tsx';
+import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import { RolesPage } from './roles-page.tsx';
 import { ViewRolePage } from './view-role-page.tsx';
 

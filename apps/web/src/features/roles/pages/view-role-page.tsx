@@ -1,10 +1,10 @@
 import { useParams } from 'react-router';
 import { roleMessages } from '@app/contract/roles';
-import { paths } from '../../../lib/paths.ts';
-import { BackButton } from '../../../components/back-button.tsx';
-import { DetailsCard } from '../../../components/details-card.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
+import { paths } from '#web/lib/paths.ts';
+import { BackButton } from '#web/components/back-button.tsx';
+import { DetailsCard } from '#web/components/details-card.tsx';
+import { PageHeader } from '#web/components/page-header.tsx';
+import { formatDateTime } from '#web/lib/format.ts';
 import { useRole } from '../api/get-role.ts';
 
 /** /admin/view-role/:id (docs/product.md §2.10): Role Id, Role Name, Create Time (N/A when missing). */

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import type { CreateSubscriptionBody, Subscription } from '@app/contract/subscriptions';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { subscriptionKeys } from './keys.ts';
 
 /** POST subscrption/add: planType only when recurring, isRecurring a boolean (the schema's output). */

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { Subscription } from '@app/contract/subscriptions';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { subscriptionKeys } from './keys.ts';
 
 export type SubscriptionListParams = { page: number; limit: number };

@@ -11,10 +11,10 @@ import {
   type CreateSubscriptionBody,
   type CreateSubscriptionInput,
 } from '@app/contract/subscriptions';
-import { FormField } from '../../../components/form-field.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { notifyError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
+import { FormField } from '#web/components/form-field.tsx';
+import { Modal } from '#web/components/modal.tsx';
+import { notifyError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
 import { useAddSubscription } from '../api/add-subscription.ts';
 
 const blank: CreateSubscriptionInput = {

@@ -1,5 +1,5 @@
 import { subscriptionTexts } from '@app/contract/subscriptions';
-import { notify } from '../../../lib/notify.ts';
+import { notify } from '#web/lib/notify.ts';
 
 async function copy(text: string) {
   try {

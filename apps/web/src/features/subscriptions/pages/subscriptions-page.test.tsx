@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
-import { startTestServer, type Answer, type Recorded } from '../../../test/http-server.ts';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { startTestServer, type Answer, type Recorded } from '#web/test/http-server.ts';
 import { SubscriptionsPage } from './subscriptions-page.tsx';
-import { renderRouter } from '../../../test/render-router.tsx';
+import { renderRouter } from '#web/test/render-router.tsx';
 
 const row = (i: number, status: number, demoPayment = false) => ({
   _id: `id${i}`,

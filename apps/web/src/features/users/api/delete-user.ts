@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { userKeys } from './keys.ts';
 
 export const deleteUser = (id: string) => apiClient.delete<null>(apiPaths.user(encodeURIComponent(id)));

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { RoleList } from '@app/contract/roles';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { roleOptionKeys } from './keys.ts';
 
 /** docs/product.md §7.3: the roles list called without parameters fills the role dropdown with every role. */

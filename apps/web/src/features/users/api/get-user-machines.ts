@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { assignedMachineSchema } from '@app/contract/device-enrolment';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { userMachineKeys } from './keys.ts';
 
 export type AssignedMachine = z.infer<typeof assignedMachineSchema>;

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserMfaStatus } from '@app/contract/mfa';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { userKeys } from './keys.ts';
 
 /** GET users/{id}/mfa: the user's two-step sign-in, and what a reset would ask of the signed-in admin. */

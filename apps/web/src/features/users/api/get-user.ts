@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { User } from '@app/contract/users';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { userKeys } from './keys.ts';
 
 export async function getUser(id: string, signal?: AbortSignal): Promise<User | null> {

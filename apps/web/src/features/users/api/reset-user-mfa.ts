@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MfaResetBody, UserMfaStatus } from '@app/contract/mfa';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { userMfaQueryOptions } from './get-user-mfa.ts';
 
 /** POST users/{id}/mfa/reset {password, code?}: removes the user's authenticator and ends their sessions. */

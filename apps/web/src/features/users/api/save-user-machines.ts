@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AssignMachinesBody } from '@app/contract/device-enrolment';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { userMachineKeys } from './keys.ts';
 
 /** PUT users/{id}/machines: the whole set of machines the technician is assigned to. */

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import type { User, UserCreateBody, UserUpdateBody } from '@app/contract/users';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { userKeys } from './keys.ts';
 
 export type SaveUserInput = { id?: undefined; body: UserCreateBody } | { id: string; body: UserUpdateBody };

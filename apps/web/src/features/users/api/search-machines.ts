@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { DeviceList } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
-import { apiClient } from '../../../lib/api-client.ts';
+import { apiClient } from '#web/lib/api-client.ts';
 import { machineOptionKeys } from './keys.ts';
 
 export const MACHINE_OPTIONS_LIMIT = 10;

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
-import { Modal } from '../../../components/modal.tsx';
-import { SearchBox } from '../../../components/search-box.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { notifyError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
-import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { Modal } from '#web/components/modal.tsx';
+import { SearchBox } from '#web/components/search-box.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { notifyError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
+import { useDebouncedValue } from '#web/lib/use-debounced-value.ts';
 import type { AssignedMachine } from '../api/get-user-machines.ts';
 import { useSaveUserMachines } from '../api/save-user-machines.ts';
 import { MACHINE_OPTIONS_LIMIT, useMachineOptions } from '../api/search-machines.ts';

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../lib/paths.ts';
-import { DataTable, type DataTableColumn } from '../../../components/data-table.tsx';
-import { SectionCard } from '../../../components/section-card.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
-import { formatDateTime } from '../../../lib/format.ts';
+import { paths } from '#web/lib/paths.ts';
+import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx';
+import { SectionCard } from '#web/components/section-card.tsx';
+import { errorMessage } from '#web/lib/api-client.ts';
+import { formatDateTime } from '#web/lib/format.ts';
 import { useUserMachines, type AssignedMachine } from '../api/get-user-machines.ts';
 import { MachinesPickerModal } from './machines-picker-modal.tsx';
 

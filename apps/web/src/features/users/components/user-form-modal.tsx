@@ -9,10 +9,10 @@ import {
   type UserCreateBody,
   type UserCreateBodyInput,
 } from '@app/contract/users';
-import { FormField } from '../../../components/form-field.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { ApiError, notifyError } from '../../../lib/api-client.ts';
-import { notify } from '../../../lib/notify.ts';
+import { FormField } from '#web/components/form-field.tsx';
+import { Modal } from '#web/components/modal.tsx';
+import { ApiError, notifyError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
 import { useRoleOptions } from '../api/get-role-options.ts';
 import { useSaveUser } from '../api/save-user.ts';
 

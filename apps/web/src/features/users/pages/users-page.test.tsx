@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '@app/contract/users';
-import { buildUser, failure, ok, pageOf, testId } from '../../../test/fixtures.ts';
-import type { Answer } from '../../../test/http-server.ts';
-import { renderPage } from '../../../test/render-router.tsx';
-import { heldAnswer, serveTestApi } from '../../../test/test-api.ts';
+import { buildUser, failure, ok, pageOf, testId } from '#web/test/fixtures.ts';
+import type { Answer } from '#web/test/http-server.ts';
+import { renderPage } from '#web/test/render-router.tsx';
+import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import { UsersPage } from './users-page.tsx';
 
 let users: User[] = [];

@@ -4,11 +4,11 @@ import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Device } from '@app/contract/devices';
 import type { User } from '@app/contract/users';
-import { paths } from '../../../lib/paths.ts';
-import { setApiBaseUrl } from '../../../lib/api-client.ts';
-import { formatDateTime } from '../../../lib/format.ts';
-import { startTestServer } from '../../../test/http-server.ts';
-import { renderRouter } from '../../../test/render-router.tsx';
+import { paths } from '#web/lib/paths.ts';
+import { setApiBaseUrl } from '#web/lib/api-client.ts';
+import { formatDateTime } from '#web/lib/format.ts';
+import { startTestServer } from '#web/test/http-server.ts';
+import { renderRouter } from '#web/test/render-router.tsx';
 import type { AssignedMachine } from '../api/get-user-machines.ts';
 import { ViewUserPage } from './view-user-page.tsx';
 

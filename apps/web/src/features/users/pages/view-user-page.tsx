@@ -1,9 +1,9 @@
 import { useParams } from 'react-router';
 import { userMessages } from '@app/contract/users';
-import { paths } from '../../../lib/paths.ts';
-import { BackButton } from '../../../components/back-button.tsx';
-import { DetailsCard } from '../../../components/details-card.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
+import { paths } from '#web/lib/paths.ts';
+import { BackButton } from '#web/components/back-button.tsx';
+import { DetailsCard } from '#web/components/details-card.tsx';
+import { PageHeader } from '#web/components/page-header.tsx';
 import { useUser } from '../api/get-user.ts';
 import { TechnicianMachinesCard } from '../components/technician-machines-card.tsx';
 import { UserTwoStepCard } from '../components/user-two-step-card.tsx';
