@@ -1,4 +1,15 @@
 import { ManifestError, readBinaryManifest, type ApkManifest } from './android-binary-xml.ts';
+import {
+  CENTRAL_HEADER,
+  CENTRAL_MIN,
+  EOCD,
+  EOCD_MIN,
+  LOCAL_HEADER,
+  LOCAL_MIN,
+  MAX_COMMENT,
+  ZIP64_EOCD,
+  ZIP64_LOCATOR,
+} from './zip-format.ts';
 
 export { ManifestError, type ApkManifest } from './android-binary-xml.ts';
 
@@ -14,13 +25,6 @@ export type ZipSource = {
   inflateRaw: (data: Uint8Array, maxBytes: number) => Promise<Uint8Array>;
 };
 
-const EOCD = 0x06054b50;
-const ZIP64_LOCATOR = 0x07064b50;
-const ZIP64_EOCD = 0x06064b50;
-const CENTRAL = 0x02014b50;
-const LOCAL = 0x04034b50;
-const EOCD_MIN = 22;
-const MAX_COMMENT = 0xffff;
 /** Real manifests are a few kB to a few hundred; anything near this is not one. */
 const MANIFEST_MAX_BYTES = 4 * 1024 * 1024;
 /** Bounds the one read of the directory (50,000 entries of long names fit). */
@@ -59,12 +63,15 @@ export async function readApkManifest(zip: ZipSource): Promise<ApkManifest> {
   const directory = await directoryOf(zip);
   const v = viewOf(directory);
   const decoder = new TextDecoder();
-  for (let at = 0; at + 46 <= directory.length;) {
-    if (v.getUint32(at, true) !== CENTRAL) throw new ManifestError('the central directory is damaged');
+  for (let at = 0; at + CENTRAL_MIN <= directory.length;) {
+    if (v.getUint32(at, true) !== CENTRAL_HEADER) throw new ManifestError('the central directory is damaged');
     const nameLength = v.getUint16(at + 28, true);
-    const next = at + 46 + nameLength + v.getUint16(at + 30, true) + v.getUint16(at + 32, true);
-    if (at + 46 + nameLength > directory.length) break;
-    if (decoder.decode(directory.subarray(at + 46, at + 46 + nameLength)) === 'AndroidManifest.xml')
+    const next = at + CENTRAL_MIN + nameLength + v.getUint16(at + 30, true) + v.getUint16(at + 32, true);
+    if (at + CENTRAL_MIN + nameLength > directory.length) break;
+    if (
+      decoder.decode(directory.subarray(at + CENTRAL_MIN, at + CENTRAL_MIN + nameLength)) ===
+      'AndroidManifest.xml'
+    )
       return readBinaryManifest(
         await entryBytes(zip, {
           method: v.getUint16(at + 10, true),
@@ -84,10 +91,10 @@ async function entryBytes(
 ): Promise<Uint8Array> {
   if (e.compressed > MANIFEST_MAX_BYTES || e.uncompressed > MANIFEST_MAX_BYTES)
     throw new ManifestError('too large to be a manifest');
-  const local = viewOf(await zip.read(e.localOffset, 30));
-  if (local.byteLength < 30 || local.getUint32(0, true) !== LOCAL)
+  const local = viewOf(await zip.read(e.localOffset, LOCAL_MIN));
+  if (local.byteLength < LOCAL_MIN || local.getUint32(0, true) !== LOCAL_HEADER)
     throw new ManifestError('its entry in the ZIP is damaged');
-  const dataAt = e.localOffset + 30 + local.getUint16(26, true) + local.getUint16(28, true);
+  const dataAt = e.localOffset + LOCAL_MIN + local.getUint16(26, true) + local.getUint16(28, true);
   if (dataAt + e.compressed > zip.size) throw new ManifestError('its entry runs past the end of the file');
   const data = await zip.read(dataAt, e.compressed);
   if (e.method === 0) return data;

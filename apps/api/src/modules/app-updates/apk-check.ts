@@ -1,4 +1,16 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import {
+  CENTRAL_HEADER,
+  CENTRAL_MIN,
+  EOCD,
+  EOCD_MIN,
+  LOCAL_HEADER,
+  LOCAL_MIN,
+  MAX_COMMENT,
+  ZIP64_EOCD,
+  ZIP64_EXTRA,
+  ZIP64_LOCATOR,
+} from '@app/contract/zip-format';
 
 /**
  * Judges an uploaded APK by its ZIP structure alone. Only the file's edges are read: the first
@@ -9,16 +21,6 @@ import { open, type FileHandle } from 'node:fs/promises';
  * from the numbers it declares, before anything downstream (a device, a scanner) could unpack it.
  */
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const EOCD = 0x06054b50;
-const ZIP64_LOCATOR = 0x07064b50;
-const ZIP64_EOCD = 0x06064b50;
-const ZIP64_EXTRA = 0x0001;
-const EOCD_MIN = 22;
-const CENTRAL_MIN = 46;
-const LOCAL_MIN = 30;
-const MAX_COMMENT = 0xffff;
 const MANIFEST = 'AndroidManifest.xml';
 
 export type ApkLimits = {
