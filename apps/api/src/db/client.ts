@@ -30,8 +30,9 @@ export async function openDatabase(opts: {
   dataDir: string | null;
   connectTimeoutMs?: number;
 }): Promise<Database> {
-  if (opts.databaseUrl) {
-    const { Pool, Client } = await import('pg');
+  const databaseUrl = opts.databaseUrl;
+  if (databaseUrl) {
+    const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({
@@ -54,15 +55,7 @@ export async function openDatabase(opts: {
       ping: async () => void (await db.execute(sql`select 1`)),
       listen: async (channel, handlers) =>
         listenOnPostgres(
-          async () => {
-            const client = new Client({
-              connectionString: opts.databaseUrl,
-              connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
-              keepAlive: true,
-            });
-            await client.connect();
-            return client;
-          },
+          { connectionString: databaseUrl, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000 },
           channel,
           handlers,
         ),

@@ -21,7 +21,7 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * on any failure the feed goes not-live and reconnects with a growing pause.
  */
 export function listenOnPostgres(
-  connect: () => Promise<PgClient>,
+  connection: { connectionString: string; connectionTimeoutMillis: number },
   channel: string,
   handlers: NotificationHandlers,
   { pingMs = 5000, maxPauseMs = 30_000 } = {},
@@ -47,7 +47,10 @@ export function listenOnPostgres(
   async function start() {
     let next: PgClient | null = null;
     try {
-      next = await connect();
+      // Loaded here, as client.ts loads pg: the embedded database never needs it.
+      const { Client } = await import('pg');
+      next = new Client({ ...connection, keepAlive: true });
+      await next.connect();
       next.on('error', () => lost(next!));
       next.on('end', () => lost(next!));
       next.on('notification', (n) => {

@@ -46,15 +46,7 @@ function unreachableDatabase(url: string): Database {
     kind: 'postgres',
     ping: async () => void (await db.execute(sql`select 1`)),
     listen: async (channel, handlers) =>
-      listenOnPostgres(
-        async () => {
-          const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 500 });
-          await client.connect();
-          return client;
-        },
-        channel,
-        handlers,
-      ),
+      listenOnPostgres({ connectionString: url, connectionTimeoutMillis: 500 }, channel, handlers),
     close: () => pool.end(),
   };
 }

@@ -3,43 +3,28 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EnrolmentStatus } from '@app/contract/device-enrolment';
-import type { Device } from '@app/contract/devices';
 import { paths } from '#web/lib/paths.ts';
 import { setApiBaseUrl } from '#web/lib/api-client.ts';
 import { formatDateTime } from '#web/lib/format.ts';
+import { buildDevice, ok, testId } from '#web/test/fixtures.ts';
 import { startTestServer } from '#web/test/http-server.ts';
 import { renderRouter } from '#web/test/render-router.tsx';
 import { DeviceDetailsPage } from './device-details-page.tsx';
 
-const id = '00000000-0000-4000-8000-000000000007';
+const id = testId(7);
 const seen = '2025-03-01T10:30:00.000Z';
-const device: Device = {
-  _id: id,
-  machineNumber: 'MN-7',
-  serialNumber: 'SN-7',
-  location: 'Clinic 7',
-  latitude: 1,
-  longitude: 2,
-  city: 'Berlin',
-  country: 'Germany',
-  address: 'Street 1',
-  status: 2,
-  subscriptionStatus: null,
-  subscriptionDetails: [],
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
+const device = buildDevice(7, {
   lastSeenAt: seen,
   online: true,
   appVersionCode: 42,
   appVersionName: '1.4.2',
-};
+});
 const qrSvg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><path d="M0 0h1v1H0z"/></svg>';
 const issued = { code: 'K7QXM-9D2PA', expiresAt: '2025-03-02T10:30:00.000Z', qrSvg };
 
 let enrolment: EnrolmentStatus;
 let statusFails = false;
 const enrolmentPath = `/api/v1/admin/machine/${id}/enrolment`;
-const ok = (data: unknown, msg = 'Success') => ({ status: 200, body: { code: 200, msg, data } });
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
