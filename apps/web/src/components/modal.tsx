@@ -1,4 +1,13 @@
-import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import {
+  useEffect,
+  useEffectEvent,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { createPortal } from 'react-dom';
 
 export type ModalProps = {
@@ -45,7 +54,10 @@ export function Modal({
     else onClose();
   });
 
-  useEffect(() => {
+  // A layout effect: focus moves in the same commit that shows the dialog, so there is no frame
+  // in which the dialog is on screen and focus is still behind it (a passive effect left that gap,
+  // and a screen reader or a fast key press could land in it).
+  useLayoutEffect(() => {
     if (!show) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     stack.push(id);

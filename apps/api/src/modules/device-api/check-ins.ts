@@ -15,7 +15,7 @@ type Options = {
   db: Db;
   log?: Pick<FastifyBaseLogger, 'warn'>;
   flushIntervalMs?: number;
-  /** Rows per UPDATE: 6 parameters each, under PostgreSQL's 65,535. */
+  /** Rows per UPDATE: bounds one statement's size and the rows it locks at once. */
   maxRowsPerStatement?: number;
   /** Machines kept in memory while the database cannot be written; beyond, new machines wait. */
   maxPending?: number;
@@ -59,12 +59,18 @@ export function createCheckIns({
   };
 
   async function writeChunk(rows: Array<[string, CheckIn]>) {
-    const values = sql.join(
-      rows.map(
-        ([id, c]) =>
-          sql`(${id}::uuid, ${c.at.toISOString()}::timestamptz, ${c.versionCode ?? null}::integer, ${c.versionName ?? null}::text, ${c.latitude ?? null}::float8, ${c.longitude ?? null}::float8)`,
-      ),
-      sql`, `,
+    // One JSON parameter, not six per row: the statement is built in microseconds whatever the
+    // fleet's size, and PostgreSQL parses one value (a 1,000-row write built with 6,000
+    // placeholders held the event loop long enough to show in the heartbeat's p99).
+    const values = JSON.stringify(
+      rows.map(([id, c]) => ({
+        id,
+        at: c.at.toISOString(),
+        version_code: c.versionCode ?? null,
+        version_name: c.versionName ?? null,
+        lat: c.latitude ?? null,
+        lon: c.longitude ?? null,
+      })),
     );
     // greatest() ignores nulls; a time never moves backwards (two instances, a late retry).
     await db.execute(sql`
@@ -74,7 +80,8 @@ export function createCheckIns({
         app_version_name = coalesce(v.version_name, devices.app_version_name),
         reported_latitude = coalesce(v.lat, devices.reported_latitude),
         reported_longitude = coalesce(v.lon, devices.reported_longitude)
-      from (values ${values}) as v(id, at, version_code, version_name, lat, lon)
+      from json_to_recordset(${values}::json)
+        as v(id uuid, at timestamptz, version_code integer, version_name text, lat float8, lon float8)
       where devices.id = v.id`);
   }
 
