@@ -47,16 +47,10 @@ export async function provisionFleet(admin: AdminClient, url: string, count: num
 
   const role = await admin.createAppRole(`Bench technicians ${run}`);
   const technician = { userName: `bench-tech-${run}`, password: `Tech-${randomBytes(6).toString('hex')}` };
-  const user = await admin.createUser({
+  await admin.addTechnician(role._id, deviceIds.slice(0, withPeople), technician, {
     firstName: 'Bench',
-    lastName: 'Technician',
-    roleId: role._id,
-    userName: technician.userName,
     email: `${technician.userName}@bench.example`,
-    phone: '0612345678',
-    password: technician.password,
   });
-  await admin.assignMachines(user._id, deviceIds.slice(0, withPeople));
 
   const machines: BenchMachine[] = clients.map((c) => ({
     machineNumber: c.machineNumber!,

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { chromiumLaunchOptions, storeConsoleSession } from '../scripts/chromium.mjs';
 import { buildWebIfStale } from '../scripts/web-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -102,17 +103,7 @@ try {
   );
   const planPath = new URL(subscription.link).pathname;
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
 
   /*
    * Opens `url` in a fresh context (nothing cached) and waits until `ready` shows and the network is
@@ -122,22 +113,7 @@ try {
   const visit = async ({ url, signedIn = false, ready, then }) => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    if (signedIn) {
-      await page.goto(`${base}/api/health`);
-      await page.evaluate(
-        ([token, details]) =>
-          localStorage.setItem(
-            'auth',
-            JSON.stringify({
-              details: { ...details, token, timeZone: 'UTC' },
-              toggle: true,
-              deviceDetail: {},
-              userDetails: details,
-            }),
-          ),
-        [session.accessToken, session.admin],
-      );
-    }
+    if (signedIn) await storeConsoleSession(page, base, session, 'UTC');
     const files = new Set();
     page.on('request', (req) => {
       const u = new URL(req.url());

@@ -61,16 +61,7 @@ test('a machine enrols with a code issued in the console, its records show, and 
     userName: `e2e-tech-${tag.toLowerCase()}`,
     password: `Tech-${randomBytes(6).toString('hex')}`,
   };
-  const user = await admin.createUser({
-    firstName: 'Tess',
-    lastName: 'Technician',
-    roleId: role._id,
-    userName: technician.userName,
-    email: `${technician.userName}@example.com`,
-    phone: '0612345678',
-    password: technician.password,
-  });
-  await admin.assignMachines(user._id, [device._id]);
+  await admin.addTechnician(role._id, [device._id], technician);
   await machine.login(technician.userName, technician.password);
 
   const random = seededRandom(2024);

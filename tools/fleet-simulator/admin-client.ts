@@ -82,34 +82,46 @@ export class AdminClient {
   assignMachines(userId: string, deviceIds: string[]) {
     return this.call<unknown>({ method: 'PUT', path: apiPaths.userMachines(userId), body: { deviceIds } });
   }
+  /**
+   * A technician as the console makes one: a user of the app role `roleId` (from createAppRole),
+   * assigned to the machines, so it can then sign in on them with `login`. `details` overrides the
+   * name, email and phone, which nothing checks.
+   */
+  async addTechnician(
+    roleId: string,
+    deviceIds: string[],
+    login: { userName: string; password: string },
+    details: Partial<Pick<UserCreateBodyInput, 'firstName' | 'lastName' | 'email' | 'phone'>> = {},
+  ) {
+    const user = await this.createUser({
+      firstName: 'Tess',
+      lastName: 'Technician',
+      email: `${login.userName}@example.com`,
+      phone: '0612345678',
+      ...details,
+      roleId,
+      userName: login.userName,
+      password: login.password,
+    });
+    await this.assignMachines(user._id, deviceIds);
+    return user;
+  }
 
   doctors(machineNumber: string, page = 1, limit = 100) {
-    return this.call<DoctorList>({
-      method: 'GET',
-      path: apiPaths.doctorsAll,
-      query: { machineNumber, page, limit },
-    });
+    return this.machineList<DoctorList>(apiPaths.doctorsAll, machineNumber, page, limit);
   }
   patients(machineNumber: string, page = 1, limit = 100) {
-    return this.call<PatientList>({
-      method: 'GET',
-      path: apiPaths.patientsAll,
-      query: { machineNumber, page, limit },
-    });
+    return this.machineList<PatientList>(apiPaths.patientsAll, machineNumber, page, limit);
   }
   technicians(machineNumber: string, page = 1, limit = 100) {
-    return this.call<TechnicianList>({
-      method: 'GET',
-      path: apiPaths.techniciansAll,
-      query: { machineNumber, page, limit },
-    });
+    return this.machineList<TechnicianList>(apiPaths.techniciansAll, machineNumber, page, limit);
   }
   treatments(machineNumber: string, page = 1, limit = 100) {
-    return this.call<TreatmentList>({
-      method: 'GET',
-      path: apiPaths.treatmentsAll,
-      query: { machineNumber, page, limit },
-    });
+    return this.machineList<TreatmentList>(apiPaths.treatmentsAll, machineNumber, page, limit);
+  }
+  /** One page of a console list filtered to the machine. */
+  private machineList<L>(path: string, machineNumber: string, page: number, limit: number) {
+    return this.call<L>({ method: 'GET', path, query: { machineNumber, page, limit } });
   }
   treatment(id: string) {
     return this.call<TreatmentDetail>({ method: 'GET', path: apiPaths.treatment(id) });

@@ -50,20 +50,18 @@ export class DeviceClient {
   }
 
   heartbeat(versionCode: number, versionName: string, latitude?: number, longitude?: number) {
-    return this.http.call<{ serverTime: string; nextHeartbeatSeconds: number }>({
+    return this.asMachine<{ serverTime: string; nextHeartbeatSeconds: number }>({
       method: 'POST',
       path: apiPaths.appHeartbeat,
-      headers: this.deviceHeaders(),
       body: { versionCode, versionName, latitude, longitude },
     });
   }
 
   /** Signs a doctor or technician in; the session becomes the current one. */
   async login(username: string, password: string): Promise<AppSession> {
-    const session = await this.http.call<AppSession>({
+    const session = await this.asMachine<AppSession>({
       method: 'POST',
       path: apiPaths.appLogin,
-      headers: this.deviceHeaders(),
       body: { username, password },
     });
     this.hold(session);
@@ -84,10 +82,9 @@ export class DeviceClient {
   /** Trades the current session's refresh token for a new pair (a used refresh token is dead). */
   async refresh(): Promise<AppSession> {
     const held = this.currentHeld();
-    const session = await this.http.call<AppSession>({
+    const session = await this.asMachine<AppSession>({
       method: 'POST',
       path: apiPaths.appTokenRefresh,
-      headers: this.deviceHeaders(),
       body: { refreshToken: held.session.refreshToken },
     });
     this.hold(session);
@@ -120,20 +117,10 @@ export class DeviceClient {
     return this.asPerson<BatchResult>({ method: 'POST', path: apiPaths.appTreatments, body: { items } });
   }
   sendAccessLogs(items: AccessLogItem[]) {
-    return this.http.call<BatchResult>({
-      method: 'POST',
-      path: apiPaths.appAccessLogs,
-      headers: this.deviceHeaders(),
-      body: { items },
-    });
+    return this.asMachine<BatchResult>({ method: 'POST', path: apiPaths.appAccessLogs, body: { items } });
   }
   sendErrorLogs(items: ErrorLogItem[]) {
-    return this.http.call<BatchResult>({
-      method: 'POST',
-      path: apiPaths.appErrorLogs,
-      headers: this.deviceHeaders(),
-      body: { items },
-    });
+    return this.asMachine<BatchResult>({ method: 'POST', path: apiPaths.appErrorLogs, body: { items } });
   }
 
   // ---------- reads (this machine's, as the signed-in person sees them) ----------
@@ -183,6 +170,11 @@ export class DeviceClient {
     const held = this.current ? this.sessions.get(this.current) : undefined;
     if (!held) throw new Error('nobody is signed in on this machine');
     return held;
+  }
+
+  /** A call as the machine alone (its credential, nobody signed in). */
+  private asMachine<T>(options: Omit<Parameters<typeof this.http.call>[0], 'headers'>): Promise<T> {
+    return this.http.call<T>({ ...options, headers: this.deviceHeaders() });
   }
 
   /** A call as the current person: refreshes first when the access token has lapsed, and once on a 401 for it. */

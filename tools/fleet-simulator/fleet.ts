@@ -107,16 +107,11 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
       const { code } = await admin.issueEnrolmentCode(device._id);
       await machine.client.enrol(code);
       const technician = { userName: `tech-${label}`, password: `Tech-${randomBytes(6).toString('hex')}` };
-      const user = await admin.createUser({
-        firstName: 'Tess',
+      const user = await admin.addTechnician(role._id, [device._id], technician, {
         lastName: `Technician ${i + 1}`,
-        roleId: role._id,
-        userName: technician.userName,
         email: `tech-${label}@fleet.example`,
         phone: String(mine.int(1_000_000_000, 9_999_999_999)),
-        password: technician.password,
       });
-      await admin.assignMachines(user._id, [device._id]);
       await machine.heartbeat();
       await machine.setUpPeople(technician, role.roleId);
       reports[i] = {

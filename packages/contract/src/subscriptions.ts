@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
-import {
+import { paymentProviders, planTypes, type PlanType, type SubscriptionStatus } from './checkout.ts';
+
+// The checkout's texts and enums live in checkout.ts (kept free of zod for the public pages); the
+// rest of the code imports them from here, beside the schemas.
+export {
   checkoutMessages,
   oneTimeLabel,
-  paymentProviders,
   planTypeLabels,
   planTypes,
   subscriptionStatuses,
@@ -12,18 +15,6 @@ import {
   type PlanType,
   type SubscriptionStatus,
 } from './checkout.ts';
-
-export {
-  checkoutMessages,
-  oneTimeLabel,
-  paymentProviders,
-  planTypeLabels,
-  planTypes,
-  subscriptionStatuses,
-  type PaymentProviderName,
-  type PlanType,
-  type SubscriptionStatus,
-};
 
 /** docs/product.md §5.10 "Subscription": the form's messages, used by the API and the Add Subscription modal. */
 export const subscriptionMessages = {

@@ -7,12 +7,7 @@
 // batches per round before the kill. PostgreSQL, then the embedded PGlite (one round: its restart
 // costs some 10-20 s of WASM start-up on 2 cores).
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import type { AccessLogItem, BatchResult, ErrorLogItem, TreatmentItem } from '@app/contract/device-api';
 import { AdminClient } from '../../../../tools/fleet-simulator/admin-client.ts';
 import { DeviceClient } from '../../../../tools/fleet-simulator/device-client.ts';
@@ -25,9 +20,8 @@ import {
   seededRandom,
 } from '../../../../tools/fleet-simulator/fake-data.ts';
 import { ApiError } from '../../../../tools/fleet-simulator/http.ts';
-import { openDatabase } from '../db/client.ts';
-import { apiEnv, hardeningAdmin, startApi, type ApiProcess } from './api-process.ts';
-import { createScratchDatabase } from './private-postgres.ts';
+import { hardeningAdmin, startApi, type ApiProcess } from './api-process.ts';
+import { itOnEachDatabase, type SqlQuery } from './kill-database.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';
 
 const rounds = {
@@ -35,7 +29,6 @@ const rounds = {
   PGlite: Math.min(1, Number(process.env.DEVICE_KILL_ROUNDS ?? 1)),
 };
 const killAfter = Number(process.env.DEVICE_KILL_AFTER ?? 12);
-const ports = { postgres: 3611, pglite: 3612 };
 const figures: Figure[] = [];
 let allPassed = true;
 
@@ -82,16 +75,7 @@ async function provision(url: string): Promise<Provisioned> {
   await machine.enrol((await admin.issueEnrolmentCode(device._id)).code);
   const role = await admin.createAppRole(`Kill technicians ${tag}`);
   const tech = { userName: `tk${tag}`, password: 'Tech-Passw0rd' };
-  const user = await admin.createUser({
-    firstName: 'Kai',
-    lastName: 'Tech',
-    roleId: role._id,
-    userName: tech.userName,
-    email: `${tech.userName}@example.com`,
-    phone: '0123456789',
-    password: tech.password,
-  });
-  await admin.assignMachines(user._id, [device._id]);
+  await admin.addTechnician(role._id, [device._id], tech);
   await machine.login(tech.userName, tech.password);
   const now = new Date();
   const doctor = fakeDoctor(random, device.machineNumber, `k${tag}`, role.roleId, 'Doctor-Passw0rd', now);
@@ -195,11 +179,7 @@ const checkQueries = {
      union all select client_id from treatment_records where client_id is not null) x group by client_id having count(*) > 1`,
 };
 
-async function verify(
-  label: string,
-  query: (q: string) => Promise<Array<Record<string, unknown>>>,
-  run: Awaited<ReturnType<typeof killRounds>>,
-) {
+async function verify(label: string, query: SqlQuery, run: Awaited<ReturnType<typeof killRounds>>) {
   const acked = [...run.tally.acked];
   const stored = new Set((await query(checkQueries.stored(acked))).map((r) => String(r.id)));
   const missing = acked.filter((id) => !stored.has(id));
@@ -218,53 +198,13 @@ async function verify(
 }
 
 describe('kill -9 while a machine syncs', () => {
-  it('keeps every acknowledged item, and none twice after the retries, on PostgreSQL', async () => {
-    const scratch = await createScratchDatabase('devkill');
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'devkill-pg-'));
-    const env = apiEnv({
-      port: ports.postgres,
-      dataDir,
-      env: { DATABASE_URL: scratch.url, PAYMENT_PROVIDER: 'demo' },
-    });
-    const client = new pg.Client({ connectionString: scratch.url });
-    try {
-      const run = await killRounds('PostgreSQL', env);
+  itOnEachDatabase(
+    'keeps every acknowledged item, and none twice after the retries',
+    { name: 'devkill', ports: { PostgreSQL: 3611, PGlite: 3612 }, onFailure: () => (allPassed = false) },
+    async (database, env, openQuery) => {
+      const run = await killRounds(database, env);
       await run.api.kill('SIGTERM');
-      await client.connect();
-      await verify('PostgreSQL', async (q) => (await client.query(q)).rows, run);
-    } catch (error) {
-      allPassed = false;
-      throw error;
-    } finally {
-      await client.end().catch(() => {});
-      await scratch.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it('keeps every acknowledged item, and none twice after the retries, on the embedded PGlite', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'devkill-pglite-'));
-    const env = apiEnv({ port: ports.pglite, dataDir });
-    try {
-      const run = await killRounds('PGlite', env);
-      await run.api.kill('SIGTERM');
-      const database = await openDatabase({ dataDir });
-      try {
-        await verify(
-          'PGlite',
-          async (q) =>
-            ((await database.db.execute(sql.raw(q))) as unknown as { rows: Array<Record<string, unknown>> })
-              .rows,
-          run,
-        );
-      } finally {
-        await database.close();
-      }
-    } catch (error) {
-      allPassed = false;
-      throw error;
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+      await verify(database, await openQuery(), run);
+    },
+  );
 });

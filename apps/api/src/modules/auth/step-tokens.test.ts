@@ -1,44 +1,11 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
 import { mfaMessages } from '@app/contract/mfa';
-import { roles, users } from '#api/db/schema/users.ts';
-import { hashPassword } from '#api/lib/passwords.ts';
-import { base32Decode, totp } from '#api/lib/totp.ts';
+import { base32Decode } from '#api/lib/totp.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { addAdmin, codeAt, enrol, nextStep, password, post } from './mfa-test-helpers.ts';
 
 let t: TestApp;
-const password = 'Step-Passw0rd!';
-let ip = 0;
-const post = (app: TestApp, url: string, payload: object) =>
-  app.app.inject({ method: 'POST', url, payload, remoteAddress: `10.7.0.${++ip % 250}` });
-const code = (app: TestApp, secret: Buffer) => totp(secret, app.clock.now.getTime());
-
-async function addAdmin(app: TestApp, email: string) {
-  const [admin] = await app.database.db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin'));
-  await app.database.db.insert(users).values({
-    email,
-    userName: email.split('@')[0]!,
-    passwordHash: await hashPassword(password),
-    roleId: admin!.id,
-  });
-}
-
-/** An admin with two-step sign-in on; returns a session from before it was on, and the secret. */
-async function enrolled(app: TestApp, email: string) {
-  await addAdmin(app, email);
-  const session = (await post(app, apiPaths.login, { email, password })).json().data.accessToken as string;
-  const setup = await app.injectAs(session, { method: 'POST', url: apiPaths.profileMfaSetup });
-  const secret = base32Decode(setup.json().data.manualKey);
-  const confirm = await app.injectAs(session, {
-    method: 'POST',
-    url: apiPaths.profileMfaConfirm,
-    payload: { code: code(app, secret) },
-  });
-  expect(confirm.statusCode, confirm.body).toBe(200);
-  app.clock.advance(30_000);
-  return { session, secret, recoveryCodes: confirm.json().data.recoveryCodes as string[] };
-}
 
 const stepToken = async (app: TestApp, email: string, pw = password) => {
   const res = await post(app, apiPaths.login, { email, password: pw });
@@ -54,18 +21,18 @@ describe('the sign-in step token', () => {
 
   it('opens one session only: used again, even with a fresh code, it is refused', async () => {
     const email = 'once@example.test';
-    const { secret } = await enrolled(t, email);
+    const { secret } = await enrol(t, email);
     const mfaToken = await stepToken(t, email);
-    expect((await post(t, apiPaths.loginMfa, { mfaToken, code: code(t, secret) })).statusCode).toBe(200);
-    t.clock.advance(30_000);
-    const again = await post(t, apiPaths.loginMfa, { mfaToken, code: code(t, secret) });
+    expect((await post(t, apiPaths.loginMfa, { mfaToken, code: codeAt(t, secret) })).statusCode).toBe(200);
+    nextStep(t);
+    const again = await post(t, apiPaths.loginMfa, { mfaToken, code: codeAt(t, secret) });
     expect(again.statusCode).toBe(401);
     expect(again.json().msg).toBe(mfaMessages.challengeInvalid);
   });
 
   it('lets only one of two simultaneous uses through', async () => {
     const email = 'race@example.test';
-    const { recoveryCodes } = await enrolled(t, email);
+    const { recoveryCodes } = await enrol(t, email);
     const mfaToken = await stepToken(t, email);
     const answers = await Promise.all(
       recoveryCodes.slice(0, 4).map((c) => post(t, apiPaths.loginMfa, { mfaToken, code: c })),
@@ -75,7 +42,7 @@ describe('the sign-in step token', () => {
 
   it('survives a wrong code (the person may type it again), but not a password change', async () => {
     const email = 'pwchange@example.test';
-    const { session, secret } = await enrolled(t, email);
+    const { token: session, secret } = await enrol(t, email);
     const mfaToken = await stepToken(t, email);
     expect((await post(t, apiPaths.loginMfa, { mfaToken, code: '000000' })).statusCode).toBe(401);
     const changed = await t.injectAs(session, {
@@ -84,12 +51,12 @@ describe('the sign-in step token', () => {
       payload: { old_password: password, new_password: 'Changed-Passw0rd!' },
     });
     expect(changed.statusCode, changed.body).toBe(200);
-    const res = await post(t, apiPaths.loginMfa, { mfaToken, code: code(t, secret) });
+    const res = await post(t, apiPaths.loginMfa, { mfaToken, code: codeAt(t, secret) });
     expect(res.statusCode).toBe(401);
     expect(res.json().msg).toBe(mfaMessages.challengeInvalid);
     // A token earned with the new password works.
     const fresh = await stepToken(t, email, 'Changed-Passw0rd!');
-    expect((await post(t, apiPaths.loginMfa, { mfaToken: fresh, code: code(t, secret) })).statusCode).toBe(
+    expect((await post(t, apiPaths.loginMfa, { mfaToken: fresh, code: codeAt(t, secret) })).statusCode).toBe(
       200,
     );
   });
@@ -111,9 +78,9 @@ describe('the enrolment step token (REQUIRE_MFA)', () => {
     const setup = await post(r, apiPaths.loginMfaSetup, { mfaToken });
     expect(setup.statusCode, setup.body).toBe(200);
     const secret = base32Decode(setup.json().data.manualKey);
-    const confirm = await post(r, apiPaths.loginMfaConfirm, { mfaToken, code: code(r, secret) });
+    const confirm = await post(r, apiPaths.loginMfaConfirm, { mfaToken, code: codeAt(r, secret) });
     expect(confirm.statusCode, confirm.body).toBe(200);
-    r.clock.advance(30_000);
+    nextStep(r);
     const again = await post(r, apiPaths.loginMfaSetup, { mfaToken });
     expect(again.statusCode).toBe(401);
     expect(again.json().msg).toBe(mfaMessages.challengeInvalid);

@@ -38,6 +38,16 @@ const toUser = (r: Row): User => ({
   createdAt: r.createdAt!.toISOString(),
 });
 
+/** The columns Add User and Edit User both set from the form (an email is stored lower-cased). */
+const formColumns = (body: UserCreateBody | UserUpdateBody) => ({
+  firstName: body.firstName,
+  lastName: body.lastName,
+  userName: body.userName,
+  email: body.email.toLowerCase(),
+  phone: body.phone,
+  roleId: body.roleId,
+});
+
 export function createUsersService({
   db,
   now,
@@ -139,12 +149,7 @@ export function createUsersService({
       const [created] = await db
         .insert(users)
         .values({
-          firstName: body.firstName,
-          lastName: body.lastName,
-          userName: body.userName,
-          email,
-          phone: body.phone,
-          roleId: body.roleId,
+          ...formColumns(body),
           passwordHash,
           isDeletable: true,
           createdAt: now(),
@@ -167,15 +172,7 @@ export function createUsersService({
       const sendNotice = await db.transaction(async (tx) => {
         await tx
           .update(users)
-          .set({
-            firstName: body.firstName,
-            lastName: body.lastName,
-            userName: body.userName,
-            email,
-            phone: body.phone,
-            roleId: body.roleId,
-            updatedAt: now(),
-          })
+          .set({ ...formColumns(body), updatedAt: now() })
           .where(eq(users.id, id))
           .catch(conflictOnDuplicate);
         if (oldEmail.toLowerCase() === email) return null;

@@ -1,5 +1,8 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { deviceApiMessages, type BatchResult } from '@app/contract/device-api';
+import type { Db } from '#api/db/client.ts';
 
 /*
  * The per-item engine of every batch route (docs/device-api.md): each item is parsed on its own, a
@@ -114,9 +117,34 @@ export function answer<T>(slots: readonly Slot<T>[]): BatchResult {
   return { accepted, refused: results.length - accepted, results };
 }
 
-/** Ids of this machine's rows among `keys` (already stored: a retry). */
-export const keySet = (rows: readonly { clientId: string | null }[]) =>
-  new Set(rows.map((r) => r.clientId!.toLowerCase()));
+/** A table of the machine's records, keyed by the app's item id per machine. */
+type ItemTable = PgTable & { deviceId: PgColumn; clientId: PgColumn };
+
+/**
+ * The live slots this machine has not stored yet. An id already stored is a retry: it stays
+ * 'accepted' as before, and is not stored (nor its password hashed, its pictures decoded) again.
+ */
+export async function notStoredYet<S extends { key: string }>(
+  db: Db,
+  table: ItemTable,
+  deviceId: string,
+  live: S[],
+): Promise<S[]> {
+  const rows = await db
+    .select({ clientId: table.clientId })
+    .from(table)
+    .where(
+      and(
+        eq(table.deviceId, deviceId),
+        inArray(
+          table.clientId,
+          live.map((s) => s.key),
+        ),
+      ),
+    );
+  const stored = new Set(rows.map((r) => String(r.clientId).toLowerCase()));
+  return live.filter((s) => !stored.has(s.key));
+}
 
 /** A unique violation (SQLSTATE 23505) on the named index, wherever the driver put it in the cause chain. */
 export function isUniqueViolation(error: unknown, index: string): boolean {

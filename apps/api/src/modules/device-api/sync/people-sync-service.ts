@@ -10,7 +10,7 @@ import { doctors, patients } from '#api/db/schema/devices.ts';
 import { roles } from '#api/db/schema/users.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
 import type { AppUserContext, DeviceContext } from '../device-auth.ts';
-import { answer, isUniqueViolation, keySet, parseBatch, pending, refuse, type Slot } from './batch.ts';
+import { answer, isUniqueViolation, notStoredYet, parseBatch, pending, refuse, type Slot } from './batch.ts';
 
 /*
  * People registered on a machine: a technician registers doctors (who then sign in on it with
@@ -59,22 +59,8 @@ export function createPeopleSyncService({ db, now }: { db: Db; now: () => Date }
       let live = checkMachine(device, slots);
       if (!live.length) return answer(slots);
 
-      const stored = keySet(
-        await db
-          .select({ clientId: doctors.clientId })
-          .from(doctors)
-          .where(
-            and(
-              eq(doctors.deviceId, device.deviceId),
-              inArray(
-                doctors.clientId,
-                live.map((s) => s.key),
-              ),
-            ),
-          ),
-      );
       // Already stored (a retry): accepted as before, without hashing the password again.
-      live = live.filter((s) => !stored.has(s.key));
+      live = await notStoredYet(db, doctors, device.deviceId, live);
       if (!live.length) return answer(slots);
 
       const roleRows = await db

@@ -3,7 +3,7 @@ import { deviceApiMessages, treatmentItemSchema, type BatchResult } from '@app/c
 import type { Db } from '#api/db/client.ts';
 import { patients, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
 import type { AppUserContext, DeviceContext } from '../device-auth.ts';
-import { answer, keySet, parseBatch, pending, refuse } from './batch.ts';
+import { answer, notStoredYet, parseBatch, pending, refuse } from './batch.ts';
 import { cleanTreatmentImage } from './treatment-images.ts';
 
 /*
@@ -26,22 +26,8 @@ export function createTreatmentsSyncService({ db, now }: { db: Db; now: () => Da
       let live = pending(slots);
       if (!live.length) return answer(slots);
 
-      const stored = keySet(
-        await db
-          .select({ clientId: treatmentRecords.clientId })
-          .from(treatmentRecords)
-          .where(
-            and(
-              eq(treatmentRecords.deviceId, device.deviceId),
-              inArray(
-                treatmentRecords.clientId,
-                live.map((s) => s.key),
-              ),
-            ),
-          ),
-      );
       // A retry: accepted again, its pictures not decoded again.
-      live = live.filter((s) => !stored.has(s.key));
+      live = await notStoredYet(db, treatmentRecords, device.deviceId, live);
       if (!live.length) return answer(slots);
 
       const patientRows = await db

@@ -10,6 +10,7 @@ import {
 } from '@app/contract/devices';
 import { FormField } from '#web/components/form-field.tsx';
 import { Modal } from '#web/components/modal.tsx';
+import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
 import { notify } from '#web/lib/notify.ts';
 import { notifyError } from '#web/lib/api-client.ts';
 import { useAddDevice } from '../api/add-device.ts';
@@ -100,14 +101,12 @@ export function DeviceFormModal({ show, onClose, device }: DeviceFormModalProps)
       size="lg"
       staticBackdrop
       footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </button>
-          <button type="submit" form="device-form" className="btn btn-primary" disabled={pending}>
-            {pending ? 'Saving...' : editing ? 'Update Device' : 'Add Device'}
-          </button>
-        </>
+        <ModalFormFooter
+          onCancel={onClose}
+          pending={pending}
+          submitLabel={editing ? 'Update Device' : 'Add Device'}
+          form="device-form"
+        />
       }
     >
       <form id="device-form" noValidate onSubmit={submit} className="row">

@@ -12,6 +12,7 @@ import {
 } from '@app/contract/roles';
 import { FormField } from '#web/components/form-field.tsx';
 import { Modal } from '#web/components/modal.tsx';
+import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
 import { ApiError, notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useSaveRole } from '../api/save-role.ts';
@@ -63,19 +64,7 @@ export function RoleFormModal({ show, onClose, role }: RoleFormModalProps) {
       title={title}
       staticBackdrop
       footer={
-        <>
-          <button
-            type="button"
-            className="btn btn-outline-secondary"
-            onClick={onClose}
-            disabled={save.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" form="role-form" className="btn btn-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save'}
-          </button>
-        </>
+        <ModalFormFooter onCancel={onClose} pending={save.isPending} submitLabel="Save" form="role-form" />
       }
     >
       <form id="role-form" noValidate onSubmit={submit}>

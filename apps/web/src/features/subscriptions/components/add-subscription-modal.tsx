@@ -13,6 +13,7 @@ import {
 } from '@app/contract/subscriptions';
 import { FormField } from '#web/components/form-field.tsx';
 import { Modal } from '#web/components/modal.tsx';
+import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useAddSubscription } from '../api/add-subscription.ts';
@@ -76,19 +77,12 @@ export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProp
       size="lg"
       staticBackdrop
       footer={
-        <>
-          <button
-            type="button"
-            className="btn btn-outline-secondary"
-            onClick={onClose}
-            disabled={add.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" form="subscription-form" className="btn btn-primary" disabled={add.isPending}>
-            {add.isPending ? 'Saving...' : subscriptionTexts.addSubscription}
-          </button>
-        </>
+        <ModalFormFooter
+          onCancel={onClose}
+          pending={add.isPending}
+          submitLabel={subscriptionTexts.addSubscription}
+          form="subscription-form"
+        />
       }
     >
       <form id="subscription-form" noValidate onSubmit={submit} className="row">

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Modal } from '#web/components/modal.tsx';
+import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
 import { SearchBox } from '#web/components/search-box.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
@@ -54,19 +55,7 @@ export function MachinesPickerModal({ userId, userName, assigned, onClose }: Mac
       size="lg"
       staticBackdrop={save.isPending}
       footer={
-        <>
-          <button
-            type="button"
-            className="btn btn-outline-secondary"
-            onClick={onClose}
-            disabled={save.isPending}
-          >
-            Cancel
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save'}
-          </button>
-        </>
+        <ModalFormFooter onCancel={onClose} pending={save.isPending} submitLabel="Save" onSubmit={submit} />
       }
     >
       <div className="row g-4">

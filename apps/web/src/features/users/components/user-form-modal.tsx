@@ -11,6 +11,7 @@ import {
 } from '@app/contract/users';
 import { FormField } from '#web/components/form-field.tsx';
 import { Modal } from '#web/components/modal.tsx';
+import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
 import { ApiError, notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useRoleOptions } from '../api/get-role-options.ts';
@@ -96,19 +97,12 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
       size="lg"
       staticBackdrop
       footer={
-        <>
-          <button
-            type="button"
-            className="btn btn-outline-secondary"
-            onClick={onClose}
-            disabled={save.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" form="user-form" className="btn btn-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : editing ? 'Save' : 'Add User'}
-          </button>
-        </>
+        <ModalFormFooter
+          onCancel={onClose}
+          pending={save.isPending}
+          submitLabel={editing ? 'Save' : 'Add User'}
+          form="user-form"
+        />
       }
     >
       <form id="user-form" noValidate onSubmit={submit} className="row">
