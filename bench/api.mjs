@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { apiServerEntry, buildApiIfStale } from '../scripts/api-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -90,8 +91,11 @@ const apiEnv = (extra) => ({
   DEVICE_RATE_PER_MINUTE: '1000000',
   ...extra,
 });
-const startApi = (port, extra) =>
-  startProcess(['--import', 'tsx', 'apps/api/src/server.ts'], apiEnv(extra), port);
+// As `npm start` runs it: the compiled bundle, no TypeScript loader.
+const startApi = async (port, extra) => {
+  await buildApiIfStale({ quiet: true });
+  return startProcess(['--enable-source-maps', apiServerEntry], apiEnv(extra), port);
+};
 
 async function json(base, method, route, { token, body, headers = {} } = {}) {
   const res = await fetch(`${base}${route}`, {
@@ -183,7 +187,7 @@ const scratch = await scratchDatabase();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
 const servers = [];
 try {
-  const api = startApi(3711, { DATABASE_URL: scratch.url, DATA_DIR: path.join(dataDir, 'pg') });
+  const api = await startApi(3711, { DATABASE_URL: scratch.url, DATA_DIR: path.join(dataDir, 'pg') });
   servers.push(api);
   await api.ready;
   const ctx = await prepare(api.base);
@@ -221,7 +225,7 @@ try {
   }
   await Promise.all(servers.splice(0).map((s) => s.stop()));
 
-  const embedded = startApi(3714, { DATA_DIR: path.join(dataDir, 'pglite') });
+  const embedded = await startApi(3714, { DATA_DIR: path.join(dataDir, 'pglite') });
   servers.push(embedded);
   await embedded.ready;
   const embeddedRoutes = routesFor(await prepare(embedded.base));

@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { animationsSettled, chromiumLaunchOptions, storeConsoleSession } from './chromium.mjs';
+import { apiServerEntry, buildApiIfStale } from './api-build.mjs';
 import { buildWebIfStale } from './web-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,7 +22,8 @@ const maxBytes = 200 * 1024;
 buildWebIfStale();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'screenshots-'));
 let serverLog = '';
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+await buildApiIfStale();
+const server = spawn(process.execPath, ['--enable-source-maps', apiServerEntry], {
   cwd: root,
   env: {
     ...process.env,
@@ -82,51 +85,17 @@ try {
     }
   }
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await chromium.launch(chromiumLaunchOptions);
   const context = await browser.newContext({ viewport, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
   const page = await context.newPage();
-  // The session the sign-in screen would store (docs/product.md §3.1), without typing the password.
-  await page.goto(`${base}/api/health`);
-  await page.evaluate(
-    ([accessToken, details]) =>
-      localStorage.setItem(
-        'auth',
-        JSON.stringify({
-          details: { ...details, token: accessToken, timeZone: 'Europe/Berlin' },
-          toggle: true,
-          deviceDetail: {},
-          userDetails: details,
-        }),
-      ),
-    [token, data.admin],
-  );
+  await storeConsoleSession(page, base, data, 'Europe/Berlin');
 
   mkdirSync(outDir, { recursive: true });
   const shoot = async (name, url, ready) => {
     await page.goto(`${base}${url}`);
     await ready();
     await page.waitForLoadState('networkidle');
-    // Let finite animations (fades, toasts) finish so the picture is the settled screen.
-    await page
-      .waitForFunction(
-        () =>
-          document
-            .getAnimations()
-            .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-        undefined,
-        { timeout: 3000 },
-      )
-      .catch(() => {});
+    await animationsSettled(page);
     const file = path.join(outDir, `${name}.png`);
     await page.screenshot({ path: file });
     const size = statSync(file).size;

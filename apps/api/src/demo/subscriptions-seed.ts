@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { subscriptions } from '../db/schema/subscriptions.ts';
 import { addPeriod } from '../lib/payments/payment-provider.ts';
 import { newSubscriptionId } from '../modules/subscriptions/subscriptions-service.ts';
-import type { DemoContext } from './seed-demo.ts';
+import type { DemoContext } from './demo-context.ts';
 import type { Rng } from './rng.ts';
 
 const day = 24 * 3600_000;

@@ -5,7 +5,7 @@ import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import { roles, users } from '../db/schema/users.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import type { Rng } from './rng.ts';
-import type { DemoContext } from './seed-demo.ts';
+import type { DemoContext } from './demo-context.ts';
 
 const extraRoles = [
   { roleName: 'Support', type: 'admin' },

@@ -2,15 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiServerEntry, buildApiIfStale } from '../../../../scripts/api-build.mjs';
 
 /*
- * The real API server as a child process, started the way `npm start` starts it (node + tsx on
- * apps/api/src/server.ts, no web build): the fault and load suites kill it, restart it on the same
- * data and measure it from outside, which an in-process app.inject() cannot show.
+ * The real API server as a child process, started the way `npm start` starts it (node on the
+ * compiled apps/api/dist/server.js, built first when the sources changed; no web build): the fault
+ * and load suites kill it, restart it on the same data and measure it from outside, which an
+ * in-process app.inject() cannot show.
  */
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const serverEntry = path.join(repoRoot, 'apps/api/src/server.ts');
 
 export const hardeningAdmin = { email: 'admin@example.com', password: 'Hardening-Passw0rd!' } as const;
 
@@ -58,7 +59,8 @@ export async function startApi(
   env: Record<string, string>,
   { readyTimeoutMs = 90_000, nodeArgs = [] as string[] } = {},
 ): Promise<ApiProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', serverEntry], {
+  await buildApiIfStale({ quiet: true });
+  const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', apiServerEntry], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,15 +6,9 @@
 // KILL_ROUNDS (default 2) and KILL_ROUNDS_PGLITE (default 1: each PGlite restart costs some 10-20 s
 // of WASM start-up on 2 cores) set the kills per database; KILL_AFTER (default 24) the acknowledged
 // writes per round before the kill.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/client.ts';
-import { apiEnv, call, login, startApi, type ApiProcess } from './api-process.ts';
-import { createScratchDatabase } from './private-postgres.ts';
+import { afterAll, describe, expect } from 'vitest';
+import { call, login, startApi, type ApiProcess } from './api-process.ts';
+import { itOnEachDatabase, type SqlQuery } from './kill-database.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';
 import { checkAcked, startWriteStream, type StreamTally } from './write-stream.ts';
 
@@ -23,7 +17,6 @@ const rounds = {
   PGlite: Number(process.env.KILL_ROUNDS_PGLITE ?? 1),
 };
 const killAfter = Number(process.env.KILL_AFTER ?? 24);
-const ports = { postgres: 3601, pglite: 3602 };
 
 const figures: Figure[] = [];
 const notes: string[] = [];
@@ -37,7 +30,7 @@ afterAll(() => {
     database: 'PostgreSQL and PGlite (embedded)',
     figures,
     notes: [
-      'The real server (node + tsx on apps/api/src/server.ts) takes concurrent creates of devices, users and subscription links; SIGKILL lands while requests are in flight; the server restarts on the same data.',
+      'The real server (node on the compiled apps/api/dist/server.js, as npm start runs it) takes concurrent creates of devices, users and subscription links; SIGKILL lands while requests are in flight; the server restarts on the same data.',
       'Checked after the last restart: every acknowledged (2xx) write reads back with every field it was sent; acknowledged users sign in with their password; SQL invariants hold (device count row equals count(*), every user has its role and an argon2id hash, every subscription has its link mail in the outbox).',
       "A write's access-log row is in the database before its answer is sent (lib/audit.ts: writes and record views land first, other reads go in the next batch), so every acknowledged create must have its row after the kill.",
       ...notes,
@@ -46,9 +39,7 @@ afterAll(() => {
 });
 
 /** The SQL invariants: what "half there" would look like for each kind of write. */
-async function invariantViolations(
-  query: (text: string) => Promise<Array<Record<string, unknown>>>,
-): Promise<string[]> {
+async function invariantViolations(query: SqlQuery): Promise<string[]> {
   const checks: Array<[string, string]> = [
     [
       'device count row differs from count(*)',
@@ -75,7 +66,7 @@ async function invariantViolations(
   return out;
 }
 
-async function counts(query: (text: string) => Promise<Array<Record<string, unknown>>>) {
+async function counts(query: SqlQuery) {
   const [row] = await query(
     `select (select count(*) from devices)::int as devices, (select count(*) from users)::int as users, (select count(*) from subscriptions)::int as subscriptions,
        (select count(*) from access_logs where status_code between 200 and 299
@@ -147,66 +138,25 @@ async function killRounds(label: keyof typeof rounds, env: Record<string, string
 }
 
 describe('kill -9 during a stream of writes', () => {
-  it('loses no acknowledged write and leaves nothing half written on PostgreSQL', async () => {
-    const scratch = await createScratchDatabase('kill');
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kill-pg-'));
-    const env = apiEnv({ port: ports.postgres, dataDir, env: { DATABASE_URL: scratch.url } });
-    const client = new pg.Client({ connectionString: scratch.url });
-    try {
-      const { tally, problems, restartMs, api } = await killRounds('PostgreSQL', env);
+  itOnEachDatabase(
+    'loses no acknowledged write and leaves nothing half written',
+    { name: 'kill', ports: { PostgreSQL: 3601, PGlite: 3602 }, onFailure: () => (allPassed = false) },
+    async (database, env, openQuery) => {
+      const { tally, problems, restartMs, api } = await killRounds(database, env);
       await api.kill('SIGTERM');
-      await client.connect();
-      const query = async (q: string) => (await client.query(q)).rows as Array<Record<string, unknown>>;
+      // The server is gone: read what it left on disk for the SQL invariants.
+      const query = await openQuery();
       const broken = await invariantViolations(query);
       const c = await counts(query);
-      record('PostgreSQL', tally, problems, broken, restartMs, c);
+      record(database, tally, problems, broken, restartMs, c);
       expect(problems, 'acknowledged writes missing or incomplete').toEqual([]);
       expect(broken, 'half-written rows').toEqual([]);
       expect(
         Math.max(0, tally.acked.length - c.audited),
         'acknowledged creates without their access-log row',
       ).toBe(0);
-    } catch (error) {
-      allPassed = false;
-      throw error;
-    } finally {
-      await client.end().catch(() => {});
-      await scratch.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it('loses no acknowledged write and leaves nothing half written on the embedded PGlite', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kill-pglite-'));
-    const env = apiEnv({ port: ports.pglite, dataDir });
-    try {
-      const { tally, problems, restartMs, api } = await killRounds('PGlite', env);
-      await api.kill('SIGTERM');
-      // The server is gone: open its data directory directly for the SQL invariants.
-      const database = await openDatabase({ dataDir });
-      try {
-        const query = async (q: string) =>
-          ((await database.db.execute(sql.raw(q))) as unknown as { rows: Array<Record<string, unknown>> })
-            .rows;
-        const broken = await invariantViolations(query);
-        const c = await counts(query);
-        record('PGlite', tally, problems, broken, restartMs, c);
-        expect(problems, 'acknowledged writes missing or incomplete').toEqual([]);
-        expect(broken, 'half-written rows').toEqual([]);
-        expect(
-          Math.max(0, tally.acked.length - c.audited),
-          'acknowledged creates without their access-log row',
-        ).toBe(0);
-      } finally {
-        await database.close();
-      }
-    } catch (error) {
-      allPassed = false;
-      throw error;
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
 
 function record(
