@@ -2,9 +2,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { writeBinaryManifest } from '../packages/contract/src/android-manifest-writer.ts';
 
-/** A stored (uncompressed) ZIP shaped like an APK: the manifest and one large asset of random bytes. */
-export function writeApk(file, bytes) {
+/**
+ * A stored (uncompressed) ZIP shaped like an APK: a binary manifest declaring `release` (package,
+ * versionCode, versionName, which the server checks against the form) and one large asset of
+ * random bytes.
+ */
+export function writeApk(file, bytes, release) {
   const fd = openSync(file, 'w');
   let offset = 0;
   const central = [];
@@ -37,7 +42,7 @@ export function writeApk(file, bytes) {
     c.writeUInt32LE(headerAt, 42);
     central.push(c, nameBuf);
   };
-  const manifest = Buffer.from('<?xml version="1.0" encoding="utf-8"?><manifest package="com.bench.app"/>');
+  const manifest = Buffer.from(writeBinaryManifest(release));
   entry(
     'AndroidManifest.xml',
     function* () {

@@ -113,12 +113,19 @@ function startStandIn() {
   });
 }
 
+/** What the bench's two APKs declare in their manifests; the upload's form says the same. */
+const release = (versionCode) => ({
+  packageName: 'com.bench.app',
+  versionCode,
+  versionName: `1.0.${versionCode}`,
+});
+
 async function main() {
   const apkFile = path.join(work, 'bench.apk');
   const smallFile = path.join(work, 'small.apk');
   console.log(`writing a ${sizeMb} MB APK...`);
-  writeApk(apkFile, sizeMb * 1024 * 1024);
-  writeApk(smallFile, 64 * 1024);
+  writeApk(apkFile, sizeMb * 1024 * 1024, release(2));
+  writeApk(smallFile, 64 * 1024, release(1));
   const expected = await sha256File(apkFile);
 
   const standIn = storageKind === 's3' ? await startStandIn() : null;
@@ -162,7 +169,7 @@ async function main() {
     const fields = (versionCode) => ({
       appName: 'com.bench.app',
       versionCode,
-      versionName: `1.0.${versionCode}`,
+      versionName: release(versionCode).versionName,
       remark: 'bench',
       updateDesc: 'memory bench',
       updateType: '1',

@@ -31,6 +31,8 @@ test('adds an app update with a small APK, sees it listed and downloads it intac
     mimeType: 'application/vnd.android.package-archive',
     buffer: apk,
   });
+  // Read from the file's manifest in the browser.
+  await expect(dialog.getByText(`package ${appName}, version code 3`)).toBeVisible();
   await dialog.getByRole('button', { name: 'Submit' }).click();
 
   await expect(page.getByText('App update added successfully')).toBeVisible();
@@ -49,7 +51,7 @@ test('adds an app update with a small APK, sees it listed and downloads it intac
   expect(sha256(readFileSync(file))).toBe(sha256(apk));
 });
 
-test('refuses a file that is not an APK, with the server message', async ({ page }) => {
+test('refuses a file that is not an APK under its field, before sending it', async ({ page }) => {
   await signIn(page);
   await page.goto('/admin/app-update');
   await page.getByRole('button', { name: 'Add App Update' }).click();
@@ -65,8 +67,13 @@ test('refuses a file that is not an APK, with the server message', async ({ page
     mimeType: 'application/octet-stream',
     buffer: Buffer.from('not an apk\n'),
   });
+  // The browser reads the manifest as the file is picked (the server's refusal is the API tests').
+  const error = dialog.getByText(/^The APK file has no readable AndroidManifest.xml/);
+  await expect(error).toBeVisible();
+  await expect(dialog.getByLabel(/APK File/)).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByText('Only APK files are allowed')).toBeVisible();
+  await expect(error).toBeVisible();
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();

@@ -40,6 +40,7 @@ import { deviceApiPlugin } from './modules/device-api/device-api-plugin.ts';
 import { createDeviceAuth, deviceAuthChannel } from './modules/device-api/device-auth.ts';
 import { createDeviceGate } from './modules/device-api/device-gate.ts';
 import { createDevicesService } from './modules/devices/devices-service.ts';
+import { createDeviceAppVersionsService } from './modules/devices/device-app-versions.ts';
 import { createAuthService } from './modules/auth/auth-service.ts';
 import { createSignInThrottle } from './modules/auth/sign-in-throttle.ts';
 import { createMfaCrypto } from './modules/auth/mfa-crypto.ts';
@@ -249,6 +250,7 @@ export async function buildApp({
   await app.register(logsRoutes, { logs: createLogsService({ db: database.db }) });
   await app.register(devicesRoutes, {
     devices: createDevicesService({ db: database.db, now, offlineMinutes: config.deviceOfflineMinutes }),
+    appVersions: createDeviceAppVersionsService({ db: database.db }),
   });
   await app.register(deviceUsersRoutes, { deviceUsers: createDeviceUsersService({ db: database.db }) });
   await app.register(treatmentsRoutes, { treatments: createTreatmentsService({ db: database.db }) });

@@ -28,6 +28,19 @@ export const appUpdateMessages = {
   malformed: 'The APK file is damaged or malformed',
   /** An entry named like `../x`, `/x`, `C:x` or with a backslash: it could escape a folder when unpacked. */
   unsafeEntryName: 'The APK file holds an unsafe entry name',
+  /**
+   * The APK's own AndroidManifest.xml is the truth for the package and the version (issue 16): no
+   * readable manifest, another app's package, a version not above the newest, a form that disagrees.
+   */
+  manifestUnreadable: 'The APK file has no readable AndroidManifest.xml',
+  packageMismatch: (fromFile: string, appPackage: string) =>
+    `Package ${fromFile} of the APK file is not this app's package (${appPackage})`,
+  versionCodeNotAbove: (newest: number) =>
+    `Version code must be above ${newest}, the newest release of this app`,
+  versionCodeFileMismatch: (fromFile: number) =>
+    `Version code does not match the APK file, which declares ${fromFile}`,
+  versionNameFileMismatch: (fromFile: string) =>
+    `Version name does not match the APK file, which declares ${fromFile}`,
   notFound: 'App update not found',
   invalidId: 'Invalid app update id',
   noneForApp: 'No update found for this app',
@@ -140,14 +153,20 @@ export const appUpdateSchema = z.object({
   fileName: z.string(),
   apkSize: z.number().int(),
   apkSha256: z.string(),
+  /** The package the APK's manifest declares (null: stored before manifests were read). */
+  packageName: z.string().nullable(),
   createdAt: z.string(),
 });
 export type AppUpdate = z.infer<typeof appUpdateSchema>;
 
+/** A row of the App Update list: the release and how many machines last reported running its versionCode. */
+export const appUpdateListItemSchema = appUpdateSchema.extend({ deviceCount: z.number().int() });
+export type AppUpdateListItem = z.infer<typeof appUpdateListItemSchema>;
+
 export const appUpdateListQuerySchema = pageQuery;
 
 export const appUpdateListSchema = z.object({
-  allSystems: z.array(appUpdateSchema),
+  allSystems: z.array(appUpdateListItemSchema),
   totalPages: z.number().int(),
   total: z.number().int(),
   page: z.number().int(),

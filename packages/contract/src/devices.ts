@@ -33,6 +33,8 @@ export const deviceMessages = {
   empty: 'No customers found.',
   /** docs/product.md §8: default empty-result message. */
   noneFound: 'No Device found',
+  /** Ours: Device Details' app version history before the machine's first heartbeat. */
+  appVersionsEmpty: 'No app version reported yet.',
 } as const;
 
 /** docs/product.md §3.2: 1 Inactive, 2 Active. */
@@ -205,3 +207,23 @@ export type DeviceList = z.infer<typeof deviceListSchema>;
 
 export const deviceListResponseSchema = envelope(deviceListSchema);
 export const deviceResponseSchema = envelope(deviceSchema);
+
+/** One change of the app version a machine reported (Device Details' version history), newest first. */
+export const deviceAppVersionSchema = z.object({
+  versionCode: z.number().int(),
+  versionName: z.string().nullable(),
+  /** When its heartbeat first named this version. */
+  firstSeenAt: z.string(),
+});
+export type DeviceAppVersion = z.infer<typeof deviceAppVersionSchema>;
+
+export const deviceAppVersionListQuerySchema = pageQuery;
+export const deviceAppVersionListSchema = z.object({
+  versions: z.array(deviceAppVersionSchema),
+  totalPages: z.number().int(),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type DeviceAppVersionList = z.infer<typeof deviceAppVersionListSchema>;
+export const deviceAppVersionListResponseSchema = envelope(deviceAppVersionListSchema);

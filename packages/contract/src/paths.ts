@@ -73,5 +73,7 @@ export const apiPaths = {
   machineEnrolment: (id: string) => `/api/v1/admin/machine/${id}/enrolment`,
   machineEnrolmentCode: (id: string) => `/api/v1/admin/machine/${id}/enrolment/code`,
   machineEnrolmentRevoke: (id: string) => `/api/v1/admin/machine/${id}/enrolment/revoke`,
+  // Ours: the app versions a machine has reported, each with when it was first seen.
+  machineAppVersions: (id: string) => `/api/v1/admin/machine/${id}/app-versions`,
   userMachines: (id: string) => `/api/v1/admin/users/${id}/machines`,
 } as const;

@@ -4,7 +4,7 @@ import { appUpdates } from '../db/schema/app-updates.ts';
 import { storageKey } from '../lib/storage/storage-key.ts';
 import { buildDemoApk } from '../modules/app-updates/zip-writer.ts';
 import type { Rng } from './rng.ts';
-import type { DemoContext } from './seed-demo.ts';
+import type { DemoContext } from './demo-context.ts';
 
 const apps = [
   {
@@ -50,7 +50,7 @@ const apps = [
 ] as const;
 
 /**
- * A few app updates with small generated APK-shaped files (a ZIP listing AndroidManifest.xml), so
+ * A few app updates with small generated APK-shaped files (a ZIP with a binary AndroidManifest.xml), so
  * the App Update page has rows whose downloads work. Needs the file storage; without one it adds nothing.
  */
 export async function seedAppUpdates(db: Db, rng: Rng, context: DemoContext): Promise<void> {
@@ -61,12 +61,13 @@ export async function seedAppUpdates(db: Db, rng: Rng, context: DemoContext): Pr
   for (const app of apps) {
     for (const [index, release] of app.releases.entries()) {
       const versionCode = (index + 1) * 10;
-      const apk = buildDemoApk(app.appName, versionCode, rng.int(2_000, 20_000));
+      const apk = buildDemoApk(app.appName, versionCode, rng.int(2_000, 20_000), release.versionName);
       const key = storageKey('apks', 'apk');
       const stored = await storage.put(key, Readable.from([apk]));
       ageDays -= rng.int(10, 40);
       await db.insert(appUpdates).values({
         appName: app.appName,
+        packageName: app.appName,
         versionCode,
         versionName: release.versionName,
         remark: release.remark,

@@ -18,6 +18,11 @@ export const appUpdates = pgTable(
     // Random (v4) and so unguessable: it doubles as the public download address.
     id: uuid('id').primaryKey().defaultRandom(),
     appName: text('app_name').notNull(),
+    /**
+     * The package the APK's manifest declares; every release of an app must keep the first one's.
+     * Null on releases stored before manifests were read.
+     */
+    packageName: text('package_name'),
     versionCode: integer('version_code').notNull(),
     versionName: text('version_name').notNull(),
     remark: text('remark').notNull(),

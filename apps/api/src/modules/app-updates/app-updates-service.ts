@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { and, count, desc, eq, gt } from 'drizzle-orm';
+import { ManifestError, type ApkManifest } from '@app/contract/apk-manifest';
 import {
   appUpdateFieldKeys,
   appUpdateFieldsSchema,
@@ -25,6 +26,9 @@ import type { Storage, StoredObject } from '#api/lib/storage/storage.ts';
 import { storageKey } from '#api/lib/storage/storage-key.ts';
 import { validationMessage } from '#api/lib/validation-message.ts';
 import { checkApk, defaultApkLimits, type ApkLimits, type ApkVerdict } from './apk-check.ts';
+import { readApkManifestFile } from './apk-manifest-file.ts';
+import { createReleaseRules } from './release-rules.ts';
+import { devicesRunning } from './running-devices.ts';
 
 /** One part of a multipart body, as the route hands it over (fields as text, the file as a stream). */
 export type UploadPart =
@@ -32,7 +36,7 @@ export type UploadPart =
   | { type: 'file'; fieldname: string; filename: string; file: Readable };
 
 type Row = typeof appUpdates.$inferSelect;
-type StoredApk = { key: string; fileName: string; size: number; sha256: string };
+type StoredApk = { key: string; fileName: string; size: number; sha256: string; manifest: ApkManifest };
 
 export const apkContentType = 'application/vnd.android.package-archive';
 
@@ -74,6 +78,17 @@ function refusal(verdict: Exclude<ApkVerdict, { ok: true }>): AppError {
   }
 }
 
+/** The APK's manifest; one that cannot be read is the client's file's fault, a 415 naming the file. */
+async function readManifest(localPath: string): Promise<ApkManifest> {
+  try {
+    return await readApkManifestFile(localPath);
+  } catch (error) {
+    if (error instanceof ManifestError)
+      throw new UnsupportedMediaTypeError(`${appUpdateMessages.manifestUnreadable} (${error.message})`);
+    throw error;
+  }
+}
+
 export function createAppUpdatesService(deps: {
   db: Db;
   storage: Storage;
@@ -82,6 +97,7 @@ export function createAppUpdatesService(deps: {
   apkLimits?: ApkLimits;
 }) {
   const { db, storage, publicUrl, apkMaxBytes, apkLimits = defaultApkLimits } = deps;
+  const rules = createReleaseRules(db);
 
   const toDto = (row: Row): AppUpdate => ({
     _id: row.id,
@@ -96,21 +112,21 @@ export function createAppUpdatesService(deps: {
     fileName: row.fileName,
     apkSize: row.apkSize,
     apkSha256: row.apkSha256,
+    packageName: row.packageName,
     createdAt: row.createdAt.toISOString(),
   });
 
-  async function assertVersionFree(fields: AppUpdateFields) {
-    const [taken] = await db
-      .select({ id: appUpdates.id })
-      .from(appUpdates)
-      .where(and(eq(appUpdates.appName, fields.appName), eq(appUpdates.versionCode, fields.versionCode)))
-      .limit(1);
-    if (taken) throw new ConflictError(appUpdateMessages.versionCodeTaken);
-  }
-
-  /** Streams the file into storage; kept only when it is a ZIP listing AndroidManifest.xml. */
-  async function storeApk(filename: string, file: Readable): Promise<StoredApk> {
+  /**
+   * Streams the file into storage; kept only when it is a ZIP within the zip limits whose
+   * AndroidManifest.xml reads, and (when the fields came first) that makes a valid next release.
+   */
+  async function storeApk(
+    filename: string,
+    file: Readable,
+    early: AppUpdateFields | null,
+  ): Promise<StoredApk> {
     const key = storageKey('apks', 'apk');
+    const read: { manifest?: ApkManifest } = {};
     try {
       const put = await storage.put(key, file, {
         contentType: apkContentType,
@@ -118,9 +134,14 @@ export function createAppUpdatesService(deps: {
         check: async (localPath) => {
           const verdict = await checkApk(localPath, apkLimits);
           if (!verdict.ok) throw refusal(verdict);
+          // Only after the zip-bomb checks: one entry, read and inflated within a bound.
+          read.manifest = await readManifest(localPath);
+          // Before the object becomes visible: on S3, before the bucket sees a byte.
+          if (early) await rules.assertRelease(early, read.manifest);
         },
       });
-      return { key, fileName: safeApkFileName(filename), ...put };
+      if (!read.manifest) throw new Error('storage.put skipped the content check');
+      return { key, fileName: safeApkFileName(filename), manifest: read.manifest, ...put };
     } catch (error) {
       // The multipart parser's own file-size stop reads as ours.
       if (
@@ -141,7 +162,8 @@ export function createAppUpdatesService(deps: {
     /**
      * Takes the multipart body of POST system/updates. Fields sent before the file are checked
      * before a byte of it is stored; the file streams to storage. Any failure (bad field, wrong
-     * content, too large, duplicate, client gone) leaves neither file nor row.
+     * content, too large, unreadable manifest, a form that disagrees with it, another package, a
+     * versionCode not above the newest, client gone) leaves neither file nor row.
      */
     async create(parts: AsyncIterable<UploadPart>, userId: string | null): Promise<AppUpdate> {
       const raw: Record<string, unknown> = {};
@@ -170,27 +192,32 @@ export function createAppUpdatesService(deps: {
             throw new UnsupportedMediaTypeError(appUpdateMessages.apkContent);
           }
           // With the fields in hand, refuse early rather than after receiving a large file.
-          if (appUpdateFieldKeys.every((k) => k in raw)) {
-            const early = parseFields(raw);
-            await assertVersionFree(early);
-          }
-          stored = await storeApk(part.filename, part.file);
+          const early = appUpdateFieldKeys.every((k) => k in raw) ? parseFields(raw) : null;
+          if (early) await rules.assertVersionAbove(early.appName, early.versionCode);
+          stored = await storeApk(part.filename, part.file, early);
         }
         const fields = parseFields(raw);
         if (!stored) throw new BadRequestError(appUpdateMessages.fileRequired);
-        await assertVersionFree(fields);
-        const [row] = await db
-          .insert(appUpdates)
-          .values({
-            ...fields,
-            storageKey: stored.key,
-            fileName: stored.fileName,
-            apkSize: stored.size,
-            apkSha256: stored.sha256,
-            createdBy: userId,
-          })
-          .returning();
-        return toDto(row!);
+        const { key, fileName, size, sha256, manifest } = stored;
+        // The file is the truth for the package and the version; the form had to agree with it.
+        const row = await rules.insertRelease(fields, manifest, async (tx) => {
+          const [inserted] = await tx
+            .insert(appUpdates)
+            .values({
+              ...fields,
+              versionCode: manifest.versionCode,
+              versionName: manifest.versionName ?? fields.versionName,
+              packageName: manifest.packageName,
+              storageKey: key,
+              fileName,
+              apkSize: size,
+              apkSha256: sha256,
+              createdBy: userId,
+            })
+            .returning();
+          return inserted!;
+        });
+        return toDto(row);
       } catch (error) {
         if (stored) await storage.delete(stored.key);
         if (isUniqueViolation(error)) throw new ConflictError(appUpdateMessages.versionCodeTaken);
@@ -209,7 +236,12 @@ export function createAppUpdatesService(deps: {
           .offset(offsetOf(page, limit)),
         db.select({ total: count() }).from(appUpdates),
       ]);
-      return { allSystems: rows.map(toDto), totalPages: pageCount(total, limit), total, page, limit };
+      const running = await devicesRunning(
+        db,
+        rows.map((r) => r.versionCode),
+      );
+      const allSystems = rows.map((r) => ({ ...toDto(r), deviceCount: running.get(r.versionCode) ?? 0 }));
+      return { allSystems, totalPages: pageCount(total, limit), total, page, limit };
     },
 
     async latest({ appName, versionCode }: { appName: string; versionCode?: number }): Promise<LatestUpdate> {

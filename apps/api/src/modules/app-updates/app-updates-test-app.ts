@@ -43,13 +43,18 @@ export const fieldsFor = (over: Fields = {}): Fields => ({
   ...over,
 });
 
-/** A multipart/form-data body as a browser sends it: fields first, then the file. */
-export function multipart(fields: Fields, file?: { name: string; data: Buffer; field?: string }) {
+type UploadFile = { name: string; data: Buffer; field?: string };
+
+/**
+ * A multipart/form-data body as a browser sends it: fields first, then the file; `fileFirst`
+ * sends the file before the fields (then nothing can be checked before the file is stored).
+ */
+export function multipart(fields: Fields, file?: UploadFile, { fileFirst = false } = {}) {
   const boundary = `----test${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
+  const fieldChunks = Object.entries(fields).map(([k, v]) =>
+    Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+  );
+  const chunks: Buffer[] = fileFirst ? [] : [...fieldChunks];
   if (file) {
     chunks.push(
       Buffer.from(
@@ -59,6 +64,7 @@ export function multipart(fields: Fields, file?: { name: string; data: Buffer; f
       Buffer.from('\r\n'),
     );
   }
+  if (fileFirst) chunks.push(...fieldChunks);
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return {
     payload: Buffer.concat(chunks),
@@ -66,8 +72,8 @@ export function multipart(fields: Fields, file?: { name: string; data: Buffer; f
   };
 }
 
-export const upload = (fields: Fields, file?: { name: string; data: Buffer; field?: string }) => {
-  const body = multipart(fields, file);
+export const upload = (fields: Fields, file?: UploadFile, options?: { fileFirst?: boolean }) => {
+  const body = multipart(fields, file, options);
   return ctx.t.injectAs(ctx.token, { method: 'POST', url: '/api/v1/admin/system/updates', ...body });
 };
 

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  deviceAppVersionListQuerySchema,
+  deviceAppVersionListResponseSchema,
   deviceCreateBodySchema,
   deviceIdParamSchema,
   deviceListQuerySchema,
@@ -10,9 +12,13 @@ import {
 } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
+import type { DeviceAppVersionsService } from './device-app-versions.ts';
 import type { DevicesService } from './devices-service.ts';
 
-export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {
+export const devicesRoutes: FastifyPluginAsyncZod<{
+  devices: DevicesService;
+  appVersions: DeviceAppVersionsService;
+}> = async (app, { devices, appVersions }) => {
   app.get(
     apiPaths.machines,
     {
@@ -76,5 +82,21 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> =
       const { device, statusOnly } = await devices.update(request.params.id, request.body);
       return ok(device, statusOnly ? deviceMessages.statusUpdated : deviceMessages.updated);
     },
+  );
+
+  app.get(
+    apiPaths.machineAppVersions(':id'),
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['devices'],
+        summary:
+          "A device's app version history: each versionCode its heartbeats reported, with when it was first seen, newest first",
+        params: deviceIdParamSchema,
+        querystring: deviceAppVersionListQuerySchema,
+        response: { 200: deviceAppVersionListResponseSchema },
+      },
+    },
+    async (request) => ok(await appVersions.list(request.params.id, request.query)),
   );
 };

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { ApkManifest } from '@app/contract/apk-manifest';
 import {
   appUpdateFormSchema,
   appUpdateMessages,
@@ -14,6 +15,7 @@ import { Modal } from '#web/components/modal.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useAddAppUpdate } from '../api/add-app-update.ts';
+import { readApkFile } from '../utils/read-apk-file.ts';
 
 export type AppUpdateFormModalProps = { show: boolean; onClose: () => void };
 
@@ -31,10 +33,22 @@ const formatSize = (bytes: number) =>
     ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
     : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
+/** The picked file's manifest, or the message that it has none readable (the server's words). */
+const inspect = (file: File): Promise<ApkManifest | string> =>
+  readApkFile(file).catch(
+    (error: unknown) =>
+      `${appUpdateMessages.manifestUnreadable} (${error instanceof Error ? error.message : String(error)})`,
+  );
+
+const describeManifest = (m: ApkManifest) =>
+  `package ${m.packageName}, version code ${m.versionCode}${m.versionName ? `, version name ${m.versionName}` : ''}`;
+
 /**
  * Add App Update (docs/product.md §2.14, §5.6): static backdrop, every field required, an .apk file; the upload shows
  * its progress and the submit button stays disabled until it ends. Cancel stops an upload under way.
- * Mounted only while open, so every opening starts blank.
+ * Picking the APK reads its manifest in the browser and fills the version fields (and an empty App
+ * Name with the package): the server refuses a form that disagrees with the file. A file without a
+ * readable manifest is refused under its field. Mounted only while open, so every opening starts blank.
  */
 export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
   const add = useAddAppUpdate();
@@ -44,6 +58,10 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
     register,
     handleSubmit,
     control,
+    setValue,
+    getValues,
+    setError,
+    clearErrors,
     formState: { errors, isSubmitting },
   } = useForm<AppUpdateFormInput, unknown, AppUpdateForm>({
     resolver: zodResolver(appUpdateFormSchema),
@@ -53,6 +71,36 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
   // The input holds a FileList; the schema takes its first file.
   const files = useWatch({ control, name: 'apk' }) as FileList | undefined;
   const chosen = files?.[0];
+  // The manifest of the file last picked; a newer pick makes an older reading's answer moot.
+  const [manifest, setManifest] = useState<ApkManifest | null>(null);
+  const reading = useRef<{ file: File; result: Promise<ApkManifest | string> } | null>(null);
+  const apkField = register('apk');
+
+  const pickApk = async (event: ChangeEvent<HTMLInputElement>) => {
+    await apkField.onChange(event);
+    const file = event.target.files?.[0];
+    setManifest(null);
+    // Another kind of file is the schema's to refuse ('Only .apk files are allowed').
+    if (!file || !/\.apk$/i.test(file.name)) {
+      reading.current = null;
+      return;
+    }
+    const result = inspect(file);
+    reading.current = { file, result };
+    const read = await result;
+    if (reading.current?.file !== file) return;
+    if (typeof read === 'string') {
+      setError('apk', { type: 'manifest', message: read });
+      return;
+    }
+    clearErrors('apk');
+    setManifest(read);
+    const filled = { shouldValidate: true, shouldDirty: true };
+    setValue('versionCode', String(read.versionCode), filled);
+    // A versionName kept in a resource is not in the manifest: the admin types it.
+    if (read.versionName) setValue('versionName', read.versionName, filled);
+    if (!getValues('appName')) setValue('appName', read.packageName, filled);
+  };
 
   const close = () => {
     upload?.abort();
@@ -60,6 +108,12 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
   };
 
   const save = async (values: AppUpdateForm) => {
+    const file = values.apk as File;
+    const read = reading.current?.file === file ? await reading.current.result : await inspect(file);
+    if (typeof read === 'string') {
+      setError('apk', { type: 'manifest', message: read });
+      return;
+    }
     const controller = new AbortController();
     setUpload(controller);
     setPercent(0);
@@ -163,9 +217,14 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
           accept=".apk,application/vnd.android.package-archive"
           wrapperClassName="col-12 mb-3"
           error={errors.apk?.message}
-          hint={chosen ? `${chosen.name} (${formatSize(chosen.size)})` : 'An Android package (.apk)'}
+          hint={
+            chosen
+              ? `${chosen.name} (${formatSize(chosen.size)})${manifest ? `: ${describeManifest(manifest)}` : ''}`
+              : 'An Android package (.apk)'
+          }
           disabled={uploading}
-          {...register('apk')}
+          {...apkField}
+          onChange={(event) => void pickApk(event)}
         />
         {percent !== null ? (
           <div className="col-12">

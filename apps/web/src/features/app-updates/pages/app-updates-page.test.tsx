@@ -1,12 +1,15 @@
 /// <reference types="node" />
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deflateRawSync } from 'node:zlib';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminProfile } from '@app/contract/auth';
-import type { AppUpdate } from '@app/contract/app-updates';
+import { writeBinaryManifest } from '@app/contract/android-manifest-writer';
+import type { AppUpdateListItem } from '@app/contract/app-updates';
+import { buildZip } from '@app/contract/zip-writer';
 import { setApiBaseUrl } from '#web/lib/api-client.ts';
 import { startSession } from '#web/lib/session-store.ts';
 import { AppUpdatesPage } from './app-updates-page.tsx';
@@ -24,7 +27,7 @@ const admin: AdminProfile = {
   isDeletable: false,
 };
 
-const saved: AppUpdate = {
+const saved: AppUpdateListItem = {
   _id: 'u1',
   id: 'u1',
   appName: 'com.example.device',
@@ -37,10 +40,28 @@ const saved: AppUpdate = {
   fileName: 'device-1.2.0.apk',
   apkSize: 1234,
   apkSha256: 'ab'.repeat(32),
+  packageName: 'com.example.device',
   createdAt: '2025-01-02T03:04:05.000Z',
+  deviceCount: 3,
 };
 
-let rows: AppUpdate[] = [];
+/** An APK as Android's build tools make it: a ZIP whose AndroidManifest.xml is binary XML, deflated. */
+const apkFile = (name: string, manifest: { packageName: string; versionCode: number; versionName: string }) =>
+  new File(
+    [
+      buildZip(
+        [
+          { name: 'AndroidManifest.xml', data: writeBinaryManifest(manifest), deflate: true },
+          { name: 'classes.dex', data: 'dex\n035\0' },
+        ],
+        (data) => deflateRawSync(data),
+      ),
+    ],
+    name,
+  );
+const release12 = { packageName: 'com.example.device', versionCode: 12, versionName: '1.2.0' };
+
+let rows: AppUpdateListItem[] = [];
 type Recorded = { method: string; url: string; headers: IncomingMessage['headers']; body: string };
 type Answer = { status: number; body?: unknown };
 
@@ -156,10 +177,7 @@ describe('App Update page', () => {
     await user.type(within(dialog).getByLabelText(/Version Name/), '1.2.0');
     await user.type(within(dialog).getByLabelText(/Remark/), 'Security fix');
     await user.type(within(dialog).getByLabelText(/Update Description/), 'Fixes');
-    await user.upload(
-      within(dialog).getByLabelText(/APK File/),
-      new File(['PK-fake-apk'], 'device-1.2.0.apk'),
-    );
+    await user.upload(within(dialog).getByLabelText(/APK File/), apkFile('device-1.2.0.apk', release12));
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -171,7 +189,7 @@ describe('App Update page', () => {
       'com.example.device',
       'name="updateType"',
       'name="apk"; filename="device-1.2.0.apk"',
-      'PK-fake-apk',
+      'AndroidManifest.xml',
     ]) {
       expect(post.body).toContain(part);
     }
@@ -179,8 +197,74 @@ describe('App Update page', () => {
     const row = (await screen.findByText('com.example.device')).closest('tr')!;
     expect(within(row).getByText('Force')).toBeTruthy();
     expect(within(row).getByText('1.2.0')).toBeTruthy();
+    // Machines Running: the machines whose heartbeat last named versionCode 12.
+    const header = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(cells[header.indexOf('Machines Running')]).toBe('3');
     expect(
       within(row).getByRole('link', { name: 'Download com.example.device 1.2.0' }).getAttribute('href'),
     ).toBe(saved.apkUrl);
   }, 20_000);
+});
+
+describe("Add App Update reads the APK's manifest", () => {
+  async function openForm() {
+    const user = userEvent.setup({ applyAccept: false });
+    renderPage();
+    await screen.findByText('No System Update found.');
+    await user.click(screen.getByRole('button', { name: 'Add App Update' }));
+    return { user, dialog: await screen.findByRole('dialog', { name: 'Add App Update' }) };
+  }
+
+  it('fills the version fields, and an empty App Name with the package, from the picked file', async () => {
+    const { user, dialog } = await openForm();
+    await user.type(within(dialog).getByLabelText(/Version Code/), '1');
+    const apkInput = within(dialog).getByLabelText(/APK File/);
+    await user.upload(apkInput, apkFile('device.apk', { ...release12, versionName: '1.2.0-rc1' }));
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText<HTMLInputElement>(/Version Code/).value).toBe('12'),
+    );
+    expect(within(dialog).getByLabelText<HTMLInputElement>(/Version Name/).value).toBe('1.2.0-rc1');
+    expect(within(dialog).getByLabelText<HTMLInputElement>(/App Name/).value).toBe('com.example.device');
+    // What was read is said beside the file, and tied to the input.
+    const hint = within(dialog).getByText(
+      /package com.example.device, version code 12, version name 1.2.0-rc1/,
+    );
+    expect(apkInput.getAttribute('aria-describedby')).toContain(hint.id);
+    // A name the admin typed stays; another file fills the versions anew.
+    await user.clear(within(dialog).getByLabelText(/App Name/));
+    await user.type(within(dialog).getByLabelText(/App Name/), 'Treatment App');
+    await user.upload(
+      apkInput,
+      apkFile('device.apk', { ...release12, versionCode: 13, versionName: '1.3.0' }),
+    );
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText<HTMLInputElement>(/Version Code/).value).toBe('13'),
+    );
+    expect(within(dialog).getByLabelText<HTMLInputElement>(/Version Name/).value).toBe('1.3.0');
+    expect(within(dialog).getByLabelText<HTMLInputElement>(/App Name/).value).toBe('Treatment App');
+  });
+
+  it('shows under the file a file without a readable manifest, and sends nothing', async () => {
+    const { user, dialog } = await openForm();
+    await user.type(within(dialog).getByLabelText(/App Name/), 'com.example.device');
+    await user.selectOptions(within(dialog).getByLabelText(/Update Type/), 'Force');
+    await user.type(within(dialog).getByLabelText(/Version Code/), '12');
+    await user.type(within(dialog).getByLabelText(/Version Name/), '1.2.0');
+    await user.type(within(dialog).getByLabelText(/Remark/), 'Security fix');
+    await user.type(within(dialog).getByLabelText(/Update Description/), 'Fixes');
+    const apkInput = within(dialog).getByLabelText(/APK File/);
+    await user.upload(apkInput, new File(['PK-fake-apk'], 'fake.apk'));
+    const error = await within(dialog).findByText(
+      /^The APK file has no readable AndroidManifest.xml \(AndroidManifest.xml: .+\)$/,
+    );
+    expect(apkInput.getAttribute('aria-invalid')).toBe('true');
+    expect(apkInput.getAttribute('aria-describedby')).toContain(error.id);
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    expect(await within(dialog).findByText(/^The APK file has no readable AndroidManifest.xml/)).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Add App Update' })).toBeTruthy();
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
 });

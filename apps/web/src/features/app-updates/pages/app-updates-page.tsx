@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { appUpdateMessages, updateTypeLabel, type AppUpdate } from '@app/contract/app-updates';
+import { appUpdateMessages, updateTypeLabel, type AppUpdateListItem } from '@app/contract/app-updates';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
@@ -9,12 +9,14 @@ import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useAppUpdates } from '../api/get-app-updates.ts';
 import { AppUpdateFormModal } from '../components/app-update-form-modal.tsx';
 
-const columns: DataTableColumn<AppUpdate>[] = [
+const columns: DataTableColumn<AppUpdateListItem>[] = [
   { key: 'appName', header: 'App Name' },
   { key: 'versionCode', header: 'Version Code', className: 'text-nowrap' },
   { key: 'versionName', header: 'Version Name', className: 'text-nowrap' },
   { key: 'updateType', header: 'Update Type', render: (u) => updateTypeLabel(u.updateType) },
   { key: 'remark', header: 'Remark' },
+  // How many machines last reported this versionCode in their heartbeat (issue 16).
+  { key: 'deviceCount', header: 'Machines Running', className: 'text-nowrap text-end' },
   { key: 'createdAt', header: 'Date', className: 'text-nowrap', render: (u) => formatDateTime(u.createdAt) },
   {
     key: 'apkUrl',

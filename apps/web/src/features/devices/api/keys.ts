@@ -8,3 +8,5 @@ export const technicianKeys = createQueryKeys('technicians');
 export const treatmentKeys = createQueryKeys('treatments');
 /** A machine's enrolment (its device credential), under the machine's id. */
 export const enrolmentKeys = createQueryKeys('enrolments');
+/** A machine's app version history, under the machine's id. */
+export const appVersionKeys = createQueryKeys('device-app-versions');

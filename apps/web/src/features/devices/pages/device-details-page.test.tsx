@@ -20,6 +20,10 @@ const device = buildDevice(7, {
   appVersionName: '1.4.2',
 });
 const qrSvg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><path d="M0 0h1v1H0z"/></svg>';
+const versions = [
+  { versionCode: 42, versionName: '1.4.2', firstSeenAt: seen },
+  { versionCode: 41, versionName: null, firstSeenAt: '2025-02-10T08:00:00.000Z' },
+];
 const issued = { code: 'K7QXM-9D2PA', expiresAt: '2025-03-02T10:30:00.000Z', qrSvg };
 
 let enrolment: EnrolmentStatus;
@@ -31,6 +35,8 @@ beforeAll(async () => {
   server = await startTestServer((request) => {
     const path = request.url.split('?')[0];
     if (path === `/api/v1/admin/machine/${id}`) return ok(device);
+    if (path === `/api/v1/admin/machine/${id}/app-versions`)
+      return ok({ versions, totalPages: 1, total: versions.length, page: 1, limit: 10 });
     if (path === enrolmentPath)
       return statusFails
         ? { status: 500, body: { code: 500, msg: 'Something went wrong', data: null } }
@@ -81,6 +87,28 @@ describe('Device Details', { timeout: 20_000 }, () => {
     expect(value('Last Seen')).toBe(formatDateTime(seen));
     expect(value('Online')).toBe('Online');
     expect(value('App Version')).toBe('1.4.2 (42)');
+  });
+
+  it("lists the machine's app versions, newest first, with when each was first seen", async () => {
+    renderPage();
+    const section = await screen.findByRole('region', { name: 'App Version History' });
+    const table = within(section).getByRole('region', { name: 'App version history' });
+    await within(table).findByText('1.4.2');
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
+    expect(rows).toEqual([
+      ['1', '1.4.2', '42', formatDateTime(seen)],
+      ['2', 'N/A', '41', formatDateTime('2025-02-10T08:00:00.000Z')],
+    ]);
+    expect(
+      server.requests.some((r) => r.url === `/api/v1/admin/machine/${id}/app-versions?page=1&limit=10`),
+    ).toBe(true);
   });
 
   it('issues an enrolment code for a machine not enrolled and shows the code and its QR code once', async () => {

@@ -13,6 +13,7 @@ import { formatDate, formatDateTime, orNA } from '#web/lib/format.ts';
 import { setDeviceDetail } from '#web/lib/session-store.ts';
 import { useDevice } from '../api/get-device.ts';
 import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
+import { AppVersionHistory } from '../components/app-version-history.tsx';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { EnrolmentCard } from '../components/enrolment-card.tsx';
@@ -86,6 +87,11 @@ export function DeviceDetailsPage() {
         }
       />
       {device ? <EnrolmentCard device={device} /> : null}
+      {device ? (
+        <SectionCard title="App Version History">
+          <AppVersionHistory deviceId={id} />
+        </SectionCard>
+      ) : null}
       {machineNumber ? (
         <>
           <SectionCard title="Device Users">
