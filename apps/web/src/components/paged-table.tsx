@@ -3,30 +3,51 @@ import { DataTable, type DataTableProps } from './data-table.tsx';
 import { PlusIcon } from './icons.tsx';
 import { Pager } from './pager.tsx';
 
-export type PagedTableProps<T> = Omit<DataTableProps<T>, 'page' | 'limit'> & {
+export type TableWithPagerProps<T> = Omit<DataTableProps<T>, 'page' | 'limit'> & {
   /** The list's page state (useUrlListState or useListState). */
   list: { page: number; limit: number; changePage: (next: { page: number; limit: number }) => void };
   /** Until the first answer arrives there is one page. */
   totalPages: number | undefined;
   pagerLabel: string;
+  /** The rows-per-page choices, when not the pager's default. */
+  pageSizeOptions?: readonly number[];
+};
+
+/** The table and its pager over one page state (inside a card of the caller's). */
+export function TableWithPager<T>({
+  list,
+  totalPages,
+  pagerLabel,
+  pageSizeOptions,
+  ...table
+}: TableWithPagerProps<T>) {
+  return (
+    <>
+      <DataTable {...table} page={list.page} limit={list.limit} />
+      <Pager
+        page={list.page}
+        totalPages={totalPages ?? 1}
+        limit={list.limit}
+        onChange={list.changePage}
+        pageSizeOptions={pageSizeOptions}
+        label={pagerLabel}
+      />
+    </>
+  );
+}
+
+export type PagedTableProps<T> = TableWithPagerProps<T> & {
   /** Search box, column settings and the like above the table. */
   toolbar?: ReactNode;
 };
 
 /** A list page's card: the table and its pager over one page state. */
-export function PagedTable<T>({ list, totalPages, pagerLabel, toolbar, ...table }: PagedTableProps<T>) {
+export function PagedTable<T>({ toolbar, ...table }: PagedTableProps<T>) {
   return (
     <div className="card shadow-sm">
       <div className="card-body">
         {toolbar}
-        <DataTable {...table} page={list.page} limit={list.limit} />
-        <Pager
-          page={list.page}
-          totalPages={totalPages ?? 1}
-          limit={list.limit}
-          onChange={list.changePage}
-          label={pagerLabel}
-        />
+        <TableWithPager {...table} />
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { deviceMessages, type DeviceAppVersion } from '@app/contract/devices';
-import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx';
-import { DETAIL_PAGE_SIZES, Pager } from '#web/components/pager.tsx';
+import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { TableWithPager } from '#web/components/paged-table.tsx';
+import { DETAIL_PAGE_SIZES } from '#web/components/pager.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
 import { useListState } from '#web/lib/use-list-state.ts';
 import { useDeviceAppVersions } from '../api/get-device-app-versions.ts';
@@ -22,23 +23,17 @@ export function AppVersionHistory({ deviceId }: { deviceId: string }) {
   const { data, isPending } = useDeviceAppVersions({ deviceId, page: list.page, limit: list.limit });
   return (
     <>
-      <DataTable
+      <TableWithPager
         label="App version history"
         columns={columns}
         rows={data?.versions}
         getRowKey={(v) => `${v.versionCode}-${v.firstSeenAt}`}
         emptyText={deviceMessages.appVersionsEmpty}
         isLoading={isPending}
-        page={list.page}
-        limit={list.limit}
-      />
-      <Pager
-        page={list.page}
-        totalPages={data?.totalPages ?? 1}
-        limit={list.limit}
-        onChange={list.changePage}
+        list={list}
+        totalPages={data?.totalPages}
         pageSizeOptions={DETAIL_PAGE_SIZES}
-        label="App version history pages"
+        pagerLabel="App version history pages"
       />
     </>
   );

@@ -7,9 +7,10 @@ import {
   type Technician,
 } from '@app/contract/device-users';
 import { paths } from '#web/lib/paths.ts';
-import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx';
+import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { TableWithPager } from '#web/components/paged-table.tsx';
 import { EyeIcon } from '#web/components/icons.tsx';
-import { DETAIL_PAGE_SIZES, Pager } from '#web/components/pager.tsx';
+import { DETAIL_PAGE_SIZES } from '#web/components/pager.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useListState } from '#web/lib/use-list-state.ts';
@@ -82,26 +83,20 @@ export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
   const { data, isPending } = useDoctors({ page: list.page, limit: list.limit, machineNumber });
   return (
     <>
-      <DataTable
+      <TableWithPager
         label="Doctors"
         columns={doctorColumns}
         rows={data?.data}
         getRowKey={(d) => d._id}
         emptyText={deviceUserMessages.noDoctors}
         isLoading={isPending}
-        page={list.page}
-        limit={list.limit}
+        list={list}
         actions={(d) => (
           <ViewLink to={paths.viewDoctor.href({ id: d._id })} deviceId={deviceId} name={d.userName} />
         )}
-      />
-      <Pager
-        page={list.page}
-        totalPages={data?.totalPages ?? 1}
-        limit={list.limit}
-        onChange={list.changePage}
+        totalPages={data?.totalPages}
         pageSizeOptions={DETAIL_PAGE_SIZES}
-        label="Doctors pages"
+        pagerLabel="Doctors pages"
       />
     </>
   );
@@ -113,26 +108,20 @@ export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps &
   const { data, isPending } = usePatients({ page: list.page, limit: list.limit, machineNumber, doctorId });
   return (
     <>
-      <DataTable
+      <TableWithPager
         label="Patients"
         columns={patientColumns}
         rows={data?.patientData}
         getRowKey={(p) => p._id}
         emptyText={deviceUserMessages.noPatients}
         isLoading={isPending}
-        page={list.page}
-        limit={list.limit}
+        list={list}
         actions={(p) => (
           <ViewLink to={paths.viewPatient.href({ id: p._id })} deviceId={deviceId} name={p.patientname} />
         )}
-      />
-      <Pager
-        page={list.page}
-        totalPages={data?.totalPages ?? 1}
-        limit={list.limit}
-        onChange={list.changePage}
+        totalPages={data?.totalPages}
         pageSizeOptions={DETAIL_PAGE_SIZES}
-        label="Patients pages"
+        pagerLabel="Patients pages"
       />
     </>
   );
@@ -143,26 +132,20 @@ export function TechniciansTable({ machineNumber, deviceId }: ListProps) {
   const { data, isPending } = useTechnicians({ page: list.page, limit: list.limit, machineNumber });
   return (
     <>
-      <DataTable
+      <TableWithPager
         label="Technicians"
         columns={technicianColumns}
         rows={data?.data}
         getRowKey={(t) => t._id}
         emptyText={deviceUserMessages.noTechnicians}
         isLoading={isPending}
-        page={list.page}
-        limit={list.limit}
+        list={list}
         actions={(t) => (
           <ViewLink to={paths.viewTechnician.href({ id: t._id })} deviceId={deviceId} name={t.userName} />
         )}
-      />
-      <Pager
-        page={list.page}
-        totalPages={data?.totalPages ?? 1}
-        limit={list.limit}
-        onChange={list.changePage}
+        totalPages={data?.totalPages}
         pageSizeOptions={DETAIL_PAGE_SIZES}
-        label="Technicians pages"
+        pagerLabel="Technicians pages"
       />
     </>
   );

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import type { Treatment } from '@app/contract/treatments';
-import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx';
+import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { TableWithPager } from '#web/components/paged-table.tsx';
 import { EyeIcon, SearchIcon } from '#web/components/icons.tsx';
-import { DETAIL_PAGE_SIZES, Pager } from '#web/components/pager.tsx';
+import { DETAIL_PAGE_SIZES } from '#web/components/pager.tsx';
 import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useListState } from '#web/lib/use-list-state.ts';
 import { useTreatments } from '../api/get-treatments.ts';
@@ -80,15 +81,14 @@ export function TreatmentsTable({
           />
         </div>
       ) : null}
-      <DataTable
+      <TableWithPager
         label={label}
         columns={columns}
         rows={data?.data}
         getRowKey={(t) => t._id}
         emptyText={emptyText}
         isLoading={isPending}
-        page={list.page}
-        limit={list.limit}
+        list={list}
         actions={(t) => (
           <button
             type="button"
@@ -100,14 +100,9 @@ export function TreatmentsTable({
             <EyeIcon size={16} />
           </button>
         )}
-      />
-      <Pager
-        page={list.page}
-        totalPages={data?.total_pages ?? 1}
-        limit={list.limit}
-        onChange={list.changePage}
+        totalPages={data?.total_pages}
         pageSizeOptions={DETAIL_PAGE_SIZES}
-        label={`${label} pages`}
+        pagerLabel={`${label} pages`}
       />
       <TreatmentDetailsModal treatmentId={openId} onClose={() => setOpenId(null)} />
     </>
