@@ -1,13 +1,22 @@
 import { useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
+import { outsideModalsAttribute } from '../components/modal.tsx';
 import { loadedToasts, subscribeToastsLoaded } from '../lib/notify.ts';
 
 /**
  * sonner's <Toaster>, mounted once sonner has loaded (on the first toast, see lib/notify.ts), so the
  * first screen does not carry it. Toasts fired before it mounts are shown when it subscribes.
+ * It sits directly in <body>, marked to stay live while a modal makes the rest of the page inert,
+ * so a toast about the open dialog is still announced and can be closed.
  */
 export function LazyToaster() {
   const sonner = useSyncExternalStore(subscribeToastsLoaded, loadedToasts, () => null);
   if (!sonner) return null;
   const { Toaster } = sonner;
-  return <Toaster position="top-right" closeButton richColors />;
+  return createPortal(
+    <div {...{ [outsideModalsAttribute]: '' }}>
+      <Toaster position="top-right" closeButton richColors />
+    </div>,
+    document.body,
+  );
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmModal } from './confirm-modal.tsx';
-import { Modal } from './modal.tsx';
+import { Modal, outsideModalsAttribute } from './modal.tsx';
 
 function Opener({ staticBackdrop = false }: { staticBackdrop?: boolean }) {
   const [show, setShow] = useState(false);
@@ -41,6 +41,23 @@ describe('Modal', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Name'));
     await userEvent.tab({ shift: true });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
+  });
+
+  it('makes the page behind it inert while open, but not the toasts, and gives the page back', async () => {
+    const toasts = document.createElement('div');
+    toasts.setAttribute(outsideModalsAttribute, '');
+    document.body.append(toasts);
+    const { container } = render(<Opener />);
+    const opener = screen.getByRole('button', { name: 'Add New User' });
+    await userEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Add New User' });
+    expect(container.closest('[inert]')).not.toBeNull();
+    expect(toasts.hasAttribute('inert')).toBe(false);
+    expect(dialog.closest('[inert]')).toBeNull();
+    await userEvent.keyboard('{Escape}');
+    expect(container.closest('[inert]')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+    toasts.remove();
   });
 
   it('closes on Escape and gives focus back to the opener', async () => {

@@ -31,6 +31,9 @@ const inBody = focusable
   .map((selector) => `.modal-body ${selector}`)
   .join(', ');
 
+/** Marks an element directly in <body> that stays usable while a modal is open (the toasts). */
+export const outsideModalsAttribute = 'data-outside-modals';
+
 // Open modals, innermost last: only the top one answers Escape and keeps focus.
 const stack: string[] = [];
 
@@ -62,6 +65,16 @@ export function Modal({
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     stack.push(id);
     document.body.classList.add('modal-open');
+    // Everything else in <body> becomes inert (the page, a modal beneath): neither the keyboard nor
+    // a screen reader's reading cursor can reach behind the dialog. Each element gets back what it had.
+    const madeInert = [...document.body.children].filter(
+      (el): el is HTMLElement =>
+        el instanceof HTMLElement &&
+        !el.contains(dialog.current) &&
+        !el.hasAttribute(outsideModalsAttribute) &&
+        !el.hasAttribute('inert'),
+    );
+    for (const el of madeInert) el.setAttribute('inert', '');
     const first =
       initialFocus?.current ??
       dialog.current?.querySelector<HTMLElement>(inBody) ??
@@ -98,6 +111,8 @@ export function Modal({
       document.removeEventListener('keydown', onKey);
       stack.splice(stack.indexOf(id), 1);
       if (stack.length === 0) document.body.classList.remove('modal-open');
+      // Before focus goes back: an inert opener cannot take it.
+      for (const el of madeInert) el.removeAttribute('inert');
       if (opener?.isConnected) opener.focus();
     };
   }, [show, id, initialFocus]);
