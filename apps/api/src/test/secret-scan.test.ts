@@ -9,7 +9,7 @@ import { collectSecrets, recordPatients, recordSecrets, scanForSecrets } from '.
 import { createTestApp } from './test-app.ts';
 
 describe('the secret scan of the test logs', () => {
-  it('finds a noted secret in a log or audit row file, and an OTP only as a whole number', () => {
+  it('finds a noted secret in a log or audit row file, and an OTP only standing alone', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'scan-'));
     try {
       writeFileSync(path.join(dir, 'secrets-1.txt'), 'Hunter-2-password\n654321\n');
@@ -17,7 +17,10 @@ describe('the secret scan of the test logs', () => {
         path.join(dir, 'pino-1.log'),
         '{"msg":"fine","responseTime":3.6543219}\n{"msg":"oops Hunter-2-password"}\n',
       );
-      writeFileSync(path.join(dir, 'rows-1.jsonl'), '{"message":"code 654321 sent"}');
+      writeFileSync(
+        path.join(dir, 'rows-1.jsonl'),
+        '{"message":"code 654321 sent"}\n{"clientId":"e1c6e796-172a-4b39-908c-654321ed3a17"}\n',
+      );
       const { hits } = scanForSecrets(dir);
       expect(hits.map((h) => `${h.file}:${h.line}`).sort()).toEqual(['pino-1.log:2', 'rows-1.jsonl:1']);
     } finally {

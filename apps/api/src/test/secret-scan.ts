@@ -95,9 +95,12 @@ export async function recordPatients(db: Db, dir: string, runId: string) {
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A secret of digits only (an OTP) must not match inside a longer number (a timestamp, a duration). */
+/**
+ * A secret of digits only (an OTP) must stand alone: not inside a longer number (a timestamp, a
+ * duration) nor inside a word or hex string (a request id's UUID, "…-957635ed…", held one by chance).
+ */
 const matcher = (secret: string) =>
-  /^\d+$/.test(secret) ? new RegExp(`(?<![\\d.])${secret}(?!\\d)`) : new RegExp(escape(secret));
+  /^\d+$/.test(secret) ? new RegExp(`(?<![\\dA-Za-z.])${secret}(?![\\dA-Za-z])`) : new RegExp(escape(secret));
 
 export type SecretHit = { file: string; line: number; secret: string };
 
