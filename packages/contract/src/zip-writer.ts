@@ -1,3 +1,4 @@
+import { crc32 } from './crc32.ts';
 import { CENTRAL_HEADER, CENTRAL_MIN, EOCD, EOCD_MIN, LOCAL_HEADER, LOCAL_MIN } from './zip-format.ts';
 
 /**
@@ -6,18 +7,6 @@ import { CENTRAL_HEADER, CENTRAL_MIN, EOCD, EOCD_MIN, LOCAL_HEADER, LOCAL_MIN } 
  * an APK too; a deflated entry needs the caller's raw DEFLATE (node's zlib in the API).
  */
 export type ZipEntry = { name: string; data: Uint8Array | string; deflate?: boolean };
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const b of bytes) crc = crcTable[(crc ^ b) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 export function buildZip(
   entries: ZipEntry[],

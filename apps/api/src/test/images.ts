@@ -1,16 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-const crc32 = (b: Buffer) => {
-  let c = 0xffffffff;
-  for (const byte of b) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-};
+import { crc32 } from '@app/contract/crc32';
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
