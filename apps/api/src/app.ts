@@ -57,6 +57,7 @@ import { createPaymentProvider } from './lib/payments/create-payment-provider.ts
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions-routes.ts';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions-service.ts';
 import { rolesRoutes } from './modules/roles/roles-routes.ts';
+import { lazyRequestLogger } from './lib/lazy-request-logger.ts';
 import { createRolesService } from './modules/roles/roles-service.ts';
 import { treatmentsRoutes } from './modules/treatments/treatments-routes.ts';
 import { createTreatmentsService } from './modules/treatments/treatments-service.ts';
@@ -121,6 +122,7 @@ export async function buildApp({
       serializers: { req: requestLogSerializer, err: loggableError as (err: unknown) => never },
       ...(logStream ? { stream: logStream } : {}),
     },
+    ...(logger ? { childLoggerFactory: lazyRequestLogger } : {}),
     bodyLimit: 256 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
     ...fastifyTimeoutOptions(config.timeouts),

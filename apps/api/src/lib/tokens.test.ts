@@ -109,6 +109,23 @@ describe('access token verification', () => {
     expect(await signer.verifyAccess(await craft({ omit: ['iat'] }))).toBeNull();
   });
 
+  it('a token verified before is still refused from the moment it expires, and a tampered copy never passes', async () => {
+    const start = clock.now;
+    const token = await signer.signAccess(ids, new Date(start.getTime() + 60_000));
+    try {
+      expect(await signer.verifyAccess(token)).toEqual(ids);
+      clock.now = new Date(start.getTime() + 59_999);
+      expect(await signer.verifyAccess(token)).toEqual(ids);
+      const [head, body, signature] = token.split('.');
+      const flipped = signature!.startsWith('A') ? `B${signature!.slice(1)}` : `A${signature!.slice(1)}`;
+      expect(await signer.verifyAccess(`${head}.${body}.${flipped}`)).toBeNull();
+      clock.now = new Date(start.getTime() + 60_000);
+      expect(await signer.verifyAccess(token)).toBeNull();
+    } finally {
+      clock.now = start;
+    }
+  });
+
   it('refuses a token of another type: typ claim reset or mfa, missing, or a non-JWT header typ', async () => {
     expect(await signer.verifyAccess(await craft({ payload: { typ: 'reset' } }))).toBeNull();
     expect(await signer.verifyAccess(await craft({ payload: { typ: 'mfa' } }))).toBeNull();

@@ -35,6 +35,28 @@ export function createAuthService({
   now,
   mfa,
 }: Deps) {
+  // Every console request runs it: built once, a named prepared statement on PostgreSQL (decision 040).
+  const sessionOfToken = db
+    .select({
+      email: users.email,
+      roleType: roles.type,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('auth_session_of_token');
+
   const fail = async (attempt: SignInAttempt): Promise<never> => {
     await attempt.failed();
     throw new UnauthorizedError(signInMessages.wrongCredentials);
@@ -96,25 +118,11 @@ export function createAuthService({
     async authenticate(token: string): Promise<AuthContext> {
       const claims = await signer.verifyAccess(token);
       if (!claims) throw new UnauthorizedError(apiMessages.invalidToken);
-      const [row] = await db
-        .select({
-          email: users.email,
-          roleType: roles.type,
-          lastSeenAt: sessions.lastSeenAt,
-          expiresAt: sessions.expiresAt,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(sessions.userId, users.id))
-        .innerJoin(roles, eq(users.roleId, roles.id))
-        .where(
-          and(
-            eq(sessions.id, claims.sessionId),
-            eq(sessions.userId, claims.userId),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, now()),
-          ),
-        )
-        .limit(1);
+      const [row] = await sessionOfToken.execute({
+        sessionId: claims.sessionId,
+        userId: claims.userId,
+        now: now().toISOString(),
+      });
       if (!row) throw new UnauthorizedError(apiMessages.invalidToken);
       const endsAt = await activity.record({
         id: claims.sessionId,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { deviceApiMessages, type AppUser } from '@app/contract/device-api';
 import type { Db } from '#api/db/client.ts';
@@ -13,7 +13,7 @@ import { createCredentialCache } from './credential-cache.ts';
 export type { AppUserContext, DeviceContext } from '#api/lib/request-context.ts';
 
 /** SHA-256 of a 256-bit random secret: enough to find it, useless to an attacker holding the table. */
-export const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export const digest = (secret: string) => hash('sha256', secret, 'hex');
 
 /** A new secret with a readable prefix naming what it is (dvc_ credential, aps_ access, apr_ refresh). */
 export const newSecret = (prefix: 'dvc' | 'aps' | 'apr') =>

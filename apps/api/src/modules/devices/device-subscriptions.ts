@@ -1,18 +1,12 @@
-import { desc, inArray, sql } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import type { SubscriptionSummary } from '@app/contract/devices';
 import type { Db } from '#api/db/client.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
 
-/** Subscriptions of these devices, newest first, keyed by lower-cased serial number. */
-export async function subscriptionsBySerial(
-  db: Db,
-  serialNumbers: string[],
-  now: Date,
-): Promise<Map<string, SubscriptionSummary[]>> {
-  const bySerial = new Map<string, SubscriptionSummary[]>();
-  if (serialNumbers.length === 0) return bySerial;
-  const keys = [...new Set(serialNumbers.map((s) => s.toLowerCase()))];
-  const rows = await db
+// One statement for any number of serials (an array parameter), prepared once per database.
+const prepared = new WeakMap<Db, ReturnType<typeof buildQuery>>();
+const buildQuery = (db: Db) =>
+  db
     .select({
       id: subscriptions.id,
       serial: sql<string>`lower(${subscriptions.machineSerialNumber})`,
@@ -24,8 +18,22 @@ export async function subscriptionsBySerial(
       amountCents: subscriptions.amountCents,
     })
     .from(subscriptions)
-    .where(inArray(sql`lower(${subscriptions.machineSerialNumber})`, keys))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id));
+    .where(sql`lower(${subscriptions.machineSerialNumber}) = any(${sql.placeholder('serials')}::text[])`)
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+    .prepare('subscriptions_by_serial');
+
+/** Subscriptions of these devices, newest first, keyed by lower-cased serial number. */
+export async function subscriptionsBySerial(
+  db: Db,
+  serialNumbers: string[],
+  now: Date,
+): Promise<Map<string, SubscriptionSummary[]>> {
+  const bySerial = new Map<string, SubscriptionSummary[]>();
+  if (serialNumbers.length === 0) return bySerial;
+  const serials = [...new Set(serialNumbers.map((s) => s.toLowerCase()))];
+  let query = prepared.get(db);
+  if (!query) prepared.set(db, (query = buildQuery(db)));
+  const rows = await query.execute({ serials });
   const at = now.getTime();
   for (const row of rows) {
     const status = row.status === 1 && row.expiredAt.getTime() < at ? 3 : row.status;

@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import {
   deviceMessages,
   type Device,
@@ -138,11 +138,13 @@ export function createDevicesService({
       : { total: n, estimated: false };
   };
   /** The whole table's count, kept by triggers as rows are written (no count per request). */
+  const devicesCount = db
+    .select({ n: tableRowCounts.n })
+    .from(tableRowCounts)
+    .where(eq(tableRowCounts.tableName, 'devices'))
+    .prepare('devices_count');
   const countAll = async () => {
-    const [row] = await db
-      .select({ n: tableRowCounts.n })
-      .from(tableRowCounts)
-      .where(eq(tableRowCounts.tableName, 'devices'));
+    const [row] = await devicesCount.execute();
     return row ? Number(row.n) : countWhere(undefined);
   };
 
@@ -156,8 +158,14 @@ export function createDevicesService({
     return rows.map((r) => toDevice(r, subs.get(r.serialNumber.toLowerCase()) ?? [], onlineSince));
   }
 
+  const deviceById = db
+    .select(deviceColumns)
+    .from(devices)
+    .where(eq(devices.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('device_by_id');
   async function findRow(id: string): Promise<DeviceListRow> {
-    const [row] = await db.select(deviceColumns).from(devices).where(eq(devices.id, id)).limit(1);
+    const [row] = await deviceById.execute({ id });
     if (!row) throw new NotFoundError(deviceMessages.notFound);
     return row;
   }
@@ -178,6 +186,11 @@ export function createDevicesService({
     if (messages.length) throw new ConflictError(messages.join('; '));
   }
 
+  const unsearchedPages = new Map<
+    string,
+    { execute(values: { skip: number; take: number }): Promise<DeviceListRow[]> }
+  >();
+
   return {
     async list(params: DeviceListParams): Promise<DeviceList> {
       const { page, limit, sort } = params;
@@ -194,7 +207,7 @@ export function createDevicesService({
 
       // Page ids first from the index alone, then only those rows: a deep page skips index entries,
       // not table rows.
-      const pageRows = (dir: SortDirection, skip: number, take: number) => {
+      const pageQuery = (dir: SortDirection, skip: number | Placeholder, take: number | Placeholder) => {
         const pageIds = db
           .select({ pageId: sql<string>`${devices.id}`.as('page_id') })
           .from(devices)
@@ -208,6 +221,17 @@ export function createDevicesService({
           .from(devices)
           .innerJoin(pageIds, eq(devices.id, pageIds.pageId))
           .orderBy(...orderOf(dir));
+      };
+      // Without a search a page's query has one shape per order: built once each, then prepared.
+      const pageRows = async (dir: SortDirection, skip: number, take: number): Promise<DeviceListRow[]> => {
+        if (where) return pageQuery(dir, skip, take);
+        const name = `devices_page_${sort}_${dir}`;
+        let prepared = unsearchedPages.get(name);
+        if (!prepared) {
+          prepared = pageQuery(dir, sql.placeholder('skip'), sql.placeholder('take')).prepare(name);
+          unsearchedPages.set(name, prepared);
+        }
+        return prepared.execute({ skip, take });
       };
       const total = async (): Promise<{ total: number; estimated: boolean }> =>
         where ? countSearch(where) : { total: await countAll(), estimated: false };

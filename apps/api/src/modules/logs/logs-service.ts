@@ -43,11 +43,38 @@ const rowsOf = (result: unknown) =>
   (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
 
 export function createLogsService({ db }: { db: Db }) {
+  // The lists' hot reads, built once and prepared (decision 040): the counter, and the first page
+  // without a search, a filter or a cursor (what the Admin Logs screen opens with).
+  const counter = db
+    .select({ n: logCounters.n })
+    .from(logCounters)
+    .where(
+      and(
+        eq(logCounters.logKind, sql.placeholder('kind')),
+        eq(logCounters.scope, sql.placeholder('scope')),
+        eq(logCounters.key, sql.placeholder('key')),
+      ),
+    )
+    .prepare('log_counter');
+  const newestFirst = (t: typeof accessLogs) => [
+    sql`${t.createdAt} desc nulls last`,
+    sql`${t.id} desc nulls last`,
+  ];
+  const unfilteredPage = (t: typeof accessLogs, name: string) =>
+    db
+      .select()
+      .from(t)
+      .orderBy(...newestFirst(t))
+      .limit(sql.placeholder('take'))
+      .offset(sql.placeholder('skip'))
+      .prepare(name);
+  const unfilteredPages = {
+    access: unfilteredPage(accessLogs, 'access_logs_page'),
+    error: unfilteredPage(errorLogs as unknown as typeof accessLogs, 'error_logs_page'),
+  };
+
   async function exactCount(kind: 'access' | 'error', scope: 'all' | 'user' | 'machine', key: string) {
-    const [row] = await db
-      .select({ n: logCounters.n })
-      .from(logCounters)
-      .where(and(eq(logCounters.logKind, kind), eq(logCounters.scope, scope), eq(logCounters.key, key)));
+    const [row] = await counter.execute({ kind, scope, key });
     return Math.max(0, Number(row?.n ?? 0));
   }
 
@@ -194,7 +221,7 @@ export function createLogsService({ db }: { db: Db }) {
     // With a cursor the rows before this page are behind it; without, they are skipped.
     const before = (input.page - 1) * input.limit;
     const skip = cursor ? 0 : before;
-    const order = [sql`${t.createdAt} desc nulls last`, sql`${t.id} desc nulls last`];
+    const order = newestFirst(t);
 
     // The list's size without the search: kept in log_counters for everything, a user, a machine.
     const scopeSize = () =>
@@ -234,13 +261,15 @@ export function createLogsService({ db }: { db: Db }) {
       total = named ? found.total : found.total + (cursor ? before : 0);
       estimated = found.estimated;
     } else {
-      const rowsQuery = db
-        .select()
-        .from(t)
-        .where(pageWhere)
-        .orderBy(...order)
-        .limit(input.limit + 1)
-        .offset(skip);
+      const rowsQuery = pageWhere
+        ? db
+            .select()
+            .from(t)
+            .where(pageWhere)
+            .orderBy(...order)
+            .limit(input.limit + 1)
+            .offset(skip)
+        : unfilteredPages[kind].execute({ take: input.limit + 1, skip });
       const known = scopeSize();
       const [page, counted] = await Promise.all([
         rowsQuery as unknown as Promise<Row[]>,
