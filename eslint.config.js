@@ -93,6 +93,19 @@ export default tseslint.config(
           ],
         },
       ],
+      // react-router's Link brings its prefetch code onto the sign-in page (decision 041).
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react-router',
+              importNames: ['Link', 'NavLink'],
+              message: 'Use Link from src/components/link.tsx: it keeps the first screen within its budget.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

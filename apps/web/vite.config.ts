@@ -49,6 +49,46 @@ const reactRouterForProduction: Plugin = {
   },
 };
 
+/*
+ * Vite wraps every dynamic import in its preload helper even with `modulePreload: false`, because the
+ * helper also loads a lazy chunk's own stylesheet (vitejs/vite#18551 and #13952, both open). Here it
+ * only ever gets an empty list: no script is preloaded, and the whole stylesheet is one file linked
+ * from index.html (`cssCodeSplit: false`). It was ~0.5 kB gzip of the entry, which every page loads.
+ * The build gives the helper's module a body that just runs the import, and fails if a dynamic import
+ * is ever handed files to preload (`__vite__mapDeps`), which that body would skip.
+ */
+const vitePreloadHelperId = '\0vite/preload-helper.js';
+let preloadHelperSwapped = false;
+const importWithoutPreloadHelper: Plugin = {
+  name: 'import-without-preload-helper',
+  apply: 'build',
+  enforce: 'pre',
+  buildStart() {
+    preloadHelperSwapped = false;
+  },
+  load(id) {
+    if (id !== vitePreloadHelperId) return null;
+    preloadHelperSwapped = true;
+    return 'export const __vitePreload = (load) => load();';
+  },
+  generateBundle: {
+    // After Vite's own generateBundle, which writes each dynamic import's list of files.
+    order: 'post',
+    handler(_options, bundle) {
+      const preloading = Object.values(bundle).filter(
+        (file) => file.type === 'chunk' && file.code.includes('__vite__mapDeps'),
+      );
+      if (preloading.length > 0)
+        this.error(
+          `import-without-preload-helper: ${preloading.map((file) => file.fileName).join(', ')} must preload files; keep Vite's helper`,
+        );
+      // A Vite release that names the helper differently would keep it: say so in the build output.
+      if (!preloadHelperSwapped)
+        this.warn("import-without-preload-helper: Vite's preload helper was not found; the build keeps it");
+    },
+  },
+};
+
 /** Every file of the console that may name a class or a Bootstrap variable: sources, styles, the page. */
 const webRoot = path.dirname(fileURLToPath(import.meta.url));
 function classSources(dir = path.join(webRoot, 'src')): string[] {
@@ -95,7 +135,7 @@ const purgeBootstrap: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), reactRouterForProduction, purgeBootstrap],
+  plugins: [react(), reactRouterForProduction, importWithoutPreloadHelper, purgeBootstrap],
   server: { proxy: api },
   preview: { proxy: api },
   // What each setting saves on the first screen: docs/decisions/010-first-screen-weight.md.
@@ -108,5 +148,21 @@ export default defineConfig({
     // the first screen). A lazy screen's chunk imports its shared chunks directly (Rollup hoists
     // transitive imports), so the browser fetches them in one more round trip, on first visit only.
     modulePreload: false,
+    // One stylesheet, linked from index.html: no lazy chunk has CSS of its own to load, which is what
+    // lets the build drop Vite's preload helper (import-without-preload-helper above).
+    cssCodeSplit: false,
+    rollupOptions: {
+      output: {
+        /*
+         * React, react-dom and the scheduler in one file. Left to Rollup they were three (it groups
+         * modules by which lazy chunks import them), and split files gzip worse: ~0.9 kB more on every
+         * console screen. A page that needs one needs all three; /success and /cancel need none, since
+         * the React hooks of the session stores are in lib/use-session.ts (docs/decisions/028).
+         */
+        manualChunks(id) {
+          if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
+        },
+      },
+    },
   },
 });

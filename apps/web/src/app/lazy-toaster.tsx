@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
-import { outsideModalsAttribute } from '../components/modal.tsx';
+import { outsideModalsAttribute } from '../lib/outside-modals.ts';
 import { loadedToasts, subscribeToastsLoaded } from '../lib/notify.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from './link.tsx';
 
 export type BreadcrumbItem = { label: string; to?: string; state?: unknown };
 export type BreadcrumbsProps = { items: readonly BreadcrumbItem[] };

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmModal } from './confirm-modal.tsx';
-import { Modal, outsideModalsAttribute } from './modal.tsx';
+import { outsideModalsAttribute } from '../lib/outside-modals.ts';
+import { Modal } from './modal.tsx';
 
 function Opener({ staticBackdrop = false }: { staticBackdrop?: boolean }) {
   const [show, setShow] = useState(false);

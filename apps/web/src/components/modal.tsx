@@ -9,6 +9,7 @@ import {
   type RefObject,
 } from 'react';
 import { createPortal } from 'react-dom';
+import { outsideModalsAttribute } from '../lib/outside-modals.ts';
 
 export type ModalProps = {
   show: boolean;
@@ -30,9 +31,6 @@ const inBody = focusable
   .split(', ')
   .map((selector) => `.modal-body ${selector}`)
   .join(', ');
-
-/** Marks an element directly in <body> that stays usable while a modal is open (the toasts). */
-export const outsideModalsAttribute = 'data-outside-modals';
 
 // Open modals, innermost last: only the top one answers Escape and keeps focus.
 const stack: string[] = [];

@@ -53,13 +53,26 @@ export function PagedTable<T>({ toolbar, ...table }: PagedTableProps<T>) {
   );
 }
 
-/** The page header's "Add ..." button. */
-export function AddButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+/**
+ * The page header's "Add ..." button. `onIntent` runs when the pointer reaches it or it gets focus:
+ * a screen whose form loads lazily starts fetching it then.
+ */
+export function AddButton({
+  onClick,
+  onIntent,
+  children,
+}: {
+  onClick: () => void;
+  onIntent?: () => void;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"
       className="btn btn-primary d-inline-flex align-items-center gap-2"
       onClick={onClick}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
     >
       <PlusIcon size={16} />
       {children}

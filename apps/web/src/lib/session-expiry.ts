@@ -1,4 +1,3 @@
-import { useSyncExternalStore } from 'react';
 import { onSignedOut } from './session-store.ts';
 
 /**
@@ -53,13 +52,9 @@ if (typeof window !== 'undefined') {
 }
 onSignedOut(() => set(null));
 
-export function useSessionDeadline() {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => deadline,
-    () => null,
-  );
+export function subscribeSessionDeadline(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
 }

@@ -1,4 +1,3 @@
-import { useSyncExternalStore } from 'react';
 import type { AdminProfile } from '@app/contract/auth';
 
 /**
@@ -22,7 +21,13 @@ export type SessionState = {
 
 export const SESSION_STORAGE_KEY = 'auth';
 
-const initialState: SessionState = { details: null, toggle: true, deviceDetail: null, userDetails: null };
+/** The state with nothing stored: signed out, sidebar open. */
+export const initialSessionState: SessionState = {
+  details: null,
+  toggle: true,
+  deviceDetail: null,
+  userDetails: null,
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -30,9 +35,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 function readStored(): SessionState {
   try {
     const raw = globalThis.localStorage?.getItem(SESSION_STORAGE_KEY);
-    if (!raw) return initialState;
+    if (!raw) return initialSessionState;
     const parsed: unknown = JSON.parse(raw);
-    if (!isRecord(parsed)) return initialState;
+    if (!isRecord(parsed)) return initialSessionState;
     return {
       details: isRecord(parsed.details) ? (parsed.details as SessionDetails) : null,
       toggle: typeof parsed.toggle === 'boolean' ? parsed.toggle : true,
@@ -41,7 +46,7 @@ function readStored(): SessionState {
     };
   } catch {
     // A hand-edited or corrupt entry must not lock the admin out of the sign-in page.
-    return initialState;
+    return initialSessionState;
   }
 }
 
@@ -92,17 +97,6 @@ export function onSignedOut(listener: () => void) {
     signOutListeners.delete(listener);
   };
 }
-
-/** Select a stable part of the session (a field or a primitive), re-rendering only when it changes. */
-export function useSession<T>(select: (s: SessionState) => T): T {
-  return useSyncExternalStore(
-    subscribeSession,
-    () => select(state),
-    () => select(initialState),
-  );
-}
-
-export const useToken = () => useSession(tokenOf);
 
 export function browserTimeZone() {
   try {

@@ -3,7 +3,8 @@ import { apiPaths } from '@app/contract/paths';
 import { sessionMessages } from '@app/contract/session';
 import { Modal } from '#web/components/modal.tsx';
 import { apiClient } from '#web/lib/api-client.ts';
-import { getSessionDeadline, useSessionDeadline } from '#web/lib/session-expiry.ts';
+import { getSessionDeadline } from '#web/lib/session-expiry.ts';
+import { useSessionDeadline } from '#web/lib/use-session.ts';
 
 /** The warning opens this long before the server would end an idle session. */
 export const IDLE_WARNING_MS = 60_000;

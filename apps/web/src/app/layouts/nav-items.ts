@@ -1,10 +1,10 @@
 import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
+import { DeviceIcon } from '#web/components/base-icons.tsx';
 import {
   AccountIcon,
   CardIcon,
   DashboardIcon,
-  DeviceIcon,
   EditUserIcon,
   KeyIcon,
   LogsIcon,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import { ChevronDownIcon, EditUserIcon, KeyIcon, LogoutIcon, UserIcon } from '#web/components/icons.tsx';
 import { paths } from '#web/lib/paths.ts';
 import { useDismiss } from '#web/lib/use-dismiss.ts';

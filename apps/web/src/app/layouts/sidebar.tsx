@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
-import { Link, useLocation } from 'react-router';
-import { ChevronDownIcon, DeviceIcon } from '#web/components/icons.tsx';
+import { useLocation } from 'react-router';
+import { Link } from '#web/components/link.tsx';
+import { DeviceIcon } from '#web/components/base-icons.tsx';
+import { ChevronDownIcon } from '#web/components/icons.tsx';
 import { paths } from '#web/lib/paths.ts';
 import { isActive, isGroup, navItems, type NavGroup, type NavLeaf } from './nav-items.ts';
 

@@ -1,8 +1,8 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import type { LoginInput } from '@app/contract/sign-in';
 import { paths } from '#web/lib/paths.ts';
-import { EyeIcon, EyeOffIcon } from '#web/components/icons.tsx';
+import { EyeIcon, EyeOffIcon } from '#web/components/base-icons.tsx';
 import { FormField } from '#web/components/form-field.tsx';
 import { notify, preloadToasts } from '#web/lib/notify.ts';
 import type { SignInResult } from '../api/sign-in.ts';

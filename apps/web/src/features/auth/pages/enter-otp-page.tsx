@@ -1,5 +1,6 @@
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, otpFormSchema, type OtpForm } from '@app/contract/account';
 import { paths } from '#web/lib/paths.ts';

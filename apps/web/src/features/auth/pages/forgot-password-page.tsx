@@ -1,5 +1,6 @@
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { accountMessages, forgotPasswordBodySchema, type ForgotPasswordBody } from '@app/contract/account';
 import { paths } from '#web/lib/paths.ts';

@@ -2,9 +2,10 @@ import { lazy, Suspense, useState } from 'react';
 import type { MfaChallenge } from '@app/contract/auth';
 import { Navigate, useNavigate } from 'react-router';
 import { paths } from '#web/lib/paths.ts';
-import { DeviceIcon } from '#web/components/icons.tsx';
+import { DeviceIcon } from '#web/components/base-icons.tsx';
 import { notify } from '#web/lib/notify.ts';
-import { startSession, useToken } from '#web/lib/session-store.ts';
+import { startSession } from '#web/lib/session-store.ts';
+import { useToken } from '#web/lib/use-session.ts';
 import { SignInForm } from '../components/sign-in-form.tsx';
 import type { SignInResult, SignInSession } from '../api/sign-in.ts';
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import {
   deviceUserMessages,
   deviceUserStatusLabels,
@@ -9,7 +9,7 @@ import {
 import { paths } from '#web/lib/paths.ts';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { TableWithPager } from '#web/components/paged-table.tsx';
-import { EyeIcon } from '#web/components/icons.tsx';
+import { EyeIcon } from '#web/components/base-icons.tsx';
 import { DETAIL_PAGE_SIZES } from '#web/components/pager.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { formatDateTime, orNA } from '#web/lib/format.ts';

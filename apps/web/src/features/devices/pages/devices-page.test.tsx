@@ -160,4 +160,24 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(put.url).toBe('/api/v1/admin/machine/00000000-0000-4000-8000-000000000001');
     expect(JSON.parse(put.body)).toEqual({ status: 1 });
   });
+
+  it('opens the add and edit forms, which load on first use, and keeps machine and serial read-only on edit', async () => {
+    renderAt('/admin/device');
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    await within(table).findByText('MN-1');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Add New Device' }));
+    const add = await screen.findByRole('dialog', { name: 'Add New Device' });
+    expect((within(add).getByLabelText(/Machine Number/) as HTMLInputElement).value).toBe('');
+    await userEvent.click(within(add).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Edit MN-1' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit Device' });
+    const machine = within(edit).getByLabelText(/Machine Number/) as HTMLInputElement;
+    expect(machine.value).toBe('MN-1');
+    expect(machine.readOnly).toBe(true);
+    expect((within(edit).getByLabelText(/Serial Number/) as HTMLInputElement).readOnly).toBe(true);
+  });
 });

@@ -1,10 +1,11 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
+import { Link } from '#web/components/link.tsx';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
 import { ColumnSettings, useColumnVisibility, type ColumnChoice } from '#web/components/column-settings.tsx';
 import { paths } from '#web/lib/paths.ts';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
-import { EyeIcon, PencilIcon } from '#web/components/icons.tsx';
+import { EyeIcon } from '#web/components/base-icons.tsx';
+import { PencilIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
@@ -12,7 +13,6 @@ import { SearchBox } from '#web/components/search-box.tsx';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useDevices } from '../api/get-devices.ts';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
-import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
 import { SubscriptionStatus } from '../components/subscription-status.tsx';
 
@@ -50,6 +50,14 @@ const columns: DataTableColumn<Device>[] = [
   },
   { key: 'appVersionCode', header: 'App Version', sortable: true, render: appVersionText },
 ];
+/*
+ * The add and edit form (react-hook-form with its zod resolver, ~14 kB gzip) is not needed to show the
+ * list: it loads when the pointer or focus reaches an Add or Edit button, and is awaited on click.
+ */
+const loadDeviceForm = () => import('../components/device-form-modal.tsx');
+const DeviceFormModal = lazy(() => loadDeviceForm().then((m) => ({ default: m.DeviceFormModal })));
+const preloadDeviceForm = () => void loadDeviceForm();
+
 const hiddenByDefault = new Set(['lastSeenAt', 'online', 'appVersionCode']);
 const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) => ({
   key,
@@ -64,6 +72,13 @@ export function DevicesPage() {
   const [visible, setVisible] = useColumnVisibility('columns:devices', columnChoices);
   const [editing, setEditing] = useState<Device | null>(null);
   const [adding, setAdding] = useState(false);
+  // Mounted from the first opening on, so it then behaves as an always-mounted modal.
+  const [formUsed, setFormUsed] = useState(false);
+  const openForm = (device: Device | null) => {
+    setFormUsed(true);
+    if (device) setEditing(device);
+    else setAdding(true);
+  };
   const { data, isPending, isFetching } = useDevices({
     page: list.page,
     limit: list.limit,
@@ -76,7 +91,11 @@ export function DevicesPage() {
     <>
       <PageHeader
         title="Device Management"
-        actions={<AddButton onClick={() => setAdding(true)}>Add New Device</AddButton>}
+        actions={
+          <AddButton onClick={() => openForm(null)} onIntent={preloadDeviceForm}>
+            Add New Device
+          </AddButton>
+        }
       />
       <PagedTable
         toolbar={
@@ -104,7 +123,9 @@ export function DevicesPage() {
               className="btn btn-sm btn-outline-primary"
               aria-label={`Edit ${device.machineNumber}`}
               title="Edit"
-              onClick={() => setEditing(device)}
+              onClick={() => openForm(device)}
+              onPointerEnter={preloadDeviceForm}
+              onFocus={preloadDeviceForm}
             >
               <PencilIcon size={16} />
             </button>
@@ -120,11 +141,15 @@ export function DevicesPage() {
           </>
         )}
       />
-      <DeviceFormModal
-        show={adding || editing !== null}
-        device={editing}
-        onClose={() => (setAdding(false), setEditing(null))}
-      />
+      {formUsed ? (
+        <Suspense fallback={null}>
+          <DeviceFormModal
+            show={adding || editing !== null}
+            device={editing}
+            onClose={() => (setAdding(false), setEditing(null))}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import type { AdminProfile } from '@app/contract/auth';
 import { paths } from '#web/lib/paths.ts';
 import { PageHeader } from '#web/components/page-header.tsx';

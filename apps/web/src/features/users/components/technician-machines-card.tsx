@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import { paths } from '#web/lib/paths.ts';
 import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx';
 import { SectionCard } from '#web/components/section-card.tsx';

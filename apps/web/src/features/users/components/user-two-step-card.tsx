@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import type { z } from 'zod';
 import { mfaMessages, mfaResetBodySchema, type UserMfaStatus } from '@app/contract/mfa';
 import { paths } from '#web/lib/paths.ts';

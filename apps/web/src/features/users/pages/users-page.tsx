@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#web/components/link.tsx';
 import { userMessages, type User } from '@app/contract/users';
 import { paths } from '#web/lib/paths.ts';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
-import { EyeIcon, PencilIcon, TrashIcon } from '#web/components/icons.tsx';
+import { EyeIcon } from '#web/components/base-icons.tsx';
+import { PencilIcon, TrashIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
