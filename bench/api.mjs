@@ -4,6 +4,8 @@
 // (bench/api-servers/minimal.mjs), and the real API; then the real API again on the embedded
 // database. autocannon, BENCH_CONNECTIONS (50) connections, BENCH_SECONDS (5) per measurement,
 // BENCH_ROUNDS (3) rounds; the median round is quoted, and the ratio API ÷ minimal per route.
+// BENCH_ROUTES=heartbeat,device list measures only those (a quick look while working; the README
+// quotes full runs), BENCH_EMBEDDED=0 skips the embedded database.
 // Writes bench/results/api-<date>.{json,md}. Exit code 1 when a PostgreSQL ratio is under
 // BENCH_MIN_RATIO (0.5) or the embedded device list under 3 × 190 req/s.
 import { spawn } from 'node:child_process';
@@ -148,6 +150,7 @@ function routesFor({ token, deviceId, credential }) {
       body: JSON.stringify({ status: 2 }),
     },
   ];
+  const only = process.env.BENCH_ROUTES?.split(',').map((r) => r.trim());
   if (credential)
     routes.push({
       name: 'heartbeat',
@@ -156,7 +159,7 @@ function routesFor({ token, deviceId, credential }) {
       headers: { authorization: `Device ${credential}`, 'content-type': 'application/json' },
       body: JSON.stringify({ versionCode: 42, versionName: '4.2.0' }),
     });
-  return routes;
+  return only ? routes.filter((r) => only.includes(r.name)) : routes;
 }
 
 async function measure(base, route) {
@@ -182,6 +185,7 @@ const pick = (samples) => {
   return samples.find((s) => s.rps === m);
 };
 
+class SkipEmbedded extends Error {}
 const results = { date: new Date().toISOString(), connections, seconds, rounds, postgres: [], embedded: [] };
 const scratch = await scratchDatabase();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
@@ -225,6 +229,7 @@ try {
   }
   await Promise.all(servers.splice(0).map((s) => s.stop()));
 
+  if (process.env.BENCH_EMBEDDED === '0') throw new SkipEmbedded();
   const embedded = await startApi(3714, { DATA_DIR: path.join(dataDir, 'pglite') });
   servers.push(embedded);
   await embedded.ready;
@@ -238,6 +243,8 @@ try {
       `embedded ${route.name.padEnd(22)} api ${row.api.rps.toFixed(0).padStart(6)} (p50 ${row.api.p50} ms, p99 ${row.api.p99} ms, errors ${row.api.errors})`,
     );
   }
+} catch (error) {
+  if (!(error instanceof SkipEmbedded)) throw error;
 } finally {
   await Promise.all(servers.map((s) => s.stop()));
   await scratch.drop().catch(() => {});
@@ -274,7 +281,12 @@ const md = [
 const out = path.join(root, 'bench/results');
 mkdirSync(out, { recursive: true });
 const stamp = results.date.slice(0, 10);
-writeFileSync(path.join(out, `api-${stamp}.json`), JSON.stringify({ ...results, failures }, null, 2));
-writeFileSync(path.join(out, `api-${stamp}.md`), md);
+// A partial run is a look, not a result: the files keep the last full one.
+if (process.env.BENCH_ROUTES || process.env.BENCH_EMBEDDED === '0')
+  console.log('(partial run: bench/results/ left as it was)');
+else {
+  writeFileSync(path.join(out, `api-${stamp}.json`), JSON.stringify({ ...results, failures }, null, 2));
+  writeFileSync(path.join(out, `api-${stamp}.md`), md);
+}
 console.log(`\n${md}`);
 process.exit(failures.length ? 1 : 0);

@@ -26,7 +26,8 @@ export const quietDeviceSuccess = (request: Pick<FastifyRequest, 'routeOptions'>
 /** Every authenticated API request → an access row; every failed API request → an error row. */
 export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
   app.decorate('audit', audit);
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback style: only a write waits (for its rows), and no read pays for a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string' && payload.length < 10_000) {
       try {
         const msg = (JSON.parse(payload) as { msg?: unknown }).msg;
@@ -41,13 +42,14 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
       request.auditRecorded = true;
       recordRequest(audit, request, reply);
       // A database that cannot be written keeps the rows in memory (write() never throws).
-      await audit.flush();
+      audit.flush().then(() => done(null, payload), done);
+      return;
     }
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || request.auditRecorded) return;
-    recordRequest(audit, request, reply);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.url.startsWith('/api/') && !request.auditRecorded) recordRequest(audit, request, reply);
+    done();
   });
   app.addHook('onClose', async () => {
     await audit.close();

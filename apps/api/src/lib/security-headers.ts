@@ -61,7 +61,7 @@ export const fixedSecurityHeaders = {
 } as const;
 
 export async function installSecurityHeaders(app: FastifyInstance) {
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     reply.headers(fixedSecurityHeaders);
     reply.header(
       'content-security-policy',
@@ -77,6 +77,6 @@ export async function installSecurityHeaders(app: FastifyInstance) {
     const api = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
     if (api && !mayCache(request.url) && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 }
