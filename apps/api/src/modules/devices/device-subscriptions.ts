@@ -1,4 +1,4 @@
-import { desc, sql } from 'drizzle-orm';
+import { desc, sql, type AnyColumn } from 'drizzle-orm';
 import type { SubscriptionSummary } from '@app/contract/devices';
 import type { Db } from '#api/db/client.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
@@ -36,18 +36,58 @@ export async function subscriptionsBySerial(
   const rows = await query.execute({ serials });
   const at = now.getTime();
   for (const row of rows) {
-    const status = row.status === 1 && row.expiredAt.getTime() < at ? 3 : row.status;
     const list = bySerial.get(row.serial) ?? [];
-    list.push({
-      _id: row.id,
-      status,
-      createdAt: row.createdAt.toISOString(),
-      expiredAt: row.expiredAt.toISOString(),
-      isRecurring: row.isRecurring,
-      planType: row.planType,
-      amount: row.amountCents / 100,
-    });
+    list.push(toSubscriptionSummary(row, at));
     bySerial.set(row.serial, list);
   }
   return bySerial;
 }
+
+type SubscriptionRow = {
+  id: string;
+  status: number;
+  createdAt: Date;
+  expiredAt: Date;
+  isRecurring: boolean;
+  planType: SubscriptionSummary['planType'];
+  amountCents: number;
+};
+
+/** An unpaid link past its expiry reads as Expired (3). `at`: now in ms. */
+export function toSubscriptionSummary(row: SubscriptionRow, at: number): SubscriptionSummary {
+  return {
+    _id: row.id,
+    status: row.status === 1 && row.expiredAt.getTime() < at ? 3 : row.status,
+    createdAt: row.createdAt.toISOString(),
+    expiredAt: row.expiredAt.toISOString(),
+    isRecurring: row.isRecurring,
+    planType: row.planType,
+    amount: row.amountCents / 100,
+  };
+}
+
+/**
+ * The same subscriptions as a column of a device row (newest first, as JSON): lets a page of
+ * devices come back with theirs in one statement. Read back with `subscriptionsFromJson`.
+ */
+export const subscriptionsJsonOf = (serialNumber: AnyColumn) => sql<SubscriptionJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', ${subscriptions.id}, 'status', ${subscriptions.status}, 'createdAt', ${subscriptions.createdAt},
+    'expiredAt', ${subscriptions.expiredAt}, 'isRecurring', ${subscriptions.isRecurring},
+    'planType', ${subscriptions.planType}, 'amountCents', ${subscriptions.amountCents})
+    order by ${subscriptions.createdAt} desc, ${subscriptions.id} desc)
+  from ${subscriptions} where lower(${subscriptions.machineSerialNumber}) = lower(${serialNumber})
+), '[]'::json)`;
+
+export type SubscriptionJson = Omit<SubscriptionRow, 'createdAt' | 'expiredAt'> & {
+  createdAt: string;
+  expiredAt: string;
+};
+
+export const subscriptionsFromJson = (rows: SubscriptionJson[], at: number): SubscriptionSummary[] =>
+  rows.map((row) =>
+    toSubscriptionSummary(
+      { ...row, createdAt: new Date(row.createdAt), expiredAt: new Date(row.expiredAt) },
+      at,
+    ),
+  );

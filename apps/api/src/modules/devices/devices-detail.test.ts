@@ -151,6 +151,19 @@ describe('GET and PUT /api/v1/admin/machine/{id}', () => {
       expect.objectContaining({ _id: 'sub-old', status: 2, isRecurring: false, amount: 10 }),
     ]);
   });
+  it('the list page shows every device exactly as its detail does, subscriptions included', async () => {
+    // The first pages come back in one statement (subscriptions as JSON, the count beside them); a
+    // search takes the other way. Both must agree with the detail, field for field.
+    for (const query of [{ limit: 100 }, { limit: 100, sort: 'machineNumber', direction: 'asc' }]) {
+      const page = (await list(query)).json().data;
+      expect(page.total).toBeGreaterThan(0);
+      expect(
+        page.allDevices.some((d: { subscriptionDetails: unknown[] }) => d.subscriptionDetails.length > 1),
+      ).toBe(true);
+      for (const device of page.allDevices) expect(device).toEqual((await get(device._id)).json().data);
+    }
+  });
+
   it("sorts by the status of each device's latest subscription as subscriptions come and change", async () => {
     const tag = randomBytes(3).toString('hex');
     const a = (await add(form({ location: `Sub ${tag} A` }))).json().data;

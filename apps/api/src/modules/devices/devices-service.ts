@@ -13,7 +13,12 @@ import type { Db } from '#api/db/client.ts';
 import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '#api/db/schema/devices.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import { containsPattern, isUniqueViolation, offsetOf, pageCount } from '#api/lib/pagination.ts';
-import { subscriptionsBySerial } from './device-subscriptions.ts';
+import {
+  subscriptionsBySerial,
+  subscriptionsFromJson,
+  subscriptionsJsonOf,
+  type SubscriptionJson,
+} from './device-subscriptions.ts';
 
 type DeviceRow = typeof devices.$inferSelect;
 
@@ -186,10 +191,10 @@ export function createDevicesService({
     if (messages.length) throw new ConflictError(messages.join('; '));
   }
 
-  const unsearchedPages = new Map<
-    string,
-    { execute(values: { skip: number; take: number }): Promise<DeviceListRow[]> }
-  >();
+  type Prepared<Row> = { execute(values: { skip: number; take: number }): Promise<Row[]> };
+  const unsearchedPages = new Map<string, Prepared<DeviceListRow>>();
+  type FirstPagesRow = DeviceListRow & { total: number | string | null; subs: SubscriptionJson[] };
+  const unsearchedFirstPages = new Map<string, Prepared<FirstPagesRow>>();
 
   return {
     async list(params: DeviceListParams): Promise<DeviceList> {
@@ -207,8 +212,8 @@ export function createDevicesService({
 
       // Page ids first from the index alone, then only those rows: a deep page skips index entries,
       // not table rows.
-      const pageQuery = (dir: SortDirection, skip: number | Placeholder, take: number | Placeholder) => {
-        const pageIds = db
+      const pageIdsOf = (dir: SortDirection, skip: number | Placeholder, take: number | Placeholder) =>
+        db
           .select({ pageId: sql<string>`${devices.id}`.as('page_id') })
           .from(devices)
           .where(where)
@@ -216,6 +221,8 @@ export function createDevicesService({
           .limit(take)
           .offset(skip)
           .as('page_ids');
+      const pageQuery = (dir: SortDirection, skip: number | Placeholder, take: number | Placeholder) => {
+        const pageIds = pageIdsOf(dir, skip, take);
         return db
           .select(deviceColumns)
           .from(devices)
@@ -235,6 +242,41 @@ export function createDevicesService({
       };
       const total = async (): Promise<{ total: number; estimated: boolean }> =>
         where ? countSearch(where) : { total: await countAll(), estimated: false };
+
+      if (!where && offset < nearPages) {
+        // The console's usual request: the page, its count and its subscriptions in one statement
+        // (one round trip instead of three; on the embedded database each costs a millisecond).
+        const name = `devices_first_pages_${sort}_${direction}`;
+        let prepared = unsearchedFirstPages.get(name);
+        if (!prepared) {
+          const pageIds = pageIdsOf(direction, sql.placeholder('skip'), sql.placeholder('take'));
+          prepared = db
+            .select({
+              ...deviceColumns,
+              total: sql<
+                number | string | null
+              >`(select ${tableRowCounts.n} from ${tableRowCounts} where ${tableRowCounts.tableName} = 'devices')`,
+              subs: subscriptionsJsonOf(devices.serialNumber),
+            })
+            .from(devices)
+            .innerJoin(pageIds, eq(devices.id, pageIds.pageId))
+            .orderBy(...orderOf(direction))
+            .prepare(name);
+          unsearchedFirstPages.set(name, prepared);
+        }
+        const found = await prepared.execute({ skip: offset, take: limit });
+        const count = found[0]?.total != null ? Number(found[0].total) : await countAll();
+        const at = now().getTime();
+        const onlineSince = at - offlineMinutes * 60_000;
+        return {
+          allDevices: found.map((r) => toDevice(r, subscriptionsFromJson(r.subs, at), onlineSince)),
+          totalPages: pageCount(count, limit),
+          total: count,
+          totalIsEstimate: false,
+          page,
+          limit,
+        };
+      }
 
       let rows: DeviceListRow[];
       let counted: { total: number; estimated: boolean };
