@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AdminClient } from '../tools/fleet-simulator/admin-client.ts';
-import { DeviceClient } from '../tools/fleet-simulator/device-client.ts';
+import { AdminClient } from '@app/fleet-simulator/admin-client';
+import { DeviceClient } from '@app/fleet-simulator/device-client';
 import {
   fakeAccessLog,
   fakeDoctor,
@@ -9,8 +9,8 @@ import {
   fakeTreatment,
   seededRandom,
   tinyPng,
-} from '../tools/fleet-simulator/fake-data.ts';
-import { ApiError } from '../tools/fleet-simulator/http.ts';
+} from '@app/fleet-simulator/fake-data';
+import { ApiError } from '@app/fleet-simulator/http';
 import { e2eAdmin, expect, signIn, test } from './support/fixtures.ts';
 
 /*

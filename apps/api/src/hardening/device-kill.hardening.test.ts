@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect } from 'vitest';
 import type { AccessLogItem, BatchResult, ErrorLogItem, TreatmentItem } from '@app/contract/device-api';
-import { AdminClient } from '../../../../tools/fleet-simulator/admin-client.ts';
-import { DeviceClient } from '../../../../tools/fleet-simulator/device-client.ts';
+import { AdminClient } from '@app/fleet-simulator/admin-client';
+import { DeviceClient } from '@app/fleet-simulator/device-client';
 import {
   fakeAccessLog,
   fakeDoctor,
@@ -18,8 +18,8 @@ import {
   fakePatient,
   fakeTreatment,
   seededRandom,
-} from '../../../../tools/fleet-simulator/fake-data.ts';
-import { ApiError } from '../../../../tools/fleet-simulator/http.ts';
+} from '@app/fleet-simulator/fake-data';
+import { ApiError } from '@app/fleet-simulator/http';
 import { hardeningAdmin, startApi, type ApiProcess } from './api-process.ts';
 import { itOnEachDatabase, type SqlQuery } from './kill-database.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { AdminClient } from '../../../../tools/fleet-simulator/admin-client.ts';
-import { DeviceClient } from '../../../../tools/fleet-simulator/device-client.ts';
+import { AdminClient } from '@app/fleet-simulator/admin-client';
+import { DeviceClient } from '@app/fleet-simulator/device-client';
 import { apiEnv, hardeningAdmin, login, startApi, type ApiProcess } from './api-process.ts';
 import { createScratchDatabase } from './private-postgres.ts';
 

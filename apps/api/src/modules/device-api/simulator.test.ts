@@ -1,12 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient } from '../../../../../tools/fleet-simulator/admin-client.ts';
-import {
-  fakeAccessLog,
-  fakeTreatment,
-  seededRandom,
-} from '../../../../../tools/fleet-simulator/fake-data.ts';
-import { appVersion, runFleet, type FleetSummary } from '../../../../../tools/fleet-simulator/fleet.ts';
+import { AdminClient } from '@app/fleet-simulator/admin-client';
+import { fakeAccessLog, fakeTreatment, seededRandom } from '@app/fleet-simulator/fake-data';
+import { appVersion, runFleet, type FleetSummary } from '@app/fleet-simulator/fleet';
 import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 /*
