@@ -154,7 +154,11 @@ describe('GET and PUT /api/v1/admin/machine/{id}', () => {
   it('the list page shows every device exactly as its detail does, subscriptions included', async () => {
     // The first pages come back in one statement (subscriptions as JSON, the count beside them); a
     // search takes the other way. Both must agree with the detail, field for field.
-    for (const query of [{ limit: 100 }, { limit: 100, sort: 'machineNumber', direction: 'asc' }]) {
+    const queries: Record<string, string | number>[] = [
+      { limit: 100 },
+      { limit: 100, sort: 'machineNumber', direction: 'asc' },
+    ];
+    for (const query of queries) {
       const page = (await list(query)).json().data;
       expect(page.total).toBeGreaterThan(0);
       expect(
