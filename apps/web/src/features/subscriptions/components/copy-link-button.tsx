@@ -1,4 +1,5 @@
 import { subscriptionTexts } from '@app/contract/subscriptions';
+import { Icon } from '#web/components/base-icons.tsx';
 import { notify } from '#web/lib/notify.ts';
 
 async function copy(text: string) {
@@ -23,21 +24,10 @@ export function CopyLinkButton({ link, name }: { link: string; name: string }) {
         else notify.info(link, { duration: 15_000 });
       }}
     >
-      <svg
-        width={16}
-        height={16}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-      >
+      <Icon size={16}>
         <rect x="9" y="9" width="13" height="13" rx="2" />
         <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
-      </svg>
+      </Icon>
     </button>
   );
 }
