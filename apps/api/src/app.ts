@@ -208,7 +208,13 @@ export async function buildApp({
     sessionHours: config.sessionHours,
     activity,
     now,
+    // PGlite is one process: a change's notice arrives before the change returns (decision 042).
+    cacheSessions: database.kind === 'pglite',
   });
+  if (database.kind === 'pglite') {
+    const sessionAuthFeed = await database.listen('session_auth_changed', auth.sessionCacheFeed);
+    app.addHook('onClose', () => sessionAuthFeed.close());
+  }
 
   const deviceAuth = createDeviceAuth({ db: database.db, now });
   const deviceAuthFeed = await database.listen(deviceAuthChannel, deviceAuth.cacheFeed);

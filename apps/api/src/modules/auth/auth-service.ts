@@ -6,10 +6,11 @@ import { roles, sessions, users } from '#api/db/schema/users.ts';
 import { UnauthorizedError } from '#api/lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '#api/lib/passwords.ts';
 import type { AuthContext } from '#api/lib/request-context.ts';
-import type { TokenSigner } from '#api/lib/tokens.ts';
+import type { AccessClaims, TokenSigner } from '#api/lib/tokens.ts';
 import type { ProfileService } from '../profile/profile-service.ts';
 import type { MfaService } from './mfa-service.ts';
 import type { SessionActivity } from './session-activity.ts';
+import { createSessionCache } from './session-cache.ts';
 import type { SignInAttempt, SignInThrottle } from './sign-in-throttle.ts';
 
 type Deps = {
@@ -23,6 +24,8 @@ type Deps = {
   now: () => Date;
   /** Two-step sign-in: after a correct password, a second step may be due instead of a session. */
   mfa: Pick<MfaService, 'challengeFor'>;
+  /** Only where the database announces every change before the change returns (decision 042). */
+  cacheSessions?: boolean;
 };
 
 export function createAuthService({
@@ -34,6 +37,7 @@ export function createAuthService({
   activity,
   now,
   mfa,
+  cacheSessions = false,
 }: Deps) {
   // Every console request runs it: built once, a named prepared statement on PostgreSQL (decision 040).
   const sessionOfToken = db
@@ -56,6 +60,32 @@ export function createAuthService({
     )
     .limit(1)
     .prepare('auth_session_of_token');
+
+  type SessionRow = Awaited<ReturnType<typeof sessionOfToken.execute>>[number] & { userId: string };
+  const sessionCache = cacheSessions ? createSessionCache<SessionRow>() : null;
+
+  /** The session behind a verified token: from the cache when it holds it, else one prepared read. */
+  const sessionOf = async (claims: AccessClaims, at: Date): Promise<SessionRow | undefined> => {
+    const cached = sessionCache?.get(claims.sessionId);
+    // Idle by what is held here: read again, the database may know a newer last-seen time.
+    if (
+      cached &&
+      cached.userId === claims.userId &&
+      cached.expiresAt > at &&
+      !activity.isIdle(cached.lastSeenAt, at)
+    )
+      return cached;
+    const readAt = sessionCache?.generation() ?? 0;
+    const [row] = await sessionOfToken.execute({
+      sessionId: claims.sessionId,
+      userId: claims.userId,
+      now: at.toISOString(),
+    });
+    if (!row) return undefined;
+    const session = { ...row, userId: claims.userId };
+    sessionCache?.set(claims.sessionId, { ...session }, readAt);
+    return session;
+  };
 
   const fail = async (attempt: SignInAttempt): Promise<never> => {
     await attempt.failed();
@@ -118,18 +148,16 @@ export function createAuthService({
     async authenticate(token: string): Promise<AuthContext> {
       const claims = await signer.verifyAccess(token);
       if (!claims) throw new UnauthorizedError(apiMessages.invalidToken);
-      const [row] = await sessionOfToken.execute({
-        sessionId: claims.sessionId,
-        userId: claims.userId,
-        now: now().toISOString(),
-      });
+      const row = await sessionOf(claims, now());
       if (!row) throw new UnauthorizedError(apiMessages.invalidToken);
-      const endsAt = await activity.record({
+      const seen = await activity.record({
         id: claims.sessionId,
         lastSeenAt: row.lastSeenAt,
         expiresAt: row.expiresAt,
       });
-      if (!endsAt) throw new UnauthorizedError(apiMessages.invalidToken);
+      if (!seen) throw new UnauthorizedError(apiMessages.invalidToken);
+      sessionCache?.seen(claims.sessionId, seen.lastSeenAt);
+      const { endsAt } = seen;
       return {
         userId: claims.userId,
         sessionId: claims.sessionId,
@@ -138,6 +166,12 @@ export function createAuthService({
         endsAt,
         expiresAt: row.expiresAt,
       };
+    },
+
+    /** Notices of the database's session_auth_changed channel (decision 042). */
+    sessionCacheFeed: {
+      onPayload: () => sessionCache?.clear(),
+      onLive: (live: boolean) => sessionCache?.setLive(live),
     },
 
     async logout(sessionId: string) {

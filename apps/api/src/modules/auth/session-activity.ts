@@ -35,10 +35,11 @@ export function createSessionActivity({
 
     /**
      * Records a request on a live session. Returns when the session ends if nothing else happens
-     * (idle deadline or absolute expiry, whichever is first), or null when it has already been idle
-     * too long; such a session is revoked, so no later clock or setting change can revive it.
+     * (idle deadline or absolute expiry, whichever is first) and its last-seen time as now written,
+     * or null when it has already been idle too long; such a session is revoked, so no later clock
+     * or setting change can revive it.
      */
-    async record(session: SessionTimes): Promise<Date | null> {
+    async record(session: SessionTimes): Promise<{ endsAt: Date; lastSeenAt: Date } | null> {
       const at = now();
       const idleFor = at.getTime() - session.lastSeenAt.getTime();
       if (idleFor >= idleMs) {
@@ -53,8 +54,14 @@ export function createSessionActivity({
         await touch(session.id, at);
         seen = at;
       }
-      return new Date(Math.min(seen.getTime() + idleMs, session.expiresAt.getTime()));
+      return {
+        endsAt: new Date(Math.min(seen.getTime() + idleMs, session.expiresAt.getTime())),
+        lastSeenAt: seen,
+      };
     },
+
+    /** Idle too long by this last-seen time (the caller may know a newer one: read it again first). */
+    isIdle: (lastSeenAt: Date, at: Date) => at.getTime() - lastSeenAt.getTime() >= idleMs,
 
     /** The explicit "stay signed in" on a session the caller has just authenticated: written now, even within the minute. */
     async keepAlive(session: Omit<SessionTimes, 'lastSeenAt'>): Promise<Date> {
