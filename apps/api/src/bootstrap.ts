@@ -2,14 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from './db/client.ts';
 import { roles, users } from './db/schema/users.ts';
+import { permissionNames } from '@app/contract/permissions';
 import { hashPassword } from './lib/passwords.ts';
 
-export const defaultRoles = [
-  { roleName: 'Admin', type: 'admin' },
-  { roleName: 'Doctor', type: 'app' },
-  { roleName: 'Patient', type: 'app' },
-  { roleName: 'Technician', type: 'app' },
-] as const;
+// The first admin's role carries every permission: someone must be able to hand the others out.
+export const defaultRoles: { roleName: string; type: 'admin' | 'app'; permissions: string[] }[] = [
+  { roleName: 'Admin', type: 'admin', permissions: [...permissionNames] },
+  { roleName: 'Doctor', type: 'app', permissions: [] },
+  { roleName: 'Patient', type: 'app', permissions: [] },
+  { roleName: 'Technician', type: 'app', permissions: [] },
+];
 
 export type BootstrapResult = { created: boolean; email: string; generatedPassword?: string };
 
@@ -21,7 +23,7 @@ export async function bootstrap(
   const [{ count: roleCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(roles)) as [
     { count: number },
   ];
-  if (roleCount === 0) await db.insert(roles).values([...defaultRoles]);
+  if (roleCount === 0) await db.insert(roles).values(defaultRoles);
 
   const [{ count: userCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [
     { count: number },
@@ -35,6 +37,11 @@ export async function bootstrap(
     return { created: false, email: first?.email ?? opts.adminEmail };
   }
   const [adminRole] = await db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin')).limit(1);
+  // Nobody holds a role yet, so granting this one everything takes nothing from anyone.
+  await db
+    .update(roles)
+    .set({ permissions: [...permissionNames] })
+    .where(eq(roles.id, adminRole!.id));
   const generatedPassword = opts.adminPassword ? undefined : randomBytes(12).toString('base64url');
   await db.insert(users).values({
     firstName: 'Super',

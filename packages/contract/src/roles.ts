@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { roleTypes } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { requiredText, strictObject } from './fields.ts';
+import { permissionListSchema, permissionNames } from './permissions.ts';
 
 export { roleTypeLabels, roleTypes } from './auth.ts';
 
@@ -19,15 +20,27 @@ export const roleMessages = {
   created: 'Role created successfully',
   updated: 'Role updated successfully',
   deleted: 'Role deleted successfully',
+  /** Ours: a role of type app never signs in to the console, so a permission on it would mean nothing. */
+  permissionsOnAppRole: 'permissions: only a Web role carries permissions',
+  /** Ours: someone must always be able to hand permissions out (the first admin, who cannot be deleted). */
+  protectedPermissions: "The first admin's role must keep every permission",
   /** docs/product.md §2.8: the list's empty text. */
   empty: 'No Roles found.',
 } as const;
 
+/**
+ * The spec's role {roleName, type}, plus the role's permissions (names from permissions.ts). Left
+ * out, a new role has none and an updated one keeps its own; a role turned into an app role loses them.
+ */
 export const roleBodySchema = strictObject({
   roleName: requiredText(roleMessages.roleNameRequired, 100),
   type: z.enum(roleTypes, {
     error: (i) => (i.input == null || i.input === '' ? roleMessages.typeRequired : roleMessages.typeInvalid),
   }),
+  permissions: permissionListSchema.optional(),
+}).superRefine((body, ctx) => {
+  if (body.type === 'app' && body.permissions?.length)
+    ctx.addIssue({ code: 'custom', path: ['permissions'], message: roleMessages.permissionsOnAppRole });
 });
 export type RoleBodyInput = z.input<typeof roleBodySchema>;
 export type RoleBody = z.output<typeof roleBodySchema>;
@@ -58,6 +71,11 @@ export const roleSchema = z.object({
   roleName: z.string(),
   type: z.enum(roleTypes),
   createTime: z.string().nullable(),
+  /**
+   * Ours: what the role may do in the console, in catalogue order (none on an app role). The API
+   * always sends it; optional in the type only until the console reads it (issue 15 item 2).
+   */
+  permissions: z.array(z.enum(permissionNames)).optional(),
 });
 export type Role = z.infer<typeof roleSchema>;
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
+import type { Permission } from '@app/contract/permissions';
 import type { Db } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import { roles, users } from '../db/schema/users.ts';
@@ -7,11 +8,19 @@ import { hashPassword } from '../lib/passwords.ts';
 import type { Rng } from './rng.ts';
 import type { DemoContext } from './demo-context.ts';
 
-const extraRoles = [
-  { roleName: 'Support', type: 'admin' },
-  { roleName: 'Auditor', type: 'admin' },
-  { roleName: 'Clinic Manager', type: 'app' },
-] as const;
+/**
+ * Console roles that follow the job (issue 15): Support looks after the machines and can see whether
+ * they are paid for, but no health data and no users; the Auditor reads the logs and what they refer to.
+ */
+const extraRoles: { roleName: string; type: 'admin' | 'app'; permissions: Permission[] }[] = [
+  {
+    roleName: 'Support',
+    type: 'admin',
+    permissions: ['devices.view', 'devices.edit', 'devices.enrol', 'subscriptions.view'],
+  },
+  { roleName: 'Auditor', type: 'admin', permissions: ['devices.view', 'logs.view', 'subscriptions.view'] },
+  { roleName: 'Clinic Manager', type: 'app', permissions: [] },
+];
 
 const firstNames = [
   'Amelia',

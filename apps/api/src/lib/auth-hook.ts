@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiMessages } from '@app/contract/envelope';
 import { deviceApiMessages } from '@app/contract/device-api';
+import { permissionMessages } from '@app/contract/permissions';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.ts';
 import { isIanaTimeZone } from './time-zone.ts';
 import type { AppUserContext, AuthContext, DeviceContext } from './request-context.ts';
@@ -11,8 +12,8 @@ const bearer = /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+)$/;
 /**
  * Deny by default: every API route needs a live session of an admin unless its config says
  * `access: 'public'` (app.ts refuses to register a route that declares nothing). The role is read
- * on every request, so demoting a user takes effect at once. The X-Timezone header, when sent,
- * must be an IANA zone.
+ * on every request, so demoting a user takes effect at once; so are its permissions, checked
+ * against the one the admin route declares. The X-Timezone header, when sent, must be an IANA zone.
  */
 /** On every authenticated answer: how long the session lives if no other request comes. */
 export const sessionExpiresInHeader = 'x-session-expires-in';
@@ -74,6 +75,13 @@ export const authHook = fp(
       // Seconds, not a time: the browser's clock may differ from ours. The console warns a minute before.
       reply.header(sessionExpiresInHeader, secondsUntil(request.auth.endsAt, opts.now()));
       if (request.auth.roleType !== 'admin') throw new ForbiddenError(apiMessages.forbidden);
+      // The route's permission against the role's, both read on this request. An admin route
+      // always declares one (route-registry.ts); were one ever missing, nobody gets in.
+      const needed = config.permission;
+      if (needed === 'any-admin') return;
+      if (!needed) throw new ForbiddenError(apiMessages.forbidden);
+      if (!request.auth.permissions.includes(needed))
+        throw new ForbiddenError(permissionMessages.missing(needed));
     });
   },
 );

@@ -1,5 +1,6 @@
 import type { RoleType } from '@app/contract/auth';
 import type { AppUserKind } from '@app/contract/device-api';
+import type { Permission, RoutePermission } from '@app/contract/permissions';
 
 /** A signed-in console user (modules/auth builds it from the access token and the session row). */
 export type AuthContext = {
@@ -8,6 +9,8 @@ export type AuthContext = {
   email: string;
   /** Read on every request, so a user whose role stops being admin loses access at once. */
   roleType: RoleType;
+  /** The role's permissions, read with the role on every request: a change applies to the next request. */
+  permissions: readonly Permission[];
   /** When this session ends with no further request: idle deadline or absolute expiry, whichever is first. */
   endsAt: Date;
   /** The absolute expiry, however active the session. */
@@ -46,6 +49,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Every route must declare it; a test fails on any that does not. */
     access?: RouteAccess;
+    /** What an admin route needs of the role (every admin route declares it; route-access.ts). */
+    permission?: RoutePermission;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { routeAccess, type RouteAccess } from './route-access.ts';
+import type { RoutePermission } from '@app/contract/permissions';
+import { routeAccess, routePermission, type RouteAccess } from './route-access.ts';
 
 export type RegisteredRoute = {
   method: string;
   url: string;
   /** Who may call it (every route declares it; the docs and the web app's files are public). */
   access: RouteAccess;
+  /** What an admin route needs of the role (every admin route declares it); none on other routes. */
+  permission?: RoutePermission;
   public: boolean;
   /** The route's zod schemas: the strict-input test walks them. */
   schema?: FastifySchema;
@@ -18,13 +21,17 @@ declare module 'fastify' {
   }
 }
 
-/** Deny by default, declared: a route without `config.access` stops the app from starting. */
+/**
+ * Deny by default, declared: a route without `config.access`, or an admin route without
+ * `config.permission`, stops the app from starting.
+ */
 export function installRouteRegistry(app: FastifyInstance) {
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     const access = routeAccess(route);
-    route.config = { ...route.config, access };
+    const permission = routePermission(route, access);
+    route.config = { ...route.config, access, permission };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method !== 'HEAD')
@@ -32,6 +39,7 @@ export function installRouteRegistry(app: FastifyInstance) {
           method,
           url: route.url,
           access,
+          permission,
           public: access === 'public',
           schema: route.schema,
         });

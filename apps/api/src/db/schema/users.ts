@@ -10,6 +10,11 @@ export const roles = pgTable(
     roleName: text('role_name').notNull(),
     type: text('type', { enum: ['app', 'admin'] }).notNull(),
     createTime: timestamp('create_time', { withTimezone: true }).notNull().defaultNow(),
+    // Names from the contract's permission catalogue; only a role of type admin uses them.
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [uniqueIndex('roles_role_name_lower_idx').on(sql`lower(${t.roleName})`)],
 );

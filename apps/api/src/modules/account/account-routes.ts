@@ -92,7 +92,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
   app.post(
     apiPaths.changePassword,
     {
-      config: { access: 'admin', securityEvent: 'password.change' },
+      config: { access: 'admin', permission: 'any-admin', securityEvent: 'password.change' },
       schema: {
         tags: ['account'],
         summary: 'Change the signed-in user’s password; other sessions are signed out, this one stays',

@@ -64,7 +64,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
   app.post(
     apiPaths.systemUpdates,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'app-updates.publish' },
       schema: {
         tags: ['app-updates'],
         summary:
@@ -90,7 +90,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
   app.get(
     apiPaths.systemUpdatesAll,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'devices.view' },
       schema: {
         tags: ['app-updates'],
         summary: 'App updates, newest first: page, limit → allSystems, totalPages',

@@ -40,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     apiPaths.logout,
     {
-      config: { access: 'admin', securityEvent: 'logout' },
+      config: { access: 'admin', permission: 'any-admin', securityEvent: 'logout' },
       schema: {
         tags: ['auth'],
         summary: 'Sign out (revokes this session)',

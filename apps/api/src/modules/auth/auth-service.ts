@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { apiMessages } from '@app/contract/envelope';
 import { signInMessages, type AdminProfile } from '@app/contract/auth';
+import { knownPermissions } from '@app/contract/permissions';
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
 import { UnauthorizedError } from '#api/lib/errors.ts';
@@ -44,6 +45,7 @@ export function createAuthService({
     .select({
       email: users.email,
       roleType: roles.type,
+      permissions: roles.permissions,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
     })
@@ -163,6 +165,7 @@ export function createAuthService({
         sessionId: claims.sessionId,
         email: row.email,
         roleType: row.roleType,
+        permissions: knownPermissions(row.permissions),
         endsAt,
         expiresAt: row.expiresAt,
       };

@@ -103,7 +103,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.get(
     apiPaths.profileMfa,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'any-admin' },
       schema: { tags, summary: 'Whether two-step sign-in is on', response: { 200: mfaStatusResponseSchema } },
     },
     async (request) => ok(await mfa.status(requireAuth(request).userId)),
@@ -112,7 +112,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.profileMfaSetup,
     {
-      config: { access: 'admin', securityEvent: 'mfa.enrol' },
+      config: { access: 'admin', permission: 'any-admin', securityEvent: 'mfa.enrol' },
       schema: {
         tags,
         summary: 'Start enrolment: a new secret as QR code, otpauth URI and manual key',
@@ -128,7 +128,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.profileMfaConfirm,
     {
-      config: { access: 'admin', securityEvent: 'mfa.enrol' },
+      config: { access: 'admin', permission: 'any-admin', securityEvent: 'mfa.enrol' },
       schema: {
         tags,
         summary: 'Confirm enrolment with a code; answers the ten recovery codes (shown once)',
@@ -150,7 +150,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.profileMfaDisable,
     {
-      config: { access: 'admin', securityEvent: 'mfa.disable' },
+      config: { access: 'admin', permission: 'any-admin', securityEvent: 'mfa.disable' },
       schema: {
         tags,
         summary: 'Turn two-step sign-in off (password and a current code)',
@@ -168,7 +168,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.profileMfaRecoveryCodes,
     {
-      config: { access: 'admin', securityEvent: 'mfa.recovery-codes' },
+      config: { access: 'admin', permission: 'any-admin', securityEvent: 'mfa.recovery-codes' },
       schema: {
         tags,
         summary: 'Replace the recovery codes (needs a current code)',
@@ -191,7 +191,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.get(
     apiPaths.userMfa(':id'),
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'security.manage' },
       schema: {
         tags,
         summary: "A user's two-step sign-in: on or off, since when, recovery codes left",
@@ -205,7 +205,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.userMfaReset(':id'),
     {
-      config: { access: 'admin', securityEvent: 'mfa.reset' },
+      config: { access: 'admin', permission: 'security.manage', securityEvent: 'mfa.reset' },
       schema: {
         tags,
         summary:

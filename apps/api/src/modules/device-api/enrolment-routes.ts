@@ -16,7 +16,7 @@ export const enrolmentRoutes: FastifyPluginAsyncZod<{ enrolment: EnrolmentServic
   app.get(
     apiPaths.machineEnrolment(':id'),
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'devices.view' },
       schema: {
         tags: ['devices'],
         summary: "The device's enrolment: credential live or revoked, a code waiting, last seen",
@@ -30,7 +30,7 @@ export const enrolmentRoutes: FastifyPluginAsyncZod<{ enrolment: EnrolmentServic
   app.post(
     apiPaths.machineEnrolmentCode(':id'),
     {
-      config: { access: 'admin', securityEvent: 'device.enrolment-code' },
+      config: { access: 'admin', permission: 'devices.enrol', securityEvent: 'device.enrolment-code' },
       schema: {
         tags: ['devices'],
         summary: 'Issue a one-time enrolment code (24 h, single use; voids an older unused one)',
@@ -53,7 +53,7 @@ export const enrolmentRoutes: FastifyPluginAsyncZod<{ enrolment: EnrolmentServic
   app.post(
     apiPaths.machineEnrolmentRevoke(':id'),
     {
-      config: { access: 'admin', securityEvent: 'device.revoke' },
+      config: { access: 'admin', permission: 'devices.enrol', securityEvent: 'device.revoke' },
       schema: {
         tags: ['devices'],
         summary: "Revoke the device's credential and every app session on it; voids a waiting code",

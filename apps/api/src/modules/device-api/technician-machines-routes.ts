@@ -13,7 +13,7 @@ export const technicianMachinesRoutes: FastifyPluginAsyncZod<{
   app.get(
     apiPaths.userMachines(':id'),
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'users.manage' },
       schema: {
         tags: ['users'],
         summary: 'The machines this user (a technician) is assigned to',
@@ -27,7 +27,7 @@ export const technicianMachinesRoutes: FastifyPluginAsyncZod<{
   app.put(
     apiPaths.userMachines(':id'),
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'users.manage' },
       schema: {
         tags: ['users'],
         summary: "Replace the user's machines (only users whose role is of type app)",

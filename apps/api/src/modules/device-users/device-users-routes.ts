@@ -45,7 +45,7 @@ function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>
   typed.get(
     routes.listPath,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'patients.view' },
       schema: {
         tags,
         summary: routes.listSummary,
@@ -59,7 +59,7 @@ function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>
   typed.get(
     routes.onePath,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'patients.view' },
       schema: {
         tags,
         summary: `One ${routes.kind}`,

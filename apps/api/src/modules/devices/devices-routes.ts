@@ -22,7 +22,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
   app.get(
     apiPaths.machines,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'devices.view' },
       schema: {
         tags: ['devices'],
         summary:
@@ -37,7 +37,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
   app.post(
     apiPaths.machineAdd,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'devices.edit' },
       schema: {
         tags: ['devices'],
         summary: 'Add a device',
@@ -54,7 +54,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
   app.get(
     apiPaths.machine(':id'),
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'devices.view' },
       schema: {
         tags: ['devices'],
         summary: 'One device',
@@ -68,7 +68,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
   app.put(
     apiPaths.machine(':id'),
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'devices.edit' },
       schema: {
         tags: ['devices'],
         summary:
@@ -87,7 +87,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
   app.get(
     apiPaths.machineAppVersions(':id'),
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'devices.view' },
       schema: {
         tags: ['devices'],
         summary:

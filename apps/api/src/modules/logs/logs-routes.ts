@@ -12,7 +12,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
   app.get(
     apiPaths.accessLogsAll,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'logs.view' },
       schema: {
         tags: ['logs'],
         summary:
@@ -29,7 +29,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
   app.get(
     apiPaths.errorLogsAll,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'logs.view' },
       schema: {
         tags: ['logs'],
         summary:

@@ -61,7 +61,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
   app.get(
     apiPaths.profile,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'any-admin' },
       schema: { tags: ['profile'], summary: 'The signed-in admin', response: { 200: profileResponseSchema } },
     },
     async (request) => {
@@ -74,7 +74,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
   app.put(
     apiPaths.profile,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'any-admin' },
       schema: {
         tags: ['profile'],
         summary:

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { permissionNames } from '@app/contract/permissions';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
@@ -21,6 +22,7 @@ const createRole = async (roleName: string, type: 'app' | 'admin' = 'app') => {
     roleName: string;
     type: string;
     createTime: string;
+    permissions: string[];
   };
 };
 
@@ -177,5 +179,125 @@ describe('roles', () => {
     expect((await t.injectAs(theirs, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(200);
     await as('PUT', `/api/v1/admin/roles/${role._id}`, { roleName: 'Night Shift', type: 'app' });
     expect((await t.injectAs(theirs, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(401);
+  });
+});
+
+describe('role permissions', () => {
+  it("answers each role's permissions: every one on the first admin's role, none on an app role", async () => {
+    const roles = (await as('GET', '/api/v1/admin/roles/all')).json().data.roles as {
+      roleName: string;
+      permissions: string[];
+    }[];
+    expect(roles.find((r) => r.roleName === 'Admin')!.permissions).toEqual([...permissionNames]);
+    expect(roles.find((r) => r.roleName === 'Doctor')!.permissions).toEqual([]);
+  });
+
+  it('creates a role with the permissions given, each once, in catalogue order; none when left out', async () => {
+    const res = await as('POST', '/api/v1/admin/roles', {
+      roleName: 'Ledger',
+      type: 'admin',
+      permissions: ['subscriptions.view', 'devices.view', 'subscriptions.view'],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.permissions).toEqual(['devices.view', 'subscriptions.view']);
+    expect((await as('GET', `/api/v1/admin/roles/${res.json().data._id}`)).json().data.permissions).toEqual([
+      'devices.view',
+      'subscriptions.view',
+    ]);
+    expect((await createRole('Bare Web Role', 'admin')).permissions).toEqual([]);
+  });
+
+  it('keeps the permissions on an update that leaves them out, and replaces them on one that sends them', async () => {
+    const created = await as('POST', '/api/v1/admin/roles', {
+      roleName: 'Desk',
+      type: 'admin',
+      permissions: ['logs.view'],
+    });
+    const id = created.json().data._id as string;
+    const renamed = await as('PUT', `/api/v1/admin/roles/${id}`, { roleName: 'Front Desk', type: 'admin' });
+    expect(renamed.json().data).toMatchObject({ roleName: 'Front Desk', permissions: ['logs.view'] });
+    const replaced = await as('PUT', `/api/v1/admin/roles/${id}`, {
+      roleName: 'Front Desk',
+      type: 'admin',
+      permissions: ['users.manage', 'devices.view'],
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json().data.permissions).toEqual(['devices.view', 'users.manage']);
+    const emptied = await as('PUT', `/api/v1/admin/roles/${id}`, {
+      roleName: 'Front Desk',
+      type: 'admin',
+      permissions: [],
+    });
+    expect(emptied.json().data.permissions).toEqual([]);
+  });
+
+  it('refuses a permission that is not in the catalogue with a 400 naming the field, and changes nothing', async () => {
+    const before = (await as('GET', '/api/v1/admin/roles/all')).json().data.total;
+    const unknown = await as('POST', '/api/v1/admin/roles', {
+      roleName: 'Overreach',
+      type: 'admin',
+      permissions: ['devices.view', 'patients.everything'],
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().msg).toBe('permissions: "patients.everything" is not a known permission');
+    const notAList = await as('POST', '/api/v1/admin/roles', {
+      roleName: 'Overreach',
+      type: 'admin',
+      permissions: 'devices.view',
+    });
+    expect(notAList.statusCode).toBe(400);
+    expect(notAList.json().msg).toBe('permissions must be a list of permission names');
+    expect((await as('GET', '/api/v1/admin/roles/all')).json().data.total).toBe(before);
+
+    const role = await createRole('Careful', 'admin');
+    const update = await as('PUT', `/api/v1/admin/roles/${role._id}`, {
+      roleName: 'Careful',
+      type: 'admin',
+      permissions: ['root'],
+    });
+    expect(update.statusCode).toBe(400);
+    expect(update.json().msg).toContain('permissions');
+    expect((await as('GET', `/api/v1/admin/roles/${role._id}`)).json().data.permissions).toEqual([]);
+  });
+
+  it('gives an app role no permissions: refused when sent, dropped when an admin role becomes one', async () => {
+    const refused = await as('POST', '/api/v1/admin/roles', {
+      roleName: 'Machine Crew',
+      type: 'app',
+      permissions: ['devices.view'],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().msg).toBe('permissions: only a Web role carries permissions');
+    const created = await as('POST', '/api/v1/admin/roles', {
+      roleName: 'Machine Crew',
+      type: 'admin',
+      permissions: ['devices.view'],
+    });
+    const id = created.json().data._id as string;
+    const toApp = await as('PUT', `/api/v1/admin/roles/${id}`, { roleName: 'Machine Crew', type: 'app' });
+    expect(toApp.json().data).toMatchObject({ type: 'app', permissions: [] });
+    const back = await as('PUT', `/api/v1/admin/roles/${id}`, { roleName: 'Machine Crew', type: 'admin' });
+    expect(back.json().data.permissions).toEqual([]);
+  });
+
+  it("refuses to take a permission from the first admin's role (403), and keeps it whole", async () => {
+    const admin = (await as('GET', '/api/v1/admin/roles/all')).json().data.roles[0];
+    const res = await as('PUT', `/api/v1/admin/roles/${admin._id}`, {
+      roleName: 'Admin',
+      type: 'admin',
+      permissions: permissionNames.filter((p) => p !== 'roles.manage'),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().msg).toBe("The first admin's role must keep every permission");
+    expect((await as('GET', `/api/v1/admin/roles/${admin._id}`)).json().data.permissions).toEqual([
+      ...permissionNames,
+    ]);
+    const rename = await as('PUT', `/api/v1/admin/roles/${admin._id}`, {
+      roleName: 'Administrators',
+      type: 'admin',
+      permissions: [...permissionNames].reverse(),
+    });
+    expect(rename.statusCode, rename.body).toBe(200);
+    await as('PUT', `/api/v1/admin/roles/${admin._id}`, { roleName: 'Admin', type: 'admin' });
   });
 });

@@ -18,7 +18,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.get(
     apiPaths.rolesAll,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'any-admin' },
       schema: {
         tags: ['roles'],
         summary: 'Roles (page/limit or currentPage/pageSize; without either, every role for a dropdown)',
@@ -34,7 +34,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.post(
     apiPaths.roles,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'roles.manage' },
       schema: {
         tags: ['roles'],
         summary: 'Create a role',
@@ -51,7 +51,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.get(
     byId,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'any-admin' },
       schema: {
         tags: ['roles'],
         summary: 'One role',
@@ -67,7 +67,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.put(
     byId,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'roles.manage' },
       schema: {
         tags: ['roles'],
         summary: 'Update a role',
@@ -84,7 +84,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.delete(
     byId,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'roles.manage' },
       schema: {
         tags: ['roles'],
         summary: 'Delete a role no user holds',

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { knownPermissions, permissionNames } from '@app/contract/permissions';
 import { roleMessages, type Role, type RoleBody } from '@app/contract/roles';
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
@@ -13,6 +14,7 @@ const toRole = (r: RoleRow): Role => ({
   roleName: r.roleName,
   type: r.type,
   createTime: r.createTime ? r.createTime.toISOString() : null,
+  permissions: knownPermissions(r.permissions),
 });
 
 export type RoleListInput = {
@@ -76,7 +78,12 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       await assertNameFree(body.roleName);
       const [row] = await db
         .insert(roles)
-        .values({ roleName: body.roleName, type: body.type, createTime: now() })
+        .values({
+          roleName: body.roleName,
+          type: body.type,
+          permissions: body.permissions ?? [],
+          createTime: now(),
+        })
         .returning()
         .catch(conflictOnDuplicate);
       return toRole(row!);
@@ -85,18 +92,25 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
     async update(id: string, body: RoleBody) {
       const current = await find(id);
       await assertNameFree(body.roleName, id);
-      if (current.type === 'admin' && body.type !== 'admin') {
-        // Turning the first admin's role into an app role would lock everyone out of the console.
+      // Left out, the permissions stay as they are; an app role carries none.
+      const permissions = body.type === 'app' ? [] : (body.permissions ?? current.permissions);
+      const narrowed = body.type !== 'admin' || permissionNames.some((p) => !permissions.includes(p));
+      if (current.type === 'admin' && narrowed) {
+        // Turning the first admin's role into an app role, or taking a permission from it, could
+        // leave nobody able to hand permissions out again.
         const [protectedHolder] = await db
           .select({ id: users.id })
           .from(users)
           .where(and(eq(users.roleId, id), eq(users.isDeletable, false)))
           .limit(1);
-        if (protectedHolder) throw new ForbiddenError(roleMessages.protectedType);
+        if (protectedHolder)
+          throw new ForbiddenError(
+            body.type === 'admin' ? roleMessages.protectedPermissions : roleMessages.protectedType,
+          );
       }
       const [row] = await db
         .update(roles)
-        .set({ roleName: body.roleName, type: body.type })
+        .set({ roleName: body.roleName, type: body.type, permissions })
         .where(eq(roles.id, id))
         .returning()
         .catch(conflictOnDuplicate);

@@ -30,7 +30,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.get(
     apiPaths.subscriptionsAll,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'subscriptions.view' },
       schema: {
         tags: ['subscriptions'],
         summary: 'Subscriptions, newest first',
@@ -44,7 +44,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
   app.post(
     apiPaths.subscriptionAdd,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'subscriptions.manage' },
       schema: {
         tags: ['subscriptions'],
         summary: 'Create a subscription and email its payment link',

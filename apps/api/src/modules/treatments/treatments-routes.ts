@@ -16,7 +16,7 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
   app.get(
     apiPaths.treatmentsAll,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'patients.view' },
       schema: {
         tags: ['treatments'],
         summary:
@@ -30,7 +30,7 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
   app.get(
     apiPaths.treatment(':id'),
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'patients.view' },
       schema: {
         tags: ['treatments'],
         summary: 'One treatment record with its images',

@@ -20,7 +20,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     apiPaths.usersAll,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'users.manage' },
       schema: {
         tags: ['users'],
         summary: 'Users, newest first',
@@ -38,7 +38,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     app.post(
       url,
       {
-        config: { access: 'admin' },
+        config: { access: 'admin', permission: 'users.manage' },
         schema: {
           tags: ['users'],
           summary: 'Create a user (the password is stored as an argon2id hash and never returned)',
@@ -57,7 +57,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.get(
     byId,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'users.manage' },
       schema: {
         tags: ['users'],
         summary: 'One user',
@@ -73,7 +73,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.put(
     byId,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'users.manage' },
       schema: {
         tags: ['users'],
         summary: 'Update a user (a password in the body is ignored; protected users cannot be edited)',
@@ -93,7 +93,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.delete(
     byId,
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', permission: 'users.manage' },
       schema: {
         tags: ['users'],
         summary: 'Delete a user and end their sessions (not yourself, not a protected user)',

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * What a role of type admin may do in the console, beyond what every signed-in admin may do
+ * (their own profile, password, two-step sign-in and session). A fixed list: the API checks these
+ * names on every request and each admin route declares the one it needs; a role carries a set of
+ * them. The console shows them grouped, each with its explanation.
+ */
+export const permissionCatalogue = [
+  {
+    name: 'devices.view',
+    group: 'Devices',
+    explanation: 'See the machines, their status, enrolment, app versions and the app updates published.',
+  },
+  {
+    name: 'devices.edit',
+    group: 'Devices',
+    explanation: "Add machines and change a machine's details, status and doctor.",
+  },
+  {
+    name: 'devices.enrol',
+    group: 'Devices',
+    explanation: "Issue a machine's one-time enrolment code, or revoke its credential.",
+  },
+  {
+    name: 'patients.view',
+    group: 'Health data',
+    explanation: 'See doctors, patients, technicians and treatment records: health data.',
+  },
+  {
+    name: 'patients.reveal',
+    group: 'Health data',
+    explanation: "Reveal a patient's or doctor's masked email, phone and address, giving a reason.",
+  },
+  {
+    name: 'logs.view',
+    group: 'Admin Logs',
+    explanation: 'Read the access logs and error logs: who did what, and what failed.',
+  },
+  {
+    name: 'users.manage',
+    group: 'Users and roles',
+    explanation: 'See, add, edit and delete console and app users, and assign their machines.',
+  },
+  {
+    name: 'roles.manage',
+    group: 'Users and roles',
+    explanation: 'Add, edit and delete roles, and choose the permissions each carries.',
+  },
+  {
+    name: 'subscriptions.view',
+    group: 'Subscriptions',
+    explanation: 'See subscriptions and their payment status.',
+  },
+  {
+    name: 'subscriptions.manage',
+    group: 'Subscriptions',
+    explanation: 'Create a subscription and email its payment link to a customer.',
+  },
+  {
+    name: 'app-updates.publish',
+    group: 'App updates',
+    explanation: "Upload a new version of the machines' app, including a forced update.",
+  },
+  {
+    name: 'security.manage',
+    group: 'Security',
+    explanation:
+      "Look after other users' sign-in: see their two-step sign-in and reset it when they lost their authenticator.",
+  },
+] as const satisfies readonly { name: string; group: string; explanation: string }[];
+
+export type Permission = (typeof permissionCatalogue)[number]['name'];
+
+/** Every permission, in catalogue order (the order a role's set is stored and answered in). */
+export const permissionNames = permissionCatalogue.map((p) => p.name) as [Permission, ...Permission[]];
+
+export const isPermission = (name: string): name is Permission =>
+  (permissionNames as readonly string[]).includes(name);
+
+/**
+ * What an admin route needs: one permission, or `any-admin` for what every signed-in admin needs
+ * (their own profile, password, two-step sign-in and session, and the lists the console's frame reads).
+ */
+export type RoutePermission = Permission | 'any-admin';
+
+export const permissionMessages = {
+  /** The 403 of a route whose permission the signed-in admin's role lacks. */
+  missing: (permission: Permission) =>
+    `You do not have access to this: it needs the permission "${permission}"`,
+  unknown: (name: string) => `permissions: "${name}" is not a known permission`,
+  notAList: 'permissions must be a list of permission names',
+} as const;
+
+/**
+ * A role's permissions as a request sends them: known names only (a 400 naming the field on any
+ * other), each once, answered in catalogue order whatever order they came in.
+ */
+export const permissionListSchema = z
+  .array(
+    z
+      .string({ error: permissionMessages.notAList })
+      .max(100, permissionMessages.notAList)
+      .refine(isPermission, { error: (issue) => permissionMessages.unknown(String(issue.input)) }),
+    { error: permissionMessages.notAList },
+  )
+  .max(permissionNames.length * 2, `permissions must list at most ${permissionNames.length * 2} names`)
+  .transform((names) => permissionNames.filter((p) => names.includes(p)));
+
+/** A role's set as stored, in catalogue order; a name no longer in the catalogue is dropped. */
+export const knownPermissions = (names: readonly string[]): Permission[] =>
+  permissionNames.filter((p) => names.includes(p));
