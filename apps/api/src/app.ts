@@ -58,6 +58,7 @@ import { subscriptionsRoutes } from './modules/subscriptions/subscriptions-route
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions-service.ts';
 import { rolesRoutes } from './modules/roles/roles-routes.ts';
 import { lazyRequestLogger } from './lib/lazy-request-logger.ts';
+import { redactedLogPaths } from './lib/log-redaction.ts';
 import { createRolesService } from './modules/roles/roles-service.ts';
 import { treatmentsRoutes } from './modules/treatments/treatments-routes.ts';
 import { createTreatmentsService } from './modules/treatments/treatments-service.ts';
@@ -70,26 +71,6 @@ declare module 'fastify' {
     mailer: Mailer;
   }
 }
-
-const redactedLogPaths = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["stripe-signature"]',
-  'res.headers["set-cookie"]',
-  ...[
-    'password',
-    'old_password',
-    'new_password',
-    'otp',
-    'code',
-    'token',
-    'accessToken',
-    'rememberToken',
-    'mfaToken',
-    'secret',
-    'cardNumber',
-  ].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
-];
 
 export type AppDeps = {
   config: Config;
