@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { apiPaths } from '@app/contract/paths';
 import { TooManyRequestsError } from './errors.ts';
+import { routeConfigOf } from './route-config.ts';
 import './request-context.ts';
 
 /*
@@ -49,9 +50,9 @@ export const limiterAddress = (request: Pick<FastifyRequest, 'ip'>): string =>
 
 /** The group a request counts against, or null when it is not limited here. */
 export function anonymousGroupOf(request: Pick<FastifyRequest, 'routeOptions'>): string | null {
-  const url = request.routeOptions.url;
-  if (!url?.startsWith('/api/') || request.routeOptions.config.access !== 'public' || exempt.has(url))
-    return null;
+  const config = routeConfigOf(request);
+  const url = config.url;
+  if (!url?.startsWith('/api/') || config.access !== 'public' || exempt.has(url)) return null;
   return groups[url] ?? 'public';
 }
 

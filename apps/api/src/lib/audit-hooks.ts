@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditLog } from './audit.ts';
 import { recordRequest } from './audit-request-rows.ts';
+import { routeConfigOf } from './route-config.ts';
 
 /** Methods that only read: their rows may wait for the next batch. */
 const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -19,7 +20,7 @@ const mustLandFirst = (request: FastifyRequest) =>
  * Their failures still land in error_logs, and a security event (enrolment, sign-in) is still kept.
  */
 export const quietDeviceSuccess = (request: Pick<FastifyRequest, 'routeOptions'>, statusCode: number) => {
-  const { access, securityEvent } = request.routeOptions.config;
+  const { access, securityEvent } = routeConfigOf(request);
   return statusCode < 400 && (access === 'device' || access === 'app-user') && !securityEvent;
 };
 

@@ -4,6 +4,7 @@ import { apiMessages } from '@app/contract/envelope';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { permissionMessages } from '@app/contract/permissions';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.ts';
+import { routeConfigOf } from './route-config.ts';
 import { isIanaTimeZone } from './time-zone.ts';
 import type { AppUserContext, AuthContext, DeviceContext } from './request-context.ts';
 
@@ -49,8 +50,8 @@ export const authHook = fp(
       }
       // Decided by the matched route, not the raw URL: unknown API paths (no route, or the static
       // files' catch-all) fall through to the JSON 404 rather than a 401.
-      const route = request.routeOptions.url;
-      const { config } = request.routeOptions;
+      const config = routeConfigOf(request);
+      const route = config.url;
       if (!route || !route.startsWith('/api/') || config.access === 'public') return;
       const header = request.headers.authorization;
       // The machines' routes take only a device credential (never a console token), and the
