@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionNames } from '@app/contract/permissions';
+import { scratchDatabase } from '#api/test/test-app.ts';
 import { migrationsFolder } from './client.ts';
 
 type Migrate = (folder: string) => Promise<void>;
@@ -30,27 +30,18 @@ async function openBare(): Promise<{ migrate: Migrate; query: Query; close: () =
       close: () => client.close(),
     };
   }
-  const { Client, Pool } = await import('pg');
+  const { Pool } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const pool = new Pool({ connectionString: url.toString(), max: 2 });
+  const scratch = await scratchDatabase(serverUrl);
+  const pool = new Pool({ connectionString: scratch.url, max: 2 });
   const db = drizzle(pool);
   return {
     migrate: (folder) => migrate(db, { migrationsFolder: folder }),
     query: async (text) => (await db.execute(sql.raw(text))).rows,
     close: async () => {
       await pool.end();
-      const c = new Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await scratch.drop();
     },
   };
 }

@@ -17,29 +17,40 @@ export const testAdmin = { email: 'admin@example.com', password: 'Admin-Passw0rd
  * A fresh, migrated database for one test file: in-memory PGlite by default; when DATABASE_URL is
  * set, a new database on that PostgreSQL server, dropped again at the end.
  */
+/** A database of its own on the DATABASE_URL server (`serverUrl`), and how to drop it. */
+export async function scratchDatabase(
+  serverUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { Client } = await import('pg');
+  const run = async (text: string) => {
+    const c = new Client({ connectionString: serverUrl });
+    await c.connect();
+    try {
+      await c.query(text);
+    } finally {
+      await c.end();
+    }
+  };
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await run(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
 export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const database = await openDatabase({ dataDir: null });
     return { database, drop: () => database.close() };
   }
-  const { Client } = await import('pg');
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  const scratch = await scratchDatabase(serverUrl);
+  const database = await openDatabase({ databaseUrl: scratch.url, dataDir: null });
   return {
     database,
     drop: async () => {
       await database.close();
-      const c = new Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await scratch.drop();
     },
   };
 }
