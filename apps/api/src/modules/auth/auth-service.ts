@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { apiMessages } from '@app/contract/envelope';
 import { signInMessages, type AdminProfile } from '@app/contract/auth';
-import { knownPermissions } from '@app/contract/permissions';
+import { knownPermissions, type Permission } from '@app/contract/permissions';
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
 import { UnauthorizedError } from '#api/lib/errors.ts';
@@ -63,7 +63,11 @@ export function createAuthService({
     .limit(1)
     .prepare('auth_session_of_token');
 
-  type SessionRow = Awaited<ReturnType<typeof sessionOfToken.execute>>[number] & { userId: string };
+  // Permissions filtered to the catalogue once, when the row is read, not on every request.
+  type SessionRow = Omit<Awaited<ReturnType<typeof sessionOfToken.execute>>[number], 'permissions'> & {
+    userId: string;
+    permissions: Permission[];
+  };
   const sessionCache = cacheSessions ? createSessionCache<SessionRow>() : null;
 
   /** The session behind a verified token: from the cache when it holds it, else one prepared read. */
@@ -84,7 +88,7 @@ export function createAuthService({
       now: at.toISOString(),
     });
     if (!row) return undefined;
-    const session = { ...row, userId: claims.userId };
+    const session = { ...row, permissions: knownPermissions(row.permissions), userId: claims.userId };
     sessionCache?.set(claims.sessionId, { ...session }, readAt);
     return session;
   };
@@ -165,7 +169,7 @@ export function createAuthService({
         sessionId: claims.sessionId,
         email: row.email,
         roleType: row.roleType,
-        permissions: knownPermissions(row.permissions),
+        permissions: row.permissions,
         endsAt,
         expiresAt: row.expiresAt,
       };
