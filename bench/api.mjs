@@ -96,7 +96,9 @@ const apiEnv = (extra) => ({
 // As `npm start` runs it: the compiled bundle, no TypeScript loader.
 const startApi = async (port, extra) => {
   await buildApiIfStale({ quiet: true });
-  return startProcess(['--enable-source-maps', apiServerEntry], apiEnv(extra), port);
+  // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the API while it is measured.
+  const nodeArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return startProcess([...nodeArgs, '--enable-source-maps', apiServerEntry], apiEnv(extra), port);
 };
 
 async function json(base, method, route, { token, body, headers = {} } = {}) {

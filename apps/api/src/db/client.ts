@@ -9,6 +9,11 @@ import {
   type NotificationFeed,
   type NotificationHandlers,
 } from './notifications.ts';
+import {
+  clientWithPlannedStatements,
+  markNamedStatements,
+  plannedStatementsOn,
+} from './pglite-planned-statements.ts';
 
 /** Both drivers give the same query builder; services only see this type. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -73,7 +78,9 @@ export async function openDatabase(opts: {
   }
   // One options object: with a positional undefined dataDir, PGlite ignores the options (and the extension).
   const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
-  const db = drizzle(client);
+  const planned = plannedStatementsOn(client);
+  const db = drizzle({ client: clientWithPlannedStatements(client, planned) });
+  markNamedStatements(db, planned);
   await migrate(db, { migrationsFolder });
   return {
     db: db as unknown as Db,
