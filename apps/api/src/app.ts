@@ -35,6 +35,7 @@ import { createAccountService } from './modules/account/account-service.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { deviceUsersRoutes } from './modules/device-users/device-users-routes.ts';
 import { createDeviceUsersService } from './modules/device-users/device-users-service.ts';
+import { createRecordAccessHistory } from './modules/device-users/record-access-history.ts';
 import { devicesRoutes } from './modules/devices/devices-routes.ts';
 import { deviceApiPlugin } from './modules/device-api/device-api-plugin.ts';
 import { createDeviceAuth, deviceAuthChannel } from './modules/device-api/device-auth.ts';
@@ -241,7 +242,10 @@ export async function buildApp({
     devices: createDevicesService({ db: database.db, now, offlineMinutes: config.deviceOfflineMinutes }),
     appVersions: createDeviceAppVersionsService({ db: database.db }),
   });
-  await app.register(deviceUsersRoutes, { deviceUsers: createDeviceUsersService({ db: database.db }) });
+  await app.register(deviceUsersRoutes, {
+    deviceUsers: createDeviceUsersService({ db: database.db }),
+    accessHistory: createRecordAccessHistory({ db: database.db }),
+  });
   await app.register(treatmentsRoutes, { treatments: createTreatmentsService({ db: database.db }) });
   const subscriptions = createSubscriptionsService({
     db: database.db,

@@ -17,7 +17,15 @@ export const adminProfileSchema = z.object({
   email: z.string(),
   phone: z.string().nullable(),
   profileImage: z.string().nullable(),
-  role: z.object({ _id: z.string(), roleName: z.string(), type: z.enum(roleTypes) }).nullable(),
+  role: z
+    .object({
+      _id: z.string(),
+      roleName: z.string(),
+      type: z.enum(roleTypes),
+      /** Ours: the role's permissions (permissions.ts), so the console can follow them. */
+      permissions: z.array(z.string()).optional(),
+    })
+    .nullable(),
   isDeletable: z.boolean(),
 });
 export type AdminProfile = z.infer<typeof adminProfileSchema>;

@@ -60,6 +60,8 @@ export const doctorSchema = z.object({
   status: z.number().int(),
   createTime: z.string().nullable(),
   machineNumber: z.string(),
+  /** Ours (decision 045): email, phone and address are masked for this admin. */
+  contactMasked: z.boolean().optional(),
 });
 export type Doctor = z.infer<typeof doctorSchema>;
 
@@ -77,6 +79,8 @@ export const patientSchema = z.object({
   doctorid: z.string().nullable(),
   doctorName: z.string().nullable(),
   machineNumber: z.string(),
+  /** Ours (decision 045): email and phone are masked for this admin. */
+  contactMasked: z.boolean().optional(),
 });
 export type Patient = z.infer<typeof patientSchema>;
 

@@ -32,6 +32,11 @@ export const apiPaths = {
   patient: (id: string) => `/api/v1/admin/patient/${id}`,
   doctorsAll: '/api/v1/admin/doctor/all',
   doctor: (id: string) => `/api/v1/admin/doctor/${id}`,
+  /** Ours (decision 045): a record's masked contact data, shown once with a reason; its access history. */
+  patientReveal: (id: string) => `/api/v1/admin/patient/${id}/reveal`,
+  doctorReveal: (id: string) => `/api/v1/admin/doctor/${id}/reveal`,
+  patientAccessHistory: (id: string) => `/api/v1/admin/patient/${id}/access-history`,
+  doctorAccessHistory: (id: string) => `/api/v1/admin/doctor/${id}/access-history`,
   techniciansAll: '/api/v1/admin/technicians/all',
   technician: (id: string) => `/api/v1/admin/technicians/${id}`,
   accessLogsAll: '/api/v1/admin/access-logs/all',

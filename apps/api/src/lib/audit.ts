@@ -149,17 +149,26 @@ export function createAuditLog({
      * "Who looked at this patient": call when a handler reads one record. Writes an access row
      * naming the record (kind and id), the viewer and when.
      */
+    /**
+     * A look at one health record; with `revealed`, a reveal of its masked contact data: the fields
+     * shown and the reason given (decision 045), never the values.
+     */
     recordView(
       request: FastifyRequest,
       record: { kind: RecordKind; id: string | number; machineNumber?: string | null },
+      revealed?: { fields: readonly string[]; reason: string },
     ) {
       const auth = request.auth;
       if (!auth) return;
       request.auditRecordViewed = true;
+      const what = `${record.kind} ${String(record.id)}`;
       pushAccess({
         userId: auth.userId,
         userEmail: auth.email,
-        resource: `VIEW ${record.kind} ${String(record.id)}`.slice(0, 200),
+        resource: (revealed
+          ? `REVEAL ${what}: ${revealed.fields.join(', ')} (reason: ${revealed.reason})`
+          : `VIEW ${what}`
+        ).slice(0, 200),
         location: clientAddress(request),
         statusCode: null,
         durationMs: null,

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import type { Permission } from '@app/contract/permissions';
 import { getSessionDeadline, subscribeSessionDeadline } from './session-expiry.ts';
 import {
   getSession,
@@ -29,3 +30,10 @@ export const useToken = () => useSession(tokenOf);
 export function useSessionDeadline() {
   return useSyncExternalStore(subscribeSessionDeadline, getSessionDeadline, () => null);
 }
+
+/**
+ * Whether the signed-in admin's role carries this permission (from the profile at sign-in): what the
+ * console offers follows it, and the API checks it on every request anyway.
+ */
+export const useCan = (permission: Permission) =>
+  useSession((s) => s.details?.role?.permissions?.includes(permission) === true);

@@ -103,12 +103,14 @@ describe('doctors', () => {
       _id: ids.drA1,
       userId: expect.any(Number),
       userName: 'Dr. Older',
-      email: 'older@clinic.test',
-      phonenumber: '+4712345678',
-      address: 'Ward 1',
+      // Contact data comes masked (decision 045; contact-reveal-routes.test.ts reveals it).
+      email: 'o•••@clinic.test',
+      phonenumber: '••••••5678',
+      address: '••••••',
       status: 2,
       createTime: at(1).toISOString(),
       machineNumber: 'MA-1',
+      contactMasked: true,
     });
   });
 
@@ -149,12 +151,13 @@ describe('patients', () => {
       _id: ids.patients[10],
       userId: expect.any(Number),
       patientname: 'Patient 10',
-      email: 'p10@mail.test',
-      phone: '+4790000010',
+      email: 'p•••@mail.test',
+      phone: '••••••0010',
       createTime: at(20).toISOString(),
       doctorid: ids.drA1,
       doctorName: 'Dr. Older',
       machineNumber: 'MA-1',
+      contactMasked: true,
     });
     const second = await getJson('/api/v1/admin/patient/all', { machineNumber: 'MA-1', page: 2 });
     expect(second.body.data.patientData.map((p: { patientname: string }) => p.patientname)).toEqual([

@@ -18,7 +18,10 @@ import {
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
+import { maskDoctor, maskDoctorList, maskPatient, maskPatientList } from './contact-masks.ts';
+import { contactRevealRoutes } from './contact-reveal-routes.ts';
 import type { DeviceUsersService } from './device-users-service.ts';
+import type { RecordAccessHistory } from './record-access-history.ts';
 
 type DeviceUser = { _id: string; machineNumber: string | null };
 
@@ -34,6 +37,8 @@ type DeviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser> = {
   params: z.ZodType<{ id: string }>;
   response: z.ZodType<Envelope<One>>;
   get: (id: string) => Promise<One>;
+  /** Masks for the contact data that lists and details never carry as it is (contact-masks.ts). */
+  masks?: { list: (list: List) => List; one: (one: One) => One };
 };
 
 function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>(
@@ -54,7 +59,10 @@ function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>
       },
     },
     // The querystring schema parsed it; a generic schema only loses that in the provider's types.
-    async (request) => ok(await routes.list(request.query as z.output<Query>)),
+    async (request) => {
+      const list = await routes.list(request.query as z.output<Query>);
+      return ok(routes.masks ? routes.masks.list(list) : list);
+    },
   );
   typed.get(
     routes.onePath,
@@ -74,15 +82,16 @@ function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>
         id: record._id,
         machineNumber: record.machineNumber,
       });
-      return ok(record);
+      return ok(routes.masks ? routes.masks.one(record) : record);
     },
   );
 }
 
-export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsersService }> = async (
-  app,
-  { deviceUsers },
-) => {
+export const deviceUsersRoutes: FastifyPluginAsyncZod<{
+  deviceUsers: DeviceUsersService;
+  accessHistory: RecordAccessHistory;
+}> = async (app, { deviceUsers, accessHistory }) => {
+  await app.register(contactRevealRoutes, { deviceUsers, accessHistory });
   deviceUserRoutes(app, {
     kind: 'doctor',
     listPath: apiPaths.doctorsAll,
@@ -94,6 +103,7 @@ export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsers
     params: doctorIdParamSchema,
     response: doctorResponseSchema,
     get: deviceUsers.getDoctor,
+    masks: { list: maskDoctorList, one: maskDoctor },
   });
   deviceUserRoutes(app, {
     kind: 'patient',
@@ -106,6 +116,7 @@ export const deviceUsersRoutes: FastifyPluginAsyncZod<{ deviceUsers: DeviceUsers
     params: patientIdParamSchema,
     response: patientResponseSchema,
     get: deviceUsers.getPatient,
+    masks: { list: maskPatientList, one: maskPatient },
   });
   deviceUserRoutes(app, {
     kind: 'technician',

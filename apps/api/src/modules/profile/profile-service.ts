@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { accountMessages, type ProfileUpdateFields } from '@app/contract/account';
 import type { AdminProfile } from '@app/contract/auth';
+import { isPermission } from '@app/contract/permissions';
 import { apiPaths } from '@app/contract/paths';
 import type { Db } from '#api/db/client.ts';
 import { roles, users } from '#api/db/schema/users.ts';
@@ -22,6 +23,7 @@ const profileColumns = {
   roleId: roles.id,
   roleName: roles.roleName,
   roleType: roles.type,
+  rolePermissions: roles.permissions,
 };
 
 type ProfileRow = { [K in keyof typeof profileColumns]: (typeof profileColumns)[K]['_']['data'] | null };
@@ -35,7 +37,15 @@ export const toAdminProfile = (row: ProfileRow): AdminProfile => ({
   phone: row.phone,
   profileImage: row.profileImage,
   isDeletable: row.isDeletable ?? true,
-  role: row.roleId ? { _id: row.roleId, roleName: row.roleName!, type: row.roleType! } : null,
+  role: row.roleId
+    ? {
+        _id: row.roleId,
+        roleName: row.roleName!,
+        type: row.roleType!,
+        // What the console shows and hides follows these; the API checks them on every request.
+        permissions: (row.rolePermissions ?? []).filter(isPermission),
+      }
+    : null,
 });
 
 const avatarPrefix = 'avatars';

@@ -10,3 +10,5 @@ export const treatmentKeys = createQueryKeys('treatments');
 export const enrolmentKeys = createQueryKeys('enrolments');
 /** A machine's app version history, under the machine's id. */
 export const appVersionKeys = createQueryKeys('device-app-versions');
+/** Who viewed or revealed a patient's or doctor's record, under its kind and id. */
+export const accessHistoryKeys = createQueryKeys('access-history');

@@ -9,18 +9,22 @@ import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { PatientsTable } from '../components/device-user-tables.tsx';
 import { DeviceUserHeader, useDeviceIdFromState } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
+import { AccessHistoryTable } from '../components/access-history-table.tsx';
+import { useContactReveal } from '../components/contact-reveal.tsx';
 
 /** /admin/view-doctor/:id (docs/product.md §2.7 "Doctor page"). */
 export function ViewDoctorPage() {
   const { id = '' } = useParams();
   const deviceId = useDeviceIdFromState();
-  const { data: doctor, isPending } = useDoctor(id);
+  const { data, isPending } = useDoctor(id);
+  const { shown: doctor, action, mayReveal } = useContactReveal('doctor', data);
   return (
     <>
       <DeviceUserHeader title="Doctor Details" />
       <DetailsCard
         title="Doctor Details"
         isLoading={isPending}
+        actions={action}
         missing={!isPending && !doctor}
         missingText={deviceUserMessages.doctorsNoneFound}
         items={
@@ -65,6 +69,11 @@ export function ViewDoctorPage() {
           <SectionCard title="Logs Details">
             <LogsTabs userId={String(doctor.userId)} />
           </SectionCard>
+          {mayReveal ? (
+            <SectionCard title="Access History">
+              <AccessHistoryTable kind="doctor" id={doctor._id} />
+            </SectionCard>
+          ) : null}
         </>
       ) : null}
     </>

@@ -7,17 +7,21 @@ import { usePatient } from '../api/get-patient.ts';
 import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
+import { AccessHistoryTable } from '../components/access-history-table.tsx';
+import { useContactReveal } from '../components/contact-reveal.tsx';
 
 /** /admin/view-patient/:id (docs/product.md §2.7 "Patient page"). */
 export function ViewPatientPage() {
   const { id = '' } = useParams();
-  const { data: patient, isPending } = usePatient(id);
+  const { data, isPending } = usePatient(id);
+  const { shown: patient, action, mayReveal } = useContactReveal('patient', data);
   return (
     <>
       <DeviceUserHeader title="Patient Details" />
       <DetailsCard
         title="Patient Details"
         isLoading={isPending}
+        actions={action}
         missing={!isPending && !patient}
         missingText={deviceUserMessages.patientsNoneFound}
         items={
@@ -60,6 +64,11 @@ export function ViewPatientPage() {
           <SectionCard title="Logs Details">
             <LogsTabs userId={String(patient.userId)} />
           </SectionCard>
+          {mayReveal ? (
+            <SectionCard title="Access History">
+              <AccessHistoryTable kind="patient" id={patient._id} />
+            </SectionCard>
+          ) : null}
         </>
       ) : null}
     </>

@@ -1,0 +1,63 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { AccessHistory, AccessHistoryEntry } from '@app/contract/masking';
+import type { Db } from '#api/db/client.ts';
+import { accessLogs } from '#api/db/schema/logs.ts';
+import { offsetOf, pageCount } from '#api/lib/pagination.ts';
+
+/**
+ * Who looked at one patient's or doctor's record, and who revealed its contact data, newest first:
+ * the audit trail's record rows (written by `audit.recordView`), read through its record index.
+ */
+export function createRecordAccessHistory({ db }: { db: Db }) {
+  return async function accessHistory(
+    kind: 'patient' | 'doctor',
+    id: string,
+    { page, limit }: { page: number; limit: number },
+  ): Promise<AccessHistory> {
+    const where = and(eq(accessLogs.recordId, id), eq(accessLogs.recordKind, kind));
+    const [rows, [counted]] = await Promise.all([
+      db
+        .select({
+          id: accessLogs.id,
+          createdAt: accessLogs.createdAt,
+          userEmail: accessLogs.userEmail,
+          location: accessLogs.location,
+          resource: accessLogs.resource,
+        })
+        .from(accessLogs)
+        .where(where)
+        .orderBy(desc(accessLogs.createdAt), desc(accessLogs.id))
+        .limit(limit)
+        .offset(offsetOf(page, limit)),
+      db.select({ n: count() }).from(accessLogs).where(where),
+    ]);
+    const total = counted?.n ?? 0;
+    return {
+      history: rows.map(toEntry),
+      totalPages: pageCount(total, limit),
+      total,
+      page,
+      limit,
+    };
+  };
+}
+export type RecordAccessHistory = ReturnType<typeof createRecordAccessHistory>;
+
+function toEntry(row: {
+  id: number;
+  createdAt: Date;
+  userEmail: string | null;
+  location: string | null;
+  resource: string;
+}): AccessHistoryEntry {
+  const revealed = row.resource.startsWith('REVEAL ');
+  const colon = row.resource.indexOf(': ');
+  return {
+    _id: String(row.id),
+    at: row.createdAt.toISOString(),
+    userEmail: row.userEmail,
+    location: row.location,
+    action: revealed ? 'Revealed' : 'Viewed',
+    detail: revealed && colon > 0 ? row.resource.slice(colon + 2) : null,
+  };
+}
