@@ -74,7 +74,7 @@ describe('LogsTabs', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Sr No', 'Resource', 'Location', 'User', 'Time']);
+    ).toEqual(['Sr No', 'Resource', 'What Happened', 'Location', 'User', 'Time']);
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
     expect(logRequests('/api/v1/admin/access-logs/all')[0]!.get('machineNumber')).toBe('MN-1');
     expect(logRequests('/api/v1/admin/error-logs/all')).toHaveLength(0);

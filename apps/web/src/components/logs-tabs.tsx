@@ -3,6 +3,7 @@ import { logMessages, logPageSizes, type AccessLog, type ErrorLog } from '@app/c
 import { formatDateTime, orNA } from '../lib/format.ts';
 import { useDebouncedValue } from '../lib/use-debounced-value.ts';
 import { DataTable, type DataTableColumn } from './data-table.tsx';
+import { LogWords } from './log-words.tsx';
 import { useLogs, type LogKind } from './logs-api.ts';
 import { Pager } from './pager.tsx';
 import { SearchBox } from './search-box.tsx';
@@ -19,6 +20,7 @@ const who = (log: AccessLog | ErrorLog) => orNA(log.userEmail ?? log.user?.email
 
 const accessColumns: DataTableColumn<AccessLog>[] = [
   { key: 'resource', header: 'Resource', className: 'text-break' },
+  { key: 'words', header: 'What Happened', className: 'text-break', render: (log) => <LogWords log={log} /> },
   { key: 'location', header: 'Location', className: 'text-nowrap' },
   { key: 'userEmail', header: 'User', render: who },
   { key: 'time', header: 'Time', className: 'text-nowrap', render: (log) => formatDateTime(log.time) },

@@ -37,7 +37,7 @@ describe('Admin Logs', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Sr No', 'Resource', 'Location', 'User', 'Time']);
+    ).toEqual(['Sr No', 'Resource', 'What Happened', 'Location', 'User', 'Time']);
     expect(
       within(within(table).getAllByRole('row')[1]!)
         .getAllByRole('cell')
@@ -45,6 +45,8 @@ describe('Admin Logs', () => {
     ).toEqual([
       '1',
       'GET /api/v1/admin/machine/1',
+      // Not one of the API's route patterns: no words for it.
+      'N/A',
       '10.0.0.1',
       'user1@example.com',
       formatDateTime(buildAccessLog(1).time),

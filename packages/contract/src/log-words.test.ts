@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { logInWords } from './log-words.ts';
+
+type Over = Partial<{ machineNumber: string; recordKind: string; recordId: string }>;
+const words = (resource: string, over: Over = {}) =>
+  logInWords({
+    resource,
+    machineNumber: over.machineNumber ?? null,
+    recordKind: over.recordKind ?? null,
+    recordId: over.recordId ?? null,
+  });
+
+describe('an access-log row in words', () => {
+  it('names a look at a record, and links it', () => {
+    expect(words('VIEW patient p-1', { machineNumber: 'MN-1060' })).toEqual({
+      text: 'Viewed patient on MN-1060',
+      record: { kind: 'patient', id: 'p-1' },
+    });
+  });
+
+  it('names a reveal with its fields and reason, never more', () => {
+    expect(words('REVEAL doctor d-2: email, phone, address (reason: Billing)')).toEqual({
+      text: 'Revealed doctor: email, phone, address (reason: Billing)',
+      record: { kind: 'doctor', id: 'd-2' },
+    });
+  });
+
+  it('names a console change with the device it was about', () => {
+    expect(words('PUT /api/v1/admin/machine/:id', { machineNumber: 'MN-1060' })?.text).toBe(
+      'Changed device MN-1060',
+    );
+    expect(words('GET /api/v1/admin/machine')?.text).toBe('Listed devices');
+    expect(words('GET /api/v1/admin/technicians/all')?.text).toBe('Listed technicians');
+    expect(words('GET /api/v1/admin/access-logs/all')?.text).toBe('Read the access logs');
+  });
+
+  it('links a change to a user or role only when the row names that record', () => {
+    expect(words('DELETE /api/v1/admin/users/:id', { recordKind: 'user', recordId: 'u-1' })).toEqual({
+      text: 'Deleted user',
+      record: { kind: 'user', id: 'u-1' },
+    });
+    expect(words('DELETE /api/v1/admin/users/:id')?.record).toBeNull();
+  });
+
+  it("names a machine's own calls with the machine", () => {
+    expect(words('POST /api/v1/app/access-logs', { machineNumber: 'MN-7' })?.text).toBe(
+      'Machine sent access logs on MN-7',
+    );
+  });
+
+  it('has no words for what it does not know', () => {
+    expect(words('Opened the treatment screen')).toBeNull();
+    expect(words('GET /api/v1/admin/something/new')).toBeNull();
+  });
+});

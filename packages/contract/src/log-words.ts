@@ -1,0 +1,96 @@
+/**
+ * An access-log row in words, beside its raw resource (issue 15, item 6): "Viewed patient",
+ * "Changed device MN-1060", "Revealed doctor: email, phone (reason: Billing)". Derived from the columns
+ * the row already has (resource, machine number, record), so the Admin Logs pay no extra query.
+ * Null for a row it has no words for (a route it does not know, a resource a machine's app wrote).
+ */
+export type LogRecordKind = 'patient' | 'doctor' | 'technician' | 'treatment' | 'device' | 'user' | 'role';
+export type LogInWords = { text: string; record: { kind: LogRecordKind; id: string } | null };
+
+type Phrase = [method: string, pattern: RegExp, text: string, record?: LogRecordKind];
+
+const admin = '/api/v1/admin';
+const app = '/api/v1/app';
+const phrases: Phrase[] = [
+  ['POST', /^\/login$/, 'Signed in'],
+  ['POST', /^\/login\/mfa/, 'Signed in with a second step'],
+  ['POST', /^\/logout$/, 'Signed out'],
+  ['POST', /^\/change-password$/, 'Changed their password'],
+  ['GET', /^\/profile$/, 'Opened their profile'],
+  ['PUT', /^\/profile$/, 'Updated their profile'],
+  ['GET', /^\/machine$/, 'Listed devices'],
+  ['POST', /^\/machine\/add$/, 'Added a device'],
+  ['GET', /^\/machine\/:id$/, 'Viewed device', 'device'],
+  ['PUT', /^\/machine\/:id$/, 'Changed device', 'device'],
+  ['POST', /^\/machine\/:id\/enrolment\/code$/, 'Issued an enrolment code for device', 'device'],
+  ['POST', /^\/machine\/:id\/enrolment\/revoke$/, 'Revoked the enrolment of device', 'device'],
+  ['GET', /^\/doctor\/all$/, 'Listed doctors'],
+  ['GET', /^\/patient\/all$/, 'Listed patients'],
+  ['GET', /^\/technicians\/all$/, 'Listed technicians'],
+  ['GET', /^\/treatement-records\/all$/, 'Listed treatment records'],
+  ['GET', /^\/(access|error)-logs\/all$/, 'Read the $1 logs'],
+  ['GET', /^\/users\/all$/, 'Listed users'],
+  ['POST', /^\/users\/?$/, 'Added a user'],
+  ['PUT', /^\/users\/:id$/, 'Changed user', 'user'],
+  ['DELETE', /^\/users\/:id$/, 'Deleted user', 'user'],
+  ['POST', /^\/users\/:id\/mfa\/reset$/, "Reset a user's two-step sign-in", 'user'],
+  ['GET', /^\/roles\/all$/, 'Listed roles'],
+  ['POST', /^\/roles$/, 'Added a role'],
+  ['PUT', /^\/roles\/:id$/, 'Changed role', 'role'],
+  ['DELETE', /^\/roles\/:id$/, 'Deleted role', 'role'],
+  ['GET', /^\/subscrption\/all$/, 'Listed subscriptions'],
+  ['POST', /^\/subscrption\/add$/, 'Created a subscription'],
+  ['GET', /^\/system\/updates\/all$/, 'Listed app updates'],
+  ['POST', /^\/system\/updates$/, 'Published an app update'],
+];
+const appPhrases: Phrase[] = [
+  ['POST', /^\/heartbeat$/, 'Machine checked in'],
+  ['POST', /^\/enrol$/, 'Machine enrolled'],
+  ['POST', /^\/login$/, 'Signed in on the machine'],
+  ['POST', /^\/logout$/, 'Signed out on the machine'],
+  ['POST', /^\/(doctors|patients|treatments|access-logs|error-logs)$/, 'Machine sent $1'],
+  ['GET', /^\/(doctors|patients|treatments)$/, 'Machine read $1'],
+  ['GET', /^\/updates\/latest$/, 'Machine checked for an app update'],
+];
+
+const viewOrReveal = /^(VIEW|REVEAL) (patient|doctor|technician|treatment) (\S+?)(?::? (.*))?$/;
+const request = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/v1\/(?:admin|app))(\/\S*)$/;
+
+export function logInWords(log: {
+  resource: string;
+  machineNumber: string | null;
+  recordKind?: string | null;
+  recordId?: string | null;
+}): LogInWords | null {
+  const on = log.machineNumber ? ` on ${log.machineNumber}` : '';
+  const looked = viewOrReveal.exec(log.resource);
+  if (looked) {
+    const [, action, kind, id, detail] = looked as unknown as [
+      string,
+      string,
+      LogRecordKind,
+      string,
+      string?,
+    ];
+    const record = { kind, id };
+    if (action === 'VIEW') return { text: `Viewed ${kind}${on}`, record };
+    return { text: `Revealed ${kind}${on}: ${detail ?? ''}`.trimEnd(), record };
+  }
+  const call = request.exec(log.resource);
+  if (!call) return null;
+  const [, method, base, rest] = call as unknown as [string, string, string, string];
+  for (const [m, pattern, text, kind] of base === admin ? phrases : base === app ? appPhrases : []) {
+    if (m !== method) continue;
+    const match = pattern.exec(rest);
+    if (!match) continue;
+    const words = text.replace('$1', (match[1] ?? '').replace(/-/g, ' '));
+    if (kind === 'device')
+      return { text: log.machineNumber ? `${words} ${log.machineNumber}` : words, record: deviceRecord(log) };
+    const record = kind && log.recordId && log.recordKind === kind ? { kind, id: log.recordId } : null;
+    return { text: `${words}${base === app ? on : ''}`, record };
+  }
+  return null;
+}
+
+const deviceRecord = (log: { recordKind?: string | null; recordId?: string | null }) =>
+  log.recordKind === 'device' && log.recordId ? { kind: 'device' as const, id: log.recordId } : null;
