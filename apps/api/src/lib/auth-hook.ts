@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiMessages } from '@app/contract/envelope';
 import { deviceApiMessages } from '@app/contract/device-api';
@@ -24,8 +24,6 @@ const secondsUntil = (end: Date, now: Date) =>
 // What the hook needs of modules/auth and modules/device-api, stated here so lib/ never imports a module.
 type SessionAuth = { authenticate(token: string): Promise<AuthContext> };
 type DeviceAuth = {
-  /** The machine of a credential already checked and still valid, from memory; undefined otherwise. */
-  knownDevice(credential: string): DeviceContext | undefined;
   authenticateDevice(credential: string): Promise<DeviceContext>;
   authenticateSession(token: string, device: DeviceContext): Promise<AppUserContext>;
 };
@@ -44,28 +42,7 @@ export const authHook = fp(
     app.decorateRequest('device', null);
     app.decorateRequest('appUser', null);
     app.decorateRequest('timeZone', 'UTC');
-    // Callback style: a machine whose credential is in memory (decision 038) is let through with
-    // no promise and no microtask hop; anything that needs the database goes through `check`.
-    app.addHook('onRequest', (request, reply, done) => {
-      try {
-        const config = routeConfigOf(request);
-        const plainDeviceCall =
-          config.access === 'device' && config.url?.startsWith('/api/') && !request.headers['x-timezone'];
-        if (plainDeviceCall) {
-          const credential = request.headers.authorization?.match(deviceScheme)?.[1];
-          const known = credential === undefined ? undefined : opts.devices.auth.knownDevice(credential);
-          if (known) {
-            request.device = known;
-            opts.devices.onDeviceCall?.(known);
-            return done();
-          }
-        }
-      } catch (error) {
-        return done(error as Error);
-      }
-      check(request, reply).then(() => done(), done);
-    });
-    async function check(request: FastifyRequest, reply: FastifyReply) {
+    app.addHook('onRequest', async (request, reply) => {
       const zone = request.headers['x-timezone'];
       if (typeof zone === 'string' && zone !== '') {
         if (!isIanaTimeZone(zone)) throw new BadRequestError(apiMessages.invalidTimezone);
@@ -106,6 +83,6 @@ export const authHook = fp(
       if (!needed) throw new ForbiddenError(apiMessages.forbidden);
       if (!request.auth.permissions.includes(needed))
         throw new ForbiddenError(permissionMessages.missing(needed));
-    }
+    });
   },
 );

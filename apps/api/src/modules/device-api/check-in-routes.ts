@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { heartbeatBodySchema, heartbeatResponseSchema } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { compiledResponseSerializer } from '#api/lib/compiled-response-serializer.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { requireDevice } from '#api/lib/request-context.ts';
 import type { DeviceGateService } from './device-gate.ts';
@@ -16,9 +15,6 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
     apiPaths.appHeartbeat,
     {
       config: { access: 'device' },
-      // The busiest route of all (every machine, every few minutes): its answer written by a
-      // serializer compiled from the schema, not parsed by zod first (decision 046).
-      serializerCompiler: compiledResponseSerializer,
       schema: {
         tags: ['device'],
         summary: "Check in: the app's version (and position when known)",

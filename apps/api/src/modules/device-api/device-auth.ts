@@ -39,12 +39,6 @@ export function createDeviceAuth({ db, now }: { db: Db; now: () => Date }) {
     },
     forgetDevice: (deviceId: string) => cache.forgetDevice(deviceId),
 
-    /** The auth hook's fast path: a credential already checked and not changed since, without a promise. */
-    knownDevice(credential: string): DeviceContext | undefined {
-      if (!secretShape.test(credential) || !credential.startsWith('dvc_')) return undefined;
-      return cache.get(digest(credential));
-    },
-
     async authenticateDevice(credential: string): Promise<DeviceContext> {
       if (!secretShape.test(credential) || !credential.startsWith('dvc_'))
         throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
