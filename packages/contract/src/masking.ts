@@ -34,7 +34,6 @@ export const revealReasons = [
   'Billing',
   'Other',
 ] as const;
-export type RevealReason = (typeof revealReasons)[number];
 
 export const revealMessages = {
   reasonRequired: 'reason: choose why you need to see this',

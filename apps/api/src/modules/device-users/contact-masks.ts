@@ -1,11 +1,10 @@
 import type { Doctor, DoctorList, Patient, PatientList } from '@app/contract/device-users';
 import { maskAddress, maskEmail, maskPhone } from '@app/contract/masking';
-import type { FastifyRequest } from 'fastify';
 
-/** Whether this admin sees contact data as it is (decision 045); everyone else gets masks. */
-export const mayReveal = (request: FastifyRequest) =>
-  request.auth?.permissions.includes('patients.reveal') === true;
-
+/*
+ * Decision 045: lists and details carry patients' and doctors' contact data masked, for every admin;
+ * an admin whose role carries patients.reveal sees one record's values by revealing it, with a reason.
+ */
 export const maskDoctor = (doctor: Doctor): Doctor => ({
   ...doctor,
   email: maskEmail(doctor.email),
