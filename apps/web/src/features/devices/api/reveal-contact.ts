@@ -1,8 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Doctor, Patient } from '@app/contract/device-users';
 import type { RevealBody } from '@app/contract/masking';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '#web/lib/api-client.ts';
+import { accessHistoryKeys } from './keys.ts';
 
 export type RevealKind = 'patient' | 'doctor';
 type Revealed<K extends RevealKind> = K extends 'patient' ? Patient : Doctor;
@@ -13,7 +14,10 @@ type Revealed<K extends RevealKind> = K extends 'patient' ? Patient : Doctor;
  * when the admin leaves it.
  */
 export function useRevealContact<K extends RevealKind>(kind: K, id: string) {
+  const queryClient = useQueryClient();
   return useMutation<Revealed<K>, Error, RevealBody>({
+    // The reveal is now in the record's access history.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accessHistoryKeys.all }),
     mutationFn: async (body) => {
       const path = kind === 'patient' ? apiPaths.patientReveal : apiPaths.doctorReveal;
       return (await apiClient.post<Revealed<K>>(path(encodeURIComponent(id)), body)).data;

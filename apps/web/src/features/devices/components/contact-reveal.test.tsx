@@ -37,16 +37,22 @@ const api = serveTestApi((request, url) => {
     return body.reason ? ok(clear) : failure(400, 'reason: choose why you need to see this');
   }
   if (path === `/api/v1/admin/patient/${masked._id}/access-history`) {
-    const { rows, ...page } = pageOf([
-      {
-        _id: '9',
-        at: '2026-11-24T10:00:00.000Z',
-        userEmail: 'admin@example.com',
-        location: '127.0.0.1',
-        action: 'Revealed',
-        detail: 'email, phone (reason: Billing)',
-      },
-    ]);
+    // The reveal is in the history once it happened: the page must ask again after it.
+    const revealed = api.requests.some((r) => r.url.endsWith('/reveal') && r.body.includes('reason'));
+    const { rows, ...page } = pageOf(
+      revealed
+        ? [
+            {
+              _id: '9',
+              at: '2026-11-24T10:00:00.000Z',
+              userEmail: 'admin@example.com',
+              location: '127.0.0.1',
+              action: 'Revealed',
+              detail: 'email, phone (reason: Billing)',
+            },
+          ]
+        : [],
+    );
     return ok({ history: rows, ...page });
   }
   if (path.endsWith('/all'))

@@ -1,0 +1,96 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { e2eAdmin } from './playwright.config.ts';
+import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
+
+// Decision 045: patients' contact data is masked for everyone; an admin who may reveal gives a
+// reason, sees the values, and the access history lists the reveal; a Support admin sees neither.
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+const tag = Date.now().toString(36).slice(-6);
+const support = { email: `support-${tag}@example.com`, password: `Support-${tag}-Pass1` };
+/** What the first test revealed, and where: the second looks for it as Support. */
+const seen = { url: '', phone: '', email: '' };
+
+/** A patient page of the demo device MN-1001, opened as a person would. */
+async function openDemoPatient(page: Page) {
+  await page.goto('/admin/device?search=MN-1001');
+  await page.getByRole('link', { name: 'View MN-1001' }).click();
+  await page.getByRole('tab', { name: 'Patients' }).click();
+  await page
+    .getByRole('table', { name: 'Patients' })
+    .getByRole('link', { name: /^View / })
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: 'Patient Details', level: 1 })).toBeVisible();
+  return page.getByRole('region', { name: 'Patient Details' });
+}
+
+const valueOf = (card: ReturnType<Page['getByRole']>, label: string) =>
+  card.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+
+async function addSupportAdmin(request: APIRequestContext) {
+  const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
+  const token = (await login.json()).data.accessToken as string;
+  const headers = { authorization: `Bearer ${token}` };
+  const roles = (await (await request.get('/api/v1/admin/roles/all', { headers })).json()).data.roles as {
+    _id: string;
+    roleName: string;
+  }[];
+  const roleId = roles.find((r) => r.roleName === 'Support')!._id;
+  const created = await request.post('/api/v1/admin/users/', {
+    headers,
+    data: {
+      firstName: 'Sam',
+      lastName: 'Support',
+      userName: `support_${tag}`,
+      email: support.email,
+      phone: '0123456789',
+      roleId,
+      password: support.password,
+    },
+  });
+  expect(created.status()).toBe(201);
+}
+
+test('reveals a patient’s phone with a reason, and the access history lists it', async ({ page }) => {
+  await signIn(page);
+  const card = await openDemoPatient(page);
+  await expect(valueOf(card, 'Phone Number')).toContainText('••••••');
+  await expect(valueOf(card, 'Email')).toContainText('•••@');
+
+  await card.getByRole('button', { name: 'Reveal' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reveal contact details' });
+  await dialog.getByRole('button', { name: 'Reveal' }).click();
+  await expect(dialog.getByText('reason: choose why you need to see this')).toBeVisible();
+  await expectAccessible(page);
+  await dialog.getByLabel('Reason').selectOption('Patient request');
+  await dialog.getByRole('button', { name: 'Reveal' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(valueOf(card, 'Phone Number')).not.toContainText('•');
+  await expect(valueOf(card, 'Email')).not.toContainText('•');
+  seen.url = page.url();
+  seen.phone = (await valueOf(card, 'Phone Number').textContent())!.trim();
+  seen.email = (await valueOf(card, 'Email').textContent())!.trim();
+  expect(seen.email).toContain('@');
+
+  const history = page.getByRole('region', { name: 'Access History' });
+  await expect(history.getByRole('cell', { name: 'email, phone (reason: Patient request)' })).toBeVisible();
+  await expect(history.getByRole('cell', { name: 'Revealed' }).first()).toBeVisible();
+});
+
+test('a Support admin sees none of that patient’s contact data, nor a Reveal or its history', async ({
+  page,
+  request,
+}) => {
+  expect(seen.url).toMatch(/\/admin\/view-patient\//);
+  await addSupportAdmin(request);
+  await signIn(page, support);
+  await page.goto(seen.url);
+  await expect(page.getByRole('heading', { name: 'Patient Details', level: 1 })).toBeVisible();
+  // Support carries no patients.view: the API refuses the record, so nothing of it reaches the page.
+  await expect(page.getByText(/^No Patient found/)).toBeVisible();
+  await expect(page.getByText(seen.email)).toHaveCount(0);
+  await expect(page.getByText(seen.phone)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Reveal' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Access History' })).toHaveCount(0);
+});
