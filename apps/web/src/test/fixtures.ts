@@ -1,3 +1,4 @@
+import type { AdminProfile } from '@app/contract/auth';
 import type { Doctor, Patient, Technician } from '@app/contract/device-users';
 import type { Device } from '@app/contract/devices';
 import type { AccessLog, ErrorLog } from '@app/contract/logs';
@@ -113,6 +114,20 @@ export const buildTreatment = (n: number, over: Partial<Treatment> = {}): Treatm
   doctorName: 'Doctor 1',
   patientId: testId(n, 3),
   createdAt: created,
+  ...over,
+});
+
+/** The signed-in admin as the sign-in answer gives it; `permissions` are their role's. */
+export const buildAdminProfile = (permissions: string[], over: Partial<AdminProfile> = {}): AdminProfile => ({
+  _id: 'a1',
+  userName: 'admin',
+  firstName: 'Ada',
+  lastName: null,
+  email: 'admin@example.com',
+  phone: null,
+  profileImage: null,
+  role: { _id: 'r1', roleName: 'Admin', type: 'admin', permissions },
+  isDeletable: false,
   ...over,
 });
 

@@ -1,10 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AdminProfile } from '@app/contract/auth';
 import { revealMessages } from '@app/contract/masking';
 import { clearSession, startSession } from '#web/lib/session-store.ts';
-import { buildPatient, failure, ok, pageOf } from '#web/test/fixtures.ts';
+import { buildAdminProfile, buildPatient, failure, ok, pageOf } from '#web/test/fixtures.ts';
 import { renderPage } from '#web/test/render-router.tsx';
 import { serveTestApi } from '#web/test/test-api.ts';
 import { ViewPatientPage } from '../pages/view-patient-page.tsx';
@@ -17,17 +16,7 @@ import { ViewPatientPage } from '../pages/view-patient-page.tsx';
 
 const masked = buildPatient(1, { email: 'j•••@example.com', phone: '••••••4567', contactMasked: true });
 const clear = { ...masked, email: 'jane.roe@example.com', phone: '5551234567', contactMasked: undefined };
-const admin = (permissions: string[]): AdminProfile => ({
-  _id: 'a1',
-  userName: 'admin',
-  firstName: 'Ada',
-  lastName: null,
-  email: 'admin@example.com',
-  phone: null,
-  profileImage: null,
-  role: { _id: 'r1', roleName: 'Admin', type: 'admin', permissions },
-  isDeletable: false,
-});
+const admin = (permissions: string[]) => buildAdminProfile(permissions);
 
 const api = serveTestApi((request, url) => {
   const path = url.pathname;
