@@ -1,4 +1,4 @@
-import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
+import { test, expect, signIn, expectAccessible, openFirstPatient } from './support/fixtures.ts';
 
 // Serial: the later tests open the device the first one adds. Generous time: CI machines are small.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -159,13 +159,7 @@ test('walks from a demo device to its doctor, a patient and a treatment', async 
   await expect(page).toHaveURL(/\/admin\/device-details\//);
 
   // A patient of the device.
-  await page.getByRole('tab', { name: 'Patients' }).click();
-  await page
-    .getByRole('table', { name: 'Patients' })
-    .getByRole('link', { name: /^View / })
-    .first()
-    .click();
-  await expect(page.getByRole('heading', { name: 'Patient Details', level: 1 })).toBeVisible();
+  await openFirstPatient(page);
   for (const label of ['Patient Name', 'Email', 'Phone Number', 'Created Time']) {
     await expect(
       page.getByRole('region', { name: 'Patient Details' }).getByText(label, { exact: true }),

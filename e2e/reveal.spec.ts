@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { e2eAdmin } from './playwright.config.ts';
-import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
+import { test, expect, signIn, expectAccessible, openFirstPatient } from './support/fixtures.ts';
 
 // Decision 045: patients' contact data is masked for everyone; an admin who may reveal gives a
 // reason, sees the values, and the access history lists the reveal; a Support admin sees neither.
@@ -15,13 +15,7 @@ const seen = { url: '', phone: '', email: '' };
 async function openDemoPatient(page: Page) {
   await page.goto('/admin/device?search=MN-1001');
   await page.getByRole('link', { name: 'View MN-1001' }).click();
-  await page.getByRole('tab', { name: 'Patients' }).click();
-  await page
-    .getByRole('table', { name: 'Patients' })
-    .getByRole('link', { name: /^View / })
-    .first()
-    .click();
-  await expect(page.getByRole('heading', { name: 'Patient Details', level: 1 })).toBeVisible();
+  await openFirstPatient(page);
   return page.getByRole('region', { name: 'Patient Details' });
 }
 

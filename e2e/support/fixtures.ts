@@ -45,4 +45,15 @@ export const test = base.extend<{ a11yAfter: void }>({
   ],
 });
 
+/** From Device Details: the device's Patients tab, then the first patient's page. */
+export async function openFirstPatient(page: Page) {
+  await page.getByRole('tab', { name: 'Patients' }).click();
+  await page
+    .getByRole('table', { name: 'Patients' })
+    .getByRole('link', { name: /^View / })
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: 'Patient Details', level: 1 })).toBeVisible();
+}
+
 export { expect, e2eAdmin };

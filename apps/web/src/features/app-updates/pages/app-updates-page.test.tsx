@@ -6,7 +6,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AdminProfile } from '@app/contract/auth';
 import { writeBinaryManifest } from '@app/contract/android-manifest-writer';
 import type { AppUpdateListItem } from '@app/contract/app-updates';
 import { buildZip } from '@app/contract/zip-writer';
@@ -14,18 +13,9 @@ import { setApiBaseUrl } from '#web/lib/api-client.ts';
 import { startSession } from '#web/lib/session-store.ts';
 import { AppUpdatesPage } from './app-updates-page.tsx';
 import { renderRouter } from '#web/test/render-router.tsx';
+import { buildAdminProfile } from '#web/test/fixtures.ts';
 
-const admin: AdminProfile = {
-  _id: 'a1',
-  userName: 'admin',
-  firstName: 'Ada',
-  lastName: null,
-  email: 'admin@example.com',
-  phone: null,
-  profileImage: null,
-  role: { _id: 'r1', roleName: 'Admin', type: 'admin' },
-  isDeletable: false,
-};
+const admin = buildAdminProfile(['devices.view', 'app-updates.publish']);
 
 const saved: AppUpdateListItem = {
   _id: 'u1',

@@ -5,20 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestRoot } from '#web/test/test-root.tsx';
 import { setApiBaseUrl } from '#web/lib/api-client.ts';
 import { clearSession, reloadSessionFromStorage, SESSION_STORAGE_KEY } from '#web/lib/session-store.ts';
+import { buildAdminProfile } from '#web/test/fixtures.ts';
 import { startTestServer } from '#web/test/http-server.ts';
 import { SignInPage } from './sign-in-page.tsx';
 
-const admin = {
-  _id: 'a1',
-  userName: 'admin',
-  firstName: 'Ada',
-  lastName: null,
-  email: 'admin@example.com',
-  phone: null,
-  profileImage: null,
-  role: null,
-  isDeletable: false,
-};
+const admin = buildAdminProfile([], { role: null });
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
