@@ -57,6 +57,9 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    // When the admin last confirmed the password (and code) on this session: dangerous actions need
+    // it within the last few minutes (lib/step-up.ts, decision 046).
+    steppedUpAt: timestamp('stepped_up_at', { withTimezone: true }),
     ip: text('ip'),
     userAgent: text('user_agent'),
   },
