@@ -39,9 +39,16 @@ export const accessLogs = pgTable(
     statusCode: smallint('status_code'),
     durationMs: integer('duration_ms'),
     machineNumber: text('machine_number'),
-    /** Set on "record viewed" rows: which patient/doctor/treatment was read. */
+    /**
+     * The record a row is about: the patient/doctor/treatment a view read, the device, user or role
+     * a write changed; on a list read of health data, the kind of the rows it returned (decision 048).
+     */
     recordKind: text('record_kind'),
     recordId: text('record_id'),
+    /** A write's changed fields, by name only: never a value (decision 048). */
+    changedFields: text('changed_fields').array(),
+    /** A list read of health data: the ids of the rows it returned, at most a page (100). */
+    listedIds: uuid('listed_ids').array(),
     /** Set on security-event rows: sign-in, logout, password and MFA events (lib/security-events.ts). */
     event: text('event'),
     /** Rows a machine's app sent: the app's id for the row (idempotency key per machine) and when it arrived. */
@@ -62,6 +69,10 @@ export const accessLogs = pgTable(
     index('access_logs_record_created_idx')
       .on(t.recordId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.recordId} is not null`),
+    // "Which list reads returned this patient": the access history reads it (decision 048).
+    index('access_logs_listed_ids_idx')
+      .using('gin', t.listedIds)
+      .where(sql`${t.listedIds} is not null`),
     index('access_logs_search_trgm_idx').using('gin', sql`(${accessLogSearchText(t)}) gin_trgm_ops`),
     // Only an address: the search relies on it (a term with other characters cannot match here).
     check('access_logs_location_is_address', sql`${t.location} ~ '^[0-9A-Fa-f:.]+$'`),
