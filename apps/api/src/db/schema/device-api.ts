@@ -42,9 +42,14 @@ export const deviceCredentials = pgTable(
     secretHash: text('secret_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The latest call made with this credential after it was revoked (at most once a minute; decision 049). */
+    revokedCallAt: timestamp('revoked_call_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('device_credentials_secret_hash_idx').on(t.secretHash),
+    index('device_credentials_revoked_call_idx')
+      .on(t.revokedCallAt)
+      .where(sql`${t.revokedCallAt} is not null`),
     uniqueIndex('device_credentials_live_per_device_idx')
       .on(t.deviceId)
       .where(sql`${t.revokedAt} is null`),
