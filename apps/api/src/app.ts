@@ -19,6 +19,7 @@ import { installAuditHooks } from './lib/audit-hooks.ts';
 import { authHook } from './lib/auth-hook.ts';
 import { registerApiDocs } from './lib/api-docs.ts';
 import { installRouteRegistry } from './lib/route-registry.ts';
+import { installStepUpGate } from './lib/step-up.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { frameworkErrors } from './lib/framework-errors.ts';
 import { installNulGuard } from './lib/nul-guard.ts';
@@ -49,6 +50,8 @@ import { mfaRoutes } from './modules/auth/mfa-routes.ts';
 import { createMfaService } from './modules/auth/mfa-service.ts';
 import { createSessionActivity } from './modules/auth/session-activity.ts';
 import { sessionRoutes } from './modules/auth/session-routes.ts';
+import { createStepUpService } from './modules/auth/step-up-service.ts';
+import { stepUpRoutes } from './modules/auth/step-up-routes.ts';
 import { healthRoutes } from './modules/health/health-routes.ts';
 import { logsRoutes } from './modules/logs/logs-routes.ts';
 import { createLogsService } from './modules/logs/logs-service.ts';
@@ -209,11 +212,14 @@ export async function buildApp({
     now,
     devices: { auth: deviceAuth, onDeviceCall: deviceGate.onDeviceCall },
   });
+  const stepUp = createStepUpService({ db: database.db, mfa, now });
+  installStepUpGate(app, { now, needsCode: stepUp.needsCode });
   // Before any route, so every request and every failure lands in the Admin Logs (app.audit).
   installAuditHooks(app, createAuditLog({ db: database.db, now, log: app.log }));
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, { auth });
   await app.register(mfaRoutes, { auth, mfa });
+  await app.register(stepUpRoutes, { stepUp });
   await app.register(sessionRoutes, { activity, now });
   await app.register(profileRoutes, { profiles });
   const account = createAccountService({

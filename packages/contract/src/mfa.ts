@@ -81,15 +81,6 @@ export const mfaDisableBodySchema = strictObject({
     .max(256, 'Password must be at most 256 characters'),
   code: codeField,
 });
-/**
- * POST users/{id}/mfa/reset: the acting admin's own password, and their own current code when their
- * two-step sign-in is on, so a borrowed session cannot strip another user's second factor.
- */
-export const mfaResetBodySchema = strictObject({
-  password: mfaDisableBodySchema.shape.password,
-  code: codeField.optional(),
-});
-export type MfaResetBody = z.infer<typeof mfaResetBodySchema>;
 export type MfaVerifyBody = z.infer<typeof mfaVerifyBodySchema>;
 export type MfaDisableBody = z.infer<typeof mfaDisableBodySchema>;
 
@@ -109,7 +100,8 @@ export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string())
 /**
  * A user's two-step sign-in as the asking admin sees it (never the secret or the codes), with what a
  * reset would take from that admin: `isYou` (their own: My Profile, not a reset) and
- * `yourCodeRequired` (their own two-step sign-in is on, so a reset needs their code).
+ * `yourCodeRequired` (their own two-step sign-in is on, so the step-up before a reset asks for their
+ * code too; POST users/{id}/mfa/reset has no body: the step-up is its proof, decision 046).
  */
 export const userMfaStatusSchema = z.object({
   enabled: z.boolean(),

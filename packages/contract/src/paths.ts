@@ -14,6 +14,8 @@ export const apiPaths = {
   profileMfaConfirm: '/api/v1/admin/profile/mfa/confirm',
   profileMfaDisable: '/api/v1/admin/profile/mfa/disable',
   profileMfaRecoveryCodes: '/api/v1/admin/profile/mfa/recovery-codes',
+  /** Ours (decision 046): confirm the password (and code) before a dangerous action. */
+  profileStepUp: '/api/v1/admin/profile/step-up',
   profile: '/api/v1/admin/profile',
   // Ours (not in the spec): the avatar file; public, the name is unguessable.
   profileImage: (name: string) => `/api/v1/admin/profile/image/${name}`,

@@ -15,6 +15,8 @@ export type AuthContext = {
   endsAt: Date;
   /** The absolute expiry, however active the session. */
   expiresAt: Date;
+  /** When the admin last confirmed the password on this session (step-up, lib/step-up.ts); null if never. */
+  steppedUpAt: Date | null;
 };
 
 /** The enrolled machine behind a device call. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { RoutePermission } from '@app/contract/permissions';
 import { routeAccess, routePermission, type RouteAccess } from './route-access.ts';
+import { routeStepUp, type StepUpKind } from './step-up.ts';
 
 export type RegisteredRoute = {
   method: string;
@@ -9,6 +10,8 @@ export type RegisteredRoute = {
   access: RouteAccess;
   /** What an admin route needs of the role (every admin route declares it); none on other routes. */
   permission?: RoutePermission;
+  /** Whether it needs a fresh step-up: always, on a condition, or as the handler decides (lib/step-up.ts). */
+  stepUp?: StepUpKind;
   public: boolean;
   /** The route's zod schemas: the strict-input test walks them. */
   schema?: FastifySchema;
@@ -31,6 +34,7 @@ export function installRouteRegistry(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const access = routeAccess(route);
     const permission = routePermission(route, access);
+    const stepUp = routeStepUp(route, access);
     route.config = { ...route.config, access, permission };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -40,6 +44,7 @@ export function installRouteRegistry(app: FastifyInstance) {
           url: route.url,
           access,
           permission,
+          stepUp,
           public: access === 'public',
           schema: route.schema,
         });

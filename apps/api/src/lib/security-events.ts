@@ -23,6 +23,8 @@ export type SecurityEventName =
   | 'mfa.disable'
   | 'mfa.recovery-codes'
   | 'mfa.reset'
+  /** The password (and code) confirmed before a dangerous action (lib/step-up.ts). */
+  | 'step-up'
   /** A payment link paid (or declined) with the built-in demo provider: no money moved. */
   | 'payment.demo'
   // The machines (modules/device-api): enrolment on both sides, and people signing in on a machine.

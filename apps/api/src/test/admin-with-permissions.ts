@@ -4,14 +4,16 @@ import type { TestApp } from './test-app.ts';
 
 /**
  * A console user whose role (of type admin, made for them) carries exactly these permissions,
- * signed in. `adminToken` is a session of an admin who may manage roles and users (the first admin).
+ * signed in. `adminToken` is a session of the first admin, who may manage roles and users; it is
+ * stepped up here (creating an admin needs it). The new session is not: `password` steps it up.
  */
 export async function signInWithPermissions(
   t: TestApp,
   adminToken: string,
   permissions: readonly Permission[],
-): Promise<{ token: string; roleId: string; userId: string }> {
+): Promise<{ token: string; roleId: string; userId: string; password: string }> {
   const tag = randomBytes(4).toString('hex');
+  await t.stepUp(adminToken);
   const role = await t.injectAs(adminToken, {
     method: 'POST',
     url: '/api/v1/admin/roles',
@@ -35,5 +37,5 @@ export async function signInWithPermissions(
     },
   });
   if (user.statusCode !== 201) throw new Error(`user: ${user.statusCode} ${user.body}`);
-  return { token: await t.login(email, password), roleId, userId: user.json().data._id as string };
+  return { token: await t.login(email, password), roleId, userId: user.json().data._id as string, password };
 }

@@ -64,6 +64,11 @@ export type TestApp = {
   login: (email?: string, password?: string) => Promise<string>;
   /** inject() with the token as a bearer header. */
   injectAs: (token: string, options: InjectOptions) => Promise<LightMyRequestResponse>;
+  /**
+   * Confirms the password (and code) on this session, as the console does before a dangerous action
+   * (decision 046); by default the first admin's password. Returns the token for chaining.
+   */
+  stepUp: (token: string, password?: string, code?: string) => Promise<string>;
   close: () => Promise<void>;
 };
 
@@ -130,6 +135,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const injectAs = (token: string, options: InjectOptions) =>
     app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
 
+  const stepUp = async (token: string, password: string = testAdmin.password, code?: string) => {
+    const res = await injectAs(token, {
+      method: 'POST',
+      url: '/api/v1/admin/profile/step-up',
+      payload: { password, ...(code ? { code } : {}) },
+    });
+    if (res.statusCode !== 200) throw new Error(`step-up failed: ${res.statusCode} ${res.body}`);
+    return token;
+  };
+
   return {
     app,
     database,
@@ -137,6 +152,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     clock,
     login,
     injectAs,
+    stepUp,
     close: async () => {
       await app.close();
       if (logDir) {

@@ -9,6 +9,7 @@ import {
   appUpdateResponseSchema,
   latestUpdateQuerySchema,
   latestUpdateResponseSchema,
+  updateTypeSchema,
 } from '@app/contract/app-updates';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
@@ -57,6 +58,26 @@ async function* uploadParts(parts: AsyncIterable<Multipart>): AsyncGenerator<Upl
   }
 }
 
+/**
+ * A Force update makes every machine install it: publishing one needs a fresh step-up (decision
+ * 046). The fields arrive in the stream, so the check runs when updateType 2 passes by, before the
+ * release is saved (and, when the form sends its fields first as the console does, before the file).
+ */
+async function* forceNeedsStepUp(
+  parts: AsyncIterable<UploadPart>,
+  requireStepUp: () => Promise<void>,
+): AsyncGenerator<UploadPart> {
+  for await (const part of parts) {
+    if (
+      part.type === 'field' &&
+      part.fieldname === 'updateType' &&
+      updateTypeSchema.safeParse(part.value).data === 2
+    )
+      await requireStepUp();
+    yield part;
+  }
+}
+
 export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesService }> = async (
   app,
   { appUpdates },
@@ -64,11 +85,12 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
   app.post(
     apiPaths.systemUpdates,
     {
-      config: { access: 'admin', permission: 'app-updates.publish' },
+      config: { access: 'admin', permission: 'app-updates.publish', stepUp: 'in-handler' },
       schema: {
         tags: ['app-updates'],
         summary:
           'Add an app update: multipart/form-data with appName, versionCode, versionName, remark, updateDesc, updateType (1 Flexible, 2 Force) and the file apk. ' +
+          'A Force update needs a step-up (403 with data.stepUpRequired without one). ' +
           'The APK streams to storage; 415 unless it is a ZIP listing AndroidManifest.xml with a consistent directory and safe entry names, 413 over APK_MAX_BYTES or over the declared zip limits (APK_MAX_ENTRIES, APK_MAX_UNCOMPRESSED_BYTES), 409 for a versionCode the app already has.',
         consumes: ['multipart/form-data'],
         response: { 201: appUpdateResponseSchema },
@@ -82,7 +104,10 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
         // stops at apkMaxBytes with a clear 413; the parser's limit is one byte above as a backstop.
         limits: { fileSize: appUpdates.apkMaxBytes + 1, files: 1, fields: 20 },
       });
-      const created = await appUpdates.create(uploadParts(parts), requireAuth(request).userId);
+      const created = await appUpdates.create(
+        forceNeedsStepUp(uploadParts(parts), () => app.requireStepUp(request)),
+        requireAuth(request).userId,
+      );
       return reply.code(201).send(ok(created, appUpdateMessages.added, 201));
     },
   );

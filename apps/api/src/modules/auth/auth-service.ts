@@ -48,6 +48,8 @@ export function createAuthService({
       permissions: roles.permissions,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
+      // A step-up announces itself (migration 0023), so what the cache holds is never older than it.
+      steppedUpAt: sessions.steppedUpAt,
     })
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
@@ -172,6 +174,7 @@ export function createAuthService({
         permissions: row.permissions,
         endsAt,
         expiresAt: row.expiresAt,
+        steppedUpAt: row.steppedUpAt,
       };
     },
 

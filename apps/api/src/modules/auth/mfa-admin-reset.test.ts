@@ -70,7 +70,7 @@ describe('REQUIRE_MFA', () => {
 });
 
 describe("an admin resetting another user's two-step sign-in", () => {
-  it('shows whether it is on, resets it with the acting admin’s password, ends the user’s sessions and records who did it', async () => {
+  it('shows whether it is on, resets it after the acting admin’s step-up, ends the user’s sessions and records who did it', async () => {
     const lost = 'lost-phone@example.test';
     const { token: lostSession } = await enrol(t, lost);
     const [target] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, lost));
@@ -89,21 +89,29 @@ describe("an admin resetting another user's two-step sign-in", () => {
     });
 
     const url = apiPaths.userMfaReset(target!.id);
-    const wrong = await t.injectAs(helper, { method: 'POST', url, payload: { password: 'not-it' } });
+    // The acting admin's own password, confirmed within 5 minutes (step-up, decision 046), not the user's.
+    const refused = await t.injectAs(helper, { method: 'POST', url });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      code: 403,
+      msg: 'Confirm your password to continue',
+      data: { stepUpRequired: true, needsCode: false },
+    });
+    const wrong = await t.injectAs(helper, {
+      method: 'POST',
+      url: apiPaths.profileStepUp,
+      payload: { password: 'not-it' },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().msg).toBe('Password is incorrect');
-    expect((await t.injectAs(helper, { method: 'POST', url, payload: {} })).json().msg).toContain(
-      'Password is required',
-    );
-    expect(
-      (await t.injectAs(helper, { method: 'POST', url, payload: { password, isAdmin: true } })).statusCode,
-    ).toBe(400);
+    expect((await t.injectAs(helper, { method: 'POST', url })).statusCode).toBe(403);
     // Nothing changed on a refused reset.
     expect(
       (await t.injectAs(lostSession, { method: 'GET', url: apiPaths.profileMfa })).json().data.enabled,
     ).toBe(true);
 
-    const done = await t.injectAs(helper, { method: 'POST', url, payload: { password } });
+    await t.stepUp(helper, password);
+    const done = await t.injectAs(helper, { method: 'POST', url });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toEqual({
       code: 200,
@@ -120,7 +128,7 @@ describe("an admin resetting another user's two-step sign-in", () => {
     expect((await t.injectAs(lostSession, { method: 'GET', url: apiPaths.profile })).statusCode).toBe(401);
     expect((await login(t, lost)).json().data.accessToken).toBeTruthy();
     // A second reset has nothing to reset.
-    const again = await t.injectAs(helper, { method: 'POST', url, payload: { password } });
+    const again = await t.injectAs(helper, { method: 'POST', url });
     expect(again.statusCode).toBe(409);
     expect(again.json().msg).toBe('This user has no two-step sign-in to reset');
 
@@ -158,32 +166,31 @@ describe("an admin resetting another user's two-step sign-in", () => {
       (await t.injectAs(helper, { method: 'GET', url: apiPaths.userMfa(target!.id) })).json().data,
     ).toMatchObject({ isYou: false, yourCodeRequired: true });
 
-    const noCode = await t.injectAs(helper, { method: 'POST', url, payload: { password } });
+    const refused = await t.injectAs(helper, { method: 'POST', url });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().data).toEqual({ stepUpRequired: true, needsCode: true });
+    const stepUp = (payload: object) =>
+      t.injectAs(helper, { method: 'POST', url: apiPaths.profileStepUp, payload });
+    const noCode = await stepUp({ password });
     expect(noCode.statusCode).toBe(400);
-    expect(noCode.json()).toMatchObject({
-      msg: 'Your code is required: your own two-step sign-in is on',
+    expect(noCode.json()).toMatchObject({ msg: 'Code is required', data: { errors: [{ path: 'code' }] } });
+    // The user's code is not the acting admin's.
+    const theirCode = await stepUp({ password, code: codeAt(t, lostSecret) });
+    expect(theirCode.statusCode).toBe(400);
+    expect(theirCode.json()).toMatchObject({
+      msg: 'Invalid or expired code',
       data: { errors: [{ path: 'code' }] },
     });
-    // The user's code is not the acting admin's.
-    const theirCode = await t.injectAs(helper, {
-      method: 'POST',
-      url,
-      payload: { password, code: codeAt(t, lostSecret) },
-    });
-    expect(theirCode.statusCode).toBe(400);
-    expect(theirCode.json().msg).toBe('Invalid or expired code');
+    expect((await t.injectAs(helper, { method: 'POST', url })).statusCode).toBe(403);
     nextStep(t);
-    const done = await t.injectAs(helper, {
-      method: 'POST',
-      url,
-      payload: { password, code: codeAt(t, helperSecret) },
-    });
+    expect((await stepUp({ password, code: codeAt(t, helperSecret) })).statusCode).toBe(200);
+    const done = await t.injectAs(helper, { method: 'POST', url });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data.enabled).toBe(false);
   });
 
   it('refuses one’s own (use My Profile), an unknown or malformed id, and callers without a session', async () => {
-    const { token } = await enrol(t, 'self-reset@example.test');
+    const { token, secret } = await enrol(t, 'self-reset@example.test');
     const [self] = await t.database.db
       .select({ id: users.id })
       .from(users)
@@ -191,28 +198,20 @@ describe("an admin resetting another user's two-step sign-in", () => {
     expect(
       (await t.injectAs(token, { method: 'GET', url: apiPaths.userMfa(self!.id) })).json().data,
     ).toMatchObject({ enabled: true, isYou: true, yourCodeRequired: true });
-    const own = await t.injectAs(token, {
-      method: 'POST',
-      url: apiPaths.userMfaReset(self!.id),
-      payload: { password, code: '123456' },
-    });
+    nextStep(t);
+    await t.stepUp(token, password, codeAt(t, secret));
+    const own = await t.injectAs(token, { method: 'POST', url: apiPaths.userMfaReset(self!.id) });
     expect(own.statusCode).toBe(400);
     expect(own.json().msg).toBe('Use My Profile to change your own two-step sign-in');
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await t.injectAs(token, { method: 'GET', url: apiPaths.userMfa(unknown) })).statusCode).toBe(404);
     expect(
-      (
-        await t.injectAs(token, {
-          method: 'POST',
-          url: apiPaths.userMfaReset(unknown),
-          payload: { password },
-        })
-      ).statusCode,
+      (await t.injectAs(token, { method: 'POST', url: apiPaths.userMfaReset(unknown) })).statusCode,
     ).toBe(404);
     expect((await t.injectAs(token, { method: 'GET', url: apiPaths.userMfa('not-a-uuid') })).statusCode).toBe(
       400,
     );
-    expect((await post(t, apiPaths.userMfaReset(self!.id), { password })).statusCode).toBe(401);
+    expect((await post(t, apiPaths.userMfaReset(self!.id))).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: apiPaths.userMfa(self!.id) })).statusCode).toBe(401);
   });
 
@@ -235,11 +234,8 @@ describe("an admin resetting another user's two-step sign-in", () => {
         .select({ id: users.id })
         .from(users)
         .where(eq(users.email, 'required-lost@example.test'));
-      const res = await t2.injectAs(helper.token, {
-        method: 'POST',
-        url: apiPaths.userMfaReset(target!.id),
-        payload: { password, code: codeAt(t2, helper.secret) },
-      });
+      await t2.stepUp(helper.token, password, codeAt(t2, helper.secret));
+      const res = await t2.injectAs(helper.token, { method: 'POST', url: apiPaths.userMfaReset(target!.id) });
       expect(res.statusCode, res.body).toBe(200);
       expect((await login(t2, 'required-lost@example.test')).json().data).toMatchObject({ mfa: 'enrol' });
     } finally {

@@ -9,6 +9,10 @@ import { verifyPassword } from '#api/lib/passwords.ts';
 import { matchTotp } from '#api/lib/totp.ts';
 import type { MfaCrypto } from './mfa-crypto.ts';
 
+/** A 400 naming the field it is about, in the shape of a validation error (the form puts it under the field). */
+export const fieldError = (path: 'password' | 'code', message: string) =>
+  new BadRequestError(message, { errors: [{ path, message }] });
+
 /**
  * The checks behind every two-step answer: a code (TOTP or recovery) or the password, each counted
  * against the user and the client address before it is looked at.
@@ -108,7 +112,7 @@ export function createMfaChecks({
         .limit(1);
       return Boolean(user && (await verifyPassword(user.passwordHash, password)));
     });
-    if (!ok) throw new BadRequestError(mfaMessages.passwordWrong);
+    if (!ok) throw fieldError('password', mfaMessages.passwordWrong);
   }
 
   return { authenticator, counted, checkCode, checkPassword };

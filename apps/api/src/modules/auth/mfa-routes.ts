@@ -6,7 +6,6 @@ import {
   mfaCodeBodySchema,
   mfaConfirmBodySchema,
   mfaDisableBodySchema,
-  mfaResetBodySchema,
   mfaEnrolledLoginResponseSchema,
   mfaMessages,
   mfaSetupResponseSchema,
@@ -205,22 +204,18 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.userMfaReset(':id'),
     {
-      config: { access: 'admin', permission: 'security.manage', securityEvent: 'mfa.reset' },
+      config: { access: 'admin', permission: 'security.manage', securityEvent: 'mfa.reset', stepUp: true },
       schema: {
         tags,
         summary:
-          "Reset a user's two-step sign-in (removes the authenticator and recovery codes, ends their sessions); needs your own password, and your code when yours is on",
+          "Reset a user's two-step sign-in (removes the authenticator and recovery codes, ends their sessions); needs a step-up: your own password, and your code when yours is on, confirmed within 5 minutes",
         params: userIdParamSchema,
-        body: mfaResetBodySchema,
         response: { 200: userMfaStatusResponseSchema },
       },
     },
     async (request) => {
       request.auditRecord = { kind: 'user', id: request.params.id };
-      return ok(
-        await mfa.resetFor(requireAuth(request).userId, request.params.id, request.body, request.ip),
-        mfaMessages.resetDone,
-      );
+      return ok(await mfa.resetFor(requireAuth(request).userId, request.params.id), mfaMessages.resetDone);
     },
   );
 };

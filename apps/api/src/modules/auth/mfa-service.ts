@@ -4,7 +4,6 @@ import { userMessages } from '@app/contract/users';
 import {
   mfaMessages,
   type MfaChallenge,
-  type MfaResetBody,
   type MfaSetup,
   type MfaStatus,
   type UserMfaStatus,
@@ -23,7 +22,7 @@ import {
 import type { TokenSigner } from '#api/lib/tokens.ts';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '#api/lib/totp.ts';
 import { newRecoveryCodes, type MfaCrypto } from './mfa-crypto.ts';
-import { createMfaChecks } from './mfa-checks.ts';
+import { createMfaChecks, fieldError } from './mfa-checks.ts';
 import { createStepTokens } from './step-tokens.ts';
 
 /** Long enough to open the app and type a code, short enough that a leaked step token is soon dead. */
@@ -157,23 +156,30 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
     /**
      * An admin removes another user's authenticator and recovery codes (lost phone, lost codes) and
      * ends that user's sessions; the user signs in with the password next and may set it up again
-     * (or must, under REQUIRE_MFA). The acting admin proves presence with their own password, and
-     * their own code when their two-step sign-in is on; both count against the actor's limits.
+     * (or must, under REQUIRE_MFA). The acting admin has proved presence by a fresh step-up (the
+     * route declares it: their own password, and their own code when their two-step sign-in is on).
      */
-    async resetFor(actorId: string, userId: string, input: MfaResetBody, ip: string): Promise<UserMfaStatus> {
+    async resetFor(actorId: string, userId: string): Promise<UserMfaStatus> {
       if (actorId === userId) throw new BadRequestError(mfaMessages.resetOwn);
       const target = await service.statusOf(userId, actorId);
       if (!target.enabled && !(await authenticator(userId))) throw new ConflictError(mfaMessages.resetNotOn);
-      await checkPassword(actorId, ip, input.password);
-      if (target.yourCodeRequired) {
-        if (!input.code)
-          throw new BadRequestError(mfaMessages.yourCodeRequired, {
-            errors: [{ path: 'code', message: mfaMessages.yourCodeRequired }],
-          });
-        await checkCode(actorId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));
-      }
       await removeTwoStep(db, userId, { endSessionsAt: now() });
       return { ...target, enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
+    },
+
+    /** Whether the user's two-step sign-in is on (a step-up then asks for a code as well). */
+    hasTwoStep: async (userId: string) => Boolean((await authenticator(userId))?.enabledAt),
+
+    /**
+     * The signed-in user proves it is them (a step-up, decision 046): the password, then a current
+     * or recovery code when their two-step sign-in is on. Each counts against the user's and the
+     * address's limits before it is checked; a wrong or missing one is a 400 naming its field.
+     */
+    async confirmPresence(userId: string, input: { password: string; code?: string }, ip: string) {
+      await checkPassword(userId, ip, input.password);
+      if (!(await service.hasTwoStep(userId))) return;
+      if (!input.code) throw fieldError('code', mfaMessages.codeRequired);
+      await checkCode(userId, ip, input.code, fieldError('code', mfaMessages.codeInvalid));
     },
 
     /** A new pending secret (replacing any earlier unconfirmed one); sign-in ignores it until confirmed. */

@@ -53,7 +53,8 @@ export const enrolmentRoutes: FastifyPluginAsyncZod<{ enrolment: EnrolmentServic
   app.post(
     apiPaths.machineEnrolmentRevoke(':id'),
     {
-      config: { access: 'admin', permission: 'devices.enrol', securityEvent: 'device.revoke' },
+      // A revoked machine stops working at once: a fresh step-up first (decision 046).
+      config: { access: 'admin', permission: 'devices.enrol', securityEvent: 'device.revoke', stepUp: true },
       schema: {
         tags: ['devices'],
         summary: "Revoke the device's credential and every app session on it; voids a waiting code",

@@ -8,11 +8,13 @@ import {
   roleListResponseSchema,
   roleMessages,
   roleResponseSchema,
+  type RoleBody,
 } from '@app/contract/roles';
 import { ok } from '#api/lib/envelope.ts';
 import type { RolesService } from './roles-service.ts';
 
 const byId = apiPaths.role(':id');
+const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
 
 export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async (app, { roles }) => {
   app.get(
@@ -67,10 +69,15 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.put(
     byId,
     {
-      config: { access: 'admin', permission: 'roles.manage' },
+      config: {
+        access: 'admin',
+        permission: 'roles.manage',
+        // Changing what the holders may do (type or permissions) needs a fresh step-up; a rename does not.
+        stepUp: (request) => roles.changesAccess(idOf(request), request.body as RoleBody),
+      },
       schema: {
         tags: ['roles'],
-        summary: 'Update a role',
+        summary: 'Update a role (a change of type or permissions needs a step-up)',
         params: roleIdParamSchema,
         body: roleBodySchema,
         response: { 200: roleResponseSchema },

@@ -89,6 +89,25 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       return toRole(row!);
     },
 
+    /**
+     * Whether an update changes what the role's holders may do: its type, or an admin role's
+     * permissions (left out, they stay). A rename alone does not. Such a change needs a fresh
+     * step-up (decision 046); an unknown role is not one (the update answers 404).
+     */
+    async changesAccess(id: string, body: RoleBody): Promise<boolean> {
+      const [current] = await db
+        .select({ type: roles.type, permissions: roles.permissions })
+        .from(roles)
+        .where(eq(roles.id, id))
+        .limit(1);
+      if (!current) return false;
+      if (current.type !== body.type) return true;
+      if (body.type !== 'admin' || body.permissions === undefined) return false;
+      const before = new Set(knownPermissions(current.permissions));
+      const after = new Set(body.permissions);
+      return before.size !== after.size || [...after].some((p) => !before.has(p));
+    },
+
     async update(id: string, body: RoleBody) {
       const current = await find(id);
       await assertNameFree(body.roleName, id);

@@ -9,6 +9,8 @@ import {
   userMessages,
   userResponseSchema,
   userUpdateBodySchema,
+  type UserCreateBody,
+  type UserUpdateBody,
 } from '@app/contract/users';
 import { ok } from '#api/lib/envelope.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
@@ -38,10 +40,16 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     app.post(
       url,
       {
-        config: { access: 'admin', permission: 'users.manage' },
+        config: {
+          access: 'admin',
+          permission: 'users.manage',
+          // Creating a console admin needs a fresh step-up (decision 046).
+          stepUp: (request) => users.touchesAdmin((request.body as UserCreateBody).roleId),
+        },
         schema: {
           tags: ['users'],
-          summary: 'Create a user (the password is stored as an argon2id hash and never returned)',
+          summary:
+            'Create a user (the password is stored as an argon2id hash and never returned; an admin needs a step-up)',
           hide: url !== apiPaths.users,
           body: userCreateBodySchema,
           response: { 201: userResponseSchema },
@@ -73,10 +81,17 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.put(
     byId,
     {
-      config: { access: 'admin', permission: 'users.manage' },
+      config: {
+        access: 'admin',
+        permission: 'users.manage',
+        // Editing an admin, or making someone one, needs a fresh step-up (decision 046).
+        stepUp: (request) =>
+          users.touchesAdmin((request.body as UserUpdateBody).roleId, (request.params as { id: string }).id),
+      },
       schema: {
         tags: ['users'],
-        summary: 'Update a user (a password in the body is ignored; protected users cannot be edited)',
+        summary:
+          'Update a user (a password in the body is ignored; protected users cannot be edited; an admin needs a step-up)',
         params: userIdParamSchema,
         body: userUpdateBodySchema,
         response: { 200: userResponseSchema },

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { userMessages, type User, type UserCreateBody, type UserUpdateBody } from '@app/contract/users';
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
@@ -112,6 +112,26 @@ export function createUsersService({
       .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 
   return {
+    /**
+     * Whether a user form touches a console admin: the role it gives, or (editing) the role the user
+     * holds now, is of type admin. Such a change needs a fresh step-up (decision 046). An unknown
+     * role or user is not one: the create or update answers it.
+     */
+    async touchesAdmin(roleId: string, userId?: string): Promise<boolean> {
+      const held = userId ? db.select({ id: users.roleId }).from(users).where(eq(users.id, userId)) : null;
+      const [admin] = await db
+        .select({ id: roles.id })
+        .from(roles)
+        .where(
+          and(
+            eq(roles.type, 'admin'),
+            held ? or(eq(roles.id, roleId), inArray(roles.id, held)) : eq(roles.id, roleId),
+          ),
+        )
+        .limit(1);
+      return admin !== undefined;
+    },
+
     async list(input: { page: number; limit: number; search?: string }) {
       const where = input.search
         ? or(
