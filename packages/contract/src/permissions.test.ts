@@ -4,6 +4,8 @@ import {
   permissionListSchema,
   permissionMessages,
   permissionNames,
+  missingPermissionOf,
+  noAccessTexts,
 } from './permissions.ts';
 
 describe('the permission catalogue', () => {
@@ -29,6 +31,21 @@ describe('the permission catalogue', () => {
   it('says which permission is missing', () => {
     expect(permissionMessages.missing('users.manage')).toBe(
       'You do not have access to this: it needs the permission "users.manage"',
+    );
+  });
+
+  it('reads the missing permission back from the 403 msg, and nothing from any other msg', () => {
+    for (const name of permissionNames)
+      expect(missingPermissionOf(permissionMessages.missing(name))).toBe(name);
+    expect(
+      missingPermissionOf('You do not have access to this: it needs the permission "logs.destroy"'),
+    ).toBe(null);
+    expect(missingPermissionOf('Forbidden')).toBe(null);
+  });
+
+  it("tells the console's no-access page what is missing in the catalogue's words", () => {
+    expect(noAccessTexts.missing('users.manage')).toBe(
+      'This screen needs the permission "users.manage", which your role does not carry: see, add, edit and delete console and app users, and assign their machines.',
     );
   });
 

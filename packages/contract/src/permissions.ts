@@ -92,6 +92,23 @@ export const permissionMessages = {
   notAList: 'permissions must be a list of permission names',
 } as const;
 
+/** The permission a 403 answer's msg names (`permissionMessages.missing`), or null for any other msg. */
+export const missingPermissionOf = (msg: string): Permission | null =>
+  permissionNames.find((p) => permissionMessages.missing(p) === msg) ?? null;
+
+/** The catalogue entry of one permission. */
+export const permissionInfo = (name: Permission) => permissionCatalogue.find((p) => p.name === name)!;
+
+/** The console's texts where a role lacks what a screen needs (decision 047). */
+export const noAccessTexts = {
+  title: 'You do not have access',
+  missing: (name: Permission) => {
+    const { explanation } = permissionInfo(name);
+    return `This screen needs the permission "${name}", which your role does not carry: ${explanation.charAt(0).toLowerCase()}${explanation.slice(1)}`;
+  },
+  back: 'Back to Dashboard',
+} as const;
+
 /**
  * A role's permissions as a request sends them: known names only (a 400 naming the field on any
  * other), each once, answered in catalogue order whatever order they came in.

@@ -71,11 +71,8 @@ export const roleSchema = z.object({
   roleName: z.string(),
   type: z.enum(roleTypes),
   createTime: z.string().nullable(),
-  /**
-   * Ours: what the role may do in the console, in catalogue order (none on an app role). The API
-   * always sends it; optional in the type only until the console reads it (issue 15 item 2).
-   */
-  permissions: z.array(z.enum(permissionNames)).optional(),
+  /** Ours: what the role may do in the console, in catalogue order (none on an app role). */
+  permissions: z.array(z.enum(permissionNames)),
 });
 export type Role = z.infer<typeof roleSchema>;
 

@@ -1,5 +1,6 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { notifyError } from '../lib/api-client.ts';
+import { deniedPermissionOf } from '../lib/permission-error.ts';
 import { onSignedOut } from '../lib/session-store.ts';
 
 declare module '@tanstack/react-query' {
@@ -11,13 +12,13 @@ declare module '@tanstack/react-query' {
 
 /**
  * One cache for the console. docs/product.md §7.4: queries are not retried; docs/product.md §8: a failed query shows the
- * server msg or 'An error occurred' (a 401 has already been announced by the client).
- * Mutations report their own errors (forms have their own texts).
+ * server msg or 'An error occurred' (a 401 has already been announced by the client; a permission the
+ * API refused shows the no-access page instead, decision 047). Mutations report their own errors (forms have their own texts).
  */
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({
     onError: (error, query) => {
-      if (!query.meta?.silentError) notifyError(error);
+      if (!query.meta?.silentError && !deniedPermissionOf(error)) notifyError(error);
     },
   }),
   defaultOptions: {

@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, matchRoutes, RouterProvider, type LoaderFunction } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { permissionNames } from '@app/contract/permissions';
 import {
   clearSession,
   getSession,
@@ -14,7 +15,15 @@ const signIn = (toggle = true) => {
   localStorage.setItem(
     SESSION_STORAGE_KEY,
     JSON.stringify({
-      details: { _id: '1', userName: 'admin', email: 'admin@example.com', token: 'a.b.c', timeZone: 'UTC' },
+      details: {
+        _id: '1',
+        userName: 'admin',
+        email: 'admin@example.com',
+        token: 'a.b.c',
+        timeZone: 'UTC',
+        // Every screen is open to this admin (decision 047; the no-access page has its own tests).
+        role: { _id: 'r1', roleName: 'Admin', type: 'admin', permissions: permissionNames },
+      },
       toggle,
       deviceDetail: null,
       userDetails: null,

@@ -6,9 +6,14 @@ type DeleteMutation = { mutateAsync: (id: string) => Promise<{ msg?: string }>; 
 
 /**
  * The row a list page asks to delete, and the props of its ConfirmModal: Yes deletes it, toasts the
- * server's message (or `deletedText`) or the error, and closes the modal either way.
+ * server's message (or `deletedText`) or the error, and closes the modal either way. `onDeleted`
+ * runs after a delete that succeeded (a detail page leaves for its list).
  */
-export function useConfirmDelete<T extends { _id: string }>(remove: DeleteMutation, deletedText: string) {
+export function useConfirmDelete<T extends { _id: string }>(
+  remove: DeleteMutation,
+  deletedText: string,
+  onDeleted?: () => void,
+) {
   const [deleting, setDeleting] = useState<T | null>(null);
 
   const onConfirm = async () => {
@@ -16,6 +21,7 @@ export function useConfirmDelete<T extends { _id: string }>(remove: DeleteMutati
     try {
       const response = await remove.mutateAsync(deleting._id);
       notify.success(response.msg || deletedText);
+      onDeleted?.();
     } catch (error) {
       notifyError(error);
     } finally {

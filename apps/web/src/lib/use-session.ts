@@ -37,3 +37,9 @@ export function useSessionDeadline() {
  */
 export const useCan = (permission: Permission) =>
   useSession((s) => s.details?.role?.permissions?.includes(permission) === true);
+
+const none: readonly string[] = [];
+
+/** Every permission the signed-in admin's role carries (none when the profile names none). */
+export const useHeldPermissions = (): readonly string[] =>
+  useSession((s) => s.details?.role?.permissions ?? none);

@@ -137,6 +137,7 @@ export const buildRole = (n: number, over: Partial<Role> = {}): Role => ({
   roleName: `Role ${n}`,
   type: 'admin',
   createTime: created,
+  permissions: [],
   ...over,
 });
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { signInMessages } from '@app/contract/auth';
 import { sessionMessages } from '@app/contract/session';
 import { signOut } from '#web/features/auth/api/sign-out.ts';
@@ -11,6 +11,7 @@ import { useSession } from '#web/lib/use-session.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { QueryProvider } from '../query-provider.tsx';
 import { IdleWarning } from './idle-warning.tsx';
+import { ScreenOutlet } from './screen-outlet.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { Topbar } from './topbar.tsx';
 import { useOverlayMenuFocus } from './use-overlay-menu-focus.ts';
@@ -108,7 +109,7 @@ export function AdminLayout() {
             loggingOut={loggingOut}
           />
           <main id="main-content" ref={main} tabIndex={-1} className="admin-main">
-            <Outlet />
+            <ScreenOutlet />
           </main>
           <footer className="admin-footer">
             © {new Date().getFullYear()} Device Admin. All rights reserved.

@@ -14,6 +14,7 @@ import {
   UsersIcon,
 } from '#web/components/icons.tsx';
 import { paths, type RoutePattern } from '#web/lib/paths.ts';
+import { screenPermission } from './screen-permissions.ts';
 
 type Icon = ComponentType<{ size?: number }>;
 
@@ -30,7 +31,7 @@ export type NavItem = NavLeaf | NavGroup;
 export const isGroup = (item: NavItem): item is NavGroup => 'children' in item;
 
 /** docs/product.md §2.3 admin routes, in sidebar order. */
-export const navItems: readonly NavItem[] = [
+const navItems: readonly NavItem[] = [
   { label: 'Dashboard', to: paths.dashboard.href(), icon: DashboardIcon },
   {
     label: 'Device Management',
@@ -53,6 +54,19 @@ export const navItems: readonly NavItem[] = [
     ],
   },
 ];
+
+/** The items an admin whose role carries `held` may open: the others are not shown (decision 047). */
+export function navItemsFor(held: readonly string[]): NavItem[] {
+  const may = (leaf: NavLeaf) => {
+    const needs = screenPermission(leaf.to);
+    return needs === null || held.includes(needs);
+  };
+  return navItems.flatMap((item): NavItem[] => {
+    if (!isGroup(item)) return may(item) ? [item] : [];
+    const children = item.children.filter(may);
+    return children.length ? [{ ...item, children }] : [];
+  });
+}
 
 export function isActive(item: NavLeaf, pathname: string) {
   const path = pathname.replace(/\/+$/, '') || '/';

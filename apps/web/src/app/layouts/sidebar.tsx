@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Link } from '#web/components/link.tsx';
 import { DeviceIcon } from '#web/components/base-icons.tsx';
 import { ChevronDownIcon } from '#web/components/icons.tsx';
 import { paths } from '#web/lib/paths.ts';
-import { isActive, isGroup, navItems, type NavGroup, type NavLeaf } from './nav-items.ts';
+import { useHeldPermissions } from '#web/lib/use-session.ts';
+import { isActive, isGroup, navItemsFor, type NavGroup, type NavLeaf } from './nav-items.ts';
 
 function Leaf({ item, pathname, open }: { item: NavLeaf; pathname: string; open: boolean }) {
   const active = isActive(item, pathname);
@@ -57,9 +58,13 @@ function Group({ item, pathname, open }: { item: NavGroup; pathname: string; ope
 /** The dark, collapsible sidebar: full labels when open, an icon rail when collapsed. */
 export function Sidebar({ open }: { open: boolean }) {
   const { pathname } = useLocation();
+  const held = useHeldPermissions();
+  const items = useMemo(() => navItemsFor(held), [held]);
+  // The spec's brand link goes to Device Management; an admin who cannot open it goes to the Dashboard.
+  const home = held.includes('devices.view') ? paths.devices.href() : paths.dashboard.href();
   return (
     <nav id="admin-sidebar" aria-label="Main" className="sidebar">
-      <Link to={paths.devices.href()} className="sidebar-brand" title={open ? undefined : 'Device Admin'}>
+      <Link to={home} className="sidebar-brand" title={open ? undefined : 'Device Admin'}>
         <span className="sidebar-brand-mark">
           <DeviceIcon size={20} />
         </span>
@@ -67,7 +72,7 @@ export function Sidebar({ open }: { open: boolean }) {
       </Link>
       <div className="sidebar-nav">
         <ul className="list-unstyled mb-0">
-          {navItems.map((item) =>
+          {items.map((item) =>
             isGroup(item) ? (
               <Group key={item.label} item={item} pathname={pathname} open={open} />
             ) : (

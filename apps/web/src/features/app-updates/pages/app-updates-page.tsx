@@ -6,6 +6,7 @@ import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useAppUpdates } from '../api/get-app-updates.ts';
 import { AppUpdateFormModal } from '../components/app-update-form-modal.tsx';
 
@@ -30,9 +31,13 @@ const columns: DataTableColumn<AppUpdateListItem>[] = [
   },
 ];
 
-/** /admin/app-update: App Update (docs/product.md §2.14): the list of app updates and the Add App Update modal. */
+/**
+ * /admin/app-update: App Update (docs/product.md §2.14): the list of app updates and the Add App Update
+ * modal, for an admin whose role carries app-updates.publish (decision 047).
+ */
 export function AppUpdatesPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
+  const mayPublish = useCan('app-updates.publish');
   const [adding, setAdding] = useState(false);
   const { data, isPending, isFetching } = useAppUpdates({ page: list.page, limit: list.limit });
 
@@ -40,7 +45,7 @@ export function AppUpdatesPage() {
     <>
       <PageHeader
         title="App Update"
-        actions={<AddButton onClick={() => setAdding(true)}>Add App Update</AddButton>}
+        actions={mayPublish ? <AddButton onClick={() => setAdding(true)}>Add App Update</AddButton> : null}
       />
       <PagedTable
         label="App updates"

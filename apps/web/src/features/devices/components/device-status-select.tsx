@@ -7,10 +7,24 @@ import {
 } from '@app/contract/devices';
 import { notify } from '#web/lib/notify.ts';
 import { notifyError } from '#web/lib/api-client.ts';
+import { orNA } from '#web/lib/format.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useUpdateDevice } from '../api/update-device.ts';
 
-/** The list's per-row status select: sends only the status (docs/product.md §4.3) and confirms with a toast. */
+/**
+ * The list's per-row status select: sends only the status (docs/product.md §4.3) and confirms with a
+ * toast. An admin who may not edit machines sees the status as text (decision 047).
+ */
 export function DeviceStatusSelect({ device }: { device: Device }) {
+  const mayEdit = useCan('devices.edit');
+  return mayEdit ? (
+    <StatusSelect device={device} />
+  ) : (
+    <>{orNA(deviceStatusLabels[device.status as DeviceStatus])}</>
+  );
+}
+
+function StatusSelect({ device }: { device: Device }) {
   const update = useUpdateDevice();
   const change = async (status: DeviceStatus) => {
     try {

@@ -9,6 +9,7 @@ import { StatusBadge } from '#web/components/status-badge.tsx';
 import { errorMessage, notifyError } from '#web/lib/api-client.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { notify } from '#web/lib/notify.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useEnrolment } from '../api/get-enrolment.ts';
 import { useIssueEnrolmentCode } from '../api/issue-enrolment-code.ts';
 import { useRevokeEnrolment } from '../api/revoke-enrolment.ts';
@@ -16,9 +17,11 @@ import { EnrolmentCodeModal } from './enrolment-code-modal.tsx';
 
 /**
  * Device Details "Enrolment" (issue 13): whether the machine's app holds a live device credential,
- * a one-time code to enrol it (shown once), and revoking the credential.
+ * a one-time code to enrol it (shown once), and revoking the credential; the last two for an admin
+ * whose role carries devices.enrol (decision 047).
  */
 export function EnrolmentCard({ device }: { device: Device }) {
+  const mayEnrol = useCan('devices.enrol');
   const status = useEnrolment(device._id);
   const issue = useIssueEnrolmentCode(device._id);
   const revoke = useRevokeEnrolment(device._id);
@@ -60,7 +63,7 @@ export function EnrolmentCard({ device }: { device: Device }) {
     <SectionCard
       title="Enrolment"
       actions={
-        status.isSuccess ? (
+        status.isSuccess && mayEnrol ? (
           <div className="d-flex flex-wrap gap-2">
             <button
               type="button"

@@ -10,6 +10,10 @@ import { buildDevice, ok, testId } from '#web/test/fixtures.ts';
 import { startTestServer } from '#web/test/http-server.ts';
 import { renderRouter } from '#web/test/render-router.tsx';
 import { DeviceDetailsPage } from './device-details-page.tsx';
+import { signedInForEachTest } from '#web/test/session.ts';
+
+// Decision 047: what these screens offer follows the role; here it carries every permission.
+signedInForEachTest();
 
 const id = testId(7);
 const seen = '2025-03-01T10:30:00.000Z';

@@ -6,17 +6,18 @@ import { paths } from '#web/lib/paths.ts';
 import { BackButton } from '#web/components/back-button.tsx';
 import { Breadcrumbs } from '#web/components/breadcrumbs.tsx';
 import { PencilIcon } from '#web/components/icons.tsx';
-import { LogsTabs } from '#web/components/logs-tabs.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { Tabs } from '#web/components/tabs.tsx';
 import { formatDate, formatDateTime, orNA } from '#web/lib/format.ts';
 import { setDeviceDetail } from '#web/lib/session-store.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useDevice } from '../api/get-device.ts';
 import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { AppVersionHistory } from '../components/app-version-history.tsx';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { EnrolmentCard } from '../components/enrolment-card.tsx';
+import { LogsSection } from '../components/logs-section.tsx';
 import { DoctorsTable, PatientsTable, TechniciansTable } from '../components/device-user-tables.tsx';
 import { SubscriptionStatus, subscriptionOf } from '../components/subscription-status.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
@@ -26,6 +27,9 @@ export function DeviceDetailsPage() {
   const { id = '' } = useParams();
   const { data: device, isPending } = useDevice(id);
   const [editing, setEditing] = useState(false);
+  // What else the admin's role lets them see or do here (decision 047).
+  const mayEdit = useCan('devices.edit');
+  const mayViewHealthData = useCan('patients.view');
 
   // docs/product.md §3.1: the session keeps the device being looked at.
   useEffect(() => {
@@ -74,7 +78,7 @@ export function DeviceDetailsPage() {
         missing={!isPending && !device}
         missingText={deviceMessages.noneFound}
         actions={
-          device ? (
+          device && mayEdit ? (
             <button
               type="button"
               className="btn btn-sm btn-outline-primary d-inline-flex align-items-center gap-1"
@@ -92,7 +96,7 @@ export function DeviceDetailsPage() {
           <AppVersionHistory deviceId={id} />
         </SectionCard>
       ) : null}
-      {machineNumber ? (
+      {machineNumber && mayViewHealthData ? (
         <>
           <SectionCard title="Device Users">
             <Tabs
@@ -124,12 +128,10 @@ export function DeviceDetailsPage() {
               searchable
             />
           </SectionCard>
-          <SectionCard title="Logs Management">
-            <LogsTabs machineNumber={machineNumber} />
-          </SectionCard>
         </>
       ) : null}
-      <DeviceFormModal show={editing} device={device} onClose={() => setEditing(false)} />
+      {machineNumber ? <LogsSection title="Logs Management" machineNumber={machineNumber} /> : null}
+      {mayEdit ? <DeviceFormModal show={editing} device={device} onClose={() => setEditing(false)} /> : null}
     </>
   );
 }

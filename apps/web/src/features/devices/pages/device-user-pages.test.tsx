@@ -21,6 +21,10 @@ import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import { ViewDoctorPage } from './view-doctor-page.tsx';
 import { ViewPatientPage } from './view-patient-page.tsx';
 import { ViewTechnicianPage } from './view-technician-page.tsx';
+import { signedInForEachTest } from '#web/test/session.ts';
+
+// Decision 047: what these screens offer follows the role; here it carries every permission.
+signedInForEachTest();
 
 const doctor = buildDoctor(1);
 const lonelyDoctor = buildDoctor(2);

@@ -6,6 +6,10 @@ import { buildDevice, ok, pageOf } from '#web/test/fixtures.ts';
 import { renderPage } from '#web/test/render-router.tsx';
 import { serveTestApi } from '#web/test/test-api.ts';
 import { DevicesPage } from './devices-page.tsx';
+import { signedInForEachTest } from '#web/test/session.ts';
+
+// Decision 047: what these screens offer follows the role; here it carries every permission.
+signedInForEachTest();
 
 const seen = '2025-03-01T10:30:00.000Z';
 

@@ -11,6 +11,7 @@ import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
 import { SearchBox } from '#web/components/search-box.tsx';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useDevices } from '../api/get-devices.ts';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
@@ -70,6 +71,7 @@ const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) =
 export function DevicesPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, sortKeys: deviceSortKeys });
   const [visible, setVisible] = useColumnVisibility('columns:devices', columnChoices);
+  const mayEdit = useCan('devices.edit');
   const [editing, setEditing] = useState<Device | null>(null);
   const [adding, setAdding] = useState(false);
   // Mounted from the first opening on, so it then behaves as an always-mounted modal.
@@ -92,9 +94,11 @@ export function DevicesPage() {
       <PageHeader
         title="Device Management"
         actions={
-          <AddButton onClick={() => openForm(null)} onIntent={preloadDeviceForm}>
-            Add New Device
-          </AddButton>
+          mayEdit ? (
+            <AddButton onClick={() => openForm(null)} onIntent={preloadDeviceForm}>
+              Add New Device
+            </AddButton>
+          ) : null
         }
       />
       <PagedTable
@@ -118,17 +122,19 @@ export function DevicesPage() {
         onSort={list.toggleSort}
         actions={(device) => (
           <>
-            <button
-              type="button"
-              className="btn btn-sm btn-outline-primary"
-              aria-label={`Edit ${device.machineNumber}`}
-              title="Edit"
-              onClick={() => openForm(device)}
-              onPointerEnter={preloadDeviceForm}
-              onFocus={preloadDeviceForm}
-            >
-              <PencilIcon size={16} />
-            </button>
+            {mayEdit ? (
+              <button
+                type="button"
+                className="btn btn-sm btn-outline-primary"
+                aria-label={`Edit ${device.machineNumber}`}
+                title="Edit"
+                onClick={() => openForm(device)}
+                onPointerEnter={preloadDeviceForm}
+                onFocus={preloadDeviceForm}
+              >
+                <PencilIcon size={16} />
+              </button>
+            ) : null}
             <Link
               to={paths.deviceDetails.href({ id: device._id })}
               state={{ deviceId: device._id }}

@@ -1,7 +1,6 @@
 import { useParams } from 'react-router';
 import { deviceUserMessages, deviceUserStatusLabels } from '@app/contract/device-users';
 import { treatmentMessages } from '@app/contract/treatments';
-import { LogsTabs } from '#web/components/logs-tabs.tsx';
 import { Tabs } from '#web/components/tabs.tsx';
 import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useDoctor } from '../api/get-doctor.ts';
@@ -10,6 +9,7 @@ import { PatientsTable } from '../components/device-user-tables.tsx';
 import { DeviceUserHeader, useDeviceIdFromState } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
 import { AccessHistoryTable } from '../components/access-history-table.tsx';
+import { LogsSection } from '../components/logs-section.tsx';
 import { useContactReveal } from '../components/contact-reveal.tsx';
 
 /** /admin/view-doctor/:id (docs/product.md §2.7 "Doctor page"). */
@@ -66,9 +66,7 @@ export function ViewDoctorPage() {
               ]}
             />
           </SectionCard>
-          <SectionCard title="Logs Details">
-            <LogsTabs userId={String(doctor.userId)} />
-          </SectionCard>
+          <LogsSection title="Logs Details" userId={String(doctor.userId)} />
           {mayReveal ? (
             <SectionCard title="Access History">
               <AccessHistoryTable kind="doctor" id={doctor._id} />

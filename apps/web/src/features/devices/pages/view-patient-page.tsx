@@ -1,6 +1,5 @@
 import { useParams } from 'react-router';
 import { deviceUserMessages } from '@app/contract/device-users';
-import { LogsTabs } from '#web/components/logs-tabs.tsx';
 import { Tabs } from '#web/components/tabs.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
 import { usePatient } from '../api/get-patient.ts';
@@ -8,6 +7,7 @@ import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
 import { TreatmentsTable } from '../components/treatments-table.tsx';
 import { AccessHistoryTable } from '../components/access-history-table.tsx';
+import { LogsSection } from '../components/logs-section.tsx';
 import { useContactReveal } from '../components/contact-reveal.tsx';
 
 /** /admin/view-patient/:id (docs/product.md §2.7 "Patient page"). */
@@ -61,9 +61,7 @@ export function ViewPatientPage() {
               ]}
             />
           </SectionCard>
-          <SectionCard title="Logs Details">
-            <LogsTabs userId={String(patient.userId)} />
-          </SectionCard>
+          <LogsSection title="Logs Details" userId={String(patient.userId)} />
           {mayReveal ? (
             <SectionCard title="Access History">
               <AccessHistoryTable kind="patient" id={patient._id} />

@@ -1,10 +1,10 @@
 import { useParams } from 'react-router';
 import { deviceUserMessages, deviceUserStatusLabels } from '@app/contract/device-users';
-import { LogsTabs } from '#web/components/logs-tabs.tsx';
 import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useTechnician } from '../api/get-technician.ts';
-import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
+import { DetailsCard } from '#web/components/details-card.tsx';
 import { DeviceUserHeader } from '../components/device-user-header.tsx';
+import { LogsSection } from '../components/logs-section.tsx';
 
 /** /admin/view-technician/:id (docs/product.md §2.7 "Technician page"). */
 export function ViewTechnicianPage() {
@@ -31,11 +31,7 @@ export function ViewTechnicianPage() {
             : []
         }
       />
-      {technician ? (
-        <SectionCard title="Logs Details">
-          <LogsTabs userId={String(technician.userId)} />
-        </SectionCard>
-      ) : null}
+      {technician ? <LogsSection title="Logs Details" userId={String(technician.userId)} /> : null}
     </>
   );
 }

@@ -10,6 +10,7 @@ import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
 import { useConfirmDelete } from '#web/lib/use-confirm-delete.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useDeleteRole } from '../api/delete-role.ts';
 import { useRoles } from '../api/get-roles.ts';
@@ -17,18 +18,24 @@ import { RoleFormModal } from '../components/role-form-modal.tsx';
 
 const columns: DataTableColumn<Role>[] = [{ key: 'roleName', header: 'Role Name' }];
 
-/** /admin/roles (docs/product.md §2.10 "Roles"): the list, with add, edit and delete reachable from it. */
+/**
+ * /admin/roles (docs/product.md §2.10 "Roles"): the list, with add, edit and delete reachable from it
+ * for an admin who manages roles; the others only view (decision 047).
+ */
 export function RolesPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
   const { data, isPending, isFetching } = useRoles({ currentPage: list.page, pageSize: list.limit });
   const [editing, setEditing] = useState<{ role: Role | null } | null>(null);
   const deleting = useConfirmDelete<Role>(useDeleteRole(), roleMessages.deleted);
+  const mayManage = useCan('roles.manage');
 
   return (
     <>
       <PageHeader
         title="Roles"
-        actions={<AddButton onClick={() => setEditing({ role: null })}>Add Role</AddButton>}
+        actions={
+          mayManage ? <AddButton onClick={() => setEditing({ role: null })}>Add Role</AddButton> : null
+        }
       />
       <PagedTable
         label="Roles"
@@ -52,29 +59,37 @@ export function RolesPage() {
             >
               <EyeIcon size={16} />
             </Link>
-            <button
-              type="button"
-              className="btn btn-sm btn-outline-secondary"
-              aria-label={`Edit ${role.roleName}`}
-              title="Edit"
-              onClick={() => setEditing({ role })}
-            >
-              <PencilIcon size={16} />
-            </button>
-            <button
-              type="button"
-              className="btn btn-sm btn-outline-danger"
-              aria-label={`Delete ${role.roleName}`}
-              title="Delete"
-              onClick={() => deleting.ask(role)}
-            >
-              <TrashIcon size={16} />
-            </button>
+            {mayManage ? (
+              <>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-secondary"
+                  aria-label={`Edit ${role.roleName}`}
+                  title="Edit"
+                  onClick={() => setEditing({ role })}
+                >
+                  <PencilIcon size={16} />
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-danger"
+                  aria-label={`Delete ${role.roleName}`}
+                  title="Delete"
+                  onClick={() => deleting.ask(role)}
+                >
+                  <TrashIcon size={16} />
+                </button>
+              </>
+            ) : null}
           </>
         )}
       />
-      <RoleFormModal show={editing !== null} role={editing?.role} onClose={() => setEditing(null)} />
-      <ConfirmModal {...deleting.modal} />
+      {mayManage ? (
+        <>
+          <RoleFormModal show={editing !== null} role={editing?.role} onClose={() => setEditing(null)} />
+          <ConfirmModal {...deleting.modal} />
+        </>
+      ) : null}
     </>
   );
 }

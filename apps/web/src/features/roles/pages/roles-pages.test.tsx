@@ -9,6 +9,10 @@ import { renderPage } from '#web/test/render-router.tsx';
 import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import { RolesPage } from './roles-page.tsx';
 import { ViewRolePage } from './view-role-page.tsx';
+import { signedInForEachTest } from '#web/test/session.ts';
+
+// Decision 047: what these screens offer follows the role; here it carries every permission.
+signedInForEachTest();
 
 let roles: Role[] = [];
 let hold: Promise<Answer> | null = null;

@@ -6,6 +6,10 @@ import { setApiBaseUrl } from '#web/lib/api-client.ts';
 import { startTestServer, type Answer, type Recorded } from '#web/test/http-server.ts';
 import { SubscriptionsPage } from './subscriptions-page.tsx';
 import { renderRouter } from '#web/test/render-router.tsx';
+import { signedInForEachTest } from '#web/test/session.ts';
+
+// Decision 047: what these screens offer follows the role; here it carries every permission.
+signedInForEachTest();
 
 const row = (i: number, status: number, demoPayment = false) => ({
   _id: `id${i}`,

@@ -7,6 +7,7 @@ import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { AddSubscriptionModal } from '../components/add-subscription-modal.tsx';
 import { CopyLinkButton } from '../components/copy-link-button.tsx';
@@ -39,9 +40,13 @@ const columns: DataTableColumn<Subscription>[] = [
   },
 ];
 
-/** /admin/subscription-management (docs/product.md §2.12 "Subscription Management"). */
+/**
+ * /admin/subscription-management (docs/product.md §2.12 "Subscription Management"); adding one is for an
+ * admin whose role carries subscriptions.manage (decision 047).
+ */
 export function SubscriptionsPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
+  const mayAdd = useCan('subscriptions.manage');
   const [adding, setAdding] = useState(false);
   const { data, isPending, isFetching } = useSubscriptions({ page: list.page, limit: list.limit });
 
@@ -49,7 +54,11 @@ export function SubscriptionsPage() {
     <>
       <PageHeader
         title="Subscription Management"
-        actions={<AddButton onClick={() => setAdding(true)}>{subscriptionTexts.addSubscription}</AddButton>}
+        actions={
+          mayAdd ? (
+            <AddButton onClick={() => setAdding(true)}>{subscriptionTexts.addSubscription}</AddButton>
+          ) : null
+        }
       />
       <PagedTable
         label="Subscriptions"
@@ -64,7 +73,7 @@ export function SubscriptionsPage() {
         srNoHeader="Sr No."
         actions={(s) => <CopyLinkButton link={s.link} name={s.fullName} />}
       />
-      <AddSubscriptionModal show={adding} onClose={() => setAdding(false)} />
+      {mayAdd ? <AddSubscriptionModal show={adding} onClose={() => setAdding(false)} /> : null}
     </>
   );
 }

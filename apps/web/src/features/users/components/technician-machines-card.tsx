@@ -5,6 +5,7 @@ import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx'
 import { SectionCard } from '#web/components/section-card.tsx';
 import { errorMessage } from '#web/lib/api-client.ts';
 import { formatDateTime } from '#web/lib/format.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useUserMachines, type AssignedMachine } from '../api/get-user-machines.ts';
 import { MachinesPickerModal } from './machines-picker-modal.tsx';
 
@@ -28,6 +29,8 @@ const columns: DataTableColumn<AssignedMachine>[] = [
 export function TechnicianMachinesCard({ userId, userName }: { userId: string; userName: string }) {
   const machines = useUserMachines(userId);
   const [editing, setEditing] = useState(false);
+  // The picker searches the device list, which needs devices.view (decision 047).
+  const mayPick = useCan('devices.view');
 
   return (
     <SectionCard title="Machines">
@@ -43,14 +46,16 @@ export function TechnicianMachinesCard({ userId, userName }: { userId: string; u
           isLoading={machines.isPending}
         />
       )}
-      <button
-        type="button"
-        className="btn btn-outline-primary mt-3"
-        onClick={() => setEditing(true)}
-        disabled={!machines.isSuccess}
-      >
-        Edit machines
-      </button>
+      {mayPick ? (
+        <button
+          type="button"
+          className="btn btn-outline-primary mt-3"
+          onClick={() => setEditing(true)}
+          disabled={!machines.isSuccess}
+        >
+          Edit machines
+        </button>
+      ) : null}
       {editing && machines.data ? (
         <MachinesPickerModal
           userId={userId}

@@ -11,6 +11,10 @@ import { startTestServer } from '#web/test/http-server.ts';
 import { renderRouter } from '#web/test/render-router.tsx';
 import type { AssignedMachine } from '../api/get-user-machines.ts';
 import { ViewUserPage } from './view-user-page.tsx';
+import { signedInForEachTest } from '#web/test/session.ts';
+
+// Decision 047: what these screens offer follows the role; here it carries every permission.
+signedInForEachTest();
 
 const technicianId = '00000000-0000-4000-9000-000000000001';
 const adminId = '00000000-0000-4000-9000-000000000002';

@@ -4,6 +4,7 @@ import { paths } from '#web/lib/paths.ts';
 import { BackButton } from '#web/components/back-button.tsx';
 import { DetailsCard } from '#web/components/details-card.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
+import { useCan } from '#web/lib/use-session.ts';
 import { useUser } from '../api/get-user.ts';
 import { TechnicianMachinesCard } from '../components/technician-machines-card.tsx';
 import { UserTwoStepCard } from '../components/user-two-step-card.tsx';
@@ -11,11 +12,13 @@ import { UserTwoStepCard } from '../components/user-two-step-card.tsx';
 /**
  * /admin/view-user/:id (docs/product.md §2.11): First Name, Last Name, User Name, Email, Phone No., Role; N/A for
  * missing. Below them, the user's two-step sign-in and its reset (issue 8, decision 014), and for a
- * technician (a role of type app) the machines they are assigned to (issue 13).
+ * technician (a role of type app) the machines they are assigned to (issue 13). The two-step card is
+ * for an admin whose role carries security.manage (decision 047).
  */
 export function ViewUserPage() {
   const { id = '' } = useParams();
   const { data: user, isPending } = useUser(id);
+  const mayManageSecurity = useCan('security.manage');
   const name = user ? [user.firstName, user.lastName].filter(Boolean).join(' ') || user.userName : '';
   return (
     <>
@@ -40,7 +43,7 @@ export function ViewUserPage() {
         }
       />
       {user?.role?.type === 'app' ? <TechnicianMachinesCard userId={user._id} userName={name} /> : null}
-      {user ? <UserTwoStepCard userId={user._id} userName={name} /> : null}
+      {user && mayManageSecurity ? <UserTwoStepCard userId={user._id} userName={name} /> : null}
     </>
   );
 }
