@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { logInWords } from './log-words.ts';
 
-type Over = Partial<{ machineNumber: string; recordKind: string; recordId: string }>;
+type Over = Partial<{ machineNumber: string; recordKind: string; recordId: string; changedFields: string[] }>;
 const words = (resource: string, over: Over = {}) =>
   logInWords({
     resource,
     machineNumber: over.machineNumber ?? null,
     recordKind: over.recordKind ?? null,
     recordId: over.recordId ?? null,
+    changedFields: over.changedFields ?? null,
   });
 
 describe('an access-log row in words', () => {
@@ -32,6 +33,51 @@ describe('an access-log row in words', () => {
     expect(words('GET /api/v1/admin/machine')?.text).toBe('Listed devices');
     expect(words('GET /api/v1/admin/technicians/all')?.text).toBe('Listed technicians');
     expect(words('GET /api/v1/admin/access-logs/all')?.text).toBe('Read the access logs');
+  });
+
+  it('names the fields a change set, after the record, and links the device (decision 048)', () => {
+    expect(
+      words('PUT /api/v1/admin/machine/:id', {
+        machineNumber: 'MN-1060',
+        recordKind: 'device',
+        recordId: 'd-1',
+        changedFields: ['status'],
+      }),
+    ).toEqual({ text: 'Changed device MN-1060: status', record: { kind: 'device', id: 'd-1' } });
+    expect(
+      words('PUT /api/v1/admin/roles/:id', {
+        recordKind: 'role',
+        recordId: 'r-1',
+        changedFields: ['roleName', 'permissions'],
+      }),
+    ).toEqual({ text: 'Changed role: roleName, permissions', record: { kind: 'role', id: 'r-1' } });
+    expect(words('PUT /api/v1/admin/profile', { changedFields: ['firstName', 'phone'] })?.text).toBe(
+      'Updated their profile: firstName, phone',
+    );
+  });
+
+  it("names a create's record, and shortens a long list of fields", () => {
+    const form = ['firstName', 'lastName', 'roleId', 'userName', 'email', 'phone', 'password', 'a', 'b', 'c'];
+    expect(
+      words('POST /api/v1/admin/users', { recordKind: 'user', recordId: 'u-9', changedFields: form }),
+    ).toEqual({
+      text: 'Added a user: firstName, lastName, roleId, userName, email, phone, password, a and 2 more',
+      record: { kind: 'user', id: 'u-9' },
+    });
+    expect(
+      words('POST /api/v1/admin/machine/add', {
+        machineNumber: 'MN-7',
+        recordKind: 'device',
+        recordId: 'd-7',
+      })?.text,
+    ).toBe('Added a device MN-7');
+  });
+
+  it('says nothing of fields when the row names none (a delete, a row from before decision 048)', () => {
+    expect(words('DELETE /api/v1/admin/roles/:id', { changedFields: [] })?.text).toBe('Deleted role');
+    expect(words('PUT /api/v1/admin/machine/:id', { machineNumber: 'MN-1' })?.text).toBe(
+      'Changed device MN-1',
+    );
   });
 
   it('links a change to a user or role only when the row names that record', () => {

@@ -1,10 +1,21 @@
 /**
  * An access-log row in words, beside its raw resource (issue 15, item 6): "Viewed patient",
- * "Changed device MN-1060", "Revealed doctor: email, phone (reason: Billing)". Derived from the columns
- * the row already has (resource, machine number, record), so the Admin Logs pay no extra query.
- * Null for a row it has no words for (a route it does not know, a resource a machine's app wrote).
+ * "Changed device MN-1060: status", "Revealed doctor: email, phone (reason: Billing)". Derived from
+ * the columns the row already has (resource, machine number, record, changed fields), so the Admin
+ * Logs pay no extra query. A write's words end with the names of the fields it changed, never their
+ * values (decision 048). Null for a row it has no words for (a route it does not know, a resource a
+ * machine's app wrote).
  */
-export type LogRecordKind = 'patient' | 'doctor' | 'technician' | 'treatment' | 'device' | 'user' | 'role';
+export type LogRecordKind =
+  | 'patient'
+  | 'doctor'
+  | 'technician'
+  | 'treatment'
+  | 'device'
+  | 'user'
+  | 'role'
+  | 'subscription'
+  | 'app-update';
 export type LogInWords = { text: string; record: { kind: LogRecordKind; id: string } | null };
 
 type Phrase = [method: string, pattern: RegExp, text: string, record?: LogRecordKind];
@@ -19,7 +30,7 @@ const phrases: Phrase[] = [
   ['GET', /^\/profile$/, 'Opened their profile'],
   ['PUT', /^\/profile$/, 'Updated their profile'],
   ['GET', /^\/machine$/, 'Listed devices'],
-  ['POST', /^\/machine\/add$/, 'Added a device'],
+  ['POST', /^\/machine\/add$/, 'Added a device', 'device'],
   ['GET', /^\/machine\/:id$/, 'Viewed device', 'device'],
   ['PUT', /^\/machine\/:id$/, 'Changed device', 'device'],
   ['POST', /^\/machine\/:id\/enrolment\/code$/, 'Issued an enrolment code for device', 'device'],
@@ -30,18 +41,19 @@ const phrases: Phrase[] = [
   ['GET', /^\/treatement-records\/all$/, 'Listed treatment records'],
   ['GET', /^\/(access|error)-logs\/all$/, 'Read the $1 logs'],
   ['GET', /^\/users\/all$/, 'Listed users'],
-  ['POST', /^\/users\/?$/, 'Added a user'],
+  ['POST', /^\/users\/?$/, 'Added a user', 'user'],
   ['PUT', /^\/users\/:id$/, 'Changed user', 'user'],
+  ['PUT', /^\/users\/:id\/machines$/, "Changed a technician's machines", 'user'],
   ['DELETE', /^\/users\/:id$/, 'Deleted user', 'user'],
   ['POST', /^\/users\/:id\/mfa\/reset$/, "Reset a user's two-step sign-in", 'user'],
   ['GET', /^\/roles\/all$/, 'Listed roles'],
-  ['POST', /^\/roles$/, 'Added a role'],
+  ['POST', /^\/roles$/, 'Added a role', 'role'],
   ['PUT', /^\/roles\/:id$/, 'Changed role', 'role'],
   ['DELETE', /^\/roles\/:id$/, 'Deleted role', 'role'],
   ['GET', /^\/subscrption\/all$/, 'Listed subscriptions'],
-  ['POST', /^\/subscrption\/add$/, 'Created a subscription'],
+  ['POST', /^\/subscrption\/add$/, 'Created a subscription', 'subscription'],
   ['GET', /^\/system\/updates\/all$/, 'Listed app updates'],
-  ['POST', /^\/system\/updates$/, 'Published an app update'],
+  ['POST', /^\/system\/updates$/, 'Published an app update', 'app-update'],
 ];
 const appPhrases: Phrase[] = [
   ['POST', /^\/heartbeat$/, 'Machine checked in'],
@@ -61,6 +73,7 @@ export function logInWords(log: {
   machineNumber: string | null;
   recordKind?: string | null;
   recordId?: string | null;
+  changedFields?: readonly string[] | null;
 }): LogInWords | null {
   const on = log.machineNumber ? ` on ${log.machineNumber}` : '';
   const looked = viewOrReveal.exec(log.resource);
@@ -84,12 +97,26 @@ export function logInWords(log: {
     const match = pattern.exec(rest);
     if (!match) continue;
     const words = text.replace('$1', (match[1] ?? '').replace(/-/g, ' '));
+    const fields = fieldList(log.changedFields);
     if (kind === 'device')
-      return { text: log.machineNumber ? `${words} ${log.machineNumber}` : words, record: deviceRecord(log) };
+      return {
+        text: `${log.machineNumber ? `${words} ${log.machineNumber}` : words}${fields}`,
+        record: deviceRecord(log),
+      };
     const record = kind && log.recordId && log.recordKind === kind ? { kind, id: log.recordId } : null;
-    return { text: `${words}${base === app ? on : ''}`, record };
+    return { text: `${words}${base === app ? on : ''}${fields}`, record };
   }
   return null;
+}
+
+/** Shown whole up to this many; a longer list (a create's whole form) ends with how many more. */
+const shownFields = 8;
+/** ": status" or ": a, b, c and 3 more"; nothing when the row names no field. */
+function fieldList(fields: readonly string[] | null | undefined): string {
+  if (!fields?.length) return '';
+  const shown = fields.slice(0, shownFields).join(', ');
+  const more = fields.length - shownFields;
+  return `: ${shown}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 const deviceRecord = (log: { recordKind?: string | null; recordId?: string | null }) =>

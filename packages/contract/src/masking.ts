@@ -61,14 +61,17 @@ export const revealBodySchema = strictObject({
 });
 export type RevealBody = z.infer<typeof revealBodySchema>;
 
-/** One look at a patient's or doctor's record, from the audit trail. */
+/**
+ * One look at a patient's or doctor's record, from the audit trail: its detail viewed, its contact
+ * data revealed, or a list read that returned it (decision 048).
+ */
 export const accessHistoryEntrySchema = z.object({
   _id: z.string(),
   at: z.string().nullable(),
   userEmail: z.string().nullable(),
   /** The client's address the request came from. */
   location: z.string().nullable(),
-  action: z.enum(['Viewed', 'Revealed']),
+  action: z.enum(['Viewed', 'Revealed', 'Listed']),
   /** For a reveal: the fields shown and the reason given. */
   detail: z.string().nullable(),
 });

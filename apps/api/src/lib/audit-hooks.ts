@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditLog } from './audit.ts';
+import { installAuditRecords } from './audit-records.ts';
 import { recordRequest } from './audit-request-rows.ts';
 import { routeConfigOf } from './route-config.ts';
 
@@ -27,6 +28,8 @@ export const quietDeviceSuccess = (request: Pick<FastifyRequest, 'routeOptions'>
 /** Every authenticated API request → an access row; every failed API request → an error row. */
 export function installAuditHooks(app: FastifyInstance, audit: AuditLog) {
   app.decorate('audit', audit);
+  // Before any route registers: each route's plan of what its row names (decision 048).
+  installAuditRecords(app);
   // Callback style: only a write waits (for its rows), and no read pays for a promise.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string' && payload.length < 10_000) {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { limiterAddress } from './anonymous-rate-limit.ts';
 import { clientAddress, type AuditLog } from './audit.ts';
+import { rowRecordOf } from './audit-records.ts';
 import { accessDenied, claimedEmail, logSecurityEvent, securityEventOf } from './security-events.ts';
 
 /* What one API request leaves in the audit trail: its access row and its error row. */
@@ -72,8 +73,7 @@ export function recordRequest(audit: AuditLog, request: FastifyRequest, reply: F
         durationMs: Math.round(reply.elapsedTime),
         machineNumber,
         event,
-        recordKind: request.auditRecord?.kind ?? null,
-        recordId: request.auditRecord ? String(request.auditRecord.id).slice(0, 64) : null,
+        ...rowRecordOf(request, reply.statusCode),
       });
     }
     if (reply.statusCode >= 400) {

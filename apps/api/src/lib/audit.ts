@@ -15,7 +15,17 @@ import { createFailureAggregator } from './failure-aggregator.ts';
 export type AccessEntry = typeof accessLogs.$inferInsert;
 export type ErrorEntry = typeof errorLogs.$inferInsert;
 
-export type RecordKind = 'patient' | 'doctor' | 'technician' | 'treatment' | 'device' | 'user' | 'role';
+export type RecordKind =
+  | 'patient'
+  | 'doctor'
+  | 'technician'
+  | 'treatment'
+  | 'device'
+  | 'user'
+  | 'role'
+  | 'subscription'
+  | 'app-update'
+  | 'alarm';
 
 type Options = {
   db: Db;
@@ -146,10 +156,6 @@ export function createAuditLog({
       if (anonymous.admit(address, row)) pushError(row);
     },
     /**
-     * "Who looked at this patient": call when a handler reads one record. Writes an access row
-     * naming the record (kind and id), the viewer and when.
-     */
-    /**
      * A look at one health record; with `revealed`, a reveal of its masked contact data: the fields
      * shown and the reason given (decision 045), never the values.
      */
@@ -204,7 +210,7 @@ declare module 'fastify' {
     auditRecordViewed?: boolean;
     /** The rows were written before the answer (onSend); onResponse leaves it. */
     auditRecorded?: boolean;
-    /** The one record a write acts on (another user's authenticator reset): the access row names it. */
+    /** The one record a write acts on, when the handler names it (audit-records.ts names the rest). */
     auditRecord?: { kind: RecordKind; id: string };
     /** The machine a console action is about when the route names it by id (enrolment). */
     auditMachineNumber?: string;

@@ -79,7 +79,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const { device, statusOnly } = await devices.update(request.params.id, request.body);
+      const { device, statusOnly, changed } = await devices.update(request.params.id, request.body);
+      request.auditFields = changed;
       return ok(device, statusOnly ? deviceMessages.statusUpdated : deviceMessages.updated);
     },
   );

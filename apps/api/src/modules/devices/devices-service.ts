@@ -86,8 +86,14 @@ export function createDevicesService({
       }
     },
 
-    /** The whole form (machine and serial number unchanged) or the status alone. */
-    async update(id: string, body: DeviceUpdateBody): Promise<{ device: Device; statusOnly: boolean }> {
+    /**
+     * The whole form (machine and serial number unchanged) or the status alone. `changed`: the
+     * fields whose stored value differs, for the audit row (decision 048); the row was read anyway.
+     */
+    async update(
+      id: string,
+      body: DeviceUpdateBody,
+    ): Promise<{ device: Device; statusOnly: boolean; changed: string[] }> {
       const current = await findRow(id);
       const statusOnly = body.machineNumber === undefined;
       const locked: string[] = [];
@@ -113,7 +119,10 @@ export function createDevicesService({
         .where(eq(devices.id, id))
         .returning(deviceColumns);
       if (!row) throw new NotFoundError(deviceMessages.notFound);
-      return { device: (await withSubscriptions([row]))[0]!, statusOnly };
+      const changed = Object.entries(changes)
+        .filter(([key, value]) => current[key as keyof typeof changes] !== value)
+        .map(([key]) => key);
+      return { device: (await withSubscriptions([row]))[0]!, statusOnly, changed };
     },
   };
 }
