@@ -197,6 +197,13 @@ describe('App Update page', () => {
       within(row).getByRole('link', { name: 'Download com.example.device 1.2.0' }).getAttribute('href'),
     ).toBe(saved.apkUrl);
   }, 20_000);
+
+  it('offers Add App Update only to a role carrying app-updates.publish', async () => {
+    startSession(buildAdminProfile(['devices.view']), 'a.b.c');
+    renderPage();
+    expect(await screen.findByText('No System Update found.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add App Update' })).toBeNull();
+  });
 });
 
 describe("Add App Update reads the APK's manifest", () => {

@@ -10,7 +10,7 @@ import { buildDevice, ok, testId } from '#web/test/fixtures.ts';
 import { startTestServer } from '#web/test/http-server.ts';
 import { renderRouter } from '#web/test/render-router.tsx';
 import { DeviceDetailsPage } from './device-details-page.tsx';
-import { signedInForEachTest } from '#web/test/session.ts';
+import { signedInForEachTest, signInWith } from '#web/test/session.ts';
 
 // Decision 047: what these screens offer follows the role; here it carries every permission.
 signedInForEachTest();
@@ -184,5 +184,39 @@ describe('Device Details', { timeout: 20_000 }, () => {
     statusFails = false;
     await userEvent.click(within(card).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(within(card).getByText('Not enrolled')).toBeTruthy());
+  });
+
+  it('offers Edit, enrolment, health data and logs only to a role carrying what each needs', async () => {
+    signInWith(['devices.view']);
+    enrolment = { ...enrolment, enrolled: true, enrolledAt: '2025-03-01T09:00:00.000Z' };
+    renderPage();
+    const details = await screen.findByRole('region', { name: 'Device Details' });
+    await within(details).findByText('MN-7');
+    const card = await enrolmentCard();
+    expect(await within(card).findByText('Enrolled')).toBeTruthy();
+    expect(within(card).queryAllByRole('button')).toEqual([]);
+    expect(within(details).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(await screen.findByRole('region', { name: 'App Version History' })).toBeTruthy();
+    for (const hidden of ['Device Users', 'Treatment Records', 'Logs Management'])
+      expect(screen.queryByRole('region', { name: hidden })).toBeNull();
+    expect(screen.queryByRole('tab')).toBeNull();
+    // Nothing of health data or logs was even asked for.
+    expect(server.requests.filter((r) => /doctor|patient|technician|treat|logs/.test(r.url))).toEqual([]);
+  });
+
+  it('shows them with devices.edit, devices.enrol, patients.view and logs.view', async () => {
+    renderPage();
+    const details = await screen.findByRole('region', { name: 'Device Details' });
+    expect(await within(details).findByRole('button', { name: 'Edit' })).toBeTruthy();
+    const card = await enrolmentCard();
+    expect(await within(card).findByRole('button', { name: 'Issue enrolment code' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Device Users' })).toBeTruthy();
+    expect(
+      within(screen.getByRole('tablist', { name: 'Device users' }))
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['Doctors', 'Patients', 'Technicians']);
+    expect(screen.getByRole('region', { name: 'Treatment Records' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Logs Management' })).toBeTruthy();
   });
 });

@@ -21,7 +21,7 @@ import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import { ViewDoctorPage } from './view-doctor-page.tsx';
 import { ViewPatientPage } from './view-patient-page.tsx';
 import { ViewTechnicianPage } from './view-technician-page.tsx';
-import { signedInForEachTest } from '#web/test/session.ts';
+import { signedInForEachTest, signInWith } from '#web/test/session.ts';
 
 // Decision 047: what these screens offer follows the role; here it carries every permission.
 signedInForEachTest();
@@ -127,6 +127,14 @@ describe('Doctor page', () => {
     expect(within(crumbs).getByRole('link', { name: 'Device Management' }).getAttribute('href')).toBe(
       '/admin/device',
     );
+  });
+
+  it('shows no Logs Details to a role without logs.view, and asks for none', async () => {
+    signInWith(['patients.view']);
+    openDoctor(doctor._id);
+    expect(await screen.findByRole('table', { name: 'Patients' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Logs Details' })).toBeNull();
+    expect(api.queries('/api/v1/admin/access-logs/all')).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@ import { buildDevice, ok, pageOf } from '#web/test/fixtures.ts';
 import { renderPage } from '#web/test/render-router.tsx';
 import { serveTestApi } from '#web/test/test-api.ts';
 import { DevicesPage } from './devices-page.tsx';
-import { signedInForEachTest } from '#web/test/session.ts';
+import { signedInForEachTest, signInWith } from '#web/test/session.ts';
 
 // Decision 047: what these screens offer follows the role; here it carries every permission.
 signedInForEachTest();
@@ -183,5 +183,17 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(machine.value).toBe('MN-1');
     expect(machine.readOnly).toBe(true);
     expect((within(edit).getByLabelText(/Serial Number/) as HTMLInputElement).readOnly).toBe(true);
+  });
+
+  it('shows an admin without devices.edit the list only: no Add or Edit, and the status as text', async () => {
+    signInWith(['devices.view', 'devices.enrol', 'subscriptions.view']);
+    renderAt('/admin/device');
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    await within(table).findByText('MN-1');
+    expect(screen.queryByRole('button', { name: 'Add New Device' })).toBeNull();
+    expect(within(table).queryByRole('button', { name: 'Edit MN-1' })).toBeNull();
+    expect(within(table).queryByLabelText('Status of MN-1')).toBeNull();
+    expect(within(within(table).getAllByRole('row')[1]!).getByText('Active')).toBeTruthy();
+    expect(within(table).getByRole('link', { name: 'View MN-1' })).toBeTruthy();
   });
 });

@@ -6,7 +6,7 @@ import { setApiBaseUrl } from '#web/lib/api-client.ts';
 import { startTestServer, type Answer, type Recorded } from '#web/test/http-server.ts';
 import { SubscriptionsPage } from './subscriptions-page.tsx';
 import { renderRouter } from '#web/test/render-router.tsx';
-import { signedInForEachTest } from '#web/test/session.ts';
+import { signedInForEachTest, signInWith } from '#web/test/session.ts';
 
 // Decision 047: what these screens offer follows the role; here it carries every permission.
 signedInForEachTest();
@@ -166,5 +166,13 @@ describe('Subscription Management', () => {
       amount: 49.99,
       isRecurring: false,
     });
+  });
+
+  it('offers Add Subscription only to a role carrying subscriptions.manage', async () => {
+    list = [row(1, 1)];
+    signInWith(['subscriptions.view']);
+    renderPage();
+    expect(await screen.findByText('Customer 1')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add Subscription' })).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import { startTestServer } from '#web/test/http-server.ts';
 import { renderRouter } from '#web/test/render-router.tsx';
 import type { AssignedMachine } from '../api/get-user-machines.ts';
 import { ViewUserPage } from './view-user-page.tsx';
-import { signedInForEachTest } from '#web/test/session.ts';
+import { signedInForEachTest, signInWith } from '#web/test/session.ts';
 
 // Decision 047: what these screens offer follows the role; here it carries every permission.
 signedInForEachTest();
@@ -139,5 +139,15 @@ describe('User Details of a technician', { timeout: 20_000 }, () => {
     expect(await screen.findByText('admin@example.com')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Machines' })).toBeNull();
     expect(server.requests.some((r) => r.url.endsWith('/machines'))).toBe(false);
+  });
+
+  it('shows neither the two-step card nor Edit machines to a role without security.manage and devices.view', async () => {
+    signInWith(['users.manage']);
+    renderUser(technicianId);
+    const card = await screen.findByRole('region', { name: 'Machines' });
+    await within(card).findByRole('link', { name: 'MN-1' });
+    expect(within(card).queryByRole('button', { name: 'Edit machines' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Two-step sign-in' })).toBeNull();
+    expect(server.requests.filter((r) => r.url.endsWith('/mfa'))).toEqual([]);
   });
 });
