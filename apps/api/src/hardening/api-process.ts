@@ -118,6 +118,20 @@ export async function login(url: string): Promise<string> {
   return body.data.accessToken;
 }
 
+/**
+ * Confirms the hardening admin's password on this session (step-up, decision 046): creating admins
+ * needs it within the last 5 minutes. Returns the token.
+ */
+export async function stepUp(url: string, token: string): Promise<string> {
+  const res = await fetch(`${url}/api/v1/admin/profile/step-up`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ password: hardeningAdmin.password }),
+  });
+  if (res.status !== 200) throw new Error(`step-up failed: ${res.status} ${await res.text()}`);
+  return token;
+}
+
 /** One JSON call with a bearer token; never throws for an HTTP status, only for a network failure. */
 export async function call(
   url: string,

@@ -7,7 +7,7 @@
 // of WASM start-up on 2 cores) set the kills per database; KILL_AFTER (default 24) the acknowledged
 // writes per round before the kill.
 import { afterAll, describe, expect } from 'vitest';
-import { call, login, startApi, type ApiProcess } from './api-process.ts';
+import { call, login, startApi, stepUp, type ApiProcess } from './api-process.ts';
 import { itOnEachDatabase, type SqlQuery } from './kill-database.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';
 import { checkAcked, startWriteStream, type StreamTally } from './write-stream.ts';
@@ -93,7 +93,8 @@ async function killRounds(label: keyof typeof rounds, env: Record<string, string
   const restartMs: number[] = [];
   try {
     for (let round = 0; round < rounds[label]; round++) {
-      const token = await login(api.url);
+      // The stream creates admins: a step-up first (decision 046), good for the round's minute.
+      const token = await stepUp(api.url, await login(api.url));
       const roleId = await adminRoleId(api.url, token);
       const before = tally.acked.length;
       const stream = startWriteStream({ url: api.url, token, adminRoleId: roleId, workers: 6, tally });

@@ -21,6 +21,8 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
   describe('POST /api/v1/admin/system/updates', () => {
     it('stores a valid APK with its size and SHA-256, lists it, and serves it back byte for byte', async () => {
       const apk = buildDemoApk('com.example.device', 1, 4000);
+      // A Force update needs a step-up (decision 046; refused without one in auth/step-up.test.ts).
+      await ctx.t.stepUp(ctx.token);
       const res = await upload(fieldsFor({ updateType: '2' }), { name: 'device-app-1.0.0.apk', data: apk });
       expect(res.statusCode, res.body).toBe(201);
       const created = res.json().data;

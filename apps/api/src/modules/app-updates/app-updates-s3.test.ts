@@ -32,6 +32,13 @@ describe('APK upload and download with STORAGE=s3, over HTTP', () => {
       body: JSON.stringify({ email: testAdmin.email, password: testAdmin.password }),
     });
     const { accessToken } = ((await login.json()) as { data: { accessToken: string } }).data;
+    // A Force update needs a step-up (decision 046).
+    const stepUp = await fetch(`${base}/api/v1/admin/profile/step-up`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: testAdmin.password }),
+    });
+    expect(stepUp.status).toBe(200);
 
     const apk = buildDemoApk('com.example.s3', 42, 20 * 1024 * 1024);
     const form = new FormData();

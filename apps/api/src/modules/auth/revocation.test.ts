@@ -13,7 +13,8 @@ let ip = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
-  adminToken = await t.login();
+  // Creating admins and changing a role's type need a step-up (decision 046; step-up.test.ts).
+  adminToken = await t.stepUp(await t.login());
   const roles = (await t.injectAs(adminToken, { method: 'GET', url: '/api/v1/admin/roles/all' })).json().data
     .roles as { _id: string; type: string }[];
   roleIds = {

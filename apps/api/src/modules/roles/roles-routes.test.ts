@@ -6,7 +6,8 @@ let t: TestApp;
 let token: string;
 beforeAll(async () => {
   t = await createTestApp();
-  token = await t.login();
+  // Changing a role's type or permissions needs a step-up (decision 046; its own test: step-up.test.ts).
+  token = await t.stepUp(await t.login());
 });
 afterAll(() => t.close());
 

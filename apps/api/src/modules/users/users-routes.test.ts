@@ -10,7 +10,8 @@ let adminRoleId: string;
 let appRoleId: string;
 beforeAll(async () => {
   t = await createTestApp();
-  token = await t.login();
+  // Creating or editing an admin needs a step-up (decision 046; its own test: auth/step-up.test.ts).
+  token = await t.stepUp(await t.login());
   const roles = (await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/roles/all' })).json().data
     .roles as { _id: string; type: string }[];
   adminRoleId = roles.find((r) => r.type === 'admin')!._id;
