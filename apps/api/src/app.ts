@@ -32,6 +32,7 @@ import { isApiPath, serveWebApp } from './lib/web-app.ts';
 import { appUpdatesRoutes } from './modules/app-updates/app-updates-routes.ts';
 import { createAppUpdatesService } from './modules/app-updates/app-updates-service.ts';
 import { accountRoutes } from './modules/account/account-routes.ts';
+import { registerAlarms } from './modules/alarms/alarms-plugin.ts';
 import { createAccountService } from './modules/account/account-service.ts';
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { deviceUsersRoutes } from './modules/device-users/device-users-routes.ts';
@@ -274,6 +275,7 @@ export async function buildApp({
     gate: deviceGate,
     throttleStore,
   });
+  await registerAlarms(app, { db: database.db, config, now, mailer });
   const stopSweep = subscriptions.startSweep(config.subscriptionSweepSeconds);
   app.addHook('onClose', async () => stopSweep());
 

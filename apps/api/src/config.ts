@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, flag } from './config-env.ts';
+import { alarmsConfig, alarmsEnv, type AlarmsConfig } from './config-alarms.ts';
 import { storageConfig, storageEnv, type StorageConfig } from './config-storage.ts';
 import type { Timeouts } from './lib/request-timeouts.ts';
 
@@ -122,6 +123,7 @@ const envSchema = z.object({
     .regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, or _ : . -')
     .default('device-admin:throttle:'),
   ...storageEnv,
+  ...alarmsEnv,
 });
 
 export type Config = Readonly<{
@@ -166,6 +168,8 @@ export type Config = Readonly<{
   deviceHeartbeatSeconds: number;
   /** Calls one machine may make per minute before it gets 429 (one broken app must not starve the rest). */
   deviceRatePerMinute: number;
+  /** Device health alarms and their daily digest (modules/alarms). */
+  alarms: AlarmsConfig;
   /** Anonymous calls one address may make per minute to one group of public routes (429 past it). */
   anonRatePerMinute: number;
   /** Fastify's trustProxy: off, a hop count, or the proxies' addresses/CIDRs (never "all"). */
@@ -256,6 +260,7 @@ export function loadConfig(
     deviceOfflineMinutes: e.DEVICE_OFFLINE_MINUTES,
     deviceHeartbeatSeconds: e.DEVICE_HEARTBEAT_SECONDS,
     deviceRatePerMinute: e.DEVICE_RATE_PER_MINUTE,
+    alarms: alarmsConfig(e),
     anonRatePerMinute: e.ANON_RATE_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
     apkMaxBytes: e.APK_MAX_BYTES,

@@ -83,4 +83,10 @@ export const apiPaths = {
   // Ours: the app versions a machine has reported, each with when it was first seen.
   machineAppVersions: (id: string) => `/api/v1/admin/machine/${id}/app-versions`,
   userMachines: (id: string) => `/api/v1/admin/users/${id}/machines`,
+  // Ours (decision 049): device health alarms, the bell's count, and the signed-in admin's daily digest.
+  alarms: '/api/v1/admin/alarms',
+  alarmsCount: '/api/v1/admin/alarms/count',
+  alarmAcknowledge: (id: string) => `/api/v1/admin/alarms/${id}/acknowledge`,
+  alarmResolve: (id: string) => `/api/v1/admin/alarms/${id}/resolve`,
+  profileAlarmDigest: '/api/v1/admin/profile/alarm-digest',
 } as const;

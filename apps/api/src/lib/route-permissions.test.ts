@@ -70,6 +70,13 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/subscrption/all': 'subscriptions.view',
   'POST /api/v1/admin/subscrption/add': 'subscriptions.manage',
   'POST /api/v1/admin/system/updates': 'app-updates.publish',
+  // Alarms (decision 049): seeing them is seeing the machines; acting on one changes a machine's care.
+  'GET /api/v1/admin/alarms': 'devices.view',
+  'GET /api/v1/admin/alarms/count': 'devices.view',
+  'POST /api/v1/admin/alarms/:id/acknowledge': 'devices.edit',
+  'POST /api/v1/admin/alarms/:id/resolve': 'devices.edit',
+  'GET /api/v1/admin/profile/alarm-digest': 'devices.view',
+  'PUT /api/v1/admin/profile/alarm-digest': 'devices.view',
 };
 
 const key = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

@@ -8,6 +8,7 @@ import { roles, users } from '#api/db/schema/users.ts';
 import { UnauthorizedError } from '#api/lib/errors.ts';
 import type { AppUserContext, DeviceContext } from '#api/lib/request-context.ts';
 import { createCredentialCache } from './credential-cache.ts';
+import { noteRevokedCall } from './revoked-calls.ts';
 
 // Defined beside the request they decorate (lib/ never imports a module); named here too for the device API.
 export type { AppUserContext, DeviceContext } from '#api/lib/request-context.ts';
@@ -57,7 +58,11 @@ export function createDeviceAuth({ db, now }: { db: Db; now: () => Date }) {
         .innerJoin(devices, eq(devices.id, deviceCredentials.deviceId))
         .where(and(eq(deviceCredentials.secretHash, hash), isNull(deviceCredentials.revokedAt)))
         .limit(1);
-      if (!row) throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
+      if (!row) {
+        // Not worth a different answer if this write fails: the 401 stands, the alarm waits a call.
+        await noteRevokedCall(db, hash, now()).catch(() => {});
+        throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
+      }
       cache.set(hash, row, readAt);
       return row;
     },
