@@ -55,6 +55,8 @@ export const accessLogSchema = z.object({
   statusCode: z.number().int().nullable(),
   recordKind: z.string().nullable(),
   recordId: z.string().nullable(),
+  /** A write's changed fields, by name (never a value: decision 048); the What Happened words end with them. */
+  changedFields: z.array(z.string()).nullable(),
 });
 export type AccessLog = z.infer<typeof accessLogSchema>;
 

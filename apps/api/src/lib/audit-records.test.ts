@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
 import { devices, patients } from '#api/db/schema/devices.ts';
 import { accessLogs } from '#api/db/schema/logs.ts';
+import { fieldsFor, multipart } from '#api/modules/app-updates/app-updates-test-app.ts';
+import { buildDemoApk } from '#api/modules/app-updates/zip-writer.ts';
 import { addDevice, appRoleId } from '#api/test/device-fixtures.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { auditPlanOf } from './audit-records.ts';
@@ -195,6 +197,22 @@ describe("a write's audit row", () => {
     for (const value of ['Tesman', 'hedda.tesman', '4790099887', 'Ignored-Secret-88', 'Hedda-Secret-77'])
       for (const r of rows)
         for (const column of Object.values(r)) expect(String(column)).not.toContain(value);
+  });
+
+  it('names a published app update and the fields its multipart form sent', async () => {
+    const before = await lastRowId();
+    const body = multipart(fieldsFor({ appName: 'com.example.audited' }), {
+      name: 'audited.apk',
+      data: buildDemoApk('com.example.audited', 1, 100),
+    });
+    const res = await t.injectAs(token, { method: 'POST', url: apiPaths.systemUpdates, ...body });
+    expect(res.statusCode, res.body).toBe(201);
+    const row = rowOf(await rowsSince(before), 'POST /api/v1/admin/system/updates');
+    expect(row).toMatchObject({
+      recordKind: 'app-update',
+      recordId: res.json().data._id,
+      changedFields: ['appName', 'versionCode', 'versionName', 'remark', 'updateDesc', 'updateType', 'apk'],
+    });
   });
 
   it('names no field of a refused write: a body the schema refused holds names the client made up', async () => {

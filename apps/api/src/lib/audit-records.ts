@@ -112,6 +112,22 @@ function fieldsOf(request: FastifyRequest): string[] | null {
   return kept.length ? kept : null;
 }
 
+/**
+ * A multipart write's field names, noted as its parts stream by: such a body is no object to read
+ * them from. Only a write that succeeded is asked, and the service refuses a field it does not know.
+ */
+export async function* namingFields<T extends { fieldname: string }>(
+  request: FastifyRequest,
+  parts: AsyncIterable<T>,
+): AsyncGenerator<T> {
+  const names: string[] = [];
+  request.auditFields = names;
+  for await (const part of parts) {
+    if (!names.includes(part.fieldname)) names.push(part.fieldname);
+    yield part;
+  }
+}
+
 export type RowRecord = {
   recordKind: string | null;
   recordId: string | null;
@@ -132,6 +148,8 @@ export function rowRecordOf(request: FastifyRequest, statusCode: number): RowRec
       ? { ...none, recordKind: plan.listed.kind, listedIds: request.auditListedIds }
       : none;
   const write = succeeded && config.access === 'admin' && !readMethods.has(request.method);
+  // Every other read: nothing to name, and nothing made for it (this runs on every request).
+  if (!write && !named) return none;
   const planned = write ? plan?.write : undefined;
   const id =
     named?.id ??

@@ -23,7 +23,25 @@ describe('an access log in words', () => {
     expect(link.getAttribute('href')).toBe(`/admin/view-patient/${patientId}`);
   });
 
-  it('names a change to a device without a link', async () => {
+  it("names a device change's fields and links the device's page (decision 048)", async () => {
+    const deviceId = testId(4);
+    const changed = buildAccessLog(3, {
+      resource: 'PUT /api/v1/admin/machine/:id',
+      machineNumber: 'MN-1060',
+      recordKind: 'device',
+      recordId: deviceId,
+      changedFields: ['status'],
+    });
+    renderPage({
+      path: '/admin/logs-management',
+      Component: () => <LogWords log={changed} />,
+      at: '/admin/logs-management',
+    });
+    const link = await screen.findByRole('link', { name: 'Changed device MN-1060: status' });
+    expect(link.getAttribute('href')).toBe(`/admin/device-details/${deviceId}`);
+  });
+
+  it('names a change to a device without a link when the row names no record', async () => {
     renderPage({
       path: '/admin/logs-management',
       Component: () => <LogWords log={buildAccessLog(2, { resource: 'PUT /api/v1/admin/machine/:id' })} />,

@@ -5,6 +5,7 @@ import { paths } from '../lib/paths.ts';
 import { Link } from './link.tsx';
 
 const pageOf: Partial<Record<LogRecordKind, (id: string) => string>> = {
+  device: (id) => paths.deviceDetails.href({ id }),
   patient: (id) => paths.viewPatient.href({ id }),
   doctor: (id) => paths.viewDoctor.href({ id }),
   technician: (id) => paths.viewTechnician.href({ id }),

@@ -168,6 +168,7 @@ export const buildAccessLog = (n: number, over: Partial<AccessLog> = {}): Access
   statusCode: 200,
   recordKind: null,
   recordId: null,
+  changedFields: null,
   ...over,
 });
 

@@ -12,6 +12,7 @@ import {
   updateTypeSchema,
 } from '@app/contract/app-updates';
 import { apiPaths } from '@app/contract/paths';
+import { namingFields } from '#api/lib/audit-records.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { BadRequestError, UnsupportedMediaTypeError } from '#api/lib/errors.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
@@ -105,7 +106,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
         limits: { fileSize: appUpdates.apkMaxBytes + 1, files: 1, fields: 20 },
       });
       const created = await appUpdates.create(
-        forceNeedsStepUp(uploadParts(parts), () => app.requireStepUp(request)),
+        forceNeedsStepUp(namingFields(request, uploadParts(parts)), () => app.requireStepUp(request)),
         requireAuth(request).userId,
       );
       return reply.code(201).send(ok(created, appUpdateMessages.added, 201));

@@ -5,7 +5,7 @@ const iso = (d: Date) => d.toISOString();
 const logUser = (userId: string | null, email: string | null) => (userId ? { userId, email } : null);
 
 /** An access row as the Admin Logs list shows it. */
-export const toAccessLog = (r: typeof accessLogs.$inferSelect): AccessLog => ({
+export const toAccessLog = (r: Omit<typeof accessLogs.$inferSelect, 'listedIds'>): AccessLog => ({
   _id: String(r.id),
   resource: r.resource,
   location: r.location,
@@ -17,6 +17,7 @@ export const toAccessLog = (r: typeof accessLogs.$inferSelect): AccessLog => ({
   statusCode: r.statusCode,
   recordKind: r.recordKind,
   recordId: r.recordId,
+  changedFields: r.changedFields,
 });
 
 /** An error row as the Admin Logs list shows it. */

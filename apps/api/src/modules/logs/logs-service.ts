@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { logExactCountLimit, type AccessLog, type ErrorLog } from '@app/contract/logs';
 import type { Db } from '#api/db/client.ts';
 import {
@@ -50,9 +50,14 @@ export function createLogsService({ db }: { db: Db }) {
     sql`${t.createdAt} desc nulls last`,
     sql`${t.id} desc nulls last`,
   ];
+  // The list never shows a list read's ids (up to 100 UUIDs a row): they stay in the table for the
+  // access history (decision 048) and are not read, parsed and dropped on every page.
+  const { listedIds: _notShown, ...accessColumns } = getTableColumns(accessLogs);
+  const columnsOf = (t: typeof accessLogs) =>
+    (t === accessLogs ? accessColumns : getTableColumns(errorLogs)) as typeof accessColumns;
   const unfilteredPage = (t: typeof accessLogs, name: string) =>
     db
-      .select()
+      .select(columnsOf(t))
       .from(t)
       .orderBy(...newestFirst(t))
       .limit(sql.placeholder('take'))
@@ -149,7 +154,7 @@ export function createLogsService({ db }: { db: Db }) {
         }));
       const byId = found.ids.length
         ? ((await db
-            .select()
+            .select(columnsOf(t))
             .from(t)
             .where(inArray(t.id, found.ids))
             .orderBy(...order)) as unknown as Row[])
@@ -161,7 +166,7 @@ export function createLogsService({ db }: { db: Db }) {
     } else {
       const rowsQuery = pageWhere
         ? db
-            .select()
+            .select(columnsOf(t))
             .from(t)
             .where(pageWhere)
             .orderBy(...order)
@@ -200,7 +205,7 @@ export function createLogsService({ db }: { db: Db }) {
   return {
     listAccess(input: LogListInput) {
       const extra = input.recordId ? [eq(accessLogs.recordId, input.recordId)] : [];
-      return list<typeof accessLogs.$inferSelect, AccessLog>(
+      return list<Omit<typeof accessLogs.$inferSelect, 'listedIds'>, AccessLog>(
         'access',
         accessLogs,
         (p) => accessLogMatches(accessLogs, p),
