@@ -1,13 +1,17 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { e2eAdmin } from './playwright.config.ts';
-import { test, expect, signIn, expectAccessible, openFirstPatient } from './support/fixtures.ts';
+import type { Page } from '@playwright/test';
+import {
+  test,
+  expect,
+  signIn,
+  expectAccessible,
+  openFirstPatient,
+  addAdminWithRole,
+} from './support/fixtures.ts';
 
 // Decision 045: patients' contact data is masked for everyone; an admin who may reveal gives a
 // reason, sees the values, and the access history lists the reveal; a Support admin sees neither.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const tag = Date.now().toString(36).slice(-6);
-const support = { email: `support-${tag}@example.com`, password: `Support-${tag}-Pass1` };
 /** What the first test revealed, and where: the second looks for it as Support. */
 const seen = { url: '', phone: '', email: '' };
 
@@ -21,30 +25,6 @@ async function openDemoPatient(page: Page) {
 
 const valueOf = (card: ReturnType<Page['getByRole']>, label: string) =>
   card.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
-
-async function addSupportAdmin(request: APIRequestContext) {
-  const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
-  const token = (await login.json()).data.accessToken as string;
-  const headers = { authorization: `Bearer ${token}` };
-  const roles = (await (await request.get('/api/v1/admin/roles/all', { headers })).json()).data.roles as {
-    _id: string;
-    roleName: string;
-  }[];
-  const roleId = roles.find((r) => r.roleName === 'Support')!._id;
-  const created = await request.post('/api/v1/admin/users/', {
-    headers,
-    data: {
-      firstName: 'Sam',
-      lastName: 'Support',
-      userName: `support_${tag}`,
-      email: support.email,
-      phone: '0123456789',
-      roleId,
-      password: support.password,
-    },
-  });
-  expect(created.status()).toBe(201);
-}
 
 test('reveals a patient’s phone with a reason, and the access history lists it', async ({ page }) => {
   await signIn(page);
@@ -77,12 +57,11 @@ test('a Support admin sees none of that patient’s contact data, nor a Reveal o
   request,
 }) => {
   expect(seen.url).toMatch(/\/admin\/view-patient\//);
-  await addSupportAdmin(request);
-  await signIn(page, support);
+  await signIn(page, await addAdminWithRole(request, 'Support'));
   await page.goto(seen.url);
-  await expect(page.getByRole('heading', { name: 'Patient Details', level: 1 })).toBeVisible();
-  // Support carries no patients.view: the API refuses the record, so nothing of it reaches the page.
-  await expect(page.getByText(/^No Patient found/)).toBeVisible();
+  // Support carries no patients.view: the console shows its no-access page and asks for nothing (decision 047).
+  await expect(page.getByRole('heading', { name: 'You do not have access', level: 1 })).toBeVisible();
+  await expect(page.getByText(/needs the permission "patients\.view"/)).toBeVisible();
   await expect(page.getByText(seen.email)).toHaveCount(0);
   await expect(page.getByText(seen.phone)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Reveal' })).toHaveCount(0);

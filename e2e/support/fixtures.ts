@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { animationsSettled } from '../../scripts/chromium.mjs';
 import { e2eAdmin } from '../playwright.config.ts';
 
@@ -28,6 +28,37 @@ export async function signIn(page: Page, creds: { email: string; password: strin
   await page.getByLabel('Password', { exact: true }).fill(creds.password);
   await page.getByRole('button', { name: /sign in/i }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
+}
+
+/**
+ * A console user holding the demo role `roleName` (Support, Auditor), added through the API by the
+ * first admin: the demo's own users have passwords nobody knows. Returns what signs them in.
+ */
+export async function addAdminWithRole(request: APIRequestContext, roleName: string) {
+  const handle = `${roleName.toLowerCase()}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const creds = { email: `${handle}@example.com`, password: `${roleName}-${handle}-Pass1` };
+  const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
+  const headers = { authorization: `Bearer ${(await login.json()).data.accessToken as string}` };
+  // Adding an admin asks for the acting admin's password within the last minutes (decision 046).
+  await request.post('/api/v1/admin/profile/step-up', { headers, data: { password: e2eAdmin.password } });
+  const roles = (await (await request.get('/api/v1/admin/roles/all', { headers })).json()).data.roles as {
+    _id: string;
+    roleName: string;
+  }[];
+  const created = await request.post('/api/v1/admin/users/', {
+    headers,
+    data: {
+      firstName: 'Sam',
+      lastName: roleName,
+      userName: handle,
+      email: creds.email,
+      phone: '0123456789',
+      roleId: roles.find((r) => r.roleName === roleName)!._id,
+      password: creds.password,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return creds;
 }
 
 /**

@@ -43,7 +43,7 @@ export function ViewRolePage() {
           </button>
           <button
             type="button"
-            className="btn btn-outline-danger d-inline-flex align-items-center gap-2"
+            className="btn btn-danger d-inline-flex align-items-center gap-2"
             onClick={() => deleting.ask(role)}
           >
             <TrashIcon size={16} />
