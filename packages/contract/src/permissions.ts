@@ -97,7 +97,7 @@ export const missingPermissionOf = (msg: string): Permission | null =>
   permissionNames.find((p) => permissionMessages.missing(p) === msg) ?? null;
 
 /** The catalogue entry of one permission. */
-export const permissionInfo = (name: Permission) => permissionCatalogue.find((p) => p.name === name)!;
+const permissionInfo = (name: Permission) => permissionCatalogue.find((p) => p.name === name)!;
 
 /** The console's texts where a role lacks what a screen needs (decision 047). */
 export const noAccessTexts = {
