@@ -1,14 +1,16 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { useEffect, useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TestRoot } from '../test/test-root.tsx';
 import { startTestServer } from '../test/http-server.ts';
-import { ApiError, apiClient, setApiBaseUrl } from './api-client.ts';
+import { ApiError, apiClient, setApiBaseUrl, upload } from './api-client.ts';
 import { reloadSessionFromStorage, SESSION_STORAGE_KEY } from './session-store.ts';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let expiredAt = 0;
+let steppedUp = false;
 
 beforeAll(async () => {
   server = await startTestServer((request) => {
@@ -17,6 +19,31 @@ beforeAll(async () => {
       return { status: 401, body: { code: 401, msg: 'Session expired', data: null } };
     if (request.url.startsWith('/api/list'))
       return { status: 400, body: { code: 400, msg: 'No Device found', data: null } };
+    // jsdom's XMLHttpRequest (upload) asks first whether the headers may be sent cross-origin.
+    if (request.method === 'OPTIONS')
+      return {
+        status: 204,
+        headers: {
+          'access-control-allow-headers': 'authorization, x-timezone, accept',
+          'access-control-allow-methods': 'POST',
+        },
+      };
+    // A dangerous action that keeps asking for a step-up, and one that is satisfied by it.
+    if (request.url === '/api/v1/admin/profile/step-up') {
+      steppedUp = true;
+      return { status: 200, body: { code: 200, msg: 'Password confirmed', data: { steppedUpUntil: 'x' } } };
+    }
+    if (request.url.startsWith('/api/always-asks') || (request.url.startsWith('/api/upload') && !steppedUp))
+      return {
+        status: 403,
+        body: {
+          code: 403,
+          msg: 'Confirm your password to continue',
+          data: { stepUpRequired: true, needsCode: false },
+        },
+      };
+    if (request.url.startsWith('/api/upload'))
+      return { status: 201, body: { code: 201, msg: 'Added', data: { size: request.body.length } } };
     if (request.url.startsWith('/api/broken'))
       return {
         status: 409,
@@ -29,7 +56,17 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => {
   server.requests.length = 0;
+  steppedUp = false;
 });
+
+/** Confirms the step-up dialog once it shows. */
+async function confirmStepUp() {
+  const dialog = await screen.findByRole('dialog', { name: 'Confirm your password to continue' });
+  const user = userEvent.setup();
+  await user.type(within(dialog).getByLabelText('Your password'), 'Passw0rd');
+  await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+}
 
 const storeSession = () => {
   localStorage.setItem(
@@ -124,5 +161,44 @@ describe('api client', () => {
     expect(navigatedAt - expiredAt).toBeGreaterThanOrEqual(95);
     expect(await screen.findByText('Sign-in screen')).toBeTruthy();
     await act(async () => {});
+  });
+
+  it('sends a request again once after a step-up; a second refusal goes to the caller, with no second dialog', async () => {
+    storeSession();
+    const call = apiClient.post('/api/always-asks', { a: 1 }).catch((e: unknown) => e);
+    await confirmStepUp();
+    const error = await call;
+    expect(error).toMatchObject({ status: 403, msg: 'Confirm your password to continue' });
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/api/always-asks',
+      '/api/v1/admin/profile/step-up',
+      '/api/always-asks',
+    ]);
+    expect(JSON.parse(server.requests[2]!.body)).toEqual({ a: 1 });
+  });
+
+  it('asks for a step-up on an upload too, and sends the same file again', async () => {
+    storeSession();
+    const form = new FormData();
+    form.append('apk', new Blob(['x'.repeat(500)]), 'app.apk');
+    const sent = upload<{ size: number }>('/api/upload', form);
+    await confirmStepUp();
+    const answer = await sent;
+    expect(answer.code).toBe(201);
+    const uploads = server.requests.filter((r) => r.url === '/api/upload' && r.method === 'POST');
+    expect(uploads).toHaveLength(2);
+    for (const sentFile of uploads) expect(sentFile.body).toContain('x'.repeat(500));
+    expect(answer.data.size).toBe(uploads[1]!.body.length);
+  });
+
+  it('never asks on an anonymous call or for the step-up itself', async () => {
+    await expect(apiClient.post('/api/always-asks', {}, { anonymous: true })).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(apiClient.post('/api/always-asks', {}, { stepUp: false })).rejects.toMatchObject({
+      status: 403,
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(server.requests).toHaveLength(2);
   });
 });

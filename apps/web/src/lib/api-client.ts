@@ -4,11 +4,15 @@ import { navigateTo } from './navigation.ts';
 import { notify } from './notify.ts';
 import { noteSessionExpiresIn, SESSION_EXPIRES_HEADER } from './session-expiry.ts';
 import { clearSession, getTimeZone, getToken } from './session-store.ts';
+import { askForStepUp, stepUpAsked } from './step-up-prompt.ts';
+import type { StepUpRequest } from '../components/step-up-dialog.tsx';
 
 /**
  * The one HTTP client (docs/architecture.md §6, one HTTP client): nothing else calls fetch. It adds the bearer token and
  * X-Timezone, reads the { code, msg, data } envelope, throws ApiError, and applies the 401 rule
  * of docs/product.md §4.2: toast, clear the session (which clears the query cache), go to /login-admin after 100 ms.
+ * A dangerous action refused for want of a step-up (403, `data.stepUpRequired`) asks for the password
+ * and is sent once more (docs/decisions/046); the caller sees only the final answer.
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -52,6 +56,8 @@ export type RequestOptions = {
   emptyOn400?: boolean;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** Off for the step-up itself: a 403 asking for a step-up is then the caller's, with no dialog. */
+  stepUp?: boolean;
 };
 
 // paths.signIn of lib/paths.ts, written out: the checkout's pages use this client and should not load
@@ -107,6 +113,37 @@ function signOutAfterUnauthorized(msg: string) {
 }
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
+  try {
+    return await requestOnce<T>(path, options);
+  } catch (error) {
+    if (options.anonymous || options.stepUp === false) throw error;
+    await stepUpAfter(error);
+    return requestOnce<T>(path, options);
+  }
+}
+
+/** The step-up POST for the dialog, its answer as plain data. */
+const sendStepUp: StepUpRequest['send'] = async (path, body) => {
+  try {
+    await requestOnce(path, { method: 'POST', body, stepUp: false });
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof ApiError)
+      return { ok: false, msg: error.msg, data: error.data, handled: error.handled };
+    return { ok: false, msg: '', data: null, handled: false };
+  }
+};
+
+/**
+ * Returns once the admin has confirmed the password after a refusal that asked for it; any other
+ * failure, or a cancelled dialog, is thrown back to the caller as it came (a form keeps its values).
+ */
+async function stepUpAfter(error: unknown): Promise<void> {
+  const asked = error instanceof ApiError ? stepUpAsked(error.status, error.data) : null;
+  if (!asked || !(await askForStepUp({ needsCode: asked.needsCode, send: sendStepUp }))) throw error;
+}
+
+async function requestOnce<T>(path: string, options: RequestOptions): Promise<Envelope<T>> {
   const {
     method = 'GET',
     query,
@@ -171,13 +208,26 @@ export type UploadOptions = {
 };
 
 /**
- * Sends a FormData with upload progress. Same headers, envelope and 401 rule as request(); use it
- * for large files, where the admin needs to see how far the upload is.
+ * Sends a FormData with upload progress. Same headers, envelope, 401 rule and step-up as request();
+ * use it for large files, where the admin needs to see how far the upload is.
  */
-export function upload<T>(
+export async function upload<T>(
   path: string,
   body: FormData,
-  { method = 'POST', onProgress, signal }: UploadOptions = {},
+  options: UploadOptions = {},
+): Promise<Envelope<T>> {
+  try {
+    return await uploadOnce<T>(path, body, options);
+  } catch (error) {
+    await stepUpAfter(error);
+    return uploadOnce<T>(path, body, options);
+  }
+}
+
+function uploadOnce<T>(
+  path: string,
+  body: FormData,
+  { method = 'POST', onProgress, signal }: UploadOptions,
 ): Promise<Envelope<T>> {
   return new Promise<Envelope<T>>((resolve, reject) => {
     if (signal?.aborted) {

@@ -1,12 +1,8 @@
-import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { Link } from '#web/components/link.tsx';
-import type { z } from 'zod';
-import { mfaMessages, mfaResetBodySchema, type UserMfaStatus } from '@app/contract/mfa';
+import { mfaMessages } from '@app/contract/mfa';
 import { paths } from '#web/lib/paths.ts';
-import { FormField } from '#web/components/form-field.tsx';
-import { Modal } from '#web/components/modal.tsx';
+import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import { SectionCard } from '#web/components/section-card.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { errorMessage, notifyError } from '#web/lib/api-client.ts';
@@ -17,8 +13,8 @@ import { useResetUserMfa } from '../api/reset-user-mfa.ts';
 
 /**
  * A user's two-step sign-in on their detail page, with the reset an admin does when the user has
- * lost the phone and the recovery codes (docs/decisions/014). The reset asks for the signed-in
- * admin's own password (and own code when theirs is on), never the user's.
+ * lost the phone and the recovery codes (docs/decisions/014). The reset needs the signed-in admin's
+ * own password (and own code when theirs is on), never the user's: the step-up (decision 046).
  */
 export function UserTwoStepCard({ userId, userName }: { userId: string; userName: string }) {
   const status = useUserMfa(userId);
@@ -62,107 +58,45 @@ export function UserTwoStepCard({ userId, userName }: { userId: string; userName
           onClose={() => setResetting(false)}
           userId={userId}
           userName={userName}
-          status={status.data}
         />
       ) : null}
     </SectionCard>
   );
 }
 
-type ResetInput = z.input<typeof mfaResetBodySchema>;
-
+/** The reset, confirmed; the admin's own password (and code) is asked by the step-up when due (decision 046). */
 function ResetModal({
   show,
   onClose,
   userId,
   userName,
-  status,
 }: {
   show: boolean;
   onClose: () => void;
   userId: string;
   userName: string;
-  status: UserMfaStatus;
 }) {
-  const formId = useId();
   const reset = useResetUserMfa(userId);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState,
-    reset: clearForm,
-  } = useForm<ResetInput>({
-    resolver: zodResolver(mfaResetBodySchema),
-    defaultValues: { password: '', code: undefined },
-  });
-  const close = () => {
-    clearForm();
-    onClose();
-  };
-  const submit = handleSubmit(async (body) => {
+  const confirm = async () => {
     try {
-      const response = await reset.mutateAsync({
-        password: body.password,
-        ...(body.code ? { code: body.code } : {}),
-      });
+      const response = await reset.mutateAsync();
       notify.success(response.msg || mfaMessages.resetDone);
-      close();
+      onClose();
     } catch (error) {
-      // A wrong password or code goes under its field, so it can be typed again; anything else is a toast.
-      const message = errorMessage(error);
-      if (message === mfaMessages.passwordWrong) setError('password', { message }, { shouldFocus: true });
-      else if (message === mfaMessages.codeInvalid || message === mfaMessages.yourCodeRequired)
-        setError('code', { message }, { shouldFocus: true });
-      else notifyError(error);
+      notifyError(error);
     }
-  });
+  };
   return (
-    <Modal
+    <ConfirmModal
       show={show}
-      onClose={close}
+      onCancel={onClose}
+      onConfirm={() => void confirm()}
       title="Reset two-step sign-in"
-      staticBackdrop={reset.isPending}
-      footer={
-        <>
-          <button
-            type="button"
-            className="btn btn-outline-secondary"
-            onClick={close}
-            disabled={reset.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" form={formId} className="btn btn-danger" disabled={reset.isPending}>
-            {reset.isPending ? 'Resetting...' : 'Reset'}
-          </button>
-        </>
-      }
-    >
-      <p>
-        For when {userName} has lost the phone with the authenticator app and the recovery codes. Their
-        authenticator and recovery codes are removed and they are signed out everywhere; they sign in with
-        their password and set up two-step sign-in again.
-      </p>
-      <form id={formId} noValidate onSubmit={submit}>
-        <FormField
-          label="Your password"
-          type="password"
-          autoComplete="current-password"
-          error={formState.errors.password?.message}
-          {...register('password')}
-        />
-        {status.yourCodeRequired ? (
-          <FormField
-            label="Your code"
-            hint="From your own authenticator app, or one of your recovery codes."
-            autoComplete="one-time-code"
-            maxLength={32}
-            error={formState.errors.code?.message}
-            {...register('code', { setValueAs: (v: string) => (v === '' ? undefined : v) })}
-          />
-        ) : null}
-      </form>
-    </Modal>
+      text={`For when ${userName} has lost the phone with the authenticator app and the recovery codes. Their authenticator and recovery codes are removed and they are signed out everywhere; they sign in with their password and set up two-step sign-in again.`}
+      isPending={reset.isPending}
+      confirmText="Reset"
+      cancelText="Cancel"
+      pendingText="Resetting..."
+    />
   );
 }
