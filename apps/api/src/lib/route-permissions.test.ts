@@ -29,6 +29,8 @@ const reviewed: Record<string, RoutePermission> = {
   'POST /api/v1/admin/profile/mfa/confirm': 'any-admin',
   'POST /api/v1/admin/profile/mfa/disable': 'any-admin',
   'POST /api/v1/admin/profile/mfa/recovery-codes': 'any-admin',
+  // Confirming one's own password before a dangerous action (step-up, decision 046).
+  'POST /api/v1/admin/profile/step-up': 'any-admin',
   'GET /api/v1/admin/roles/all': 'any-admin',
   'GET /api/v1/admin/roles/:id': 'any-admin',
   'POST /api/v1/admin/roles': 'roles.manage',
@@ -125,11 +127,13 @@ describe('a role lacking one permission', () => {
   it.each(permissionNames.map((p) => [p]))(
     'without %s gets 403 naming it on exactly the routes that need it, and no 403 elsewhere',
     async (missing: Permission) => {
-      const { token } = await signInWithPermissions(
+      const { token, password } = await signInWithPermissions(
         t,
         adminToken,
         permissionNames.filter((p) => p !== missing),
       );
+      // Stepped up, so the dangerous actions answer what the permission allows (step-up.test.ts has the rest).
+      await t.stepUp(token, password);
       const answers = await callEveryAdminRoute(token);
       const needing = Object.keys(reviewed).filter((r) => reviewed[r] === missing);
       for (const { route, status, msg } of answers) {
