@@ -18,12 +18,17 @@ import { routes } from '../routes.tsx';
 
 /** What the API says the admin's role carries now (the profile), whatever the session still holds. */
 let carried: Permission[] = [];
+/** The role as the first profile read finds it, when it changes only after that read. */
+let carriedAtFirst: Permission[] | null = null;
 /** Routes the API refuses as a role lacking `logs.view` would. */
 let refuseLogs = false;
 
 const api = serveTestApi((_request, url) => {
   const path = url.pathname;
-  if (path === '/api/v1/admin/profile') return ok(buildAdminProfile(carried));
+  if (path === '/api/v1/admin/profile') {
+    const first = carriedAtFirst && dataRequests(path).length === 1;
+    return ok(buildAdminProfile(first ? carriedAtFirst! : carried));
+  }
   if (refuseLogs && path.includes('-logs/')) return failure(403, permissionMessages.missing('logs.view'));
   if (path.endsWith('/all'))
     return ok({
@@ -41,6 +46,7 @@ const api = serveTestApi((_request, url) => {
 
 beforeEach(() => {
   refuseLogs = false;
+  carriedAtFirst = null;
 });
 afterEach(() => clearSession());
 
@@ -155,8 +161,9 @@ describe('a permission the API refuses after the console read the role', () => {
   it('shows the no-access page instead of toasts, and the sidebar follows the role read again', async () => {
     // sonner is there from the start, so a toast would show at once (it loads on first use otherwise).
     await preloadToasts();
-    // The session still says logs.view; the role lost it since.
+    // The session and the console's first read of the role say logs.view; the role lost it just after.
     refuseLogs = true;
+    carriedAtFirst = [...permissionNames];
     openAs(
       [...permissionNames],
       '/admin/logs-management',
