@@ -22,6 +22,7 @@ export const alarmRuleLabels: Record<AlarmRule, string> = {
 /** Open: not resolved yet (acknowledged or not). Past: resolved, by an admin or by itself. */
 export const alarmStates = ['open', 'past'] as const;
 export type AlarmState = (typeof alarmStates)[number];
+export const alarmStateLabels: Record<AlarmState, string> = { open: 'Open', past: 'Past' };
 
 export const alarmMessages = {
   notFound: 'Alarm not found',
@@ -45,6 +46,10 @@ export const alarmTexts = {
   acknowledge: 'Acknowledge',
   resolve: 'Resolve',
   history: 'History',
+  acknowledging: 'Acknowledging...',
+  resolving: 'Resolving...',
+  resolvedByItself: 'By itself',
+  allRules: 'All rules',
   acknowledgeTitle: 'Acknowledge alarm',
   resolveTitle: 'Resolve alarm',
   acknowledgeText: (machine: string, rule: AlarmRule) =>

@@ -105,6 +105,7 @@ describe('routes', () => {
     ['/admin/view-user/7', 'User Details', 'User Management'],
     ['/admin/subscription-management', 'Subscription', 'Subscription'],
     ['/admin/app-update', 'App Update', 'App Update'],
+    ['/admin/alarms', 'Alarms', 'Alarms'],
     ['/admin/change-password', 'Change Password', 'Change Password'],
     ['/admin/profile', 'My Profile', 'Profile'],
     ['/admin/update-profile', 'Update Profile', 'Update Profile'],

@@ -173,6 +173,11 @@ export const routes: RouteObject[] = [
                     ),
                   ),
                   page(
+                    paths.alarms,
+                    'Alarms',
+                    lazyPage(() => import('../features/alarms/pages/alarms-page.tsx'), 'AlarmsPage'),
+                  ),
+                  page(
                     paths.changePassword,
                     'Change Password',
                     lazyPage(

@@ -125,3 +125,8 @@ export const AccountIcon = (p: IconProps) => (
     <path d="M6.2 18.6a7 7 0 0 1 11.6 0" />
   </Icon>
 );
+export const BellIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 17h14l-1.5-2v-5a5.5 5.5 0 0 0-11 0v5zM12 3v1.5M10 20a2 2 0 0 0 4 0" />
+  </Icon>
+);

@@ -68,6 +68,8 @@ export const paths = {
   viewUser: withParam('/admin/view-user', 'id'),
   subscriptions: fixed<ListQuery>('/admin/subscription-management'),
   appUpdates: fixed<ListQuery>('/admin/app-update'),
+  // Ours (decision 049): open or past alarms, one rule or all.
+  alarms: fixed<ListQuery & { state?: 'open' | 'past'; rule?: string }>('/admin/alarms'),
   changePassword: fixed('/admin/change-password'),
   profile: fixed('/admin/profile'),
   updateProfile: fixed('/admin/update-profile'),

@@ -48,15 +48,18 @@ export function createAlarmDigest({
     },
 
     async setEnabled(userId: string, enabled: boolean): Promise<boolean> {
-      if (enabled) await db.insert(alarmDigestRecipients).values({ userId }).onConflictDoNothing();
+      // From when it is turned on: the first digest is the next digest hour's, not one at once.
+      if (enabled)
+        await db.insert(alarmDigestRecipients).values({ userId, createdAt: now() }).onConflictDoNothing();
       else await db.delete(alarmDigestRecipients).where(eq(alarmDigestRecipients.userId, userId));
       return enabled;
     },
 
     /**
-     * Mails today's digest to everyone due. Recipients are claimed (their last_sent_at moved to now)
-     * in one UPDATE before any mail goes, so two API instances, or two runs, never send one twice;
-     * the mail itself is in the outbox and retried from there.
+     * Mails today's digest to everyone due: not served since the latest digest hour. Answers how
+     * many mails went (none on a day when nothing is open). Recipients are claimed (last_sent_at
+     * moved to now) in one UPDATE before any mail goes, so two API instances, or two runs, never
+     * send one twice; the mail itself is in the outbox and retried from there.
      */
     async sendDue(): Promise<number> {
       const at = now();
@@ -66,7 +69,7 @@ export function createAlarmDigest({
           update alarm_digest_recipients r set last_sent_at = ${at.toISOString()}::timestamptz
           from users u join roles ro on ro.id = u.role_id
           where u.id = r.user_id and ro.type = 'admin' and 'devices.view' = any(ro.permissions)
-            and (r.last_sent_at is null or r.last_sent_at < ${moment.toISOString()}::timestamptz)
+            and coalesce(r.last_sent_at, r.created_at) < ${moment.toISOString()}::timestamptz
           returning u.email`),
       ).map((r) => String(r.email));
       if (!claimed.length) return 0;

@@ -88,6 +88,7 @@ describe('the sidebar', () => {
       'User Management',
       'Subscription',
       'App Update',
+      'Alarms',
       'Account',
     ]);
   });
@@ -101,6 +102,7 @@ describe('the sidebar', () => {
       'Roles',
       'Subscription',
       'App Update',
+      'Alarms',
       'Account',
     ]);
   });

@@ -3,6 +3,7 @@ import { matchPath } from 'react-router';
 import { DeviceIcon } from '#web/components/base-icons.tsx';
 import {
   AccountIcon,
+  BellIcon,
   CardIcon,
   DashboardIcon,
   EditUserIcon,
@@ -44,6 +45,7 @@ const navItems: readonly NavItem[] = [
   { label: 'User Management', to: paths.users.href(), icon: UsersIcon, also: [paths.viewUser] },
   { label: 'Subscription', to: paths.subscriptions.href(), icon: CardIcon },
   { label: 'App Update', to: paths.appUpdates.href(), icon: UploadIcon },
+  { label: 'Alarms', to: paths.alarms.href(), icon: BellIcon },
   {
     label: 'Account',
     icon: AccountIcon,

@@ -21,6 +21,8 @@ const screenPermissions: readonly (readonly [RoutePattern, Permission])[] = [
   [paths.subscriptions, 'subscriptions.view'],
   // The list of published updates is about what the machines run; publishing one is a button's.
   [paths.appUpdates, 'devices.view'],
+  // Alarms are about the machines (decision 049); acknowledging and resolving need devices.edit.
+  [paths.alarms, 'devices.view'],
 ];
 
 /** The permission the screen at this path needs, or null when every admin may open it. */

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import defaultAvatar from '#web/assets/default-avatar.svg';
 import { MenuIcon } from '#web/components/icons.tsx';
+import { AlarmBell } from '#web/features/alarms/components/alarm-bell.tsx';
 import { ProfileMenu } from './profile-menu.tsx';
 
 export type TopbarProps = {
@@ -29,6 +30,7 @@ export function Topbar({ sidebarOpen, onToggleSidebar, name, avatarUrl, onLogout
         <MenuIcon size={20} />
       </button>
       <div className="d-flex align-items-center gap-2 ms-auto">
+        <AlarmBell />
         <img
           src={src}
           alt={`Profile picture of ${name}`}

@@ -6,6 +6,7 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { webMessages } from '@app/contract/web-messages';
 import { orNA } from '#web/lib/format.ts';
 import { useProfile } from '../api/get-profile.ts';
+import { AlarmDigestCard } from '../components/alarm-digest-card.tsx';
 import { ProfileAvatar } from '../components/profile-avatar.tsx';
 import { TwoStepCard } from '../components/two-step-card.tsx';
 
@@ -57,6 +58,7 @@ export function ProfilePage() {
         </div>
       </div>
       <TwoStepCard />
+      <AlarmDigestCard />
     </>
   );
 }
