@@ -35,6 +35,19 @@ describe('an access-log row in words', () => {
     expect(words('GET /api/v1/admin/access-logs/all')?.text).toBe('Read the access logs');
   });
 
+  it('names an alarm acknowledged or resolved with its device, and links the device (decision 049)', () => {
+    const about = { machineNumber: 'MN-1060', recordKind: 'device', recordId: 'd-9' };
+    expect(words('POST /api/v1/admin/alarms/:id/acknowledge', about)).toEqual({
+      text: 'Acknowledged an alarm of device MN-1060',
+      record: { kind: 'device', id: 'd-9' },
+    });
+    expect(words('POST /api/v1/admin/alarms/:id/resolve', about)?.text).toBe(
+      'Resolved an alarm of device MN-1060',
+    );
+    expect(words('GET /api/v1/admin/alarms')?.text).toBe('Listed alarms');
+    expect(words('PUT /api/v1/admin/profile/alarm-digest')?.text).toBe('Changed their daily alarm digest');
+  });
+
   it('names the fields a change set, after the record, and links the device (decision 048)', () => {
     expect(
       words('PUT /api/v1/admin/machine/:id', {

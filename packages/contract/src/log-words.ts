@@ -54,6 +54,10 @@ const phrases: Phrase[] = [
   ['POST', /^\/subscrption\/add$/, 'Created a subscription', 'subscription'],
   ['GET', /^\/system\/updates\/all$/, 'Listed app updates'],
   ['POST', /^\/system\/updates$/, 'Published an app update', 'app-update'],
+  ['GET', /^\/alarms$/, 'Listed alarms'],
+  ['POST', /^\/alarms\/:id\/acknowledge$/, 'Acknowledged an alarm of device', 'device'],
+  ['POST', /^\/alarms\/:id\/resolve$/, 'Resolved an alarm of device', 'device'],
+  ['PUT', /^\/profile\/alarm-digest$/, 'Changed their daily alarm digest'],
 ];
 const appPhrases: Phrase[] = [
   ['POST', /^\/heartbeat$/, 'Machine checked in'],
