@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { buildDemoApk } from '../apps/api/src/modules/app-updates/zip-writer.ts';
-import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
+import { test, expect, signIn, expectAccessible, confirmStepUp } from './support/fixtures.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -34,6 +34,8 @@ test('adds an app update with a small APK, sees it listed and downloads it intac
   // Read from the file's manifest in the browser.
   await expect(dialog.getByText(`package ${appName}, version code 3`)).toBeVisible();
   await dialog.getByRole('button', { name: 'Submit' }).click();
+  // A Force update asks for the password first (decision 046); the upload is then sent again.
+  await confirmStepUp(page);
 
   await expect(page.getByText('App update added successfully')).toBeVisible();
   await expect(dialog).toBeHidden();

@@ -11,7 +11,7 @@ import {
   tinyPng,
 } from '@app/fleet-simulator/fake-data';
 import { ApiError } from '@app/fleet-simulator/http';
-import { e2eAdmin, expect, signIn, test } from './support/fixtures.ts';
+import { confirmStepUp, e2eAdmin, expect, signIn, test } from './support/fixtures.ts';
 
 /*
  * Issue 13 "Done when": an admin issues an enrolment code in the console, a machine (the fleet
@@ -116,6 +116,8 @@ test('a machine enrols with a code issued in the console, its records show, and 
   await enrolment.getByRole('button', { name: 'Revoke' }).click();
   const confirm = page.getByRole('dialog', { name: 'Revoke enrolment' });
   await confirm.getByRole('button', { name: 'Revoke' }).click();
+  // Revoking asks for the password first (decision 046).
+  await confirmStepUp(page);
   await expect(page.getByText('Device credential revoked')).toBeVisible();
   await expect(enrolment.getByText('Revoked', { exact: true })).toBeVisible();
   const refused = await machine.heartbeat(42, '4.2.0').then(

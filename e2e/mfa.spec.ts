@@ -26,6 +26,12 @@ let userId = '';
 test.beforeAll(async ({ request }) => {
   const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
   const headers = { authorization: `Bearer ${(await login.json()).data.accessToken as string}` };
+  // Adding an admin needs the acting admin's password confirmed first (decision 046).
+  const stepUp = await request.post('/api/v1/admin/profile/step-up', {
+    headers,
+    data: { password: e2eAdmin.password },
+  });
+  expect(stepUp.ok(), await stepUp.text()).toBe(true);
   const roles = await request.get('/api/v1/admin/roles/all', { headers });
   const adminRole = ((await roles.json()).data.roles as { _id: string; type: string }[]).find(
     (r) => r.type === 'admin',
@@ -119,16 +125,24 @@ test("an admin resets the lost two-step sign-in from the user's page, by keyboar
   await page.keyboard.press('Enter');
 
   const dialog = page.getByRole('dialog', { name: 'Reset two-step sign-in' });
-  const password = dialog.getByLabel('Your password');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Reset' })).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  // The admin's own password, asked by the step-up (decision 046), never the user's.
+  const stepUp = page.getByRole('dialog', { name: 'Confirm your password to continue' });
+  const password = stepUp.getByLabel('Your password');
   await expect(password).toBeFocused();
   await page.keyboard.type('not-my-password');
   await page.keyboard.press('Enter');
-  await expect(dialog.getByText('Password is incorrect')).toBeVisible();
+  await expect(stepUp.getByText('Password is incorrect')).toBeVisible();
   await expect(password).toHaveAttribute('aria-invalid', 'true');
   await expectAccessible(page);
 
   await password.fill(e2eAdmin.password);
   await page.keyboard.press('Enter');
+  await expect(stepUp).toBeHidden();
   await expect(
     page.getByText('Two-step sign-in was reset. The user signs in with the password and sets it up again.'),
   ).toBeVisible();

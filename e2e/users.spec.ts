@@ -42,6 +42,23 @@ test('an admin adds a user, finds, views and edits them, cannot edit the first a
   await add.getByLabel('Email').fill(`grace.${stamp}@example.com`);
   await add.getByLabel('Phone No.').fill('5550001234');
   await add.getByRole('button', { name: 'Add User' }).click();
+  // Support is a console role: adding an admin asks for the password first (decision 046). Cancel
+  // leaves the form as it was filled.
+  const stepUp = page.getByRole('dialog', { name: 'Confirm your password to continue' });
+  await expect(stepUp.getByLabel('Your password')).toBeFocused();
+  await expectAccessible(page);
+  await stepUp.getByRole('button', { name: 'Cancel' }).click();
+  await expect(stepUp).toBeHidden();
+  await expect(page.getByText('Confirm your password to continue')).toBeVisible();
+  await expect(add.getByLabel('User Name')).toHaveValue(userName);
+  await add.getByRole('button', { name: 'Add User' }).click();
+  await stepUp.getByLabel('Your password').fill('not-my-password');
+  await stepUp.getByRole('button', { name: 'Confirm' }).click();
+  await expect(stepUp.getByText('Password is incorrect')).toBeVisible();
+  await expect(stepUp.getByLabel('Your password')).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page);
+  await stepUp.getByLabel('Your password').fill(e2eAdmin.password);
+  await stepUp.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('User created successfully')).toBeVisible();
   await expect(add).toBeHidden();
 
@@ -72,7 +89,7 @@ test('an admin adds a user, finds, views and edits them, cannot edit the first a
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page).toHaveURL(/\/admin\/user-management$/);
 
-  // Edit: no password field; the change shows in the list.
+  // Edit: no password field; the change shows in the list. Within 5 minutes of the step-up, no second prompt.
   await row.getByRole('button', { name: `Edit ${userName}` }).click();
   const edit = page.getByRole('dialog', { name: 'Edit User' });
   await expect(edit.getByLabel('First Name')).toHaveValue('Grace');

@@ -31,6 +31,19 @@ export async function signIn(page: Page, creds: { email: string; password: strin
 }
 
 /**
+ * Answers the step-up dialog a dangerous action opens (decision 046) with the admin's password, and
+ * waits for it to close (the action is then sent again).
+ */
+export async function confirmStepUp(page: Page, password: string = e2eAdmin.password) {
+  const dialog = page.getByRole('dialog', { name: 'Confirm your password to continue' });
+  const field = dialog.getByLabel('Your password');
+  await expect(field).toBeFocused();
+  await field.fill(password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/**
  * A console user holding the demo role `roleName` (Support, Auditor), added through the API by the
  * first admin: the demo's own users have passwords nobody knows. Returns what signs them in.
  */

@@ -70,7 +70,13 @@ export class AdminClient {
   enrolmentStatus(deviceId: string) {
     return this.call<EnrolmentStatus>({ method: 'GET', path: apiPaths.machineEnrolment(deviceId) });
   }
-  revokeEnrolment(deviceId: string) {
+  /** Revoking is a dangerous action: the admin's password is confirmed first (step-up, decision 046). */
+  async revokeEnrolment(deviceId: string) {
+    await this.call<unknown>({
+      method: 'POST',
+      path: apiPaths.profileStepUp,
+      body: { password: this.password },
+    });
     return this.call<unknown>({ method: 'POST', path: apiPaths.machineEnrolmentRevoke(deviceId) });
   }
   createAppRole(roleName: string) {
