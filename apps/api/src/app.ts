@@ -66,6 +66,8 @@ import { lazyRequestLogger } from './lib/lazy-request-logger.ts';
 import { redactedLogPaths } from './lib/log-redaction.ts';
 import { createRolesService } from './modules/roles/roles-service.ts';
 import { treatmentsRoutes } from './modules/treatments/treatments-routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
+import { createDashboardService } from './modules/dashboard/dashboard-service.ts';
 import { createTreatmentsService } from './modules/treatments/treatments-service.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
 import { createUsersService } from './modules/users/users-service.ts';
@@ -254,6 +256,9 @@ export async function buildApp({
     accessHistory: createRecordAccessHistory({ db: database.db }),
   });
   await app.register(treatmentsRoutes, { treatments: createTreatmentsService({ db: database.db }) });
+  await app.register(dashboardRoutes, {
+    dashboard: createDashboardService({ db: database.db, now, offlineMinutes: config.deviceOfflineMinutes }),
+  });
   const subscriptions = createSubscriptionsService({
     db: database.db,
     mailer,

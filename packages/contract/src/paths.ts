@@ -89,4 +89,6 @@ export const apiPaths = {
   alarmAcknowledge: (id: string) => `/api/v1/admin/alarms/${id}/acknowledge`,
   alarmResolve: (id: string) => `/api/v1/admin/alarms/${id}/resolve`,
   profileAlarmDigest: '/api/v1/admin/profile/alarm-digest',
+  // Ours (decision 050): the dashboard's Operations figures, each group by its permission.
+  dashboardOperations: '/api/v1/admin/dashboard/operations',
 } as const;

@@ -79,6 +79,8 @@ const reviewed: Record<string, RoutePermission> = {
   'POST /api/v1/admin/alarms/:id/resolve': 'devices.edit',
   'GET /api/v1/admin/profile/alarm-digest': 'devices.view',
   'PUT /api/v1/admin/profile/alarm-digest': 'devices.view',
+  // The dashboard: every admin; each figure answers to its own permission (decision 050).
+  'GET /api/v1/admin/dashboard/operations': 'any-admin',
 };
 
 const key = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

@@ -60,6 +60,9 @@ export const devices = pgTable(
     // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.
     index('devices_last_seen_at_id_idx').on(lastSeenSortKey(t), t.id),
     index('devices_app_version_code_id_idx').on(appVersionSortKey(t), t.id),
+    // The plain column, so the dashboard's online and never-seen counts are index-only range counts
+    // (an expression index cannot answer an index-only scan; decision 050).
+    index('devices_last_seen_at_idx').on(t.lastSeenAt),
     uniqueIndex('devices_machine_number_lower_idx').on(sql`lower(${t.machineNumber})`),
     uniqueIndex('devices_serial_number_lower_idx').on(sql`lower(${t.serialNumber})`),
     index('devices_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Operations } from '@app/contract/dashboard';
+import { apiPaths } from '@app/contract/paths';
+import { devices, treatmentRecords } from '#api/db/schema/devices.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
+import { adminToken, enrolDevice, flushCheckIns, deviceInject } from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+
+/*
+ * Each figure after inserts, updates and the clock moving (the test app's `now`), and the answer
+ * shaped by the role's permissions (decision 050).
+ */
+
+const minute = 60_000;
+const day = 24 * 60 * minute;
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ DEVICE_OFFLINE_MINUTES: '15' });
+});
+afterAll(() => t.close());
+
+const operations = async (token?: string): Promise<Operations> => {
+  const res = await t.injectAs(token ?? (await adminToken(t)), {
+    method: 'GET',
+    url: apiPaths.dashboardOperations,
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().data as Operations;
+};
+
+const db = () => t.database.db;
+async function addMachines(lastSeen: Array<Date | null>) {
+  const rows = lastSeen.map((at) => {
+    const tag = randomBytes(5).toString('hex');
+    return {
+      machineNumber: `DASH-${tag}`,
+      serialNumber: `SN-${tag}`,
+      location: 'Ward 1',
+      latitude: 0,
+      longitude: 0,
+      city: 'Lyon',
+      country: 'France',
+      address: '1 rue A',
+      lastSeenAt: at,
+    };
+  });
+  return db().insert(devices).values(rows).returning({ id: devices.id });
+}
+async function addSubscription(status: number, expiredAt: Date, isRecurring = false) {
+  await db()
+    .insert(subscriptions)
+    .values({
+      id: randomBytes(18).toString('hex'),
+      fullName: 'Ann Lee',
+      email: 'ann@example.com',
+      machineSerialNumber: 'SN-1',
+      amountCents: 1000,
+      isRecurring,
+      planType: isRecurring ? 'month' : null,
+      status,
+      expiredAt,
+    });
+}
+async function addTreatments(deviceId: string, times: Date[]) {
+  await db()
+    .insert(treatmentRecords)
+    .values(
+      times.map((createdAt) => ({
+        deviceId,
+        userName: 'Pat',
+        treatmentDevice: 'Laser',
+        treatmentPlan: 'Plan A',
+        createdAt,
+      })),
+    );
+}
+
+describe('machines', () => {
+  it('counts online, offline and never seen, and follows check-ins and the clock', async () => {
+    const start = await operations();
+    const now = t.clock.now.getTime();
+    await addMachines([
+      new Date(now - minute),
+      new Date(now - 14 * minute),
+      new Date(now - 16 * minute),
+      null,
+      null,
+    ]);
+    const after = (await operations()).machines!;
+    expect(after).toEqual({
+      online: start.machines!.online + 2,
+      offline: start.machines!.offline + 1,
+      neverSeen: start.machines!.neverSeen + 2,
+      offlineMinutes: 15,
+    });
+
+    // A real machine checks in through the device API: never seen becomes online.
+    const enrolled = await enrolDevice(t);
+    const beforeCall = (await operations()).machines!;
+    const res = await deviceInject(t, enrolled.credential, {
+      method: 'POST',
+      url: apiPaths.appHeartbeat,
+      payload: { versionCode: 50, versionName: '1.50.0' },
+    });
+    expect(res.statusCode).toBe(200);
+    await flushCheckIns(t);
+    const called = (await operations()).machines!;
+    expect(called.online).toBe(beforeCall.online + 1);
+    expect(called.neverSeen).toBe(beforeCall.neverSeen - 1);
+
+    // Time moves: two more minutes and the machine seen 14 minutes ago has been quiet 16.
+    t.clock.advance(2 * minute);
+    const later = (await operations()).machines!;
+    expect(later.online).toBe(called.online - 1);
+    expect(later.offline).toBe(called.offline + 1);
+    expect(later.neverSeen).toBe(called.neverSeen);
+    expect(later.online + later.offline + later.neverSeen).toBe(
+      (
+        await db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(devices)
+      )[0]!.n,
+    );
+  });
+
+  it('counts open alarms from the counter the alarms keep', async () => {
+    const before = (await operations()).openAlarms!;
+    const [machine] = await addMachines([null]);
+    await db().execute(
+      sql`insert into alarms (device_id, rule, detail, opened_at) values (${machine!.id}, 'offline', '{}'::jsonb, now())`,
+    );
+    expect((await operations()).openAlarms).toBe(before + 1);
+    await db().execute(sql`update alarms set resolved_at = now() where device_id = ${machine!.id}`);
+    expect((await operations()).openAlarms).toBe(before);
+  });
+});
+
+describe('subscriptions', () => {
+  it('counts pending and failed links still open, and those expiring in 7 days, as time moves', async () => {
+    const now = t.clock.now.getTime();
+    await addSubscription(1, new Date(now + 2 * day)); // pending, expiring soon
+    await addSubscription(1, new Date(now + 20 * day)); // pending
+    await addSubscription(1, new Date(now - minute)); // lapsed: Expired, not Pending
+    await addSubscription(4, new Date(now + 10 * day)); // failed
+    await addSubscription(2, new Date(now + 3 * day), true); // paid period ends soon
+    await addSubscription(2, new Date(now + 3 * day), false); // one-time, paid: nothing expires
+    expect((await operations()).subscriptions).toEqual({ pending: 2, failed: 1, expiringIn7Days: 2 });
+
+    // Paid: no longer pending (the state machine writes the status).
+    await db().update(subscriptions).set({ status: 2 }).where(eq(subscriptions.isRecurring, false));
+    expect((await operations()).subscriptions).toEqual({ pending: 0, failed: 0, expiringIn7Days: 1 });
+
+    // Four days on, the paid period's end is past.
+    t.clock.advance(4 * day);
+    expect((await operations()).subscriptions).toEqual({ pending: 0, failed: 0, expiringIn7Days: 0 });
+  });
+});
+
+describe('treatments', () => {
+  it('counts today and the last 30 days by UTC day, with one entry per day for the chart', async () => {
+    const [machine] = await addMachines([null]);
+    const now = t.clock.now.getTime();
+    await addTreatments(machine!.id, [
+      new Date(now),
+      new Date(now),
+      new Date(now - 2 * day),
+      new Date(now - 29 * day),
+      new Date(now - 31 * day), // outside the 30 days
+    ]);
+    const figures = (await operations()).treatments!;
+    expect(figures.days).toHaveLength(30);
+    expect(figures.days.at(-1)).toEqual({ day: t.clock.now.toISOString().slice(0, 10), count: 2 });
+    expect(figures.today).toBe(2);
+    expect(figures.last30Days).toBe(4);
+    expect(figures.days.filter((d) => d.count > 0).map((d) => d.count)).toEqual([1, 1, 2]);
+
+    // A record deleted leaves its day; the next day starts at 0.
+    await db()
+      .delete(treatmentRecords)
+      .where(eq(treatmentRecords.createdAt, new Date(now - 2 * day)));
+    t.clock.advance(day);
+    const next = (await operations()).treatments!;
+    expect(next.today).toBe(0);
+    expect(next.last30Days).toBe(2);
+  });
+});
+
+describe('permissions', () => {
+  it('answers only the figures the role may see', async () => {
+    const admin = await adminToken(t);
+    const only = async (permissions: Parameters<typeof signInWithPermissions>[2]) =>
+      Object.keys(await operations((await signInWithPermissions(t, admin, permissions)).token)).sort();
+    expect(await only([])).toEqual([]);
+    expect(await only(['devices.view'])).toEqual(['machines', 'openAlarms']);
+    expect(await only(['subscriptions.view'])).toEqual(['subscriptions']);
+    expect(await only(['patients.view'])).toEqual(['treatments']);
+    expect(await only(['devices.view', 'subscriptions.view', 'patients.view'])).toEqual([
+      'machines',
+      'openAlarms',
+      'subscriptions',
+      'treatments',
+    ]);
+  });
+
+  it('refuses a caller without a session', async () => {
+    const res = await t.app.inject({ method: 'GET', url: apiPaths.dashboardOperations });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,123 @@
+import { and, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm';
+import {
+  expiringWithinDays,
+  treatmentChartDays,
+  type Operations,
+  type TreatmentDay,
+} from '@app/contract/dashboard';
+import type { Permission } from '@app/contract/permissions';
+import { subscriptionStatuses } from '@app/contract/checkout';
+import type { Db } from '#api/db/client.ts';
+import { treatmentDailyCounts } from '#api/db/schema/dashboard.ts';
+import { devices, tableRowCounts } from '#api/db/schema/devices.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
+
+const dayMs = 24 * 3600_000;
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const { pending, complete, failed } = subscriptionStatuses;
+
+/**
+ * The dashboard's Operations figures (decision 050). Each comes from something the database keeps
+ * small: counters kept by triggers (machines, open alarms, treatments per day) or a range count on
+ * an index whose range is small by nature (machines seen in the last minutes, links still open).
+ */
+export function createDashboardService({
+  db,
+  now,
+  offlineMinutes,
+}: {
+  db: Db;
+  now: () => Date;
+  offlineMinutes: number;
+}) {
+  const counter = async (name: string) =>
+    (
+      await db.select({ n: tableRowCounts.n }).from(tableRowCounts).where(eq(tableRowCounts.tableName, name))
+    )[0]?.n ?? 0;
+  const countDevices = async (where: ReturnType<typeof and>) =>
+    (
+      await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(devices)
+        .where(where)
+    )[0]!.n;
+  const countSubscriptions = async (where: ReturnType<typeof and>) =>
+    (
+      await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(subscriptions)
+        .where(where)
+    )[0]!.n;
+
+  /** Online: seen within the offline time (the device list's Online column); offline: the rest seen. */
+  async function machines(at: Date) {
+    const since = new Date(at.getTime() - offlineMinutes * 60_000);
+    const [total, online, neverSeen] = await Promise.all([
+      counter('devices'),
+      countDevices(gte(devices.lastSeenAt, since)),
+      countDevices(isNull(devices.lastSeenAt)),
+    ]);
+    return { online, neverSeen, offline: Math.max(0, total - online - neverSeen), offlineMinutes };
+  }
+
+  /** As the Subscriptions list shows them: an unpaid link whose expiry has passed is Expired. */
+  async function subscriptionFigures(at: Date) {
+    const soon = new Date(at.getTime() + expiringWithinDays * dayMs);
+    const [pendingCount, failedCount, pendingSoon, renewingSoon] = await Promise.all([
+      countSubscriptions(and(eq(subscriptions.status, pending), gt(subscriptions.expiredAt, at))),
+      countSubscriptions(and(eq(subscriptions.status, failed), gt(subscriptions.expiredAt, at))),
+      countSubscriptions(
+        and(
+          eq(subscriptions.status, pending),
+          gt(subscriptions.expiredAt, at),
+          lte(subscriptions.expiredAt, soon),
+        ),
+      ),
+      countSubscriptions(
+        and(
+          eq(subscriptions.status, complete),
+          eq(subscriptions.isRecurring, true),
+          gt(subscriptions.expiredAt, at),
+          lte(subscriptions.expiredAt, soon),
+        ),
+      ),
+    ]);
+    return { pending: pendingCount, failed: failedCount, expiringIn7Days: pendingSoon + renewingSoon };
+  }
+
+  async function treatments(at: Date) {
+    const first = utcDay(at.getTime() - (treatmentChartDays - 1) * dayMs);
+    const rows = await db
+      .select({ day: treatmentDailyCounts.day, n: treatmentDailyCounts.n })
+      .from(treatmentDailyCounts)
+      .where(gte(treatmentDailyCounts.day, first));
+    const byDay = new Map(rows.map((r) => [r.day, Number(r.n)]));
+    const days: TreatmentDay[] = [];
+    for (let i = treatmentChartDays - 1; i >= 0; i--) {
+      const day = utcDay(at.getTime() - i * dayMs);
+      days.push({ day, count: byDay.get(day) ?? 0 });
+    }
+    return {
+      today: days.at(-1)!.count,
+      last30Days: days.reduce((sum, d) => sum + d.count, 0),
+      days,
+    };
+  }
+
+  /** Only the groups the role's permissions show; the queries run side by side. */
+  async function operations(permissions: readonly Permission[]): Promise<Operations> {
+    const at = now();
+    const may = (p: Permission) => permissions.includes(p);
+    const [m, alarms, s, t] = await Promise.all([
+      may('devices.view') ? machines(at) : undefined,
+      may('devices.view') ? counter('alarms_open') : undefined,
+      may('subscriptions.view') ? subscriptionFigures(at) : undefined,
+      may('patients.view') ? treatments(at) : undefined,
+    ]);
+    return { machines: m, openAlarms: alarms, subscriptions: s, treatments: t };
+  }
+
+  return { operations };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { envelope } from './envelope.ts';
+
+/**
+ * The dashboard's Operations section (docs/product.md, Dashboard). Each group is present only when
+ * the admin's role carries its permission (decision 050): machines and alarms with devices.view,
+ * subscriptions with subscriptions.view, treatments with patients.view.
+ */
+export const operationsMachinesSchema = z.object({
+  online: z.number().int(),
+  offline: z.number().int(),
+  neverSeen: z.number().int(),
+  /** The quiet time after which a machine counts as offline (DEVICE_OFFLINE_MINUTES). */
+  offlineMinutes: z.number().int(),
+});
+export const operationsSubscriptionsSchema = z.object({
+  pending: z.number().int(),
+  failed: z.number().int(),
+  expiringIn7Days: z.number().int(),
+});
+/** One UTC day of the last 30, oldest first, today last. */
+export const treatmentDaySchema = z.object({ day: z.string(), count: z.number().int() });
+export const operationsTreatmentsSchema = z.object({
+  today: z.number().int(),
+  last30Days: z.number().int(),
+  days: z.array(treatmentDaySchema),
+});
+export const operationsSchema = z.object({
+  machines: operationsMachinesSchema.optional(),
+  openAlarms: z.number().int().optional(),
+  subscriptions: operationsSubscriptionsSchema.optional(),
+  treatments: operationsTreatmentsSchema.optional(),
+});
+export type Operations = z.infer<typeof operationsSchema>;
+export type TreatmentDay = z.infer<typeof treatmentDaySchema>;
+export const operationsResponseSchema = envelope(operationsSchema);
+
+/** The days the treatments chart covers, today included. */
+export const treatmentChartDays = 30;
+/** "Expiring in 7 days". */
+export const expiringWithinDays = 7;
+
+export const dashboardTexts = {
+  operations: 'Operations',
+  machines: 'Machines',
+  online: 'Online',
+  offline: 'Offline',
+  neverSeen: 'Never seen',
+  openAlarms: 'Open alarms',
+  subscriptions: 'Subscriptions',
+  pending: 'Pending',
+  failed: 'Failed',
+  expiring: 'Expiring in 7 days',
+  treatments: 'Treatments',
+  today: 'Today',
+  last30Days: 'Last 30 days',
+  chartTitle: 'Treatments per day, last 30 days',
+  nothingToShow: 'Your role shows no operations figures.',
+} as const;
