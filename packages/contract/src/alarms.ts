@@ -157,7 +157,6 @@ export const alarmListQuerySchema = pageQuery.extend({
   rule: z.enum(alarmRules, { error: alarmMessages.ruleInvalid }).optional(),
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
-export type AlarmListQuery = z.input<typeof alarmListQuerySchema>;
 
 export const alarmListSchema = z.object({
   alarms: z.array(alarmSchema),
