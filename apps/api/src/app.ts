@@ -31,6 +31,8 @@ import { createTokenSigner } from './lib/tokens.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
 import { appUpdatesRoutes } from './modules/app-updates/app-updates-routes.ts';
 import { createAppUpdatesService } from './modules/app-updates/app-updates-service.ts';
+import { createMinimumSupportedVersion } from './modules/app-updates/minimum-supported-version.ts';
+import { createRolloutService } from './modules/app-updates/rollout-service.ts';
 import { accountRoutes } from './modules/account/account-routes.ts';
 import { registerAlarms } from './modules/alarms/alarms-plugin.ts';
 import { createAccountService } from './modules/account/account-service.ts';
@@ -242,7 +244,10 @@ export async function buildApp({
       publicUrl: config.publicUrl,
       apkMaxBytes: config.apkMaxBytes,
       apkLimits: { maxEntries: config.apkMaxEntries, maxUncompressedBytes: config.apkMaxUncompressedBytes },
+      minimumSupportedVersion: createMinimumSupportedVersion({ config: config.alarms }),
     }),
+    rollouts: createRolloutService({ db: database.db }),
+    devices: { auth: deviceAuth, onDeviceCall: deviceGate.onDeviceCall },
   });
   await app.register(rolesRoutes, { roles: createRolesService({ db: database.db, now }) });
   await app.register(usersRoutes, { users: createUsersService({ db: database.db, now, mailer }) });

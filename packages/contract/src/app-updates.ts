@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
+import { rolloutFields, rolloutPercentSchema } from './app-update-rollouts.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 /** docs/product.md §5.6 "App update" (required fields, update type, apk file) and our server-side texts. */
@@ -105,9 +106,14 @@ export const appUpdateFieldsSchema = strictObject({
   remark: requiredText(appUpdateMessages.remarkRequired, 500),
   updateDesc: requiredText(appUpdateMessages.updateDescRequired, 2000),
   updateType: updateTypeSchema,
+  /** The first stage of its staged rollout (decision 051); without it the release goes to every machine. */
+  rolloutPercent: rolloutPercentSchema.optional(),
 });
 export type AppUpdateFields = z.output<typeof appUpdateFieldsSchema>;
-export const appUpdateFieldKeys = Object.keys(appUpdateFieldsSchema.shape) as (keyof AppUpdateFields)[];
+/** The fields every upload carries: with all of them in hand the server checks before the file arrives. */
+export const appUpdateFieldKeys = (
+  Object.keys(appUpdateFieldsSchema.shape) as (keyof AppUpdateFields)[]
+).filter((key) => key !== 'rolloutPercent');
 
 /** What a browser File or a server-side part has in common. */
 export type FileLike = { name: string; size: number };
@@ -156,6 +162,7 @@ export const appUpdateSchema = z.object({
   /** The package the APK's manifest declares (null: stored before manifests were read). */
   packageName: z.string().nullable(),
   createdAt: z.string(),
+  ...rolloutFields,
 });
 export type AppUpdate = z.infer<typeof appUpdateSchema>;
 
@@ -195,6 +202,11 @@ export const latestUpdateSchema = appUpdateSchema.extend({
    * newest release's own type.
    */
   forceUpdate: z.boolean(),
+  /**
+   * True when the caller's version was withdrawn and this answer is the earlier release to go back
+   * to (decision 051); updateAvailable and forceUpdate are then true.
+   */
+  rollback: z.boolean(),
 });
 export type LatestUpdate = z.infer<typeof latestUpdateSchema>;
 export const latestUpdateResponseSchema = envelope(latestUpdateSchema);

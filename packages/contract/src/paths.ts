@@ -61,6 +61,8 @@ export const apiPaths = {
   subscriptionWebhook: '/api/v1/admin/subscription/webhook',
   systemUpdates: '/api/v1/admin/system/updates',
   systemUpdatesAll: '/api/v1/admin/system/updates/all',
+  // Ours (decision 051): pause, resume, advance, halt or withdraw a release's staged rollout.
+  appUpdateRollout: (id: string) => `/api/v1/admin/system/updates/${id}/rollout`,
   // Ours (not in the spec): the public APK download and the mobile app's update check.
   appUpdateApk: (id: string) => `/api/v1/app/updates/${id}/apk`,
   appUpdateLatest: '/api/v1/app/updates/latest',

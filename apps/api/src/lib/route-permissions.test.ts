@@ -72,6 +72,8 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/subscrption/all': 'subscriptions.view',
   'POST /api/v1/admin/subscrption/add': 'subscriptions.manage',
   'POST /api/v1/admin/system/updates': 'app-updates.publish',
+  // A release's staged rollout is part of publishing it (decision 051).
+  'POST /api/v1/admin/system/updates/:id/rollout': 'app-updates.publish',
   // Alarms (decision 049): seeing them is seeing the machines; acting on one changes a machine's care.
   'GET /api/v1/admin/alarms': 'devices.view',
   'GET /api/v1/admin/alarms/count': 'devices.view',

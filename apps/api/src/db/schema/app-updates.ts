@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
+  check,
   index,
   integer,
   pgTable,
@@ -34,8 +36,20 @@ export const appUpdates = pgTable(
     apkSha256: text('apk_sha256').notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Staged rollout (decision 051): the share of enrolled machines, by their stable cohort, that
+     * are offered this release. 100 for releases stored before rollouts (they went to everyone).
+     */
+    rolloutPercent: smallint('rollout_percent').notNull().default(100),
+    /** active, paused, halted (nobody new gets it) or withdrawn (its machines go back to the previous one). */
+    rolloutState: text('rollout_state').notNull().default('active'),
   },
   (t) => [
+    check('app_updates_rollout_percent_check', sql`${t.rolloutPercent} between 1 and 100`),
+    check(
+      'app_updates_rollout_state_check',
+      sql`${t.rolloutState} in ('active', 'paused', 'halted', 'withdrawn')`,
+    ),
     uniqueIndex('app_updates_app_version_idx').on(t.appName, t.versionCode),
     index('app_updates_created_at_idx').on(t.createdAt, t.id),
   ],

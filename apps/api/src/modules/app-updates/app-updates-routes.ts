@@ -11,12 +11,17 @@ import {
   latestUpdateResponseSchema,
   updateTypeSchema,
 } from '@app/contract/app-updates';
+import { rolloutChangeBodySchema, rolloutMessages } from '@app/contract/app-update-rollouts';
+import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
+import type { FastifyRequest } from 'fastify';
 import { namingFields } from '#api/lib/audit-records.ts';
 import { ok } from '#api/lib/envelope.ts';
-import { BadRequestError, UnsupportedMediaTypeError } from '#api/lib/errors.ts';
+import { BadRequestError, UnauthorizedError, UnsupportedMediaTypeError } from '#api/lib/errors.ts';
+import type { DeviceGate } from '#api/lib/auth-hook.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import { apkContentType, type AppUpdatesService, type UploadPart } from './app-updates-service.ts';
+import type { RolloutService } from './rollout-service.ts';
 
 const malformed = 'The upload was incomplete or is not valid multipart/form-data';
 
@@ -79,10 +84,27 @@ async function* forceNeedsStepUp(
   }
 }
 
-export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesService }> = async (
-  app,
-  { appUpdates },
-) => {
+/**
+ * The update check is public, so a machine that is not enrolled can still ask; an enrolled one
+ * presents its credential (the device API's `Device` scheme) to be answered by its cohort
+ * (decision 051). A credential that is presented must be good: a 401 rather than a silent
+ * anonymous answer, which would hide a staged release from the machine.
+ */
+async function enrolledDevice(request: FastifyRequest, devices: DeviceGate): Promise<string | null> {
+  const header = request.headers.authorization;
+  if (header === undefined) return null;
+  const credential = /^Device (\S+)$/.exec(header)?.[1];
+  if (!credential) throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
+  const device = await devices.auth.authenticateDevice(credential);
+  devices.onDeviceCall?.(device);
+  return device.deviceId;
+}
+
+export const appUpdatesRoutes: FastifyPluginAsyncZod<{
+  appUpdates: AppUpdatesService;
+  rollouts: RolloutService;
+  devices: DeviceGate;
+}> = async (app, { appUpdates, rollouts, devices }) => {
   app.post(
     apiPaths.systemUpdates,
     {
@@ -134,13 +156,48 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{ appUpdates: AppUpdatesSer
       schema: {
         tags: ['app-updates'],
         summary:
-          'For the mobile app, no token: the newest update of appName. With versionCode (the installed one), also whether an update is available and whether it must be forced.',
+          'For the mobile app, no token needed: the newest update of appName it may get. With versionCode (the installed one), also whether an update is available and whether it must be forced (a skipped Force release, or a version below the minimum supported). ' +
+          'An enrolled machine sends its credential (authorization: Device dvc_…) and is answered by its rollout cohort; without one only releases rolled out to 100 % are offered. A machine on a withdrawn release is offered the previous good one (rollback true).',
         security: [],
         querystring: latestUpdateQuerySchema,
         response: { 200: latestUpdateResponseSchema },
       },
     },
-    async (request) => ok(await appUpdates.latest(request.query)),
+    async (request) =>
+      ok(
+        await appUpdates.latest({
+          ...request.query,
+          deviceId: await enrolledDevice(request, devices),
+        }),
+      ),
+  );
+
+  app.post(
+    apiPaths.appUpdateRollout(':id'),
+    {
+      config: {
+        access: 'admin',
+        permission: 'app-updates.publish',
+        // Withdrawing sends machines back a version, and a 100 % stage reaches every machine.
+        stepUp: (request) => {
+          const body = request.body as { action: string; percent?: number } | undefined;
+          return body?.action === 'withdraw' || body?.percent === 100;
+        },
+      },
+      schema: {
+        tags: ['app-updates'],
+        summary:
+          "Change a release's staged rollout: action pause, resume, advance (with percent above the current stage, 1–100), halt (no new machine gets it) or withdraw (its machines are offered the previous good release). " +
+          "Withdraw and a 100 % stage need a step-up. 409 when the rollout's state does not allow the action.",
+        params: appUpdateIdParamSchema,
+        body: rolloutChangeBodySchema,
+        response: { 200: appUpdateResponseSchema },
+      },
+    },
+    async (request) => {
+      const row = await rollouts.change(request.params.id, request.body);
+      return ok(appUpdates.toDto(row), rolloutMessages.changed[request.body.action]);
+    },
   );
 
   app.get(

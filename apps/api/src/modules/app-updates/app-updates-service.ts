@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { and, count, desc, eq, gt } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import { ManifestError, type ApkManifest } from '@app/contract/apk-manifest';
 import {
   appUpdateFieldKeys,
@@ -28,6 +28,7 @@ import { validationMessage } from '#api/lib/validation-message.ts';
 import { checkApk, defaultApkLimits, type ApkLimits, type ApkVerdict } from './apk-check.ts';
 import { readApkManifestFile } from './apk-manifest-file.ts';
 import { createReleaseRules } from './release-rules.ts';
+import { chooseOffer } from './rollout-offer.ts';
 import { devicesRunning } from './running-devices.ts';
 
 /** One part of a multipart body, as the route hands it over (fields as text, the file as a stream). */
@@ -95,8 +96,10 @@ export function createAppUpdatesService(deps: {
   publicUrl: string;
   apkMaxBytes: number;
   apkLimits?: ApkLimits;
+  /** The lowest versionCode still supported: machines below it must update (minimum-supported-version.ts). */
+  minimumSupportedVersion: () => Promise<number | null>;
 }) {
-  const { db, storage, publicUrl, apkMaxBytes, apkLimits = defaultApkLimits } = deps;
+  const { db, storage, publicUrl, apkMaxBytes, apkLimits = defaultApkLimits, minimumSupportedVersion } = deps;
   const rules = createReleaseRules(db);
 
   const toDto = (row: Row): AppUpdate => ({
@@ -114,6 +117,8 @@ export function createAppUpdatesService(deps: {
     apkSha256: row.apkSha256,
     packageName: row.packageName,
     createdAt: row.createdAt.toISOString(),
+    rolloutPercent: row.rolloutPercent,
+    rolloutState: row.rolloutState as AppUpdate['rolloutState'],
   });
 
   /**
@@ -244,33 +249,34 @@ export function createAppUpdatesService(deps: {
       return { allSystems, totalPages: pageCount(total, limit), total, page, limit };
     },
 
-    async latest({ appName, versionCode }: { appName: string; versionCode?: number }): Promise<LatestUpdate> {
-      const [newest] = await db
+    toDto,
+
+    /**
+     * The update check (decision 051): an enrolled machine (deviceId) is answered by its cohort,
+     * an anonymous caller by the releases at 100 %. Releases per app are few: all are read.
+     */
+    async latest({
+      appName,
+      versionCode,
+      deviceId = null,
+    }: {
+      appName: string;
+      versionCode?: number;
+      deviceId?: string | null;
+    }): Promise<LatestUpdate> {
+      const releases = await db
         .select()
         .from(appUpdates)
         .where(eq(appUpdates.appName, appName))
-        .orderBy(desc(appUpdates.versionCode))
-        .limit(1);
-      if (!newest) throw new NotFoundError(appUpdateMessages.noneForApp);
-      if (versionCode === undefined)
-        return { ...toDto(newest), updateAvailable: null, forceUpdate: newest.updateType === 2 };
-      const updateAvailable = newest.versionCode > versionCode;
-      let forceUpdate = false;
-      if (updateAvailable) {
-        const [force] = await db
-          .select({ id: appUpdates.id })
-          .from(appUpdates)
-          .where(
-            and(
-              eq(appUpdates.appName, appName),
-              gt(appUpdates.versionCode, versionCode),
-              eq(appUpdates.updateType, 2),
-            ),
-          )
-          .limit(1);
-        forceUpdate = Boolean(force);
-      }
-      return { ...toDto(newest), updateAvailable, forceUpdate };
+        .orderBy(desc(appUpdates.versionCode));
+      const offer = chooseOffer(releases, {
+        deviceId,
+        versionCode,
+        minimumVersion: versionCode === undefined ? null : await minimumSupportedVersion(),
+      });
+      if (!offer) throw new NotFoundError(appUpdateMessages.noneForApp);
+      const { release, ...answer } = offer;
+      return { ...toDto(release), ...answer };
     },
 
     /** The APK of one update, ready to stream. */

@@ -32,6 +32,8 @@ const saved: AppUpdateListItem = {
   apkSha256: 'ab'.repeat(32),
   packageName: 'com.example.device',
   createdAt: '2025-01-02T03:04:05.000Z',
+  rolloutPercent: 100,
+  rolloutState: 'active',
   deviceCount: 3,
 };
 

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { strictObject } from './fields.ts';
+
+/**
+ * Staged rollouts of app releases (issue 16 item 3, decision 051). A release reaches the share of
+ * enrolled machines its stage names, chosen by a stable hash of each machine's id.
+ */
+export const rolloutStates = ['active', 'paused', 'halted', 'withdrawn'] as const;
+export type RolloutState = (typeof rolloutStates)[number];
+export const rolloutStateLabels: Record<RolloutState, string> = {
+  active: 'Rolling out',
+  paused: 'Paused',
+  halted: 'Halted',
+  withdrawn: 'Withdrawn',
+};
+
+export const rolloutActions = ['pause', 'resume', 'advance', 'halt', 'withdraw'] as const;
+export type RolloutAction = (typeof rolloutActions)[number];
+
+/** The stages the console offers; the API takes any whole percentage from 1 to 100. */
+export const rolloutStages = [5, 25, 50, 100] as const;
+
+export const rolloutMessages = {
+  actionInvalid: `Action must be one of ${rolloutActions.join(', ')}`,
+  percentInvalid: 'Percent must be a whole number from 1 to 100',
+  percentRequired: 'Percent is required to advance a rollout',
+  percentNotAbove: (current: number) => `Percent must be above the current stage (${current} %)`,
+  notAllowed: (action: RolloutAction, state: RolloutState) =>
+    `A rollout that is ${rolloutStateLabels[state].toLowerCase()} cannot ${action === 'advance' ? 'advance' : `be ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : action === 'halt' ? 'halted' : 'withdrawn'}`}`,
+  changed: {
+    pause: 'Rollout paused',
+    resume: 'Rollout resumed',
+    advance: 'Rollout advanced',
+    halt: 'Rollout halted',
+    withdraw: 'Release withdrawn',
+  } satisfies Record<RolloutAction, string>,
+} as const;
+
+export const rolloutPercentSchema = z.coerce
+  .number({ error: rolloutMessages.percentInvalid })
+  .int({ error: rolloutMessages.percentInvalid })
+  .min(1, { error: rolloutMessages.percentInvalid })
+  .max(100, { error: rolloutMessages.percentInvalid });
+
+/** POST system/updates/{id}/rollout. */
+export const rolloutChangeBodySchema = strictObject({
+  action: z.enum(rolloutActions, { error: rolloutMessages.actionInvalid }),
+  /** The new stage: only with advance, and above the current one. */
+  percent: rolloutPercentSchema.optional(),
+});
+export type RolloutChangeBody = z.infer<typeof rolloutChangeBodySchema>;
+
+/** What every release carries about its rollout. */
+export const rolloutFields = {
+  rolloutPercent: z.number().int(),
+  rolloutState: z.enum(rolloutStates),
+};
