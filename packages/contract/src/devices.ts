@@ -146,6 +146,14 @@ export type DeviceSortKey = (typeof deviceSortKeys)[number];
 export const sortDirections = ['asc', 'desc'] as const;
 export type SortDirection = (typeof sortDirections)[number];
 
+export const onlineFilters = ['online', 'offline', 'never'] as const;
+export type OnlineFilter = (typeof onlineFilters)[number];
+export const onlineFilterLabels: Record<OnlineFilter, string> = {
+  online: 'Online',
+  offline: 'Offline',
+  never: 'Never seen',
+};
+
 /** GET machine: page, limit, search, sort, direction (default createdAt descending). */
 export const deviceListQuerySchema = pageQuery.extend({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
@@ -153,6 +161,8 @@ export const deviceListQuerySchema = pageQuery.extend({
     .enum(deviceSortKeys, { error: `sort must be one of ${deviceSortKeys.join(', ')}` })
     .default('createdAt'),
   direction: z.enum(sortDirections, { error: 'direction must be asc or desc' }).optional(),
+  /** Ours (the dashboard's figures link here): Online, Offline (quiet past the offline time) or Never seen. */
+  online: z.enum(onlineFilters, { error: `online must be one of ${onlineFilters.join(', ')}` }).optional(),
 });
 
 export const idParamSchema = (invalid: string) => z.object({ id: z.uuid({ error: invalid }) });

@@ -148,7 +148,20 @@ export const subscriptionSchema = z.object({
 export const demoPaymentLabel = 'Demo payment';
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
-export const subscriptionListQuery = pageQuery;
+/** Ours (the dashboard's figures link here): the status as the list shows it, and expiry within N days. */
+export const subscriptionListQuery = pageQuery.extend({
+  status: z.coerce
+    .number({ error: 'status must be 1, 2, 3 or 4' })
+    .pipe(z.union(statusSchema.options, { error: 'status must be 1, 2, 3 or 4' }))
+    .optional(),
+  expiresWithin: z.coerce
+    .number({ error: 'expiresWithin must be a number of days' })
+    .int('expiresWithin must be a whole number of days')
+    .min(1, 'expiresWithin must be at least 1')
+    .max(366, 'expiresWithin must be at most 366')
+    .optional(),
+});
+export type SubscriptionListQuery = z.infer<typeof subscriptionListQuery>;
 export const subscriptionListResponseSchema = envelope(
   z.object({
     subscriptions: z.array(subscriptionSchema),

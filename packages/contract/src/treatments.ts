@@ -13,14 +13,19 @@ export const treatmentMessages = {
   patientIdInvalid: 'patientId must be a valid id',
   machineNumberInvalid: 'machineNumber must be at most 64 characters',
   searchTooLong: 'search must be at most 100 characters',
+  fromInvalid: 'from must be a date (YYYY-MM-DD)',
+  toInvalid: 'to must be a date (YYYY-MM-DD)',
 } as const;
 
-/** Treatment list: page, limit, machineNumber, doctorId (and patientId), optional search. */
+/** Treatment list: page, limit, machineNumber, doctorId (and patientId), optional search and UTC day range. */
 export const treatmentListQuerySchema = pageQuery.extend({
   machineNumber: z.string().trim().min(1).max(64, treatmentMessages.machineNumberInvalid).optional(),
   doctorId: z.uuid({ error: treatmentMessages.doctorIdInvalid }).optional(),
   patientId: z.uuid({ error: treatmentMessages.patientIdInvalid }).optional(),
   search: z.string().trim().max(100, treatmentMessages.searchTooLong).optional(),
+  /** Ours (the dashboard's figures link here): recorded on or after this UTC day, and on or before `to`. */
+  from: z.iso.date({ error: treatmentMessages.fromInvalid }).optional(),
+  to: z.iso.date({ error: treatmentMessages.toInvalid }).optional(),
 });
 
 export const treatmentIdParamSchema = z.object({ id: z.uuid({ error: treatmentMessages.invalidId }) });

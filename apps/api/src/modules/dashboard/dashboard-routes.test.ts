@@ -210,3 +210,62 @@ describe('permissions', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('each figure is the total of the list it links to', () => {
+  const total = async (url: string, query: Record<string, string>) => {
+    const res = await t.injectAs(await adminToken(t), { method: 'GET', url, query });
+    expect(res.statusCode).toBe(200);
+    return res.json().data.total as number;
+  };
+
+  it('machines: the device list filtered by online, offline and never seen, also with a search', async () => {
+    const [seen] = await addMachines([new Date(t.clock.now.getTime() - minute)]);
+    const { machines } = await operations();
+    expect(await total(apiPaths.machines, { online: 'online' })).toBe(machines!.online);
+    expect(await total(apiPaths.machines, { online: 'offline' })).toBe(machines!.offline);
+    expect(await total(apiPaths.machines, { online: 'never' })).toBe(machines!.neverSeen);
+    const [row] = await db().select().from(devices).where(eq(devices.id, seen!.id));
+    const found = await t.injectAs(await adminToken(t), {
+      method: 'GET',
+      url: apiPaths.machines,
+      query: { online: 'online', search: row!.machineNumber },
+    });
+    expect(found.json().data.allDevices.map((d: { _id: string }) => d._id)).toEqual([seen!.id]);
+    expect(await total(apiPaths.machines, { online: 'never', search: row!.machineNumber })).toBe(0);
+  });
+
+  it('subscriptions: the list filtered by status and by expiry within 7 days', async () => {
+    const now = t.clock.now.getTime();
+    await addSubscription(1, new Date(now + day));
+    await addSubscription(4, new Date(now + 9 * day));
+    await addSubscription(2, new Date(now + 6 * day), true);
+    const { subscriptions: s } = await operations();
+    expect(s!.pending).toBeGreaterThan(0);
+    expect(await total(apiPaths.subscriptionsAll, { status: '1' })).toBe(s!.pending);
+    expect(await total(apiPaths.subscriptionsAll, { status: '4' })).toBe(s!.failed);
+    expect(await total(apiPaths.subscriptionsAll, { expiresWithin: '7' })).toBe(s!.expiringIn7Days);
+  });
+
+  it('treatments: the list filtered to today and to the last 30 days', async () => {
+    const { treatments } = await operations();
+    const days = treatments!.days;
+    expect(await total(apiPaths.treatmentsAll, { from: days.at(-1)!.day, to: days.at(-1)!.day })).toBe(
+      treatments!.today,
+    );
+    expect(await total(apiPaths.treatmentsAll, { from: days[0]!.day, to: days.at(-1)!.day })).toBe(
+      treatments!.last30Days,
+    );
+  });
+
+  it('refuses a filter it does not know with a 400 naming the field', async () => {
+    const bad = async (url: string, query: Record<string, string>, field: string) => {
+      const res = await t.injectAs(await adminToken(t), { method: 'GET', url, query });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().msg).toContain(field);
+    };
+    await bad(apiPaths.machines, { online: 'sometimes' }, 'online');
+    await bad(apiPaths.subscriptionsAll, { status: '9' }, 'status');
+    await bad(apiPaths.subscriptionsAll, { expiresWithin: '0' }, 'expiresWithin');
+    await bad(apiPaths.treatmentsAll, { from: '2026-13-01' }, 'from');
+  });
+});

@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm';
+import { eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   expiringWithinDays,
   treatmentChartDays,
@@ -11,10 +11,11 @@ import type { Db } from '#api/db/client.ts';
 import { treatmentDailyCounts } from '#api/db/schema/dashboard.ts';
 import { devices, tableRowCounts } from '#api/db/schema/devices.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { expiringWithin, statusAt } from '../subscriptions/subscription-filters.ts';
 
 const dayMs = 24 * 3600_000;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const { pending, complete, failed } = subscriptionStatuses;
+const { pending, failed } = subscriptionStatuses;
 
 /**
  * The dashboard's Operations figures (decision 050). Each comes from something the database keeps
@@ -34,14 +35,14 @@ export function createDashboardService({
     (
       await db.select({ n: tableRowCounts.n }).from(tableRowCounts).where(eq(tableRowCounts.tableName, name))
     )[0]?.n ?? 0;
-  const countDevices = async (where: ReturnType<typeof and>) =>
+  const countDevices = async (where: SQL) =>
     (
       await db
         .select({ n: sql<number>`count(*)::int` })
         .from(devices)
         .where(where)
     )[0]!.n;
-  const countSubscriptions = async (where: ReturnType<typeof and>) =>
+  const countSubscriptions = async (where: SQL) =>
     (
       await db
         .select({ n: sql<number>`count(*)::int` })
@@ -60,29 +61,14 @@ export function createDashboardService({
     return { online, neverSeen, offline: Math.max(0, total - online - neverSeen), offlineMinutes };
   }
 
-  /** As the Subscriptions list shows them: an unpaid link whose expiry has passed is Expired. */
+  /** As the Subscriptions list shows them, with the list's own filters (so a figure is its list's total). */
   async function subscriptionFigures(at: Date) {
-    const soon = new Date(at.getTime() + expiringWithinDays * dayMs);
-    const [pendingCount, failedCount, pendingSoon, renewingSoon] = await Promise.all([
-      countSubscriptions(and(eq(subscriptions.status, pending), gt(subscriptions.expiredAt, at))),
-      countSubscriptions(and(eq(subscriptions.status, failed), gt(subscriptions.expiredAt, at))),
-      countSubscriptions(
-        and(
-          eq(subscriptions.status, pending),
-          gt(subscriptions.expiredAt, at),
-          lte(subscriptions.expiredAt, soon),
-        ),
-      ),
-      countSubscriptions(
-        and(
-          eq(subscriptions.status, complete),
-          eq(subscriptions.isRecurring, true),
-          gt(subscriptions.expiredAt, at),
-          lte(subscriptions.expiredAt, soon),
-        ),
-      ),
+    const [pendingCount, failedCount, expiring] = await Promise.all([
+      countSubscriptions(statusAt(pending, at)),
+      countSubscriptions(statusAt(failed, at)),
+      countSubscriptions(expiringWithin(expiringWithinDays, at)),
     ]);
-    return { pending: pendingCount, failed: failedCount, expiringIn7Days: pendingSoon + renewingSoon };
+    return { pending: pendingCount, failed: failedCount, expiringIn7Days: expiring };
   }
 
   async function treatments(at: Date) {

@@ -1,5 +1,17 @@
-import { asc, desc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Device, DeviceList, DeviceSortKey, SortDirection } from '@app/contract/devices';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  isNull,
+  lt,
+  sql,
+  type AnyColumn,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
+import type { Device, DeviceList, DeviceSortKey, OnlineFilter, SortDirection } from '@app/contract/devices';
 import type { Db } from '#api/db/client.ts';
 import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '#api/db/schema/devices.ts';
 import { containsPattern, offsetOf, pageCount } from '#api/lib/pagination.ts';
@@ -25,6 +37,7 @@ export type DeviceListParams = {
   search?: string;
   sort: DeviceSortKey;
   direction?: SortDirection;
+  online?: OnlineFilter;
 };
 
 /** Pages starting before this row are fetched together with the count; deeper ones after it. */
@@ -113,7 +126,17 @@ export function createDeviceList({
       return unique ? [order(column)] : [order(column), order(devices.id)];
     };
     const search = params.search?.toLowerCase();
-    const where = search ? sql`${devices.searchText} like ${containsPattern(search)}` : undefined;
+    const searched = search ? sql`${devices.searchText} like ${containsPattern(search)}` : undefined;
+    // The Online column's rule; the plain last_seen_at index counts these ranges (decision 050).
+    const onlineSince = new Date(now().getTime() - offlineMinutes * 60_000);
+    const byOnline =
+      params.online &&
+      {
+        online: gte(devices.lastSeenAt, onlineSince),
+        offline: lt(devices.lastSeenAt, onlineSince),
+        never: isNull(devices.lastSeenAt),
+      }[params.online];
+    const where = and(searched, byOnline);
     const offset = offsetOf(page, limit);
 
     // Page ids first from the index alone, then only those rows: a deep page skips index entries,
@@ -147,7 +170,9 @@ export function createDeviceList({
       return prepared.execute({ skip, take });
     };
     const total = async (): Promise<{ total: number; estimated: boolean }> =>
-      where ? countSearch(where) : { total: await countAll(), estimated: false };
+      searched
+        ? countSearch(where!)
+        : { total: where ? await countWhere(where) : await countAll(), estimated: false };
 
     if (!where && offset < nearPages) {
       // The console's usual request: the page, its count and its subscriptions in one statement

@@ -8,6 +8,7 @@ import {
   type CheckoutSummary,
   type CreateSubscriptionBody,
   type Subscription,
+  type SubscriptionListQuery,
 } from '@app/contract/subscriptions';
 import type { Db } from '#api/db/client.ts';
 import { processedPaymentEvents, subscriptions } from '#api/db/schema/subscriptions.ts';
@@ -23,6 +24,7 @@ import {
 } from '#api/lib/payments/payment-provider.ts';
 import { createPaymentStateMachine, type SubscriptionRow as Row } from './payment-state-machine.ts';
 import { effectiveStatus } from './subscription-status.ts';
+import { subscriptionFilter } from './subscription-filters.ts';
 import { checkoutSummaryView, subscriptionView } from './subscription-views.ts';
 import { linkMail } from './subscription-link-mail.ts';
 import { createSubscriptionSweep } from './subscription-sweep.ts';
@@ -83,15 +85,17 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
   const { sweep, startSweep } = createSubscriptionSweep({ db, provider, states, now, log });
 
   return {
-    async list({ page, limit }: { page: number; limit: number }) {
+    async list({ page, limit, ...filters }: SubscriptionListQuery) {
+      const where = subscriptionFilter(filters, now());
       const [rows, [total]] = await Promise.all([
         db
           .select()
           .from(subscriptions)
+          .where(where)
           .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
           .limit(limit)
           .offset(offsetOf(page, limit)),
-        db.select({ n: count() }).from(subscriptions),
+        db.select({ n: count() }).from(subscriptions).where(where),
       ]);
       const n = total?.n ?? 0;
       return {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
 import {
   treatmentMessages,
   type Treatment,
@@ -17,6 +17,9 @@ export type TreatmentListParams = {
   doctorId?: string;
   patientId?: string;
   search?: string;
+  /** UTC days, both included. */
+  from?: string;
+  to?: string;
 };
 
 const columns = {
@@ -60,6 +63,10 @@ export function createTreatmentsService({ db }: { db: Db }) {
           : undefined,
         q.doctorId ? eq(treatmentRecords.doctorId, q.doctorId) : undefined,
         q.patientId ? eq(treatmentRecords.patientId, q.patientId) : undefined,
+        q.from ? gte(treatmentRecords.createdAt, new Date(`${q.from}T00:00:00Z`)) : undefined,
+        q.to
+          ? lt(treatmentRecords.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + 24 * 3600_000))
+          : undefined,
         pattern
           ? or(
               sql`${treatmentRecords.userName} ilike ${pattern}`,
