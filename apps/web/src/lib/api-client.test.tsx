@@ -11,6 +11,7 @@ import { reloadSessionFromStorage, SESSION_STORAGE_KEY } from './session-store.t
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let expiredAt = 0;
 let steppedUp = false;
+let sessionGone = false;
 
 beforeAll(async () => {
   server = await startTestServer((request) => {
@@ -30,6 +31,7 @@ beforeAll(async () => {
       };
     // A dangerous action that keeps asking for a step-up, and one that is satisfied by it.
     if (request.url === '/api/v1/admin/profile/step-up') {
+      if (sessionGone) return { status: 401, body: { code: 401, msg: 'Session expired', data: null } };
       steppedUp = true;
       return { status: 200, body: { code: 200, msg: 'Password confirmed', data: { steppedUpUntil: 'x' } } };
     }
@@ -57,15 +59,20 @@ afterAll(() => server.close());
 afterEach(() => {
   server.requests.length = 0;
   steppedUp = false;
+  sessionGone = false;
 });
 
 /** Confirms the step-up dialog once it shows. */
 async function confirmStepUp() {
+  await answerStepUp();
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+}
+
+async function answerStepUp() {
   const dialog = await screen.findByRole('dialog', { name: 'Confirm your password to continue' });
   const user = userEvent.setup();
   await user.type(within(dialog).getByLabelText('Your password'), 'Passw0rd');
   await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 }
 
 const storeSession = () => {
@@ -200,5 +207,15 @@ describe('api client', () => {
     });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('when the session ended meanwhile, closes the dialog and hands the caller the handled 401, sending nothing more', async () => {
+    storeSession();
+    sessionGone = true;
+    const call = apiClient.post('/api/always-asks', {}).catch((e: unknown) => e);
+    await answerStepUp();
+    expect(await call).toMatchObject({ status: 401, handled: true });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/always-asks', '/api/v1/admin/profile/step-up']);
   });
 });

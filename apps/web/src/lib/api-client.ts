@@ -122,25 +122,27 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   }
 }
 
-/** The step-up POST for the dialog, its answer as plain data. */
-const sendStepUp: StepUpRequest['send'] = async (path, body) => {
-  try {
-    await requestOnce(path, { method: 'POST', body, stepUp: false });
-    return { ok: true };
-  } catch (error) {
-    if (error instanceof ApiError)
-      return { ok: false, msg: error.msg, data: error.data, handled: error.handled };
-    return { ok: false, msg: '', data: null, handled: false };
-  }
-};
-
 /**
  * Returns once the admin has confirmed the password after a refusal that asked for it; any other
  * failure, or a cancelled dialog, is thrown back to the caller as it came (a form keeps its values).
+ * Signed out meanwhile, the caller gets that handled 401 instead, so it stays quiet.
  */
 async function stepUpAfter(error: unknown): Promise<void> {
   const asked = error instanceof ApiError ? stepUpAsked(error.status, error.data) : null;
-  if (!asked || !(await askForStepUp({ needsCode: asked.needsCode, send: sendStepUp }))) throw error;
+  if (!asked) throw error;
+  let signedOut: ApiError | null = null;
+  // The step-up POST for the dialog, its answer as plain data.
+  const send: StepUpRequest['send'] = async (path, body) => {
+    try {
+      await requestOnce(path, { method: 'POST', body, stepUp: false });
+      return { ok: true };
+    } catch (failure) {
+      if (!(failure instanceof ApiError)) return { ok: false, msg: '', data: null, handled: false };
+      if (failure.handled) signedOut = failure;
+      return { ok: false, msg: failure.msg, data: failure.data, handled: failure.handled };
+    }
+  };
+  if (!(await askForStepUp({ needsCode: asked.needsCode, send }))) throw signedOut ?? error;
 }
 
 async function requestOnce<T>(path: string, options: RequestOptions): Promise<Envelope<T>> {
