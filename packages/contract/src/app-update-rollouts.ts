@@ -55,3 +55,14 @@ export const rolloutFields = {
   rolloutPercent: z.number().int(),
   rolloutState: z.enum(rolloutStates),
 };
+
+/** A release's rollout progress, from the machines' check-ins (the App Update list's bar). */
+export const rolloutProgressSchema = z.object({
+  /** Machines inside the release's stage. */
+  targeted: z.number().int(),
+  /** Of those, the machines reporting this release or a later one. */
+  updated: z.number().int(),
+  /** Of those, the machines still reporting an earlier version. */
+  onOldVersion: z.number().int(),
+});
+export type RolloutProgress = z.infer<typeof rolloutProgressSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-import { rolloutFields, rolloutPercentSchema } from './app-update-rollouts.ts';
+import { rolloutFields, rolloutPercentSchema, rolloutProgressSchema } from './app-update-rollouts.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 /** docs/product.md §5.6 "App update" (required fields, update type, apk file) and our server-side texts. */
@@ -167,7 +167,11 @@ export const appUpdateSchema = z.object({
 export type AppUpdate = z.infer<typeof appUpdateSchema>;
 
 /** A row of the App Update list: the release and how many machines last reported running its versionCode. */
-export const appUpdateListItemSchema = appUpdateSchema.extend({ deviceCount: z.number().int() });
+export const appUpdateListItemSchema = appUpdateSchema.extend({
+  deviceCount: z.number().int(),
+  /** Its staged rollout's progress (decision 051). */
+  progress: rolloutProgressSchema,
+});
 export type AppUpdateListItem = z.infer<typeof appUpdateListItemSchema>;
 
 export const appUpdateListQuerySchema = pageQuery;

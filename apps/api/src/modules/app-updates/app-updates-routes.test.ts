@@ -55,7 +55,11 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       expect(list.statusCode).toBe(200);
       expect(list.json().data).toMatchObject({ totalPages: 1, total: 1, page: 1, limit: 10 });
       // No machine has reported version 1 yet.
-      expect(list.json().data.allSystems[0]).toEqual({ ...created, deviceCount: 0 });
+      expect(list.json().data.allSystems[0]).toEqual({
+        ...created,
+        deviceCount: 0,
+        progress: { targeted: 0, updated: 0, onOldVersion: 0 },
+      });
 
       // The mobile app downloads without any token.
       const download = await ctx.t.app.inject({ method: 'GET', url: new URL(created.apkUrl).pathname });

@@ -29,6 +29,7 @@ import { checkApk, defaultApkLimits, type ApkLimits, type ApkVerdict } from './a
 import { readApkManifestFile } from './apk-manifest-file.ts';
 import { createReleaseRules } from './release-rules.ts';
 import { chooseOffer } from './rollout-offer.ts';
+import { cohortTallies, progressOf } from './rollout-progress.ts';
 import { devicesRunning } from './running-devices.ts';
 
 /** One part of a multipart body, as the route hands it over (fields as text, the file as a stream). */
@@ -241,11 +242,16 @@ export function createAppUpdatesService(deps: {
           .offset(offsetOf(page, limit)),
         db.select({ total: count() }).from(appUpdates),
       ]);
-      const running = await devicesRunning(
-        db,
-        rows.map((r) => r.versionCode),
-      );
-      const allSystems = rows.map((r) => ({ ...toDto(r), deviceCount: running.get(r.versionCode) ?? 0 }));
+      const codes = rows.map((r) => r.versionCode);
+      const [running, tallies] = await Promise.all([
+        devicesRunning(db, codes),
+        rows.length ? cohortTallies(db) : [],
+      ]);
+      const allSystems = rows.map((r) => ({
+        ...toDto(r),
+        deviceCount: running.get(r.versionCode) ?? 0,
+        progress: progressOf(tallies, r),
+      }));
       return { allSystems, totalPages: pageCount(total, limit), total, page, limit };
     },
 

@@ -35,6 +35,7 @@ const saved: AppUpdateListItem = {
   rolloutPercent: 100,
   rolloutState: 'active',
   deviceCount: 3,
+  progress: { targeted: 3, updated: 3, onOldVersion: 0 },
 };
 
 /** An APK as Android's build tools make it: a ZIP whose AndroidManifest.xml is binary XML, deflated. */
