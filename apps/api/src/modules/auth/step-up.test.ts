@@ -412,7 +412,7 @@ describe('the step-up itself', () => {
 });
 
 describe('which routes declare a step-up', () => {
-  it('exactly the six actions, each as reviewed', () => {
+  it('exactly the six actions, and a staged rollout withdrawn or taken to 100 % (decision 051), each as reviewed', () => {
     const declared = Object.fromEntries(
       t.app.registeredRoutes.filter((r) => r.stepUp).map((r) => [`${r.method} ${r.url}`, r.stepUp]),
     );
@@ -424,6 +424,7 @@ describe('which routes declare a step-up', () => {
       'POST /api/v1/admin/users/:id/mfa/reset': 'always',
       'POST /api/v1/admin/machine/:id/enrolment/revoke': 'always',
       'POST /api/v1/admin/system/updates': 'in-handler',
+      'POST /api/v1/admin/system/updates/:id/rollout': 'conditional',
     });
   });
 
