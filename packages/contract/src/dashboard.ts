@@ -56,4 +56,5 @@ export const dashboardTexts = {
   last30Days: 'Last 30 days',
   chartTitle: 'Treatments per day, last 30 days',
   nothingToShow: 'Your role shows no operations figures.',
+  loadFailed: 'The operations figures could not be loaded.',
 } as const;

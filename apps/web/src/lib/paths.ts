@@ -56,7 +56,7 @@ export const paths = {
   // Admin (docs/product.md §2.3), in sidebar order; literal texts, as they minify smaller than joined ones.
   dashboard: fixed('/admin/dashboard'),
   widgets: fixed('/admin/widgets'),
-  devices: fixed<ListQuery>('/admin/device'),
+  devices: fixed<ListQuery & { online?: 'online' | 'offline' | 'never' }>('/admin/device'),
   deviceDetails: withParam('/admin/device-details', 'id'),
   viewDoctor: withParam('/admin/view-doctor', 'id'),
   viewPatient: withParam('/admin/view-patient', 'id'),
@@ -66,7 +66,9 @@ export const paths = {
   logs: fixed('/admin/logs-management'),
   users: fixed<ListQuery>('/admin/user-management'),
   viewUser: withParam('/admin/view-user', 'id'),
-  subscriptions: fixed<ListQuery>('/admin/subscription-management'),
+  subscriptions: fixed<ListQuery & { status?: number; expiresWithin?: number }>(
+    '/admin/subscription-management',
+  ),
   appUpdates: fixed<ListQuery>('/admin/app-update'),
   // Ours (decision 049): open or past alarms, one rule or all.
   alarms: fixed<ListQuery & { state?: 'open' | 'past'; rule?: string }>('/admin/alarms'),

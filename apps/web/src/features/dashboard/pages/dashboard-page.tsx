@@ -1,10 +1,11 @@
 import type { ComponentType } from 'react';
 import { CardIcon, DashboardIcon, UserIcon, UsersIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
+import { OperationsSection } from '../components/operations-section.tsx';
 
 type Tile = { label: string; value: string; tone: string; Icon: ComponentType<{ size?: number }> };
 
-/** docs/product.md §1: placeholder content with fixed sample tiles. */
+/** docs/product.md §1: placeholder content with fixed sample tiles, kept exactly; real figures follow below. */
 const tiles: readonly Tile[] = [
   { label: 'New Orders', value: '150', tone: 'blue', Icon: CardIcon },
   { label: 'New Customer', value: '53', tone: 'green', Icon: UserIcon },
@@ -33,6 +34,7 @@ export function DashboardPage() {
           </li>
         ))}
       </ul>
+      <OperationsSection />
     </>
   );
 }

@@ -9,7 +9,7 @@ describe('Dashboard', () => {
   it('shows the four sample tiles of the spec with their values', async () => {
     renderPage({ path: '/admin/dashboard', Component: DashboardPage, at: '/admin/dashboard' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
-    const tiles = within(screen.getByRole('list'))
+    const tiles = within(screen.getAllByRole('list')[0]!)
       .getAllByRole('listitem')
       .map((tile) => tile.textContent);
     expect(tiles).toEqual(['150New Orders', '53New Customer', '44User Registrations', '65Unique Visitors']);

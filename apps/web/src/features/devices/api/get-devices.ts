@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { DeviceList, DeviceSortKey, SortDirection } from '@app/contract/devices';
+import type { DeviceList, DeviceSortKey, OnlineFilter, SortDirection } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '#web/lib/api-client.ts';
 import { deviceKeys } from './keys.ts';
@@ -10,6 +10,7 @@ export type DeviceListParams = {
   search?: string;
   sort?: DeviceSortKey;
   direction?: SortDirection;
+  online?: OnlineFilter;
 };
 
 /** GET machine: a 400 reads as an empty list (docs/product.md §7.4). */

@@ -86,6 +86,20 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(searched[0]!.get('page')).toBe('1');
   });
 
+  it('filters by online state from the URL (a dashboard link), with the search, and changes it from its select', async () => {
+    const router = renderAt('/admin/device?online=offline&search=mn');
+    await screen.findByText('MN-1');
+    const select = screen.getByRole('combobox', { name: 'Online' });
+    expect((select as HTMLSelectElement).value).toBe('offline');
+    expect(listRequests().at(-1)!.get('online')).toBe('offline');
+    expect(listRequests().at(-1)!.get('search')).toBe('mn');
+    await userEvent.selectOptions(select, 'Never seen');
+    await waitFor(() => expect(router.state.location.search).toBe('?online=never&search=mn'));
+    await waitFor(() => expect(listRequests().at(-1)!.get('online')).toBe('never'));
+    await userEvent.selectOptions(select, 'All machines');
+    await waitFor(() => expect(listRequests().at(-1)!.get('online')).toBeNull());
+  });
+
   it('sorts a new column ascending and flips it on a second click, keeping it in the URL', async () => {
     const router = renderAt('/admin/device');
     await screen.findByText('MN-1');

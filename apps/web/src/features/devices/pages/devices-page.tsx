@@ -1,6 +1,13 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from '#web/components/link.tsx';
-import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
+import {
+  deviceMessages,
+  deviceSortKeys,
+  onlineFilterLabels,
+  onlineFilters,
+  type Device,
+  type DeviceSortKey,
+} from '@app/contract/devices';
 import { ColumnSettings, useColumnVisibility, type ColumnChoice } from '#web/components/column-settings.tsx';
 import { paths } from '#web/lib/paths.ts';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
@@ -10,7 +17,9 @@ import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
 import { SearchBox } from '#web/components/search-box.tsx';
+import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
+import { FilterSelect } from '#web/components/filter-select.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import { useDevices } from '../api/get-devices.ts';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
@@ -67,9 +76,13 @@ const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) =
   hiddenByDefault: hiddenByDefault.has(key),
 }));
 
-/** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort and search live in the URL. */
+const onlineFilterOptions = onlineFilters.map((value) => ({ value, label: onlineFilterLabels[value] }));
+
+/** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the online filter live in the URL. */
 export function DevicesPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, sortKeys: deviceSortKeys });
+  // ?online=online|offline|never, the dashboard's machine figures link here.
+  const [online, setOnline] = useUrlFilter('online', onlineFilters, '');
   const [visible, setVisible] = useColumnVisibility('columns:devices', columnChoices);
   const mayEdit = useCan('devices.edit');
   const [editing, setEditing] = useState<Device | null>(null);
@@ -87,6 +100,7 @@ export function DevicesPage() {
     search: list.debouncedSearch || undefined,
     sort: list.sort?.key as DeviceSortKey | undefined,
     direction: list.sort?.direction,
+    online: online || undefined,
   });
 
   return (
@@ -104,7 +118,16 @@ export function DevicesPage() {
       <PagedTable
         toolbar={
           <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-            <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
+            <div className="d-flex flex-wrap align-items-center gap-2">
+              <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
+              <FilterSelect
+                label="Online"
+                allLabel="All machines"
+                value={online}
+                options={onlineFilterOptions}
+                onChange={setOnline}
+              />
+            </div>
             <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
           </div>
         }

@@ -1,10 +1,15 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
-import type { Subscription } from '@app/contract/subscriptions';
+import type { Subscription, SubscriptionStatus } from '@app/contract/subscriptions';
 import { apiClient } from '#web/lib/api-client.ts';
 import { subscriptionKeys } from './keys.ts';
 
-export type SubscriptionListParams = { page: number; limit: number };
+export type SubscriptionListParams = {
+  page: number;
+  limit: number;
+  status?: SubscriptionStatus;
+  expiresWithin?: number;
+};
 export type SubscriptionList = {
   subscriptions: Subscription[];
   total_pages: number;

@@ -61,15 +61,34 @@ beforeEach(() => {
   list = [];
 });
 
-function renderPage() {
+function renderPage(at = '/admin/subscription-management') {
   const router = createMemoryRouter(
     [{ path: '/admin/subscription-management', Component: SubscriptionsPage }],
-    { initialEntries: ['/admin/subscription-management'] },
+    { initialEntries: [at] },
   );
   renderRouter(router);
+  return router;
 }
+const listQueries = () =>
+  server.requests
+    .filter((r) => r.url.startsWith('/api/v1/admin/subscrption/all'))
+    .map((r) => new URL(r.url, 'http://api').searchParams);
 
 describe('Subscription Management', () => {
+  it('filters by status and by expiry within 7 days from the URL (the dashboard links), and from its selects', async () => {
+    list = [row(1, 1)];
+    const router = renderPage('/admin/subscription-management?status=4');
+    await screen.findByText('Customer 1');
+    const status = screen.getByRole('combobox', { name: 'Status' });
+    expect((status as HTMLSelectElement).value).toBe('4');
+    expect(listQueries().at(-1)!.get('status')).toBe('4');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Expiry' }), 'Expiring in 7 days');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=4&expiresWithin=7'));
+    await waitFor(() => expect(listQueries().at(-1)!.get('expiresWithin')).toBe('7'));
+    await userEvent.selectOptions(status, 'Pending');
+    await waitFor(() => expect(listQueries().at(-1)!.get('status')).toBe('1'));
+  });
+
   it('lists subscriptions with the spec columns, status labels and a pager', async () => {
     list = [row(1, 1), row(2, 2), row(3, 3), row(4, 4), row(5, 7)];
     renderPage();

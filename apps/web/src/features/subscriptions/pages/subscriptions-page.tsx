@@ -1,17 +1,34 @@
 import { useState } from 'react';
-import { demoPaymentLabel, subscriptionTexts, type Subscription } from '@app/contract/subscriptions';
+import { expiringWithinDays } from '@app/contract/dashboard';
+import {
+  demoPaymentLabel,
+  subscriptionStatusLabels,
+  subscriptionTexts,
+  type Subscription,
+  type SubscriptionStatus,
+} from '@app/contract/subscriptions';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
+import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
+import { FilterSelect } from '#web/components/filter-select.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { AddSubscriptionModal } from '../components/add-subscription-modal.tsx';
 import { CopyLinkButton } from '../components/copy-link-button.tsx';
 import { SubscriptionStatusBadge } from '../components/subscription-status-badge.tsx';
+
+const statusValues = ['1', '2', '3', '4'] as const;
+const statusOptions = statusValues.map((value) => ({
+  value,
+  label: subscriptionStatusLabels[Number(value) as SubscriptionStatus],
+}));
+const expiryValues = [String(expiringWithinDays)] as const;
+const expiryOptions = [{ value: expiryValues[0], label: `Expiring in ${expiringWithinDays} days` }];
 
 const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -48,7 +65,15 @@ export function SubscriptionsPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
   const mayAdd = useCan('subscriptions.manage');
   const [adding, setAdding] = useState(false);
-  const { data, isPending, isFetching } = useSubscriptions({ page: list.page, limit: list.limit });
+  // ?status=1..4 and ?expiresWithin=7: the dashboard's subscription figures link here.
+  const [status, setStatus] = useUrlFilter('status', statusValues, '');
+  const [expiring, setExpiring] = useUrlFilter('expiresWithin', expiryValues, '');
+  const { data, isPending, isFetching } = useSubscriptions({
+    page: list.page,
+    limit: list.limit,
+    status: status ? (Number(status) as SubscriptionStatus) : undefined,
+    expiresWithin: expiring ? Number(expiring) : undefined,
+  });
 
   return (
     <>
@@ -61,6 +86,24 @@ export function SubscriptionsPage() {
         }
       />
       <PagedTable
+        toolbar={
+          <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
+            <FilterSelect
+              label="Status"
+              allLabel="All statuses"
+              value={status}
+              options={statusOptions}
+              onChange={setStatus}
+            />
+            <FilterSelect
+              label="Expiry"
+              allLabel="Any expiry"
+              value={expiring}
+              options={expiryOptions}
+              onChange={setExpiring}
+            />
+          </div>
+        }
         label="Subscriptions"
         columns={columns}
         rows={data?.subscriptions}
