@@ -6,26 +6,26 @@ import { envelope } from './envelope.ts';
  * the admin's role carries its permission (decision 050): machines and alarms with devices.view,
  * subscriptions with subscriptions.view, treatments with patients.view.
  */
-export const operationsMachinesSchema = z.object({
+const operationsMachinesSchema = z.object({
   online: z.number().int(),
   offline: z.number().int(),
   neverSeen: z.number().int(),
   /** The quiet time after which a machine counts as offline (DEVICE_OFFLINE_MINUTES). */
   offlineMinutes: z.number().int(),
 });
-export const operationsSubscriptionsSchema = z.object({
+const operationsSubscriptionsSchema = z.object({
   pending: z.number().int(),
   failed: z.number().int(),
   expiringIn7Days: z.number().int(),
 });
 /** One UTC day of the last 30, oldest first, today last. */
-export const treatmentDaySchema = z.object({ day: z.string(), count: z.number().int() });
-export const operationsTreatmentsSchema = z.object({
+const treatmentDaySchema = z.object({ day: z.string(), count: z.number().int() });
+const operationsTreatmentsSchema = z.object({
   today: z.number().int(),
   last30Days: z.number().int(),
   days: z.array(treatmentDaySchema),
 });
-export const operationsSchema = z.object({
+const operationsSchema = z.object({
   machines: operationsMachinesSchema.optional(),
   openAlarms: z.number().int().optional(),
   subscriptions: operationsSubscriptionsSchema.optional(),
