@@ -29,10 +29,7 @@ import { createStorage } from './lib/storage/create-storage.ts';
 import type { Storage } from './lib/storage/storage.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
-import { appUpdatesRoutes } from './modules/app-updates/app-updates-routes.ts';
-import { createAppUpdatesService } from './modules/app-updates/app-updates-service.ts';
-import { createMinimumSupportedVersion } from './modules/app-updates/minimum-supported-version.ts';
-import { createRolloutService } from './modules/app-updates/rollout-service.ts';
+import { registerAppUpdates } from './modules/app-updates/app-updates-plugin.ts';
 import { accountRoutes } from './modules/account/account-routes.ts';
 import { registerAlarms } from './modules/alarms/alarms-plugin.ts';
 import { createAccountService } from './modules/account/account-service.ts';
@@ -237,16 +234,10 @@ export async function buildApp({
   });
   app.decorate('account', account);
   await app.register(accountRoutes, { account });
-  await app.register(appUpdatesRoutes, {
-    appUpdates: createAppUpdatesService({
-      db: database.db,
-      storage,
-      publicUrl: config.publicUrl,
-      apkMaxBytes: config.apkMaxBytes,
-      apkLimits: { maxEntries: config.apkMaxEntries, maxUncompressedBytes: config.apkMaxUncompressedBytes },
-      minimumSupportedVersion: createMinimumSupportedVersion({ config: config.alarms }),
-    }),
-    rollouts: createRolloutService({ db: database.db }),
+  await registerAppUpdates(app, {
+    db: database.db,
+    config,
+    storage,
     devices: { auth: deviceAuth, onDeviceCall: deviceGate.onDeviceCall },
   });
   await app.register(rolesRoutes, { roles: createRolesService({ db: database.db, now }) });

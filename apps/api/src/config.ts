@@ -60,6 +60,8 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUIRE_MFA: flag,
+  // A Force update and a 100 % rollout stage wait for a second admin's approval (decision 051); on by default.
+  ROLLOUT_SECOND_ADMIN: flag,
   SESSION_HOURS: z.coerce
     .number()
     .positive()
@@ -160,6 +162,8 @@ export type Config = Readonly<{
   sessionHours: number;
   /** Console users must use two-step sign-in: one without an authenticator enrols before getting a session. */
   requireMfa: boolean;
+  /** A Force update and a 100 % rollout stage need a second admin's approval (decision 051). */
+  rolloutSecondAdmin: boolean;
   /** A session with no authenticated request for this long is refused (HIPAA automatic logoff). */
   sessionIdleMinutes: number;
   /** A machine quiet for longer than this is shown Offline. */
@@ -256,6 +260,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     sessionHours: e.SESSION_HOURS,
     requireMfa: e.REQUIRE_MFA ?? false,
+    rolloutSecondAdmin: e.ROLLOUT_SECOND_ADMIN ?? true,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     deviceOfflineMinutes: e.DEVICE_OFFLINE_MINUTES,
     deviceHeartbeatSeconds: e.DEVICE_HEARTBEAT_SECONDS,

@@ -14,11 +14,20 @@ export const rolloutStateLabels: Record<RolloutState, string> = {
   withdrawn: 'Withdrawn',
 };
 
-export const rolloutActions = ['pause', 'resume', 'advance', 'halt', 'withdraw'] as const;
+export const rolloutActions = ['pause', 'resume', 'advance', 'halt', 'withdraw', 'approve'] as const;
 export type RolloutAction = (typeof rolloutActions)[number];
 
 /** The stages the console offers; the API takes any whole percentage from 1 to 100. */
 export const rolloutStages = [5, 25, 50, 100] as const;
+
+const pastTense: Record<RolloutAction, string> = {
+  pause: 'paused',
+  resume: 'resumed',
+  advance: 'advanced',
+  halt: 'halted',
+  withdraw: 'withdrawn',
+  approve: 'approved',
+};
 
 export const rolloutMessages = {
   actionInvalid: `Action must be one of ${rolloutActions.join(', ')}`,
@@ -26,13 +35,17 @@ export const rolloutMessages = {
   percentRequired: 'Percent is required to advance a rollout',
   percentNotAbove: (current: number) => `Percent must be above the current stage (${current} %)`,
   notAllowed: (action: RolloutAction, state: RolloutState) =>
-    `A rollout that is ${rolloutStateLabels[state].toLowerCase()} cannot ${action === 'advance' ? 'advance' : `be ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : action === 'halt' ? 'halted' : 'withdrawn'}`}`,
+    `A rollout that is ${rolloutStateLabels[state].toLowerCase()} cannot ${action === 'advance' ? 'advance' : `be ${pastTense[action]}`}`,
+  nothingToApprove: 'Nothing of this release waits for approval',
+  approverMustDiffer: 'A second admin must approve this: you asked for it yourself',
+  awaitingApproval: 'Waiting for a second admin to approve the 100 % stage',
   changed: {
     pause: 'Rollout paused',
     resume: 'Rollout resumed',
     advance: 'Rollout advanced',
     halt: 'Rollout halted',
     withdraw: 'Release withdrawn',
+    approve: 'Approved',
   } satisfies Record<RolloutAction, string>,
 } as const;
 
@@ -51,9 +64,17 @@ export const rolloutChangeBodySchema = strictObject({
 export type RolloutChangeBody = z.infer<typeof rolloutChangeBodySchema>;
 
 /** What every release carries about its rollout. */
+export const approvalKinds = ['release', 'full-stage'] as const;
 export const rolloutFields = {
   rolloutPercent: z.number().int(),
   rolloutState: z.enum(rolloutStates),
+  /**
+   * What waits for a second admin (decision 051): 'release', a new Force or 100 % release offered
+   * to nobody yet; 'full-stage', the move to 100 % while the current stage goes on.
+   */
+  approvalPending: z.enum(approvalKinds).nullable(),
+  /** The admin who asked for it: any other admin with the permission may approve. */
+  approvalRequestedBy: z.string().nullable(),
 };
 
 /** A release's rollout progress, from the machines' check-ins (the App Update list's bar). */

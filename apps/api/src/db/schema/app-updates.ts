@@ -43,6 +43,12 @@ export const appUpdates = pgTable(
     rolloutPercent: smallint('rollout_percent').notNull().default(100),
     /** active, paused, halted (nobody new gets it) or withdrawn (its machines go back to the previous one). */
     rolloutState: text('rollout_state').notNull().default('active'),
+    /**
+     * What waits for a second admin (decision 051): 'release', a new Force or 100 % release offered
+     * to nobody yet; 'full-stage', a move to 100 % while the current stage goes on. Null: nothing.
+     */
+    approvalPending: text('approval_pending'),
+    approvalRequestedBy: uuid('approval_requested_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('app_updates_rollout_percent_check', sql`${t.rolloutPercent} between 1 and 100`),
@@ -50,6 +56,7 @@ export const appUpdates = pgTable(
       'app_updates_rollout_state_check',
       sql`${t.rolloutState} in ('active', 'paused', 'halted', 'withdrawn')`,
     ),
+    check('app_updates_approval_pending_check', sql`${t.approvalPending} in ('release', 'full-stage')`),
     uniqueIndex('app_updates_app_version_idx').on(t.appName, t.versionCode),
     index('app_updates_created_at_idx').on(t.createdAt, t.id),
   ],

@@ -16,7 +16,8 @@ let t: TestApp;
 let token: string;
 beforeAll(async () => {
   // Below versionCode 2 a machine is no longer supported: it must update (minimum-supported-version.ts).
-  t = await createTestApp({ MIN_SUPPORTED_APP_VERSION_CODE: '2' });
+  // One admin here: the second admin's approval has its own file (app-updates-approval.test.ts).
+  t = await createTestApp({ MIN_SUPPORTED_APP_VERSION_CODE: '2', ROLLOUT_SECOND_ADMIN: 'false' });
   token = await t.login();
 });
 afterAll(() => t.close());

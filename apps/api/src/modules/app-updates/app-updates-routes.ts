@@ -181,22 +181,27 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
         // Withdrawing sends machines back a version, and a 100 % stage reaches every machine.
         stepUp: (request) => {
           const body = request.body as { action: string; percent?: number } | undefined;
-          return body?.action === 'withdraw' || body?.percent === 100;
+          return body?.action === 'withdraw' || body?.action === 'approve' || body?.percent === 100;
         },
       },
       schema: {
         tags: ['app-updates'],
         summary:
           "Change a release's staged rollout: action pause, resume, advance (with percent above the current stage, 1–100), halt (no new machine gets it) or withdraw (its machines are offered the previous good release). " +
-          "Withdraw and a 100 % stage need a step-up. 409 when the rollout's state does not allow the action.",
+          'Withdraw, approve and a 100 % stage need a step-up. With ROLLOUT_SECOND_ADMIN on (the default) a 100 % stage, and a new Force or 100 % release, wait for approve by another admin (403 for the admin who asked). ' +
+          "409 when the rollout's state does not allow the action.",
         params: appUpdateIdParamSchema,
         body: rolloutChangeBodySchema,
         response: { 200: appUpdateResponseSchema },
       },
     },
     async (request) => {
-      const row = await rollouts.change(request.params.id, request.body);
-      return ok(appUpdates.toDto(row), rolloutMessages.changed[request.body.action]);
+      const row = await rollouts.change(request.params.id, request.body, requireAuth(request).userId);
+      const asked = request.body.action === 'advance' && row.approvalPending === 'full-stage';
+      return ok(
+        appUpdates.toDto(row),
+        asked ? rolloutMessages.awaitingApproval : rolloutMessages.changed[request.body.action],
+      );
     },
   );
 

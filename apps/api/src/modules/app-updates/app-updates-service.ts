@@ -10,7 +10,6 @@ import {
   type LatestUpdate,
 } from '@app/contract/app-updates';
 import { inputMessages } from '@app/contract/fields';
-import { apiPaths } from '@app/contract/paths';
 import type { Db } from '#api/db/client.ts';
 import { appUpdates } from '#api/db/schema/app-updates.ts';
 import {
@@ -28,6 +27,7 @@ import { validationMessage } from '#api/lib/validation-message.ts';
 import { checkApk, defaultApkLimits, type ApkLimits, type ApkVerdict } from './apk-check.ts';
 import { readApkManifestFile } from './apk-manifest-file.ts';
 import { createReleaseRules } from './release-rules.ts';
+import { appUpdateDto } from './app-update-dto.ts';
 import { chooseOffer } from './rollout-offer.ts';
 import { cohortTallies, progressOf } from './rollout-progress.ts';
 import { devicesRunning } from './running-devices.ts';
@@ -99,28 +99,15 @@ export function createAppUpdatesService(deps: {
   apkLimits?: ApkLimits;
   /** The lowest versionCode still supported: machines below it must update (minimum-supported-version.ts). */
   minimumSupportedVersion: () => Promise<number | null>;
+  /** ROLLOUT_SECOND_ADMIN: a Force or 100 % release waits for a second admin (decision 051). */
+  secondAdminApproval: boolean;
 }) {
   const { db, storage, publicUrl, apkMaxBytes, apkLimits = defaultApkLimits, minimumSupportedVersion } = deps;
+  const needsApproval = (f: AppUpdateFields) =>
+    deps.secondAdminApproval && (f.updateType === 2 || (f.rolloutPercent ?? 100) === 100);
   const rules = createReleaseRules(db);
 
-  const toDto = (row: Row): AppUpdate => ({
-    _id: row.id,
-    id: row.id,
-    appName: row.appName,
-    versionCode: row.versionCode,
-    versionName: row.versionName,
-    remark: row.remark,
-    updateDesc: row.updateDesc,
-    updateType: row.updateType,
-    apkUrl: `${publicUrl}${apiPaths.appUpdateApk(row.id)}`,
-    fileName: row.fileName,
-    apkSize: row.apkSize,
-    apkSha256: row.apkSha256,
-    packageName: row.packageName,
-    createdAt: row.createdAt.toISOString(),
-    rolloutPercent: row.rolloutPercent,
-    rolloutState: row.rolloutState as AppUpdate['rolloutState'],
-  });
+  const toDto = (row: Row) => appUpdateDto(row, publicUrl);
 
   /**
    * Streams the file into storage; kept only when it is a ZIP within the zip limits whose
@@ -219,6 +206,7 @@ export function createAppUpdatesService(deps: {
               apkSize: size,
               apkSha256: sha256,
               createdBy: userId,
+              ...(needsApproval(fields) && { approvalPending: 'release', approvalRequestedBy: userId }),
             })
             .returning();
           return inserted!;

@@ -20,6 +20,8 @@ export function onStorage(kind: 'disk' | 's3') {
       APK_MAX_BYTES: String(limit),
       APK_MAX_ENTRIES: '500',
       APK_MAX_UNCOMPRESSED_BYTES: String(1024 * 1024),
+      // These tests are about the upload: its release goes to every machine at once (decision 051).
+      ROLLOUT_SECOND_ADMIN: 'false',
       ...ctx.standIn?.env(),
     });
     ctx.token = await ctx.t.login();

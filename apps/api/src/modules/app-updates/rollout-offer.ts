@@ -19,7 +19,8 @@ export type Offer = {
  * once its stage is 100 %: the anonymous check sees what every machine may see.
  */
 function offered(release: Release, deviceId: string | null): boolean {
-  if (release.rolloutState !== 'active') return false;
+  // A new release waiting for a second admin reaches nobody yet.
+  if (release.rolloutState !== 'active' || release.approvalPending === 'release') return false;
   return release.rolloutPercent === 100 || (deviceId !== null && inCohort(deviceId, release.rolloutPercent));
 }
 

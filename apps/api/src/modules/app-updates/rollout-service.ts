@@ -8,7 +8,9 @@ import {
 } from '@app/contract/app-update-rollouts';
 import type { Db } from '#api/db/client.ts';
 import { appUpdates } from '#api/db/schema/app-updates.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
+
+type Row = typeof appUpdates.$inferSelect;
 
 /** From which states each action may start, and the state it leaves (decision 051). */
 const transitions: Record<RolloutAction, { from: RolloutState[]; to: RolloutState | null }> = {
@@ -19,18 +21,46 @@ const transitions: Record<RolloutAction, { from: RolloutState[]; to: RolloutStat
   // Halted is final but for withdrawal: a new release is the way forward.
   halt: { from: ['active', 'paused'], to: 'halted' },
   withdraw: { from: ['active', 'paused', 'halted'], to: 'withdrawn' },
+  // What waits for approval waits whatever the state (a halted release's request is moot but harmless).
+  approve: { from: ['active', 'paused', 'halted'], to: null },
 };
 
 const percentField = (message: string) =>
   new BadRequestError(message, { errors: [{ path: 'percent', message }] });
 
-export function createRolloutService({ db }: { db: Db }) {
+/**
+ * The change an action makes to the row. With second-admin approval on (ROLLOUT_SECOND_ADMIN),
+ * advancing to 100 % only asks for it; approve, by another admin, grants what was asked.
+ */
+function changeOf(
+  row: Row,
+  action: RolloutAction,
+  percent: number | undefined,
+  userId: string,
+  approval: boolean,
+) {
+  const state = row.rolloutState as RolloutState;
+  if (action === 'approve') {
+    if (!row.approvalPending) throw new ConflictError(rolloutMessages.nothingToApprove);
+    if (row.approvalRequestedBy === userId) throw new ForbiddenError(rolloutMessages.approverMustDiffer);
+    return {
+      approvalPending: null,
+      approvalRequestedBy: null,
+      ...(row.approvalPending === 'full-stage' && { rolloutPercent: 100 }),
+    };
+  }
+  if (action === 'advance' && percent === 100 && approval)
+    return { approvalPending: row.approvalPending ?? 'full-stage', approvalRequestedBy: userId };
+  return { rolloutState: transitions[action].to ?? state, rolloutPercent: percent ?? row.rolloutPercent };
+}
+
+export function createRolloutService({ db, secondAdminApproval }: { db: Db; secondAdminApproval: boolean }) {
   return {
     /**
      * One state change, checked against the state read under a row lock so two admins acting at
      * once cannot both pass the check.
      */
-    async change(id: string, { action, percent }: RolloutChangeBody) {
+    async change(id: string, { action, percent }: RolloutChangeBody, userId: string) {
       const rule = transitions[action];
       if (action === 'advance' && percent === undefined) throw percentField(rolloutMessages.percentRequired);
       if (action !== 'advance' && percent !== undefined)
@@ -44,7 +74,7 @@ export function createRolloutService({ db }: { db: Db }) {
           throw percentField(rolloutMessages.percentNotAbove(row.rolloutPercent));
         const [updated] = await tx
           .update(appUpdates)
-          .set({ rolloutState: rule.to ?? state, rolloutPercent: percent ?? row.rolloutPercent })
+          .set(changeOf(row, action, percent, userId, secondAdminApproval))
           .where(eq(appUpdates.id, id))
           .returning();
         return updated!;

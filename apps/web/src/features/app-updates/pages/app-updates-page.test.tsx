@@ -34,6 +34,8 @@ const saved: AppUpdateListItem = {
   createdAt: '2025-01-02T03:04:05.000Z',
   rolloutPercent: 100,
   rolloutState: 'active',
+  approvalPending: null,
+  approvalRequestedBy: null,
   deviceCount: 3,
   progress: { targeted: 3, updated: 3, onOldVersion: 0 },
 };

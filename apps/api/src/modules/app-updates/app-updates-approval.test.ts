@@ -1,0 +1,114 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rolloutMessages } from '@app/contract/app-update-rollouts';
+import { apiPaths } from '@app/contract/paths';
+import { accessLogs } from '#api/db/schema/logs.ts';
+import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
+import { enrolDevice, deviceInject } from '#api/test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { multipart } from './app-updates-test-app.ts';
+import { buildDemoApk } from './zip-writer.ts';
+
+// ROLLOUT_SECOND_ADMIN is on by default: this app runs with the defaults.
+let t: TestApp;
+let first: string;
+let second: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  first = await t.login();
+  const other = await signInWithPermissions(t, first, ['devices.view', 'app-updates.publish']);
+  second = other.token;
+  await t.stepUp(second, other.password);
+  await t.stepUp(first);
+});
+afterAll(() => t.close());
+
+async function release(appName: string, versionCode: number, extra: Record<string, string> = {}) {
+  const body = multipart(
+    {
+      appName,
+      versionCode: String(versionCode),
+      versionName: `${versionCode}.0`,
+      remark: 'r',
+      updateDesc: 'd',
+      updateType: '1',
+      ...extra,
+    },
+    { name: 'a.apk', data: buildDemoApk('com.example.approval', versionCode, 0, `${versionCode}.0`) },
+  );
+  const res = await t.injectAs(first, { method: 'POST', url: apiPaths.systemUpdates, ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { _id: string; approvalPending: string | null };
+}
+const act = (token: string, id: string, payload: Record<string, unknown>) =>
+  t.injectAs(token, { method: 'POST', url: apiPaths.appUpdateRollout(id), payload });
+const offered = async (appName: string) => {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `${apiPaths.appUpdateLatest}?appName=${appName}&versionCode=1`,
+  });
+  return res.statusCode === 200 && res.json().data.updateAvailable
+    ? (res.json().data.versionCode as number)
+    : null;
+};
+
+describe('second-admin approval', () => {
+  it('holds a Force release until another admin approves it; the one who asked cannot', async () => {
+    await release('Approval Force', 1, { rolloutPercent: '5' });
+    const force = await release('Approval Force', 2, { updateType: '2' });
+    expect(force.approvalPending).toBe('release');
+    expect(await offered('Approval Force')).toBeNull();
+
+    const own = await act(first, force._id, { action: 'approve' });
+    expect([own.statusCode, own.json().msg]).toEqual([403, rolloutMessages.approverMustDiffer]);
+    expect(await offered('Approval Force')).toBeNull();
+
+    const approved = await act(second, force._id, { action: 'approve' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({
+      msg: rolloutMessages.changed.approve,
+      data: { approvalPending: null },
+    });
+    expect(await offered('Approval Force')).toBe(2);
+    const again = await act(second, force._id, { action: 'approve' });
+    expect([again.statusCode, again.json().msg]).toEqual([409, rolloutMessages.nothingToApprove]);
+
+    const audited = await t.database.db
+      .select()
+      .from(accessLogs)
+      .where(
+        and(
+          eq(accessLogs.resource, 'POST /api/v1/admin/system/updates/:id/rollout'),
+          eq(accessLogs.recordId, force._id),
+        ),
+      );
+    // The approval is audited under the second admin's name, naming the release.
+    expect(audited.map((r) => [r.statusCode, r.userEmail, r.recordKind])).toEqual([
+      [200, expect.stringMatching(/^perm-/), 'app-update'],
+    ]);
+  });
+
+  it('keeps a staged rollout at its stage until a 100 % stage is approved by another admin', async () => {
+    await release('Approval Stage', 1, { rolloutPercent: '5' });
+    const staged = await release('Approval Stage', 2, { rolloutPercent: '25' });
+    expect(staged.approvalPending).toBeNull();
+    const machine = await enrolDevice(t);
+    const asked = await act(first, staged._id, { action: 'advance', percent: 100 });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json()).toMatchObject({
+      msg: rolloutMessages.awaitingApproval,
+      data: { rolloutPercent: 25, approvalPending: 'full-stage' },
+    });
+    expect(await offered('Approval Stage')).toBeNull();
+    // The stage that runs goes on meanwhile: the check by cohort is the same as before.
+    const check = await deviceInject(t, machine.credential, {
+      method: 'GET',
+      url: `${apiPaths.appUpdateLatest}?appName=Approval%20Stage&versionCode=1`,
+    });
+    expect(check.statusCode).toBe(200);
+
+    const approved = await act(second, staged._id, { action: 'approve' });
+    expect(approved.json().data).toMatchObject({ rolloutPercent: 100, approvalPending: null });
+    expect(await offered('Approval Stage')).toBe(2);
+  });
+});
