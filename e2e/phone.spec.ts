@@ -16,6 +16,7 @@ const screens: [path: string, heading: string][] = [
   ['/admin/user-management', 'User Management'],
   ['/admin/subscription-management', 'Subscription Management'],
   ['/admin/app-update', 'App Update'],
+  ['/admin/alarms', 'Alarms'],
   ['/admin/profile', 'My Profile'],
   ['/admin/change-password', 'Change Password'],
 ];

@@ -25,13 +25,13 @@ import { AlarmHistoryModal } from '../components/alarm-history-modal.tsx';
 function RuleFilter({ value, onChange }: { value: string; onChange: (rule: string) => void }) {
   const id = useId();
   return (
-    <div className="d-flex align-items-center gap-2">
+    <div className="d-flex flex-wrap align-items-center gap-2 mw-100">
       <label htmlFor={id} className="form-label mb-0 text-nowrap">
         Rule
       </label>
       <select
         id={id}
-        className="form-select form-select-sm w-auto"
+        className="form-select form-select-sm w-auto mw-100"
         value={value}
         onChange={(event) => onChange(event.target.value)}
       >
