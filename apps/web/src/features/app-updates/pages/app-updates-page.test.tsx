@@ -40,6 +40,16 @@ const saved: AppUpdateListItem = {
   progress: { targeted: 3, updated: 3, onOldVersion: 0 },
 };
 
+/** A release rolled out to 25 %: four machines targeted, one of them updated. */
+const staged: AppUpdateListItem = {
+  ...saved,
+  _id: 'u2',
+  id: 'u2',
+  versionName: '1.3.0',
+  rolloutPercent: 25,
+  progress: { targeted: 4, updated: 1, onOldVersion: 3 },
+};
+
 /** An APK as Android's build tools make it: a ZIP whose AndroidManifest.xml is binary XML, deflated. */
 const apkFile = (name: string, manifest: { packageName: string; versionCode: number; versionName: string }) =>
   new File(
@@ -110,6 +120,10 @@ const answer = (request: Recorded): Answer => {
   if (request.method === 'POST' && request.url === '/api/v1/admin/system/updates') {
     rows = [saved];
     return { status: 201, body: { code: 201, msg: 'App update added successfully', data: saved } };
+  }
+  if (request.method === 'POST' && request.url === `/api/v1/admin/system/updates/${staged._id}/rollout`) {
+    rows = [{ ...staged, rolloutState: 'paused' }];
+    return { status: 200, body: { code: 200, msg: 'Rollout paused', data: rows[0] } };
   }
   return { status: 404, body: { code: 404, msg: 'Route not found', data: null } };
 };
@@ -269,4 +283,28 @@ describe("Add App Update reads the APK's manifest", () => {
     expect(screen.getByRole('dialog', { name: 'Add App Update' })).toBeTruthy();
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
+});
+
+describe('App Update rollout', () => {
+  it("shows each release's rollout as a bar and pauses it after a confirmation, by keyboard", async () => {
+    const user = userEvent.setup();
+    rows = [staged];
+    renderPage();
+    const bar = await screen.findByRole('progressbar', { name: /Rollout of com.example.device 1.3.0/ });
+    expect(bar.getAttribute('aria-valuenow')).toBe('25');
+    expect(screen.getByText('1 of 4 updated, 3 on an older version')).toBeTruthy();
+    expect(screen.getByText(/Rolling out · 25 %/)).toBeTruthy();
+    // What a rolling release offers: advance to the next stage, pause, halt, withdraw.
+    for (const label of ['Advance to 50 %', 'Pause', 'Halt', 'Withdraw'])
+      expect(screen.getByRole('button', { name: `${label}: com.example.device 1.3.0` })).toBeTruthy();
+
+    screen.getByRole('button', { name: 'Pause: com.example.device 1.3.0' }).focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: /Pause: com.example.device 1.3.0/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Pause' }));
+    expect(await screen.findByText('Rollout paused')).toBeTruthy();
+    const post = server.requests.find((r) => r.method === 'POST')!;
+    expect(JSON.parse(post.body)).toEqual({ action: 'pause' });
+    expect(await screen.findByRole('button', { name: 'Resume: com.example.device 1.3.0' })).toBeTruthy();
+  }, 20_000);
 });

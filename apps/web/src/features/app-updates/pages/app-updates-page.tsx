@@ -9,6 +9,8 @@ import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useCan } from '#web/lib/use-session.ts';
 import { useAppUpdates } from '../api/get-app-updates.ts';
 import { AppUpdateFormModal } from '../components/app-update-form-modal.tsx';
+import { useRolloutActions } from '../components/rollout-actions.tsx';
+import { RolloutProgress } from '../components/rollout-progress.tsx';
 
 const columns: DataTableColumn<AppUpdateListItem>[] = [
   { key: 'appName', header: 'App Name' },
@@ -18,6 +20,8 @@ const columns: DataTableColumn<AppUpdateListItem>[] = [
   { key: 'remark', header: 'Remark' },
   // How many machines last reported this versionCode in their heartbeat (issue 16).
   { key: 'deviceCount', header: 'Machines Running', className: 'text-nowrap text-end' },
+  // The staged rollout and its progress from the machines' check-ins (decision 051).
+  { key: 'rolloutPercent', header: 'Rollout', render: (u) => <RolloutProgress release={u} /> },
   { key: 'createdAt', header: 'Date', className: 'text-nowrap', render: (u) => formatDateTime(u.createdAt) },
   {
     key: 'apkUrl',
@@ -40,6 +44,10 @@ export function AppUpdatesPage() {
   const mayPublish = useCan('app-updates.publish');
   const [adding, setAdding] = useState(false);
   const { data, isPending, isFetching } = useAppUpdates({ page: list.page, limit: list.limit });
+  const rollout = useRolloutActions();
+  const shown: DataTableColumn<AppUpdateListItem>[] = mayPublish
+    ? [...columns, { key: 'actions', header: 'Actions', render: rollout.buttons }]
+    : columns;
 
   return (
     <>
@@ -49,7 +57,7 @@ export function AppUpdatesPage() {
       />
       <PagedTable
         label="App updates"
-        columns={columns}
+        columns={shown}
         rows={data?.allSystems}
         getRowKey={(u) => u._id}
         emptyText={appUpdateMessages.empty}
@@ -59,6 +67,7 @@ export function AppUpdatesPage() {
         pagerLabel="App update pages"
       />
       {adding ? <AppUpdateFormModal show onClose={() => setAdding(false)} /> : null}
+      {rollout.modal}
     </>
   );
 }

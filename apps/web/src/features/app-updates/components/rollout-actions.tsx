@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { rolloutStages, type RolloutAction, type RolloutChangeBody } from '@app/contract/app-update-rollouts';
+import type { AppUpdateListItem } from '@app/contract/app-updates';
+import { ConfirmModal } from '#web/components/confirm-modal.tsx';
+import { notifyError } from '#web/lib/api-client.ts';
+import { notify } from '#web/lib/notify.ts';
+import { useChangeRollout } from '../api/change-rollout.ts';
+
+type Offer = { label: string; body: RolloutChangeBody; text: string; danger?: boolean };
+
+/** What an admin may do with a release now, mirroring the API's transitions (decision 051). */
+export function rolloutOffers(r: AppUpdateListItem): Offer[] {
+  if (r.rolloutState === 'withdrawn') return [];
+  const offers: Offer[] = [];
+  const act = (action: RolloutAction, label: string, text: string, danger = false) =>
+    offers.push({ label, body: { action }, text, danger });
+  if (r.approvalPending)
+    act(
+      'approve',
+      'Approve',
+      'Approve what another admin asked for? The release then reaches more machines.',
+    );
+  const next = rolloutStages.find((s) => s > r.rolloutPercent);
+  if (r.rolloutState !== 'halted' && next !== undefined && r.approvalPending !== 'full-stage')
+    offers.push({
+      label: `Advance to ${next} %`,
+      body: { action: 'advance', percent: next },
+      text: `Offer this release to ${next} % of the machines?`,
+    });
+  if (r.rolloutState === 'active')
+    act('pause', 'Pause', 'Pause the rollout? No new machine gets it until you resume.');
+  if (r.rolloutState === 'paused') act('resume', 'Resume', 'Resume the rollout?');
+  if (r.rolloutState !== 'halted')
+    act(
+      'halt',
+      'Halt',
+      'Halt the rollout? No new machine gets this release, and it cannot be resumed.',
+      true,
+    );
+  act(
+    'withdraw',
+    'Withdraw',
+    'Withdraw this release? Machines that took it are offered the previous one.',
+    true,
+  );
+  return offers;
+}
+
+/**
+ * The rollout buttons of each row, and the one confirmation they share: each button asks first,
+ * the confirmation sends the change and toasts the server's message (or the error).
+ */
+export function useRolloutActions() {
+  const [asked, setAsked] = useState<{ release: AppUpdateListItem; offer: Offer } | null>(null);
+  const change = useChangeRollout();
+  const onConfirm = async () => {
+    if (!asked) return;
+    try {
+      notify.success((await change.mutateAsync({ id: asked.release._id, body: asked.offer.body })).msg);
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      setAsked(null);
+    }
+  };
+  const buttons = (release: AppUpdateListItem) => (
+    <div className="d-flex flex-wrap gap-1">
+      {rolloutOffers(release).map((offer) => (
+        <button
+          key={offer.label}
+          type="button"
+          className={`btn btn-sm ${offer.danger ? 'btn-outline-danger' : 'btn-outline-primary'}`}
+          aria-label={`${offer.label}: ${release.appName} ${release.versionName}`}
+          onClick={() => setAsked({ release, offer })}
+        >
+          {offer.label}
+        </button>
+      ))}
+    </div>
+  );
+  const modal = (
+    <ConfirmModal
+      show={asked !== null}
+      title={asked ? `${asked.offer.label}: ${asked.release.appName} ${asked.release.versionName}` : ''}
+      text={asked?.offer.text ?? ''}
+      confirmText={asked?.offer.label ?? 'Yes'}
+      cancelText="Cancel"
+      pendingText="Saving..."
+      isPending={change.isPending}
+      onConfirm={() => void onConfirm()}
+      onCancel={() => setAsked(null)}
+    />
+  );
+  return { buttons, modal };
+}

@@ -1,0 +1,39 @@
+import { rolloutStateLabels } from '@app/contract/app-update-rollouts';
+import type { AppUpdateListItem } from '@app/contract/app-updates';
+
+/**
+ * A release's rollout: its state and stage, and a bar of the targeted machines that report it
+ * (from their check-ins), with the figures in words for screen readers and sighted users alike.
+ */
+export function RolloutProgress({ release }: { release: AppUpdateListItem }) {
+  const { targeted, updated, onOldVersion } = release.progress;
+  const share = targeted === 0 ? 0 : Math.round((updated / targeted) * 100);
+  const waiting =
+    release.approvalPending === 'release'
+      ? 'Awaiting approval'
+      : release.approvalPending === 'full-stage'
+        ? '100 % awaiting approval'
+        : null;
+  return (
+    <div style={{ minWidth: '11rem' }}>
+      <div className="small text-nowrap">
+        {rolloutStateLabels[release.rolloutState]} · {release.rolloutPercent} %
+        {waiting ? <span className="badge text-bg-warning ms-1">{waiting}</span> : null}
+      </div>
+      <div
+        className="progress my-1"
+        style={{ height: '0.5rem' }}
+        role="progressbar"
+        aria-label={`Rollout of ${release.appName} ${release.versionName}: machines updated`}
+        aria-valuenow={share}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div className="progress-bar" style={{ width: `${share}%` }} />
+      </div>
+      <div className="small text-body-secondary text-nowrap">
+        {updated} of {targeted} updated, {onOldVersion} on an older version
+      </div>
+    </div>
+  );
+}
