@@ -10,12 +10,14 @@ export const permissionCatalogue = [
   {
     name: 'devices.view',
     group: 'Devices',
-    explanation: 'See the machines, their status, enrolment, app versions and the app updates published.',
+    explanation:
+      'See the machines, their status, enrolment, app versions and alarms, and the app updates published.',
   },
   {
     name: 'devices.edit',
     group: 'Devices',
-    explanation: "Add machines and change a machine's details, status and doctor.",
+    explanation:
+      "Add machines, change a machine's details, status and doctor, and acknowledge or resolve its alarms.",
   },
   {
     name: 'devices.enrol',
