@@ -9,6 +9,7 @@ import {
   type PatientItem,
   type TreatmentItem,
 } from '@app/contract/device-api';
+import type { LatestUpdate } from '@app/contract/app-updates';
 import { apiPaths } from '@app/contract/paths';
 import { ApiError, createHttp, type HttpOptions } from './http.ts';
 
@@ -54,6 +55,18 @@ export class DeviceClient {
       method: 'POST',
       path: apiPaths.appHeartbeat,
       body: { versionCode, versionName, latitude, longitude },
+    });
+  }
+
+  /**
+   * The update check as this enrolled machine: its credential makes the answer follow its rollout
+   * cohort (decision 051).
+   */
+  checkForUpdate(appName: string, versionCode: number) {
+    return this.asMachine<LatestUpdate>({
+      method: 'GET',
+      path: apiPaths.appUpdateLatest,
+      query: { appName, versionCode },
     });
   }
 
