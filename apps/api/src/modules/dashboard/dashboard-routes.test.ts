@@ -126,6 +126,22 @@ describe('machines', () => {
     );
   });
 
+  it('follows machines deleted, and a threshold inside a minute', async () => {
+    const now = t.clock.now.getTime();
+    const before = (await operations()).machines!;
+    // Seen 14 min 59.9 s and 15 min 0.1 s ago: the threshold falls inside one minute's bucket.
+    const [inside, outside] = await addMachines([
+      new Date(now - 15 * minute + 100),
+      new Date(now - 15 * minute - 100),
+    ]);
+    const added = (await operations()).machines!;
+    expect(added.online).toBe(before.online + 1);
+    expect(added.offline).toBe(before.offline + 1);
+    await db().delete(devices).where(eq(devices.id, inside!.id));
+    await db().delete(devices).where(eq(devices.id, outside!.id));
+    expect((await operations()).machines).toEqual(before);
+  });
+
   it('counts open alarms from the counter the alarms keep', async () => {
     const before = (await operations()).openAlarms!;
     const [machine] = await addMachines([null]);

@@ -1,4 +1,4 @@
-import { eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
+import { eq, gte, sql, type SQL } from 'drizzle-orm';
 import {
   expiringWithinDays,
   treatmentChartDays,
@@ -9,8 +9,9 @@ import type { Permission } from '@app/contract/permissions';
 import { subscriptionStatuses } from '@app/contract/checkout';
 import type { Db } from '#api/db/client.ts';
 import { treatmentDailyCounts } from '#api/db/schema/dashboard.ts';
-import { devices, tableRowCounts } from '#api/db/schema/devices.ts';
+import { tableRowCounts } from '#api/db/schema/devices.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { createOnlineCounts } from '../devices/online-counts.ts';
 import { expiringWithin, statusAt } from '../subscriptions/subscription-filters.ts';
 
 const dayMs = 24 * 3600_000;
@@ -35,13 +36,6 @@ export function createDashboardService({
     (
       await db.select({ n: tableRowCounts.n }).from(tableRowCounts).where(eq(tableRowCounts.tableName, name))
     )[0]?.n ?? 0;
-  const countDevices = async (where: SQL) =>
-    (
-      await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(devices)
-        .where(where)
-    )[0]!.n;
   const countSubscriptions = async (where: SQL) =>
     (
       await db
@@ -50,15 +44,10 @@ export function createDashboardService({
         .where(where)
     )[0]!.n;
 
-  /** Online: seen within the offline time (the device list's Online column); offline: the rest seen. */
+  const onlineCounts = createOnlineCounts({ db, offlineMinutes });
   async function machines(at: Date) {
-    const since = new Date(at.getTime() - offlineMinutes * 60_000);
-    const [total, online, neverSeen] = await Promise.all([
-      counter('devices'),
-      countDevices(gte(devices.lastSeenAt, since)),
-      countDevices(isNull(devices.lastSeenAt)),
-    ]);
-    return { online, neverSeen, offline: Math.max(0, total - online - neverSeen), offlineMinutes };
+    const { online, offline, never } = await onlineCounts(at);
+    return { online, offline, neverSeen: never, offlineMinutes };
   }
 
   /** As the Subscriptions list shows them, with the list's own filters (so a figure is its list's total). */

@@ -17,6 +17,7 @@ import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '#ap
 import { containsPattern, offsetOf, pageCount } from '#api/lib/pagination.ts';
 import { subscriptionsFromJson, subscriptionsJsonOf, type SubscriptionJson } from './device-subscriptions.ts';
 import { deviceColumns, toDevice, type DeviceListRow } from './device-rows.ts';
+import { createOnlineCounts } from './online-counts.ts';
 
 const sortColumns: Record<DeviceSortKey, { column: AnyColumn | SQL; unique: boolean }> = {
   createdAt: { column: devices.createdAt, unique: false },
@@ -64,6 +65,7 @@ export function createDeviceList({
   offlineMinutes: number;
   withSubscriptions: (rows: DeviceListRow[]) => Promise<Device[]>;
 }) {
+  const onlineCounts = createOnlineCounts({ db, offlineMinutes });
   const countWhere = async (where: SQL | undefined) =>
     (
       await db
@@ -128,7 +130,8 @@ export function createDeviceList({
     const search = params.search?.toLowerCase();
     const searched = search ? sql`${devices.searchText} like ${containsPattern(search)}` : undefined;
     // The Online column's rule; the plain last_seen_at index counts these ranges (decision 050).
-    const onlineSince = new Date(now().getTime() - offlineMinutes * 60_000);
+    const onlineAt = now();
+    const onlineSince = new Date(onlineAt.getTime() - offlineMinutes * 60_000);
     const byOnline =
       params.online &&
       {
@@ -172,7 +175,11 @@ export function createDeviceList({
     const total = async (): Promise<{ total: number; estimated: boolean }> =>
       searched
         ? countSearch(where!)
-        : { total: where ? await countWhere(where) : await countAll(), estimated: false };
+        : {
+            // A filter by online state alone: its total is kept (decision 050), not counted.
+            total: params.online ? (await onlineCounts(onlineAt))[params.online] : await countAll(),
+            estimated: false,
+          };
 
     if (!where && offset < nearPages) {
       // The console's usual request: the page, its count and its subscriptions in one statement
