@@ -107,7 +107,8 @@ export const appUpdateFieldsSchema = strictObject({
   updateDesc: requiredText(appUpdateMessages.updateDescRequired, 2000),
   updateType: updateTypeSchema,
   /** The first stage of its staged rollout (decision 051); without it the release goes to every machine. */
-  rolloutPercent: rolloutPercentSchema.optional(),
+  // The console's select sends '' for "every machine".
+  rolloutPercent: z.preprocess((v) => (v === '' ? undefined : v), rolloutPercentSchema.optional()),
 });
 export type AppUpdateFields = z.output<typeof appUpdateFieldsSchema>;
 /** The fields every upload carries: with all of them in hand the server checks before the file arrives. */

@@ -208,4 +208,25 @@ describe('staged rollout of a release', () => {
       expect([res.statusCode, res.json().msg]).toEqual([401, deviceApiMessages.credentialInvalid]);
     }
   });
+
+  it("takes the first stage from the upload's rolloutPercent, naming the field when it is wrong", async () => {
+    expect(await release('Rollout Upload', 1, { rolloutPercent: '' })).toMatchObject({ rolloutPercent: 100 });
+    const body = multipart(
+      {
+        appName: 'Rollout Upload',
+        versionCode: '2',
+        versionName: '2.0.0',
+        remark: 'r',
+        updateDesc: 'd',
+        updateType: '1',
+        rolloutPercent: '0',
+      },
+      { name: 'app.apk', data: buildDemoApk(pkg, 2, 0, '2.0.0') },
+    );
+    const res = await t.injectAs(token, { method: 'POST', url: apiPaths.systemUpdates, ...body });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data.errors).toEqual([
+      { path: 'rolloutPercent', message: rolloutMessages.percentInvalid },
+    ]);
+  });
 });

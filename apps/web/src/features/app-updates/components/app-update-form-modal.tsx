@@ -10,6 +10,7 @@ import {
   type AppUpdateForm,
   type AppUpdateFormInput,
 } from '@app/contract/app-updates';
+import { rolloutStages } from '@app/contract/app-update-rollouts';
 import { FormField } from '#web/components/form-field.tsx';
 import { Modal } from '#web/components/modal.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
@@ -175,6 +176,23 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
               {updateTypeLabels[type]}
             </option>
           ))}
+        </FormField>
+        <FormField
+          as="select"
+          label="First Stage"
+          wrapperClassName="col-md-6 mb-3"
+          hint="The share of machines offered this release first; widen it later from the list"
+          error={errors.rolloutPercent?.message}
+          {...register('rolloutPercent')}
+        >
+          <option value="">Every machine (100 %)</option>
+          {rolloutStages
+            .filter((stage) => stage < 100)
+            .map((stage) => (
+              <option key={stage} value={String(stage)}>
+                {stage} % of the machines
+              </option>
+            ))}
         </FormField>
         <FormField
           label="Version Code"

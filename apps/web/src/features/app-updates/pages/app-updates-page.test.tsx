@@ -182,6 +182,7 @@ describe('App Update page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add App Update' });
     await user.type(within(dialog).getByLabelText(/App Name/), 'com.example.device');
     await user.selectOptions(within(dialog).getByLabelText(/Update Type/), 'Force');
+    await user.selectOptions(within(dialog).getByLabelText(/First Stage/), '25 % of the machines');
     await user.type(within(dialog).getByLabelText(/Version Code/), '12');
     await user.type(within(dialog).getByLabelText(/Version Name/), '1.2.0');
     await user.type(within(dialog).getByLabelText(/Remark/), 'Security fix');
@@ -197,6 +198,7 @@ describe('App Update page', () => {
       'name="appName"',
       'com.example.device',
       'name="updateType"',
+      'name="rolloutPercent"\r\n\r\n25\r\n',
       'name="apk"; filename="device-1.2.0.apk"',
       'AndroidManifest.xml',
     ]) {
