@@ -35,13 +35,23 @@ export default defineConfig({
     // Vitest's default in a run is one worker fewer than the CPUs: a single worker on 2 cores, while
     // the main process mostly waits. Two keep both cores busy.
     maxWorkers: 2,
+    // The forks pool (contract, API) keeps its workers from file to file: one module graph and one
+    // pool of migrated databases per worker (src/test/pglite-pool.ts) instead of a new process, a new
+    // import of the whole app and a new PGlite for every file. Only the pool-wide setting decides
+    // whether a worker process is reused; the project setting below decides whether its modules are.
+    poolOptions: { forks: { isolate: false } },
+    // A reused worker holds databases and the app's modules when it is stopped; on a loaded machine
+    // stopping it can take longer than Vitest's 10 s default, which then fails a run that passed.
+    teardownTimeout: 60_000,
     projects: [
       'packages/contract',
-      'apps/web',
+      // Components keep module state (stores, the query client) and need their own DOM per file:
+      // a fresh worker thread each.
+      { extends: './apps/web/vitest.config.ts', root: './apps/web', test: { pool: 'threads' } },
       {
         extends: './apps/api/vitest.config.ts',
         root: './apps/api',
-        test: { exclude: slowApiFiles },
+        test: { exclude: slowApiFiles, poolOptions: { forks: { isolate: false } } },
       },
     ],
   },
