@@ -178,6 +178,11 @@ export const routes: RouteObject[] = [
                     lazyPage(() => import('../features/alarms/pages/alarms-page.tsx'), 'AlarmsPage'),
                   ),
                   page(
+                    paths.treatments,
+                    'Treatment Records',
+                    lazyPage(() => import('../features/devices/pages/treatments-page.tsx'), 'TreatmentsPage'),
+                  ),
+                  page(
                     paths.changePassword,
                     'Change Password',
                     lazyPage(

@@ -72,6 +72,8 @@ export const paths = {
   appUpdates: fixed<ListQuery>('/admin/app-update'),
   // Ours (decision 049): open or past alarms, one rule or all.
   alarms: fixed<ListQuery & { state?: 'open' | 'past'; rule?: string }>('/admin/alarms'),
+  // Ours (decision 050): every treatment record, optionally between two UTC days (the dashboard's links).
+  treatments: fixed<ListQuery & { from?: string; to?: string }>('/admin/treatments'),
   changePassword: fixed('/admin/change-password'),
   profile: fixed('/admin/profile'),
   updateProfile: fixed('/admin/update-profile'),

@@ -15,6 +15,7 @@ const screenPermissions: readonly (readonly [RoutePattern, Permission])[] = [
   [paths.viewDoctor, 'patients.view'],
   [paths.viewPatient, 'patients.view'],
   [paths.viewTechnician, 'patients.view'],
+  [paths.treatments, 'patients.view'],
   [paths.logs, 'logs.view'],
   [paths.users, 'users.manage'],
   [paths.viewUser, 'users.manage'],

@@ -50,7 +50,10 @@ describe('the Operations section', () => {
       ['2 Failed', '/admin/subscription-management?status=4'],
       ['9 Expiring in 7 days', '/admin/subscription-management?expiresWithin=7'],
     ]);
-    expect(within(group('Treatments')).getByText('291')).toBeTruthy();
+    expect(links('Treatments')).toEqual([
+      ['4 Today', '/admin/treatments?from=2026-11-30&to=2026-11-30'],
+      ['291 Last 30 days', '/admin/treatments?from=2026-11-01&to=2026-11-30'],
+    ]);
     expect(api.queries('/api/v1/admin/dashboard/operations')).toHaveLength(1);
   });
 

@@ -51,6 +51,7 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 
 function Groups({ data }: { data: Operations }) {
   const { machines, openAlarms, subscriptions, treatments } = data;
+  const lastDay = treatments?.days.at(-1)?.day;
   if (!machines && openAlarms === undefined && !subscriptions && !treatments)
     return <p className="mb-0">{dashboardTexts.nothingToShow}</p>;
   return (
@@ -111,8 +112,16 @@ function Groups({ data }: { data: Operations }) {
       {treatments ? (
         <Group title={dashboardTexts.treatments}>
           <ul className="row row-cols-2 g-2 list-unstyled mb-0">
-            <Figure value={treatments.today} label={dashboardTexts.today} />
-            <Figure value={treatments.last30Days} label={dashboardTexts.last30Days} />
+            <Figure
+              value={treatments.today}
+              label={dashboardTexts.today}
+              to={paths.treatments.href({ from: lastDay, to: lastDay })}
+            />
+            <Figure
+              value={treatments.last30Days}
+              label={dashboardTexts.last30Days}
+              to={paths.treatments.href({ from: treatments.days[0]?.day, to: lastDay })}
+            />
           </ul>
           <Suspense fallback={<Spinner small label="Loading chart..." className="mt-3" />}>
             <TreatmentsChart days={treatments.days} />

@@ -10,6 +10,9 @@ export type TreatmentListParams = {
   machineNumber?: string;
   doctorId?: string;
   search?: string;
+  /** UTC days, both included. */
+  from?: string;
+  to?: string;
 };
 
 export async function getTreatments(

@@ -38,6 +38,9 @@ export type TreatmentsTableProps = {
   /** Filters: a device, a doctor (docs/product.md §4.7: also a patient's treatments, by the patient's doctorid). */
   machineNumber?: string;
   doctorId?: string;
+  /** UTC days, both included (the dashboard's treatments figures). */
+  from?: string;
+  to?: string;
   emptyText: string;
   label: string;
   searchable?: boolean;
@@ -47,6 +50,8 @@ export type TreatmentsTableProps = {
 export function TreatmentsTable({
   machineNumber,
   doctorId,
+  from,
+  to,
   emptyText,
   label,
   searchable = false,
@@ -59,6 +64,8 @@ export function TreatmentsTable({
     limit: list.limit,
     machineNumber,
     doctorId,
+    from,
+    to,
     search: list.debouncedSearch || undefined,
   });
 
