@@ -79,4 +79,12 @@ test('the Operations figures count the fleet and each opens its list filtered to
   await page.getByLabel('Search devices').fill('NEVER');
   await expect(page).toHaveURL(/online=online&search=NEVER|search=NEVER&online=online/);
   await expect(page.getByText('No customers found.')).toBeVisible();
+
+  // Treatments today: Treatment Records for today's UTC day (none recorded on this server).
+  await page.goto('/admin/dashboard');
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByRole('region', { name: 'Treatments' }).getByRole('link', { name: '0 Today' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/treatments\\?from=${today}&to=${today}$`));
+  await expect(page.getByText(`Recorded on ${today} (UTC)`)).toBeVisible();
+  await expect(page.getByText('No Treatment found.')).toBeVisible();
 });
