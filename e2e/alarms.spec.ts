@@ -65,7 +65,9 @@ test('machines that go quiet raise offline alarms, the bell counts them, and an 
   await expect(page.getByRole('heading', { level: 1, name: 'Alarms' })).toBeVisible();
   const table = page.getByRole('table', { name: 'Open alarms' });
   for (const machine of [first, second]) {
-    const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: machine, exact: true }) });
+    const row = table
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: machine, exact: true }) });
     await expect(row).toContainText('Offline too long');
     await expect(row).toContainText('Quiet since');
     await expect(row).toContainText('Open');
