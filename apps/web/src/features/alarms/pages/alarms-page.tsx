@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import {
   alarmRuleLabels,
   alarmRules,
@@ -8,6 +8,7 @@ import {
   type Alarm,
   type AlarmState,
 } from '@app/contract/alarms';
+import { FilterSelect } from '#web/components/filter-select.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { TableWithPager } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
@@ -21,30 +22,7 @@ import { useAlarmActionConfirm } from '../components/alarm-action-confirm.tsx';
 import { openColumns, pastColumns } from '../components/alarm-columns.tsx';
 import { AlarmHistoryModal } from '../components/alarm-history-modal.tsx';
 
-/** The rule filter: all rules, or one; its value lives in the URL (?rule=offline). */
-function RuleFilter({ value, onChange }: { value: string; onChange: (rule: string) => void }) {
-  const id = useId();
-  return (
-    <div className="d-flex flex-wrap align-items-center gap-2 mw-100">
-      <label htmlFor={id} className="form-label mb-0 text-nowrap">
-        Rule
-      </label>
-      <select
-        id={id}
-        className="form-select form-select-sm w-auto mw-100"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        <option value="">{alarmTexts.allRules}</option>
-        {alarmRules.map((rule) => (
-          <option key={rule} value={rule}>
-            {alarmRuleLabels[rule]}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
+const ruleOptions = alarmRules.map((rule) => ({ value: rule, label: alarmRuleLabels[rule] }));
 
 /**
  * /admin/alarms (decision 049): open and past device health alarms. The tab (open or past), the rule,
@@ -126,7 +104,13 @@ export function AlarmsPage() {
         <div className="card-body">
           <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
             <SearchBox label="Search alarms by machine" value={list.search} onChange={list.setSearch} />
-            <RuleFilter value={rule} onChange={(next) => setRule(next as typeof rule)} />
+            <FilterSelect
+              label="Rule"
+              allLabel={alarmTexts.allRules}
+              value={rule}
+              options={ruleOptions}
+              onChange={setRule}
+            />
           </div>
           <Tabs
             label="Alarms"

@@ -34,23 +34,27 @@ export function TreatmentsChart({ days }: { days: readonly TreatmentDay[] }) {
         })}
       </svg>
       <figcaption className="small text-body-secondary">{dashboardTexts.chartTitle}</figcaption>
-      <table className="visually-hidden">
-        <caption>{dashboardTexts.chartTitle}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">{dashboardTexts.treatments}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((d) => (
-            <tr key={d.day}>
-              <th scope="row">{d.day}</th>
-              <td>{d.count}</td>
+      {/* The hidden copy is a wrapper, not the table: a table is never narrower than its content, so a
+          visually hidden table still widened the page at 320 px (47 px of sideways scroll). */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{dashboardTexts.chartTitle}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">{dashboardTexts.treatments}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.day}>
+                <th scope="row">{d.day}</th>
+                <td>{d.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
