@@ -24,8 +24,11 @@ export const treatmentListQuerySchema = pageQuery.extend({
   patientId: z.uuid({ error: treatmentMessages.patientIdInvalid }).optional(),
   search: z.string().trim().max(100, treatmentMessages.searchTooLong).optional(),
   /** Ours (the dashboard's figures link here): recorded on or after this UTC day, and on or before `to`. */
-  from: z.iso.date({ error: treatmentMessages.fromInvalid }).optional(),
-  to: z.iso.date({ error: treatmentMessages.toInvalid }).optional(),
+  from: z.iso
+    .date({ error: treatmentMessages.fromInvalid })
+    .max(10, treatmentMessages.fromInvalid)
+    .optional(),
+  to: z.iso.date({ error: treatmentMessages.toInvalid }).max(10, treatmentMessages.toInvalid).optional(),
 });
 
 export const treatmentIdParamSchema = z.object({ id: z.uuid({ error: treatmentMessages.invalidId }) });
