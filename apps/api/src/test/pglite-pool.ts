@@ -3,12 +3,12 @@ import { openDatabase, type Database } from '../db/client.ts';
 /*
  * Migrated in-memory PGlite databases, kept for the next test app of this worker (CONTRIBUTING.md,
  * "How long the fast loop takes"). Creating one costs about 1.5 CPU-seconds (initdb in WebAssembly,
- * then every migration); emptying a used one back to its just-migrated state costs a few
- * milliseconds. With the API project run without isolation (vitest.fast.config.ts) a worker keeps
- * this module, and so its databases, from one test file to the next; with isolation each file
- * starts with an empty pool and gets the same fresh databases as before.
+ * then every migration); putting a used one back to its just-migrated state costs 10 to 50 ms.
+ * With the API project run without isolation (vitest.fast.config.ts) a worker keeps this module,
+ * and so its databases, from one test file to the next; with isolation each file starts with an
+ * empty pool, and its second and later test apps reuse the first one's database.
  *
- * A database comes back exactly as migrations left it: every row a test wrote is deleted (triggers
+ * A database comes back as migrations left it: every table a test wrote to is truncated (triggers
  * off, so the audit tables' append-only guard and the counters' triggers stay out of it), the rows
  * migrations insert (table_row_counts, ...) are put back, every sequence is set back and advisory
  * locks are released. One whose schema or session settings a test changed (a renamed table not
@@ -21,7 +21,7 @@ type Client = {
   closed: boolean;
 };
 
-type Pooled = { database: Database; client: Client; reset: string; schema: string };
+type Pooled = { database: Database; client: Client; restore: string; schema: string };
 
 const idle: Pooled[] = [];
 let warned = false;
@@ -49,8 +49,11 @@ const schemaFingerprint = `select md5(string_agg(x, ',' order by x)) as fp from 
   union all select format('s %s %s', name, setting) from pg_settings where context in ('user', 'superuser')
 ) s`;
 
-/** The SQL that takes this just-migrated database back to its present state, and its schema's fingerprint. */
-async function resetPlan(client: Client): Promise<{ reset: string; schema: string }> {
+/**
+ * The SQL that puts back what migrations left in this just-migrated database (their rows, the
+ * sequences' positions), and its schema's fingerprint.
+ */
+async function restorePlan(client: Client): Promise<{ restore: string; schema: string }> {
   const { rows: tables } = await client.query<{ name: string }>(
     `select quote_ident(schemaname) || '.' || quote_ident(tablename) as name from pg_tables
       where schemaname not in ('pg_catalog', 'information_schema', 'drizzle') order by 1`,
@@ -76,24 +79,39 @@ async function resetPlan(client: Client): Promise<{ reset: string; schema: strin
       from pg_sequences`,
   );
   const setvals = sequences.map((s) => `select setval(${quoteLiteral(s.name)}, ${s.value}, ${s.called});`);
-  const reset = [
-    // A test that failed inside a transaction of its own may have left it open.
-    'rollback;',
-    'select pg_advisory_unlock_all();',
-    'set session_replication_role = replica;',
-    ...tables.map(({ name }) => `delete from ${name};`),
-    ...restores,
-    ...setvals,
-    'set session_replication_role = default;',
-  ].join('\n');
   const { rows } = await client.query<{ fp: string }>(schemaFingerprint);
-  return { reset, schema: rows[0]!.fp };
+  return { restore: [...restores, ...setvals].join('\n'), schema: rows[0]!.fp };
+}
+
+/**
+ * Every table a test wrote to is truncated, not emptied with DELETE: a truncated table is laid out
+ * as a new one, so rows come back in the order a fresh database gives them (a query without ORDER BY
+ * finds what it found before; after a DELETE, new rows can reuse earlier slots). A table was written
+ * to when it has any page at all; a table migrations filled is always truncated and filled again.
+ */
+const writtenTables = `select c.oid::regclass::text as name from pg_class c
+  where c.relkind = 'r' and pg_relation_size(c.oid) > 0
+    and c.relnamespace not in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace, 'pg_toast'::regnamespace)
+    and c.relnamespace::regnamespace::text <> 'drizzle'`;
+
+async function reset({ client, restore }: Pooled) {
+  // A test that failed inside a transaction of its own may have left it open.
+  await client.exec('rollback; select pg_advisory_unlock_all();');
+  const { rows } = await client.query<{ name: string }>(writtenTables);
+  await client.exec(
+    [
+      'set session_replication_role = replica;',
+      rows.length ? `truncate ${rows.map((r) => r.name).join(', ')} cascade;` : '',
+      restore,
+      'set session_replication_role = default;',
+    ].join('\n'),
+  );
 }
 
 async function openPooled(): Promise<Pooled> {
   const database = await openDatabase({ dataDir: null });
   const client = (database.db as unknown as { $client: Client }).$client;
-  return { database, client, ...(await resetPlan(client)) };
+  return { database, client, ...(await restorePlan(client)) };
 }
 
 /** A just-migrated in-memory database; `release` hands it back for the next test app. */
@@ -114,7 +132,7 @@ export async function pooledPglite(): Promise<{ database: Database; release: () 
           .catch(() => false));
       if (reusable) {
         try {
-          await pooled.client.exec(pooled.reset);
+          await reset(pooled);
           idle.push(pooled);
           return;
         } catch (error) {
