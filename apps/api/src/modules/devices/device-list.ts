@@ -15,8 +15,14 @@ import type { Device, DeviceList, DeviceSortKey, OnlineFilter, SortDirection } f
 import type { Db } from '#api/db/client.ts';
 import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '#api/db/schema/devices.ts';
 import { containsPattern, offsetOf, pageCount } from '#api/lib/pagination.ts';
-import { subscriptionsFromJson, subscriptionsJsonOf, type SubscriptionJson } from './device-subscriptions.ts';
-import { deviceColumns, toDevice, type DeviceListRow } from './device-rows.ts';
+import { subscriptionsJsonOf } from './device-subscriptions.ts';
+import {
+  deviceColumns,
+  deviceFromJson,
+  deviceJsonOf,
+  type DeviceJson,
+  type DeviceListRow,
+} from './device-rows.ts';
 import { createOnlineCounts } from './online-counts.ts';
 
 const sortColumns: Record<DeviceSortKey, { column: AnyColumn | SQL; unique: boolean }> = {
@@ -115,7 +121,7 @@ export function createDeviceList({
 
   type Prepared<Row> = { execute(values: { skip: number; take: number }): Promise<Row[]> };
   const unsearchedPages = new Map<string, Prepared<DeviceListRow>>();
-  type FirstPagesRow = DeviceListRow & { total: number | string | null; subs: SubscriptionJson[] };
+  type FirstPagesRow = { total: number | string | null; page: DeviceJson[] };
   const unsearchedFirstPages = new Map<string, Prepared<FirstPagesRow>>();
 
   return async function list(params: DeviceListParams): Promise<DeviceList> {
@@ -190,24 +196,24 @@ export function createDeviceList({
         const pageIds = pageIdsOf(direction, sql.placeholder('skip'), sql.placeholder('take'));
         prepared = db
           .select({
-            ...deviceColumns,
             total: sql<
               number | string | null
             >`(select ${tableRowCounts.n} from ${tableRowCounts} where ${tableRowCounts.tableName} = 'devices')`,
-            subs: subscriptionsJsonOf(devices.serialNumber),
+            page: sql<DeviceJson[]>`coalesce(json_agg(${deviceJsonOf(
+              subscriptionsJsonOf(devices.serialNumber),
+            )} order by ${sql.join(orderOf(direction), sql`, `)}), '[]'::json)`,
           })
           .from(devices)
           .innerJoin(pageIds, eq(devices.id, pageIds.pageId))
-          .orderBy(...orderOf(direction))
           .prepare(name);
         unsearchedFirstPages.set(name, prepared);
       }
-      const found = await prepared.execute({ skip: offset, take: limit });
-      const count = found[0]?.total != null ? Number(found[0].total) : await countAll();
+      const [found] = await prepared.execute({ skip: offset, take: limit });
+      const count = found?.total != null ? Number(found.total) : await countAll();
       const at = now().getTime();
       const onlineSince = at - offlineMinutes * 60_000;
       return {
-        allDevices: found.map((r) => toDevice(r, subscriptionsFromJson(r.subs, at), onlineSince)),
+        allDevices: (found?.page ?? []).map((r) => deviceFromJson(r, at, onlineSince)),
         totalPages: pageCount(count, limit),
         total: count,
         totalIsEstimate: false,

@@ -228,4 +228,22 @@ describe('check-ins in the list', () => {
     expect(later.every((d) => !d.online)).toBe(true);
     expect((await get(enrolled[0]!.deviceId)).json().data.lastSeenAt).toBe(first.lastSeenAt);
   });
+
+  it('answers the unsearched first pages (read as one JSON value) exactly as the device itself reads', async () => {
+    const res = await add(form({ machineNumber: `JS-${randomBytes(3).toString('hex')}` }));
+    const { deviceId, credential } = await enrolDevice(t, res.json().data._id);
+    t.clock.advance(1000);
+    await deviceInject(t, credential, {
+      method: 'POST',
+      url: '/api/v1/app/heartbeat',
+      payload: { versionCode: 7, versionName: 'v7' },
+    });
+    await flushCheckIns(t);
+    const newest = (await list({ page: '1', limit: '1' })).json().data.allDevices[0];
+    const device = (await get(deviceId)).json().data;
+    // Timestamps the database keeps to the microsecond come out cut to the millisecond both ways.
+    expect(newest).toEqual(device);
+    expect(newest).toMatchObject({ _id: deviceId, online: true, appVersionCode: 7 });
+    expect(newest.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
 });
