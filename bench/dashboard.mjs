@@ -17,6 +17,7 @@ import { bootstrap } from '../apps/api/src/bootstrap.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { createBenchAdmins } from './dashboard-admins.mjs';
+import { addServerTiming, round, timeCase, timedGet } from './timed-requests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverUrl =
@@ -133,22 +134,11 @@ await c.query(
 );
 
 const app = await buildApp({ config, database, logger: false });
-app.addHook('onSend', async (request, reply, payload) => {
-  reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
-  return payload;
-});
+addServerTiming(app);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 const tokens = await createBenchAdmins(address, config, database);
 
-const call = async (token, pathAndQuery) => {
-  const t0 = performance.now();
-  const res = await fetch(`${address}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
-  const body = await res.json();
-  const roundTrip = performance.now() - t0;
-  if (res.status !== 200) throw new Error(`${pathAndQuery}: ${res.status} ${body.msg}`);
-  const server = Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? NaN);
-  return { server, roundTrip, data: body.data };
-};
+const call = timedGet(address);
 
 const D = '/api/v1/admin/dashboard/operations';
 const M = '/api/v1/admin/machine';
@@ -168,9 +158,6 @@ const cases = [
   ],
 ];
 
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const round = (n) => Math.round(n * 100) / 100;
 const devices = await count(c, 'select count(*) as n from devices');
 const logs = await count(c, 'select count(*) as n from access_logs');
 const { loadavg } = os;
@@ -179,26 +166,8 @@ console.log(
 );
 const results = [];
 for (const [name, token, url] of cases) {
-  for (let i = 0; i < warmup; i++) await call(token, url);
-  const server = [];
-  const trip = [];
-  let last;
-  for (let i = 0; i < iterations; i++) {
-    last = await call(token, url);
-    server.push(last.server);
-    trip.push(last.roundTrip);
-  }
-  server.sort((a, b) => a - b);
-  trip.sort((a, b) => a - b);
-  const r = {
-    case: name,
-    url,
-    serverP50: round(percentile(server, 50)),
-    serverP95: round(percentile(server, 95)),
-    roundTripP50: round(percentile(trip, 50)),
-    roundTripP95: round(percentile(trip, 95)),
-    answer: url === D ? last.data : { total: last.data.total },
-  };
+  const { last, ...times } = await timeCase(call, token, url, { iterations, warmup });
+  const r = { case: name, url, ...times, answer: url === D ? last : { total: last.total } };
   r.ok = r.serverP95 <= budgetMs;
   results.push(r);
   console.log(

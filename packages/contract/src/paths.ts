@@ -84,6 +84,8 @@ export const apiPaths = {
   machineEnrolmentRevoke: (id: string) => `/api/v1/admin/machine/${id}/enrolment/revoke`,
   // Ours: the app versions a machine has reported, each with when it was first seen.
   machineAppVersions: (id: string) => `/api/v1/admin/machine/${id}/app-versions`,
+  // Ours: the fleet map, the device list's filters clustered by place (issue 16).
+  machineMap: '/api/v1/admin/machine-map',
   userMachines: (id: string) => `/api/v1/admin/users/${id}/machines`,
   // Ours (decision 049): device health alarms, the bell's count, and the signed-in admin's daily digest.
   alarms: '/api/v1/admin/alarms',

@@ -55,6 +55,16 @@ export const devices = pgTable(
     appVersionName: text('app_version_name'),
     reportedLatitude: doublePrecision('reported_latitude'),
     reportedLongitude: doublePrecision('reported_longitude'),
+    /*
+     * Where the fleet map puts the machine: where it last said it was, else where it was registered.
+     * Kept as columns so the map groups and bounds plain numbers (decision 052).
+     */
+    mapLatitude: doublePrecision('map_latitude')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`coalesce(${devices.reportedLatitude}, ${devices.latitude})`),
+    mapLongitude: doublePrecision('map_longitude')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`coalesce(${devices.reportedLongitude}, ${devices.longitude})`),
   },
   (t) => [
     // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.
@@ -73,6 +83,8 @@ export const devices = pgTable(
     index('devices_city_id_idx').on(t.city, t.id),
     index('devices_country_id_idx').on(t.country, t.id),
     index('devices_status_id_idx').on(t.status, t.id),
+    // The fleet map's view bounds: a longitude range, then latitude (decision 052).
+    index('devices_map_position_idx').on(t.mapLongitude, t.mapLatitude),
     index('devices_subscription_status_id_idx').on(t.subscriptionStatus, t.id),
   ],
 );

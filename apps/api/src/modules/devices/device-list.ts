@@ -1,20 +1,9 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gte,
-  isNull,
-  lt,
-  sql,
-  type AnyColumn,
-  type Placeholder,
-  type SQL,
-} from 'drizzle-orm';
+import { asc, desc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Device, DeviceList, DeviceSortKey, OnlineFilter, SortDirection } from '@app/contract/devices';
 import type { Db } from '#api/db/client.ts';
 import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '#api/db/schema/devices.ts';
-import { containsPattern, offsetOf, pageCount } from '#api/lib/pagination.ts';
+import { offsetOf, pageCount } from '#api/lib/pagination.ts';
+import { deviceFilterWhere } from './device-filters.ts';
 import { subscriptionsJsonOf } from './device-subscriptions.ts';
 import {
   deviceColumns,
@@ -133,19 +122,9 @@ export function createDeviceList({
       const order = dir === 'asc' ? asc : desc;
       return unique ? [order(column)] : [order(column), order(devices.id)];
     };
-    const search = params.search?.toLowerCase();
-    const searched = search ? sql`${devices.searchText} like ${containsPattern(search)}` : undefined;
-    // The Online column's rule; the plain last_seen_at index counts these ranges (decision 050).
     const onlineAt = now();
     const onlineSince = new Date(onlineAt.getTime() - offlineMinutes * 60_000);
-    const byOnline =
-      params.online &&
-      {
-        online: gte(devices.lastSeenAt, onlineSince),
-        offline: lt(devices.lastSeenAt, onlineSince),
-        never: isNull(devices.lastSeenAt),
-      }[params.online];
-    const where = and(searched, byOnline);
+    const { searched, where } = deviceFilterWhere(params, onlineSince);
     const offset = offsetOf(page, limit);
 
     // Page ids first from the index alone, then only those rows: a deep page skips index entries,

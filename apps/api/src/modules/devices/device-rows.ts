@@ -24,7 +24,10 @@ export const deviceColumns = {
   appVersionCode: devices.appVersionCode,
   appVersionName: devices.appVersionName,
 };
-export type DeviceListRow = Omit<DeviceRow, 'searchText' | 'reportedLatitude' | 'reportedLongitude'>;
+export type DeviceListRow = Omit<
+  DeviceRow,
+  'searchText' | 'reportedLatitude' | 'reportedLongitude' | 'mapLatitude' | 'mapLongitude'
+>;
 
 type DeviceFields = Omit<DeviceListRow, 'createdAt' | 'updatedAt' | 'lastSeenAt'>;
 type DeviceTimes = { createdAt: string; updatedAt: string; lastSeenAt: string | null; online: boolean };

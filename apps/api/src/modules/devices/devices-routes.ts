@@ -10,6 +10,7 @@ import {
   deviceResponseSchema,
   deviceUpdateBodySchema,
 } from '@app/contract/devices';
+import { deviceMapQuerySchema, deviceMapResponseSchema } from '@app/contract/device-map';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
 import type { DeviceAppVersionsService } from './device-app-versions.ts';
@@ -32,6 +33,21 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ok(await devices.list(request.query)),
+  );
+
+  app.get(
+    apiPaths.machineMap,
+    {
+      config: { access: 'admin', permission: 'devices.view' },
+      schema: {
+        tags: ['devices'],
+        summary:
+          "Fleet map: the device list's search and online filter, clustered by place for the view's bounds (west, south, east, north) and zoom; without bounds, the matches' count and extent too",
+        querystring: deviceMapQuerySchema,
+        response: { 200: deviceMapResponseSchema },
+      },
+    },
+    async (request) => ok(await devices.map(request.query)),
   );
 
   app.post(

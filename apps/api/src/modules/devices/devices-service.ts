@@ -10,6 +10,7 @@ import { devices } from '#api/db/schema/devices.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import { isUniqueViolation } from '#api/lib/pagination.ts';
 import { createDeviceList } from './device-list.ts';
+import { createDeviceMap } from './device-map.ts';
 import { deviceColumns, toDevice, type DeviceListRow } from './device-rows.ts';
 import { subscriptionsBySerial } from './device-subscriptions.ts';
 
@@ -65,6 +66,7 @@ export function createDevicesService({
 
   return {
     list,
+    map: createDeviceMap({ db, now, offlineMinutes }),
 
     async get(id: string): Promise<Device> {
       const [device] = await withSubscriptions([await findRow(id)]);
