@@ -125,7 +125,7 @@ export async function buildApp({
 
   installRouteRegistry(app);
 
-  await installSecurityHeaders(app);
+  await installSecurityHeaders(app, { mapImageSources: config.map.imageSources });
   // Before the auth hook: a flood of anonymous calls is refused before any lookup is done.
   await installAnonymousRateLimit(app, { perMinute: config.anonRatePerMinute });
 
@@ -246,6 +246,7 @@ export async function buildApp({
   await app.register(devicesRoutes, {
     devices: createDevicesService({ db: database.db, now, offlineMinutes: config.deviceOfflineMinutes }),
     appVersions: createDeviceAppVersionsService({ db: database.db }),
+    mapTiles: config.map.tileUrl ? { url: config.map.tileUrl, attribution: config.map.attribution } : null,
   });
   await app.register(deviceUsersRoutes, {
     deviceUsers: createDeviceUsersService({ db: database.db }),

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, flag } from './config-env.ts';
 import { alarmsConfig, alarmsEnv, type AlarmsConfig } from './config-alarms.ts';
+import { mapConfig, mapEnv, type MapConfig } from './config-map.ts';
 import { storageConfig, storageEnv, type StorageConfig } from './config-storage.ts';
 import type { Timeouts } from './lib/request-timeouts.ts';
 
@@ -126,6 +127,7 @@ const envSchema = z.object({
     .default('device-admin:throttle:'),
   ...storageEnv,
   ...alarmsEnv,
+  ...mapEnv,
 });
 
 export type Config = Readonly<{
@@ -174,6 +176,8 @@ export type Config = Readonly<{
   deviceRatePerMinute: number;
   /** Device health alarms and their daily digest (modules/alarms). */
   alarms: AlarmsConfig;
+  /** The fleet map's tiles (decision 052). */
+  map: MapConfig;
   /** Anonymous calls one address may make per minute to one group of public routes (429 past it). */
   anonRatePerMinute: number;
   /** Fastify's trustProxy: off, a hop count, or the proxies' addresses/CIDRs (never "all"). */
@@ -266,6 +270,7 @@ export function loadConfig(
     deviceHeartbeatSeconds: e.DEVICE_HEARTBEAT_SECONDS,
     deviceRatePerMinute: e.DEVICE_RATE_PER_MINUTE,
     alarms: alarmsConfig(e),
+    map: mapConfig(e),
     anonRatePerMinute: e.ANON_RATE_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
     apkMaxBytes: e.APK_MAX_BYTES,

@@ -80,6 +80,8 @@ export const deviceMapSchema = z.object({
   /** The matching machines' extent (asked without bounds; null with them, or when none match). */
   extent: mapBoundsSchema.nullable(),
   points: z.array(mapPointSchema),
+  /** Where the map's tiles come from (MAP_TILE_URL); null: markers on a plain background. */
+  tiles: z.object({ url: z.string(), attribution: z.string() }).nullable(),
 });
 export type DeviceMap = z.infer<typeof deviceMapSchema>;
 

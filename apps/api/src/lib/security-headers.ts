@@ -34,6 +34,11 @@ const serialize = (directives: Record<string, readonly string[]>) =>
     .join('; ');
 
 export const contentSecurityPolicy = serialize(baseDirectives);
+/** The console's CSP when the fleet map loads tiles from elsewhere (MAP_TILE_URL, decision 052). */
+const consolePolicyWith = (imageSources: readonly string[]) =>
+  imageSources.length
+    ? serialize({ ...baseDirectives, 'img-src': [...baseDirectives['img-src'], ...imageSources] })
+    : contentSecurityPolicy;
 export const checkoutContentSecurityPolicy = serialize(stripeDirectives);
 
 /** The SPA paths of the public checkout (apps/web routes 'plans/:id?'). */
@@ -60,14 +65,16 @@ export const fixedSecurityHeaders = {
   'x-xss-protection': '0',
 } as const;
 
-export async function installSecurityHeaders(app: FastifyInstance) {
+export async function installSecurityHeaders(
+  app: FastifyInstance,
+  { mapImageSources = [] }: { mapImageSources?: readonly string[] } = {},
+) {
+  const consolePolicy = consolePolicyWith(mapImageSources);
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     reply.headers(fixedSecurityHeaders);
     reply.header(
       'content-security-policy',
-      request.method === 'GET' && isCheckoutPage(request.url)
-        ? checkoutContentSecurityPolicy
-        : contentSecurityPolicy,
+      request.method === 'GET' && isCheckoutPage(request.url) ? checkoutContentSecurityPolicy : consolePolicy,
     );
     // request.protocol reads X-Forwarded-Proto only with TRUST_PROXY on, so a client cannot fake it.
     if (request.protocol === 'https')

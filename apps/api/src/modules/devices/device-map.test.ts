@@ -3,7 +3,7 @@ import { deviceMapMessages, type DeviceMap } from '@app/contract/device-map';
 import { apiPaths } from '@app/contract/paths';
 import { deviceForm as form, deviceInject, enrolDevice, flushCheckIns } from '#api/test/device-fixtures.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
-import type { TestApp } from '#api/test/test-app.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { deviceRequests } from './device-test-requests.ts';
 
 let t: TestApp;
@@ -97,7 +97,7 @@ describe('GET /api/v1/admin/machine-map', () => {
     const never = await mapOf({ zoom: 2, online: 'never' });
     expect(never.total).toBe(5);
     const none = await mapOf({ zoom: 2, search: 'nowhere at all' });
-    expect(none).toEqual({ total: 0, inView: 0, extent: null, points: [] });
+    expect(none).toEqual({ total: 0, inView: 0, extent: null, points: [], tiles: null });
   });
 
   it('names the field in a 400 for bad bounds or zoom', async () => {
@@ -114,5 +114,38 @@ describe('GET /api/v1/admin/machine-map', () => {
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.json().msg).toContain(message);
     }
+  });
+});
+
+describe('MAP_TILE_URL', () => {
+  it('hands the tile address to the console and lets the CSP load images from its host, and only then', async () => {
+    const plainCsp = (await t.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy'];
+    expect(plainCsp).toContain("img-src 'self' data: blob:;");
+    expect((await mapOf({ zoom: 2 })).tiles).toBeNull();
+
+    const tiled = await signedInApp({
+      MAP_TILE_URL: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png',
+      MAP_TILE_ATTRIBUTION: '© Example tiles',
+    });
+    try {
+      const csp = (await tiled.t.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy'];
+      expect(csp).toContain("img-src 'self' data: blob: https://*.tiles.example.org;");
+      const res = await tiled.t.injectAs(tiled.token, { method: 'GET', url: apiPaths.machineMap });
+      expect(res.json().data.tiles).toEqual({
+        url: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png',
+        attribution: '© Example tiles',
+      });
+    } finally {
+      await tiled.t.close();
+    }
+  });
+
+  it('refuses to start with a tile address that is not https or lacks a placeholder', async () => {
+    await expect(createTestApp({ MAP_TILE_URL: 'http://tiles.example.org/{z}/{x}/{y}.png' })).rejects.toThrow(
+      /MAP_TILE_URL.*https/,
+    );
+    await expect(createTestApp({ MAP_TILE_URL: 'https://tiles.example.org/{z}/{x}.png' })).rejects.toThrow(
+      /MAP_TILE_URL.*\{y\}/,
+    );
   });
 });

@@ -56,7 +56,7 @@ export function createDeviceMap({
   now: () => Date;
   offlineMinutes: number;
 }) {
-  return async function deviceMap(params: DeviceMapParams): Promise<DeviceMap> {
+  return async function deviceMap(params: DeviceMapParams): Promise<Omit<DeviceMap, 'tiles'>> {
     const onlineSince = new Date(now().getTime() - offlineMinutes * 60_000);
     const { where: filtered } = deviceFilterWhere(params, onlineSince);
     const bounded = params.west !== undefined;

@@ -19,7 +19,9 @@ import type { DevicesService } from './devices-service.ts';
 export const devicesRoutes: FastifyPluginAsyncZod<{
   devices: DevicesService;
   appVersions: DeviceAppVersionsService;
-}> = async (app, { devices, appVersions }) => {
+  /** The fleet map's tiles (MAP_TILE_URL), handed to the console with each map answer. */
+  mapTiles: { url: string; attribution: string } | null;
+}> = async (app, { devices, appVersions, mapTiles }) => {
   app.get(
     apiPaths.machines,
     {
@@ -47,7 +49,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
         response: { 200: deviceMapResponseSchema },
       },
     },
-    async (request) => ok(await devices.map(request.query)),
+    async (request) => ok({ ...(await devices.map(request.query)), tiles: mapTiles }),
   );
 
   app.post(
