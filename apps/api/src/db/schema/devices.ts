@@ -85,6 +85,8 @@ export const devices = pgTable(
     index('devices_status_id_idx').on(t.status, t.id),
     // The fleet map's view bounds: a longitude range, then latitude (decision 052).
     index('devices_map_position_idx').on(t.mapLongitude, t.mapLatitude),
+    // With the index above, the whole fleet's extent is four index endpoints, not a scan.
+    index('devices_map_latitude_idx').on(t.mapLatitude),
     index('devices_subscription_status_id_idx').on(t.subscriptionStatus, t.id),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, sql } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { DeviceMap, MapBounds, MapPoint } from '@app/contract/device-map';
 import { mapClusterMaxZoom } from '@app/contract/device-map';
 import type { OnlineFilter } from '@app/contract/devices';
@@ -33,11 +33,8 @@ type CellRow = {
   online: number;
   never: number;
   first: string | null;
-  south: number;
-  west: number;
-  north: number;
-  east: number;
 };
+type ExtentRow = { south: number | null; west: number | null; north: number | null; east: number | null };
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
@@ -72,9 +69,7 @@ export function createDeviceMap({
           count(*)::int as count,
           (count(*) filter (where ${devices.lastSeenAt} >= ${onlineSince.toISOString()}::timestamptz))::int as online,
           (count(*) filter (where ${devices.lastSeenAt} is null))::int as never,
-          case when count(*) = 1 then min(ctid)::text end as first,
-          min(${devices.mapLatitude}) as south, min(${devices.mapLongitude}) as west,
-          max(${devices.mapLatitude}) as north, max(${devices.mapLongitude}) as east
+          case when count(*) = 1 then min(ctid)::text end as first
         from ${devices}
         ${where ? sql`where ${where}` : sql``}
         group by floor(${devices.mapLongitude} / ${cell}::float8), floor(${devices.mapLatitude} / ${cell}::float8)
@@ -99,7 +94,7 @@ export function createDeviceMap({
     });
     const inView = points.reduce((n, p) => n + p.count, 0);
     if (bounded) return { total: null, inView, extent: null, points };
-    return { total: inView, inView, extent: extentOf(cells), points };
+    return { total: inView, inView, extent: inView ? await extentOf(db, filtered) : null, points };
   };
 }
 
@@ -116,12 +111,27 @@ async function machinesAt(db: Db, addresses: string[]) {
   return found;
 }
 
-const extentOf = (cells: CellRow[]): MapBounds | null =>
-  cells.length === 0
-    ? null
-    : {
-        south: Math.min(...cells.map((c) => Number(c.south))),
-        west: Math.min(...cells.map((c) => Number(c.west))),
-        north: Math.max(...cells.map((c) => Number(c.north))),
-        east: Math.max(...cells.map((c) => Number(c.east))),
-      };
+/**
+ * Where the matching machines lie. Unfiltered, four index endpoints answer it (devices_map_position_idx
+ * and devices_map_latitude_idx) at any fleet size; filtered, a pass over the matches.
+ */
+async function extentOf(db: Db, filtered: SQL | undefined): Promise<MapBounds> {
+  const [row] = rowsOf<ExtentRow>(
+    await db.execute(
+      filtered
+        ? sql`select min(${devices.mapLatitude}) as south, min(${devices.mapLongitude}) as west,
+            max(${devices.mapLatitude}) as north, max(${devices.mapLongitude}) as east
+          from ${devices} where ${filtered}`
+        : sql`select (select min(${devices.mapLatitude}) from ${devices}) as south,
+            (select min(${devices.mapLongitude}) from ${devices}) as west,
+            (select max(${devices.mapLatitude}) from ${devices}) as north,
+            (select max(${devices.mapLongitude}) from ${devices}) as east`,
+    ),
+  );
+  return {
+    south: Number(row!.south),
+    west: Number(row!.west),
+    north: Number(row!.north),
+    east: Number(row!.east),
+  };
+}
