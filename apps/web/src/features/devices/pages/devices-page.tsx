@@ -76,6 +76,10 @@ const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) =
   hiddenByDefault: hiddenByDefault.has(key),
 }));
 
+// The fleet map and Leaflet load only when the Map view opens (decision 052).
+const FleetMap = lazy(() => import('../components/fleet-map.tsx'));
+const views = ['map'] as const;
+
 const onlineFilterOptions = onlineFilters.map((value) => ({ value, label: onlineFilterLabels[value] }));
 
 /** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the online filter live in the URL. */
@@ -83,6 +87,8 @@ export function DevicesPage() {
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, sortKeys: deviceSortKeys });
   // ?online=online|offline|never, the dashboard's machine figures link here.
   const [online, setOnline] = useUrlFilter('online', onlineFilters, '');
+  // ?view=map shows the same filtered machines on the fleet map.
+  const [view, setView] = useUrlFilter('view', views, '');
   const [visible, setVisible] = useColumnVisibility('columns:devices', columnChoices);
   const mayEdit = useCan('devices.edit');
   const [editing, setEditing] = useState<Device | null>(null);
@@ -103,6 +109,27 @@ export function DevicesPage() {
     online: online || undefined,
   });
 
+  const toolbar = (
+    <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
+        <FilterSelect
+          label="Online"
+          allLabel="All machines"
+          value={online}
+          options={onlineFilterOptions}
+          onChange={setOnline}
+        />
+      </div>
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <ViewSwitch view={view} onChange={setView} />
+        {view === 'map' ? null : (
+          <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
+        )}
+      </div>
+    </div>
+  );
+
   return (
     <>
       <PageHeader
@@ -115,61 +142,56 @@ export function DevicesPage() {
           ) : null
         }
       />
-      <PagedTable
-        toolbar={
-          <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-            <div className="d-flex flex-wrap align-items-center gap-2">
-              <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
-              <FilterSelect
-                label="Online"
-                allLabel="All machines"
-                value={online}
-                options={onlineFilterOptions}
-                onChange={setOnline}
-              />
-            </div>
-            <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
-          </div>
-        }
-        label="Devices"
-        columns={columns}
-        rows={data?.allDevices}
-        getRowKey={(device) => device._id}
-        emptyText={deviceMessages.empty}
-        isLoading={isPending || (isFetching && !data)}
-        list={list}
-        totalPages={data?.totalPages}
-        pagerLabel="Devices pages"
-        visibleColumns={visible}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        actions={(device) => (
-          <>
-            {mayEdit ? (
-              <button
-                type="button"
-                className="btn btn-sm btn-outline-primary"
-                aria-label={`Edit ${device.machineNumber}`}
-                title="Edit"
-                onClick={() => openForm(device)}
-                onPointerEnter={preloadDeviceForm}
-                onFocus={preloadDeviceForm}
+      {view === 'map' ? (
+        <>
+          {toolbar}
+          <Suspense fallback={<p role="status">Loading the map…</p>}>
+            <FleetMap search={list.debouncedSearch} online={online || undefined} />
+          </Suspense>
+        </>
+      ) : (
+        <PagedTable
+          toolbar={toolbar}
+          label="Devices"
+          columns={columns}
+          rows={data?.allDevices}
+          getRowKey={(device) => device._id}
+          emptyText={deviceMessages.empty}
+          isLoading={isPending || (isFetching && !data)}
+          list={list}
+          totalPages={data?.totalPages}
+          pagerLabel="Devices pages"
+          visibleColumns={visible}
+          sort={list.sort}
+          onSort={list.toggleSort}
+          actions={(device) => (
+            <>
+              {mayEdit ? (
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-primary"
+                  aria-label={`Edit ${device.machineNumber}`}
+                  title="Edit"
+                  onClick={() => openForm(device)}
+                  onPointerEnter={preloadDeviceForm}
+                  onFocus={preloadDeviceForm}
+                >
+                  <PencilIcon size={16} />
+                </button>
+              ) : null}
+              <Link
+                to={paths.deviceDetails.href({ id: device._id })}
+                state={{ deviceId: device._id }}
+                className="btn btn-sm btn-outline-secondary"
+                aria-label={`View ${device.machineNumber}`}
+                title="View"
               >
-                <PencilIcon size={16} />
-              </button>
-            ) : null}
-            <Link
-              to={paths.deviceDetails.href({ id: device._id })}
-              state={{ deviceId: device._id }}
-              className="btn btn-sm btn-outline-secondary"
-              aria-label={`View ${device.machineNumber}`}
-              title="View"
-            >
-              <EyeIcon size={16} />
-            </Link>
-          </>
-        )}
-      />
+                <EyeIcon size={16} />
+              </Link>
+            </>
+          )}
+        />
+      )}
       {formUsed ? (
         <Suspense fallback={null}>
           <DeviceFormModal
@@ -180,5 +202,24 @@ export function DevicesPage() {
         </Suspense>
       ) : null}
     </>
+  );
+}
+
+/** List or Map: two toggle buttons, the pressed one showing which view is on. */
+function ViewSwitch({ view, onChange }: { view: 'map' | ''; onChange: (next: 'map' | '') => void }) {
+  return (
+    <div className="btn-group" role="group" aria-label="View">
+      {(['', 'map'] as const).map((value) => (
+        <button
+          key={value || 'list'}
+          type="button"
+          className={`btn btn-sm ${view === value ? 'btn-primary' : 'btn-outline-primary'}`}
+          aria-pressed={view === value}
+          onClick={() => onChange(value)}
+        >
+          {value === 'map' ? 'Map' : 'List'}
+        </button>
+      ))}
+    </div>
   );
 }

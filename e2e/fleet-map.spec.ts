@@ -1,0 +1,68 @@
+import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
+
+test.describe.configure({ timeout: 120_000 });
+
+/** Machine numbers a marker's label names, and the machines a cluster's label counts. */
+const readMarkers = async (labels: string[]) => {
+  const single = labels.filter((l) => !/ machines? here:/.test(l)).map((l) => l.split(',')[0]!);
+  const clustered = labels
+    .map((l) => / machines? here:/.test(l) && Number(l.split(' ')[0]!.replace(/,/g, '')))
+    .filter((n): n is number => typeof n === 'number');
+  return { single, total: single.length + clustered.reduce((a, b) => a + b, 0) };
+};
+
+test("the map shows the list's filtered machines, clustered, and a machine opens its page by keyboard", async ({
+  page,
+}) => {
+  await signIn(page);
+  // The list first: every machine the search finds, on one page.
+  await page.goto('/admin/device?search=germany&limit=50');
+  const table = page.getByRole('table', { name: 'Devices' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  const listed = (await table.getByRole('row').allInnerTexts())
+    .slice(1)
+    .map((row) => row.split('\t')[0]!.trim());
+  expect(listed.length).toBeGreaterThan(1);
+
+  // The Map view keeps the search in the URL and shows exactly those machines.
+  await page.getByRole('button', { name: 'Map' }).click();
+  await expect(page).toHaveURL(/view=map/);
+  await expect(page).toHaveURL(/search=germany/);
+  await expect(page.getByRole('button', { name: 'Map' })).toHaveAttribute('aria-pressed', 'true');
+  const map = page.getByRole('region', { name: 'Fleet map' });
+  await expect(page.getByText(`${listed.length} machines match; ${listed.length} in view.`)).toBeVisible();
+  const markers = map.locator('.fleet-map-point');
+  await expect(markers.first()).toBeVisible();
+  const shown = await readMarkers(
+    await markers.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')!)),
+  );
+  expect(shown.total).toBe(listed.length);
+  for (const number of shown.single) expect(listed).toContain(number);
+  await expectAccessible(page);
+
+  // A reload keeps the view; the map opens again on the matches.
+  await page.reload();
+  await expect(page.getByText(`${listed.length} machines match; ${listed.length} in view.`)).toBeVisible();
+
+  // The online filter narrows the map like the list.
+  await page.getByLabel('Online', { exact: true }).selectOption({ label: 'Never seen' });
+  await expect(page).toHaveURL(/online=never/);
+  await expect(
+    page.getByText(/^(No device matches\.|\d+ machines? match(es)?; \d+ in view\.)$/),
+  ).toBeVisible();
+  await page.getByLabel('Online', { exact: true }).selectOption({ label: 'All machines' });
+  await expect(page.getByText(`${listed.length} machines match; ${listed.length} in view.`)).toBeVisible();
+
+  // A lone machine's marker is a button: Enter opens its Device Details.
+  const lone = map.locator(
+    '.fleet-map-point[aria-label$="online"], .fleet-map-point[aria-label$="offline"], .fleet-map-point[aria-label$="never seen"]',
+  );
+  await expect(lone.first()).toBeVisible();
+  const name = (await lone.first().getAttribute('aria-label'))!.split(',')[0]!;
+  await lone.first().focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Device Details', level: 1 })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Device Details' }).getByText(name, { exact: true }),
+  ).toBeVisible();
+});
