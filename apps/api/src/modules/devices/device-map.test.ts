@@ -5,12 +5,14 @@ import { deviceForm as form, deviceInject, enrolDevice, flushCheckIns } from '#a
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { deviceRequests } from './device-test-requests.ts';
+import { overviewMaxAgeMs, overviewMaxZoom } from './fleet-overview.ts';
+import { groupCells, mapCellDegrees } from './map-cells.ts';
 
 let t: TestApp;
 let token: string;
 beforeAll(async () => ({ t, token } = await signedInApp()));
 afterAll(() => t.close());
-const { add } = deviceRequests(() => ({ t, token }));
+const { add, get } = deviceRequests(() => ({ t, token }));
 const map = (query: Record<string, string | number>) =>
   t.injectAs(token, { method: 'GET', url: apiPaths.machineMap, query: query as Record<string, string> });
 const mapOf = async (query: Record<string, string | number>) => {
@@ -114,6 +116,69 @@ describe('GET /api/v1/admin/machine-map', () => {
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.json().msg).toContain(message);
     }
+  });
+});
+
+describe('the kept overview of the whole fleet', () => {
+  it('answers every zoom up to 8 with exactly the clusters a query of its own would', async () => {
+    // More machines spread over two continents, so zooms split them differently.
+    for (let i = 0; i < 12; i++) {
+      const res = await add(
+        form({ machineNumber: `MAP-X${i}`, latitude: -33 + i * 1.7, longitude: 151 - i * 9.3 }),
+      );
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const onlineSince = new Date(t.clock.now.getTime() - t.config.deviceOfflineMinutes * 60_000);
+    for (let zoom = 0; zoom <= overviewMaxZoom; zoom++) {
+      const kept = await mapOf({ zoom });
+      const own = await groupCells(t.database.db, { cell: mapCellDegrees(zoom), onlineSince });
+      const sorted = (points: Array<{ latitude: number; longitude: number; count: number }>) =>
+        points.map((p) => `${p.count}@${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`).sort();
+      expect(sorted(kept.points), `zoom ${zoom}`).toEqual(
+        sorted(
+          own.map((c) => ({ count: c.count, latitude: c.latSum / c.count, longitude: c.lngSum / c.count })),
+        ),
+      );
+      expect(kept.total).toBe(own.reduce((n, c) => n + c.count, 0));
+    }
+  });
+
+  it('shows a moved machine at its new place on the next request, and a new one at once', async () => {
+    await mapOf({ zoom: 8 });
+    const id = ids.get('MAP-H1')!;
+    const moved = await t.injectAs(token, {
+      method: 'PUT',
+      url: `/api/v1/admin/machine/${id}`,
+      payload: form({
+        machineNumber: 'MAP-H1',
+        serialNumber: (await get(id)).json().data.serialNumber,
+        latitude: -41.29,
+        longitude: 174.78,
+      }),
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const wellington = await mapOf({ zoom: 8, west: 174, south: -42, east: 175.5, north: -41 });
+    expect(wellington.points.map((p) => p.device?.machineNumber)).toEqual(['MAP-H1']);
+
+    const added = await add(form({ machineNumber: 'MAP-NEW', latitude: 64.15, longitude: -21.94 }));
+    expect(added.statusCode, added.body).toBe(201);
+    const reykjavik = await mapOf({ zoom: 8, west: -23, south: 63.5, east: -21, north: 65 });
+    expect(reykjavik.points.map((p) => p.device?.machineNumber)).toEqual(['MAP-NEW']);
+  });
+
+  it('shows a change of online state within the time it is kept', async () => {
+    const before = await mapOf({ zoom: 2 });
+    const online = before.points.reduce((n, p) => n + p.online, 0);
+    t.clock.advance(overviewMaxAgeMs + 1);
+    const { credential } = await enrolDevice(t, ids.get('MAP-B1'));
+    await deviceInject(t, credential, {
+      method: 'POST',
+      url: apiPaths.appHeartbeat,
+      payload: { versionCode: 1, versionName: '1.0' },
+    });
+    await flushCheckIns(t);
+    // MAP-M1's heartbeat is still recent enough (the clock moved 15 s): both count.
+    expect((await mapOf({ zoom: 2 })).points.reduce((n, p) => n + p.online, 0)).toBe(online + 1);
   });
 });
 

@@ -11,6 +11,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.t
 import { isUniqueViolation } from '#api/lib/pagination.ts';
 import { createDeviceList } from './device-list.ts';
 import { createDeviceMap } from './device-map.ts';
+import { createFleetOverview } from './fleet-overview.ts';
 import { deviceColumns, toDevice, type DeviceListRow } from './device-rows.ts';
 import { subscriptionsBySerial } from './device-subscriptions.ts';
 
@@ -63,10 +64,11 @@ export function createDevicesService({
   }
 
   const list = createDeviceList({ db, now, offlineMinutes, withSubscriptions });
+  const overview = createFleetOverview({ db, now, offlineMinutes });
 
   return {
     list,
-    map: createDeviceMap({ db, now, offlineMinutes }),
+    map: createDeviceMap({ db, now, offlineMinutes, overview }),
 
     async get(id: string): Promise<Device> {
       const [device] = await withSubscriptions([await findRow(id)]);
@@ -124,6 +126,7 @@ export function createDevicesService({
       const changed = Object.entries(changes)
         .filter(([key, value]) => current[key as keyof typeof changes] !== value)
         .map(([key]) => key);
+      if (changed.includes('latitude') || changed.includes('longitude')) overview.invalidate();
       return { device: (await withSubscriptions([row]))[0]!, statusOnly, changed };
     },
   };
