@@ -31,8 +31,10 @@ dbUrl.pathname = `/${dbName}`;
 
 const admin = new pg.Client({ connectionString: serverUrl });
 await admin.connect();
-if (!(await admin.query('select 1 from pg_database where datname = $1', [dbName])).rowCount)
-  await admin.query(`create database ${dbName}`);
+// A new database each run (about 15 s to fill): every run's check-in updates would otherwise leave
+// their dead index entries to the next, and the figures would drift from run to run.
+await admin.query(`drop database if exists ${dbName}`);
+await admin.query(`create database ${dbName}`);
 await admin.end();
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-map-'));
