@@ -66,6 +66,8 @@ import { redactedLogPaths } from './lib/log-redaction.ts';
 import { createRolesService } from './modules/roles/roles-service.ts';
 import { treatmentsRoutes } from './modules/treatments/treatments-routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
+import { preferencesRoutes } from './modules/preferences/preferences-routes.ts';
+import { createPreferencesService } from './modules/preferences/preferences-service.ts';
 import { createDashboardService } from './modules/dashboard/dashboard-service.ts';
 import { createTreatmentsService } from './modules/treatments/treatments-service.ts';
 import { usersRoutes } from './modules/users/users-routes.ts';
@@ -253,6 +255,7 @@ export async function buildApp({
     accessHistory: createRecordAccessHistory({ db: database.db }),
   });
   await app.register(treatmentsRoutes, { treatments: createTreatmentsService({ db: database.db }) });
+  await app.register(preferencesRoutes, { preferences: createPreferencesService({ db: database.db, now }) });
   await app.register(dashboardRoutes, {
     dashboard: createDashboardService({ db: database.db, now, offlineMinutes: config.deviceOfflineMinutes }),
   });

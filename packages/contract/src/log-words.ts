@@ -58,6 +58,9 @@ const phrases: Phrase[] = [
   ['POST', /^\/alarms\/:id\/acknowledge$/, 'Acknowledged an alarm of device', 'device'],
   ['POST', /^\/alarms\/:id\/resolve$/, 'Resolved an alarm of device', 'device'],
   ['PUT', /^\/profile\/alarm-digest$/, 'Changed their daily alarm digest'],
+  ['PUT', /^\/preferences\/lists\/:list$/, 'Changed their settings of a list'],
+  ['POST', /^\/views$/, 'Saved a view of a list'],
+  ['DELETE', /^\/views\/:id$/, 'Deleted a saved view'],
 ];
 const appPhrases: Phrase[] = [
   ['POST', /^\/heartbeat$/, 'Machine checked in'],

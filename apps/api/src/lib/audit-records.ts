@@ -34,6 +34,9 @@ const kindByWord: Record<string, RecordKind | 'self'> = {
   subscrption: 'subscription',
   system: 'app-update',
   alarms: 'alarm',
+  views: 'saved-view',
+  // An admin's own list preferences (decision 053).
+  preferences: 'self',
   // A reveal is named by its own REVEAL row (audit.recordView); the request row then names nothing.
   patient: 'patient',
   doctor: 'doctor',

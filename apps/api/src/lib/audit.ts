@@ -25,7 +25,8 @@ export type RecordKind =
   | 'role'
   | 'subscription'
   | 'app-update'
-  | 'alarm';
+  | 'alarm'
+  | 'saved-view';
 
 type Options = {
   db: Db;

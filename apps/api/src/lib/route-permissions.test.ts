@@ -84,6 +84,12 @@ const reviewed: Record<string, RoutePermission> = {
   'PUT /api/v1/admin/profile/alarm-digest': 'devices.view',
   // The dashboard: every admin; each figure answers to its own permission (decision 050).
   'GET /api/v1/admin/dashboard/operations': 'any-admin',
+  // An admin's own list preferences and saved views (decision 053).
+  'GET /api/v1/admin/preferences': 'any-admin',
+  'PUT /api/v1/admin/preferences/lists/:list': 'any-admin',
+  'GET /api/v1/admin/views': 'any-admin',
+  'POST /api/v1/admin/views': 'any-admin',
+  'DELETE /api/v1/admin/views/:id': 'any-admin',
 };
 
 const key = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

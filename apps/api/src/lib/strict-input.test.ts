@@ -78,7 +78,8 @@ const stringFields = (node: JsonSchema) =>
     .map(([key]) => key);
 
 // Only the params' placeholders need a value; any value that passes the params schema will do.
-const urlOf = (route: RegisteredRoute) => route.url.replace(':id', randomUUID()).replace(':name', 'x.png');
+const urlOf = (route: RegisteredRoute) =>
+  route.url.replace(':id', randomUUID()).replace(':name', 'x.png').replace(':list', 'devices');
 
 const unknownField = 'zzNotInTheSchema';
 const huge = 'a'.repeat(100_000);
