@@ -10,42 +10,6 @@ export type ColumnChoice = {
   hiddenByDefault?: boolean;
 };
 
-function readFlipped(storageKey: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(storageKey) ?? '[]');
-    return Array.isArray(parsed) ? parsed.filter((key): key is string => typeof key === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Which columns a list shows, remembered in localStorage under `storageKey`. The keys stored are the
- * columns the admin flipped from their default (hidden ones, and shown ones of `hiddenByDefault`
- * columns), so a column added later takes its own default; mandatory columns always show.
- */
-export function useColumnVisibility(storageKey: string, columns: readonly ColumnChoice[]) {
-  const [flipped, setFlipped] = useState(() => readFlipped(storageKey));
-  const visible = columns
-    .filter((c) => c.mandatory || flipped.includes(c.key) === Boolean(c.hiddenByDefault))
-    .map((c) => c.key);
-  const setVisible = useCallback(
-    (keys: readonly string[]) => {
-      const next = columns
-        .filter((c) => !c.mandatory && keys.includes(c.key) === Boolean(c.hiddenByDefault))
-        .map((c) => c.key);
-      setFlipped(next);
-      try {
-        localStorage.setItem(storageKey, JSON.stringify(next));
-      } catch {
-        // Not remembered, still applied.
-      }
-    },
-    [columns, storageKey],
-  );
-  return [visible, setVisible] as const;
-}
-
 export type ColumnSettingsProps = {
   columns: readonly ColumnChoice[];
   visible: readonly string[];

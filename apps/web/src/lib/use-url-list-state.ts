@@ -9,6 +9,10 @@ export type UrlListStateOptions = {
   /** Sort keys the list accepts from the URL. */
   sortKeys?: readonly string[];
   debounceMs?: number;
+  /** The admin's kept page size and sort (decision 053), used when the URL names none. */
+  preferred?: { pageSize: number | null; sort: SortState | null };
+  /** Told when the admin picks another page size or sort, to keep it. */
+  onPreferenceChange?: (change: { pageSize?: number; sort?: SortState }) => void;
 };
 
 const positive = (value: string | null) => {
@@ -21,16 +25,27 @@ const positive = (value: string | null) => {
  * so a reload or Back shows the same rows. The search box is debounced (docs/product.md §9: 900 ms) and a new
  * search or page size starts at page 1. Defaults are left out of the URL.
  */
-export function useUrlListState({ pageSizes, sortKeys = [], debounceMs }: UrlListStateOptions) {
+export function useUrlListState({
+  pageSizes,
+  sortKeys = [],
+  debounceMs,
+  preferred,
+  onPreferenceChange,
+}: UrlListStateOptions) {
   const [params, setParams] = useSearchParams();
   const page = positive(params.get('page')) ?? 1;
   const limitParam = positive(params.get('limit'));
-  const limit = limitParam && pageSizes.includes(limitParam) ? limitParam : (pageSizes[0] ?? 10);
+  const preferredSize = preferred?.pageSize;
+  const defaultLimit =
+    preferredSize && pageSizes.includes(preferredSize) ? preferredSize : (pageSizes[0] ?? 10);
+  const limit = limitParam && pageSizes.includes(limitParam) ? limitParam : defaultLimit;
   const sortKey = params.get('sort');
   const sort: SortState | undefined =
     sortKey && sortKeys.includes(sortKey)
       ? { key: sortKey, direction: params.get('direction') === 'desc' ? 'desc' : 'asc' }
-      : undefined;
+      : preferred?.sort && sortKeys.includes(preferred.sort.key)
+        ? preferred.sort
+        : undefined;
   const urlSearch = params.get('search') ?? '';
 
   const [search, setSearch] = useState(urlSearch);
@@ -68,15 +83,18 @@ export function useUrlListState({ pageSizes, sortKeys = [], debounceMs }: UrlLis
   }
 
   const changePage = useCallback(
-    (next: { page: number; limit: number }) =>
+    (next: { page: number; limit: number }) => {
+      if (next.limit !== limit) onPreferenceChange?.({ pageSize: next.limit });
       update({
         page: next.page > 1 ? next.page : null,
-        limit: next.limit === pageSizes[0] ? null : next.limit,
-      }),
-    [update, pageSizes],
+        limit: next.limit === defaultLimit ? null : next.limit,
+      });
+    },
+    [update, limit, defaultLimit, onPreferenceChange],
   );
   const toggleSort = (key: string) => {
     const next = nextSort(sort, key);
+    onPreferenceChange?.({ sort: next });
     update({ sort: next.key, direction: next.direction, page: null });
   };
 

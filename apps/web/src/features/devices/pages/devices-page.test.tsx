@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { formatDateTime } from '#web/lib/format.ts';
 import { buildDevice, ok, pageOf } from '#web/test/fixtures.ts';
 import { renderPage } from '#web/test/render-router.tsx';
@@ -13,7 +13,17 @@ signedInForEachTest();
 
 const seen = '2025-03-01T10:30:00.000Z';
 
+// The admin's list preferences as the server keeps them (decision 053).
+let savedDevicePrefs: object | undefined;
+beforeEach(() => (savedDevicePrefs = undefined));
 const api = serveTestApi((request, url) => {
+  if (url.pathname === '/api/v1/admin/preferences')
+    return ok({ lists: savedDevicePrefs ? { devices: savedDevicePrefs } : {} });
+  if (url.pathname === '/api/v1/admin/preferences/lists/devices') {
+    savedDevicePrefs = JSON.parse(request.body) as object;
+    return ok(savedDevicePrefs, 'Preferences saved');
+  }
+  if (url.pathname === '/api/v1/admin/views') return ok({ views: [] });
   if (request.method === 'PUT') {
     const body = JSON.parse(request.body) as { status: 1 | 2 };
     return ok(buildDevice(1, { status: body.status }), 'Status updated successfully!');
@@ -121,7 +131,12 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect((screen.getByRole('checkbox', { name: /Serial Number/ }) as HTMLInputElement).disabled).toBe(true);
     await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
     expect(screen.queryByRole('columnheader', { name: 'Location' })).toBeNull();
-    expect(JSON.parse(localStorage.getItem('columns:devices') ?? '[]')).toEqual(['location']);
+    // Kept on the server as the columns shown.
+    await waitFor(() =>
+      expect(savedDevicePrefs).toMatchObject({
+        columns: ['machineNumber', 'serialNumber', 'status', 'subscriptionStatus'],
+      }),
+    );
   });
 
   it('offers Last Seen, Online and App Version in the column chooser, hidden until chosen', async () => {
@@ -144,16 +159,29 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(cells(3)).toEqual([formatDateTime(seen), 'Online', '1.4.2 (42)']);
     expect(cells(4)).toEqual([formatDateTime('2025-02-01T08:00:00.000Z'), 'Offline', '1.4.1 (41)']);
     expect(cells(1)).toEqual(['N/A', 'Never seen', 'N/A']);
-    // Remembered as the columns turned on, apart from the default.
-    expect(JSON.parse(localStorage.getItem('columns:devices') ?? '[]')).toEqual([
-      'lastSeenAt',
-      'online',
-      'appVersionCode',
-    ]);
+    // Kept on the server as the columns shown, the optional ones now among them.
+    await waitFor(() =>
+      expect(savedDevicePrefs).toMatchObject({
+        columns: [
+          'machineNumber',
+          'serialNumber',
+          'location',
+          'status',
+          'subscriptionStatus',
+          'lastSeenAt',
+          'online',
+          'appVersionCode',
+        ],
+      }),
+    );
   });
 
   it('sorts Last Seen and Online by lastSeenAt and App Version by appVersionCode', async () => {
-    localStorage.setItem('columns:devices', JSON.stringify(['lastSeenAt', 'online', 'appVersionCode']));
+    savedDevicePrefs = {
+      columns: ['machineNumber', 'serialNumber', 'lastSeenAt', 'online', 'appVersionCode'],
+      pageSize: null,
+      sort: null,
+    };
     const router = renderAt('/admin/device');
     await screen.findByText('MN-1');
     await userEvent.click(screen.getByRole('button', { name: 'Online' }));

@@ -8,7 +8,10 @@ import {
   type Device,
   type DeviceSortKey,
 } from '@app/contract/devices';
-import { ColumnSettings, useColumnVisibility, type ColumnChoice } from '#web/components/column-settings.tsx';
+import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
+import { useListPreferences, useSaveListPreferences } from '#web/features/preferences/api/preferences.ts';
+import { SavedViewsMenu } from '#web/features/preferences/components/saved-views-menu.tsx';
+import { useColumnVisibility } from '#web/features/preferences/use-column-visibility.ts';
 import { paths } from '#web/lib/paths.ts';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
@@ -84,12 +87,22 @@ const onlineFilterOptions = onlineFilters.map((value) => ({ value, label: online
 
 /** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the online filter live in the URL. */
 export function DevicesPage() {
-  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, sortKeys: deviceSortKeys });
+  // Page size and sort the admin last chose are kept on the server (decision 053) and used when
+  // the URL names none.
+  const { prefs } = useListPreferences('devices');
+  const savePrefs = useSaveListPreferences('devices');
+  const list = useUrlListState({
+    pageSizes: DEFAULT_PAGE_SIZES,
+    sortKeys: deviceSortKeys,
+    preferred: prefs,
+    onPreferenceChange: ({ pageSize, sort }) =>
+      savePrefs({ ...(pageSize ? { pageSize } : {}), ...(sort ? { sort } : {}) }),
+  });
   // ?online=online|offline|never, the dashboard's machine figures link here.
   const [online, setOnline] = useUrlFilter('online', onlineFilters, '');
   // ?view=map shows the same filtered machines on the fleet map.
   const [view, setView] = useUrlFilter('view', views, '');
-  const [visible, setVisible] = useColumnVisibility('columns:devices', columnChoices);
+  const [visible, setVisible] = useColumnVisibility('devices', columnChoices);
   const mayEdit = useCan('devices.edit');
   const [editing, setEditing] = useState<Device | null>(null);
   const [adding, setAdding] = useState(false);
@@ -122,6 +135,7 @@ export function DevicesPage() {
         />
       </div>
       <div className="d-flex flex-wrap align-items-center gap-2">
+        <SavedViewsMenu list="devices" />
         <ViewSwitch view={view} onChange={setView} />
         {view === 'map' ? null : (
           <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
