@@ -1,0 +1,72 @@
+import { test, expect, signIn, expectAccessible, addAdminWithRole } from './support/fixtures.ts';
+
+test.describe.configure({ timeout: 150_000 });
+
+test('columns and a saved view follow the admin to another browser after signing out', async ({
+  page,
+  browser,
+  request,
+}) => {
+  // An admin of their own, so no other spec's choices are in the way.
+  const admin = await addAdminWithRole(request, 'Support');
+  await signIn(page, admin);
+  await page.goto('/admin/device');
+  const table = page.getByRole('table', { name: 'Devices' });
+  await expect(table.getByRole('columnheader', { name: 'Location' })).toBeVisible();
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await page.getByRole('checkbox', { name: 'Location' }).click();
+  await expect(table.getByRole('columnheader', { name: 'Location' })).toBeHidden();
+  await page.keyboard.press('Escape');
+
+  // Filters in the URL, then saved as a shared view.
+  await page.getByLabel('Search devices').fill('germany');
+  await expect(page).toHaveURL(/search=germany/);
+  await page.getByLabel('Online', { exact: true }).selectOption({ label: 'Offline' });
+  await expect(page).toHaveURL(/online=offline/);
+  const rows = await table.getByRole('row').count();
+  await page.getByRole('button', { name: 'Views' }).click();
+  await expect(page.getByText('No saved views yet.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save current view' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save View' });
+  await dialog.getByRole('button', { name: 'Save View' }).click();
+  await expect(dialog.getByText('Name is required')).toBeVisible();
+  await expectAccessible(page);
+  await dialog.getByLabel('Name').fill('Offline in Germany');
+  await dialog.getByLabel('Share with every admin').check();
+  await dialog.getByRole('button', { name: 'Save View' }).click();
+  await expect(page.getByText('View saved')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await page.locator('.profile-button').click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login-admin$/);
+
+  // Another browser: nothing of the first one's storage, only the server's.
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  try {
+    await signIn(second, admin);
+    await second.goto('/admin/device');
+    const again = second.getByRole('table', { name: 'Devices' });
+    await expect(again.getByRole('columnheader', { name: 'Serial Number' })).toBeVisible();
+    await expect(again.getByRole('columnheader', { name: 'Location' })).toBeHidden();
+    await second.getByRole('button', { name: 'Views' }).click();
+    const saved = second.getByRole('list', { name: 'Saved views' });
+    await expect(saved.getByRole('link', { name: /Offline in Germany/ })).toBeVisible();
+    await expectAccessible(second);
+    await saved.getByRole('link', { name: /Offline in Germany/ }).click();
+    await expect(second).toHaveURL(/search=germany/);
+    await expect(second).toHaveURL(/online=offline/);
+    await expect(second.getByLabel('Search devices')).toHaveValue('germany');
+    await expect(again.getByRole('row')).toHaveCount(rows);
+  } finally {
+    await other.close();
+  }
+
+  // Shared: the first admin sees it too, named by who saved it, and cannot delete it.
+  await signIn(page);
+  await page.goto('/admin/device');
+  await page.getByRole('button', { name: 'Views' }).click();
+  await expect(page.getByRole('link', { name: /Offline in Germany \(shared by / })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete view Offline in Germany' })).toHaveCount(0);
+});
