@@ -227,7 +227,7 @@ function ViewSwitch({ view, onChange }: { view: 'map' | ''; onChange: (next: 'ma
         <button
           key={value || 'list'}
           type="button"
-          className={`btn btn-sm ${view === value ? 'btn-primary' : 'btn-outline-primary'}`}
+          className={`btn ${view === value ? 'btn-primary' : 'btn-outline-primary'}`}
           aria-pressed={view === value}
           onClick={() => onChange(value)}
         >
