@@ -7,30 +7,24 @@
 // filtered by online state (the figures' links), after a burst of check-ins that leaves the
 // last-seen index's pages not all-visible (the realistic case between autovacuums). Budget:
 // p95 <= 25 ms per case (server time). Written to bench/results/dashboard-<date>.{json,md}.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
-import { bootstrap } from '../apps/api/src/bootstrap.ts';
-import { loadConfig } from '../apps/api/src/config.ts';
-import { openDatabase } from '../apps/api/src/db/client.ts';
 import { createBenchAdmins } from './dashboard-admins.mjs';
+import { benchDatabase, openBenchApi } from './bench-database.mjs';
 import { addServerTiming, round, timeCase, timedGet } from './timed-requests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = process.env.BENCH_DB_NAME ?? 'bench_dashboard';
+const { serverUrl, name: dbName, url: dbUrl } = benchDatabase('bench_dashboard');
 const deviceTarget = Number(process.env.BENCH_DEVICES ?? 100_000);
 const logTarget = Number(process.env.BENCH_LOG_ROWS ?? 10_000_000);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const warmup = 20;
 const budgetMs = 25;
 const offlineMinutes = 15;
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
 
 async function ensureDatabase() {
   const c = new pg.Client({ connectionString: serverUrl });
@@ -105,21 +99,7 @@ async function fillLogs(c) {
 }
 
 await ensureDatabase();
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-dashboard-'));
-const config = loadConfig({
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  DATABASE_URL: dbUrl.toString(),
-  ADMIN_EMAIL: 'bench-dashboard@example.com',
-  ADMIN_PASSWORD: 'Bench-Dashboard-Passw0rd',
-  DEMO_DATA: '0',
-  PAYMENT_PROVIDER: 'demo',
-  LOG_LEVEL: 'warn',
-  DEVICE_OFFLINE_MINUTES: String(offlineMinutes),
-  WEB_DIST: path.join(dataDir, 'no-web'),
-});
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: null });
-await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
+const { config, database } = await openBenchApi({ url: dbUrl, tag: 'dashboard', offlineMinutes });
 const c = new pg.Client({ connectionString: dbUrl.toString() });
 await c.connect();
 const started = Date.now();

@@ -4,30 +4,24 @@
 // reporting a position of their own), in the steady state a calling fleet leaves it in (below). Times the whole fleet as the map first opens, a continent, a
 // city, a street past the cluster zoom, a search and an online filter. Budget: p95 <= 50 ms per case
 // (server time). Written to bench/results/map-<date>.{json,md}.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
-import { bootstrap } from '../apps/api/src/bootstrap.ts';
-import { loadConfig } from '../apps/api/src/config.ts';
-import { openDatabase } from '../apps/api/src/db/client.ts';
 import { overviewMaxZoom } from '../apps/api/src/modules/devices/fleet-overview.ts';
 import { groupCells, mapCellDegrees } from '../apps/api/src/modules/devices/map-cells.ts';
+import { benchDatabase, openBenchApi } from './bench-database.mjs';
 import { addServerTiming, round, timeCase, timedGet } from './timed-requests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = process.env.BENCH_DB_NAME ?? 'bench_map';
+const { serverUrl, name: dbName, url: dbUrl } = benchDatabase('bench_map');
 const deviceTarget = Number(process.env.BENCH_DEVICES ?? 100_000);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const warmup = 20;
 const budgetMs = 50;
 const offlineMinutes = 15;
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${dbName}`;
 
 const admin = new pg.Client({ connectionString: serverUrl });
 await admin.connect();
@@ -37,21 +31,7 @@ await admin.query(`drop database if exists ${dbName}`);
 await admin.query(`create database ${dbName}`);
 await admin.end();
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-map-'));
-const config = loadConfig({
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  DATABASE_URL: dbUrl.toString(),
-  ADMIN_EMAIL: 'bench-map@example.com',
-  ADMIN_PASSWORD: 'Bench-Map-Passw0rd',
-  DEMO_DATA: '0',
-  PAYMENT_PROVIDER: 'demo',
-  LOG_LEVEL: 'warn',
-  DEVICE_OFFLINE_MINUTES: String(offlineMinutes),
-  WEB_DIST: path.join(dataDir, 'no-web'),
-});
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: null });
-await bootstrap(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
+const { config, database } = await openBenchApi({ url: dbUrl, tag: 'map', offlineMinutes });
 const c = new pg.Client({ connectionString: dbUrl.toString() });
 await c.connect();
 const have = Number((await c.query('select count(*) as n from devices')).rows[0].n);

@@ -1,5 +1,5 @@
-import { useCallback, useId, useRef, useState } from 'react';
-import { useDismiss } from '../lib/use-dismiss.ts';
+import { useId } from 'react';
+import { DisclosureDropdown } from './disclosure-dropdown.tsx';
 import { ColumnsIcon } from './icons.tsx';
 
 export type ColumnChoice = {
@@ -19,13 +19,7 @@ export type ColumnSettingsProps = {
 
 /** A dropdown of checkboxes to show or hide columns; mandatory ones are checked and disabled. */
 export function ColumnSettings({ columns, visible, onChange, label = 'Columns' }: ColumnSettingsProps) {
-  const [open, setOpen] = useState(false);
-  const container = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
   const panelId = useId();
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(container, open, close, button);
-
   const toggle = (key: string, checked: boolean) =>
     onChange(
       checked
@@ -34,24 +28,18 @@ export function ColumnSettings({ columns, visible, onChange, label = 'Columns' }
     );
 
   return (
-    <div className="dropdown column-settings" ref={container}>
-      <button
-        ref={button}
-        type="button"
-        className="btn btn-outline-secondary d-inline-flex align-items-center gap-2"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <ColumnsIcon size={16} />
-        {label}
-      </button>
-      <div
-        id={panelId}
-        className={`dropdown-menu dropdown-menu-end p-3 shadow-sm${open ? ' show' : ''}`}
-        hidden={!open}
-      >
-        <fieldset>
+    <DisclosureDropdown
+      className="column-settings"
+      buttonClassName="btn btn-outline-secondary d-inline-flex align-items-center gap-2"
+      button={
+        <>
+          <ColumnsIcon size={16} />
+          {label}
+        </>
+      }
+    >
+      {() => (
+        <fieldset className="p-3">
           <legend className="fs-6 fw-semibold mb-2">Show columns</legend>
           {columns.map((column) => {
             const id = `${panelId}-${column.key}`;
@@ -74,7 +62,7 @@ export function ColumnSettings({ columns, visible, onChange, label = 'Columns' }
             );
           })}
         </fieldset>
-      </div>
-    </div>
+      )}
+    </DisclosureDropdown>
   );
 }

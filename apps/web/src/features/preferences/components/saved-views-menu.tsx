@@ -1,12 +1,12 @@
-import { useCallback, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'react-router';
 import type { ListKey, SavedView } from '@app/contract/preferences';
 import { preferenceMessages } from '@app/contract/preferences';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
+import { DisclosureDropdown } from '#web/components/disclosure-dropdown.tsx';
 import { Link } from '#web/components/link.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
-import { useDismiss } from '#web/lib/use-dismiss.ts';
 import { useDeleteView, useSavedViews } from '../api/saved-views.ts';
 import { SaveViewModal } from './save-view-modal.tsx';
 
@@ -23,77 +23,61 @@ export function viewQueryOf(search: string) {
  * linked too); "Save current view" names what is on screen; the owner may delete a view.
  */
 export function SavedViewsMenu({ list }: { list: ListKey }) {
-  const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<SavedView | null>(null);
-  const container = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const panelId = useId();
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(container, open, close, button);
   const location = useLocation();
   const views = useSavedViews(list);
   const remove = useDeleteView();
 
   return (
-    <div className="dropdown" ref={container}>
-      <button
-        ref={button}
-        type="button"
-        className="btn btn-outline-secondary"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
-      >
-        Views
-      </button>
-      <div
-        id={panelId}
-        className={`dropdown-menu dropdown-menu-end p-2 shadow-sm${open ? ' show' : ''}`}
-        hidden={!open}
-      >
-        {views.isPending ? (
-          <p className="text-body-secondary small mb-2 px-2">Loading views…</p>
-        ) : views.isError ? (
-          <p className="text-danger small mb-2 px-2">The views could not be loaded.</p>
-        ) : views.data.length === 0 ? (
-          <p className="text-body-secondary small mb-2 px-2">No saved views yet.</p>
-        ) : (
-          <ul className="list-unstyled mb-2" aria-label="Saved views">
-            {views.data.map((view) => (
-              <li key={view._id} className="d-flex align-items-center gap-2">
-                <Link
-                  className="dropdown-item rounded"
-                  to={`${location.pathname}${view.query ? `?${view.query}` : ""}`}
-                  onClick={close}
-                >
-                  {view.name}
-                  <span className="small text-body-secondary">
-                    {view.mine ? (view.shared ? ' (shared)' : '') : ` (shared by ${view.ownerName})`}
-                  </span>
-                </Link>
-                {view.mine ? (
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-link text-danger"
-                    aria-label={`Delete view ${view.name}`}
-                    onClick={() => setDeleting(view)}
-                  >
-                    Delete
-                  </button>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+    <>
+      <DisclosureDropdown button="Views">
+        {(close) => (
+          <div className="p-2">
+            {views.isPending ? (
+              <p className="text-body-secondary small mb-2 px-2">Loading views…</p>
+            ) : views.isError ? (
+              <p className="text-danger small mb-2 px-2">The views could not be loaded.</p>
+            ) : views.data.length === 0 ? (
+              <p className="text-body-secondary small mb-2 px-2">No saved views yet.</p>
+            ) : (
+              <ul className="list-unstyled mb-2" aria-label="Saved views">
+                {views.data.map((view) => (
+                  <li key={view._id} className="d-flex align-items-center gap-2">
+                    <Link
+                      className="dropdown-item rounded"
+                      to={`${location.pathname}${view.query ? `?${view.query}` : ''}`}
+                      onClick={close}
+                    >
+                      {view.name}
+                      <span className="small text-body-secondary">
+                        {view.mine ? (view.shared ? ' (shared)' : '') : ` (shared by ${view.ownerName})`}
+                      </span>
+                    </Link>
+                    {view.mine ? (
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-link text-danger"
+                        aria-label={`Delete view ${view.name}`}
+                        onClick={() => setDeleting(view)}
+                      >
+                        Delete
+                      </button>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <button
+              type="button"
+              className="btn btn-sm btn-primary w-100"
+              onClick={() => (setSaving(true), close())}
+            >
+              Save current view
+            </button>
+          </div>
         )}
-        <button
-          type="button"
-          className="btn btn-sm btn-primary w-100"
-          onClick={() => (setSaving(true), close())}
-        >
-          Save current view
-        </button>
-      </div>
+      </DisclosureDropdown>
       <SaveViewModal
         list={list}
         query={viewQueryOf(location.search)}
@@ -112,6 +96,6 @@ export function SavedViewsMenu({ list }: { list: ListKey }) {
           })
         }
       />
-    </div>
+    </>
   );
 }
