@@ -28,6 +28,8 @@ const row = (i: number, status: number, demoPayment = false) => ({
 });
 
 let list: unknown[] = [];
+// The admin's kept preferences for this list (decision 053).
+let kept: object | undefined;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
   server = await startTestServer((request: Recorded): Answer => {
@@ -51,6 +53,12 @@ beforeAll(async () => {
         status: 201,
         body: { code: 201, msg: 'Subscription created and the payment link sent', data: row(9, 1) },
       };
+    const answer = (data: unknown) => ({ status: 200, body: { code: 200, msg: 'Success', data } });
+    if (request.url === '/api/v1/admin/preferences')
+      return answer({ lists: kept ? { subscriptions: kept } : {} });
+    if (request.url === '/api/v1/admin/preferences/lists/subscriptions')
+      return answer((kept = JSON.parse(request.body) as object));
+    if (request.url.startsWith('/api/v1/admin/views')) return answer({ views: [] });
     return { status: 404, body: { code: 404, msg: 'Route not found', data: null } };
   });
   setApiBaseUrl(server.url);
@@ -59,6 +67,7 @@ afterAll(() => server.close());
 beforeEach(() => {
   server.requests.length = 0;
   list = [];
+  kept = undefined;
 });
 
 function renderPage(at = '/admin/subscription-management') {
@@ -123,6 +132,17 @@ describe('Subscription Management', () => {
     const [demo, real] = within(table).getAllByRole('row').slice(1);
     expect(within(demo!).getByText('Demo payment')).toBeTruthy();
     expect(within(real!).queryByText('Demo payment')).toBeNull();
+  });
+
+  it('asks for the page size the admin last chose, and keeps a new choice on the server', async () => {
+    kept = { columns: null, pageSize: 25, sort: null };
+    list = [row(1, 1)];
+    renderPage();
+    await screen.findByText('Customer 1');
+    await waitFor(() => expect(listQueries().at(-1)!.get('limit')).toBe('25'));
+    await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '50');
+    await waitFor(() => expect(listQueries().at(-1)!.get('limit')).toBe('50'));
+    await waitFor(() => expect(kept).toEqual({ columns: null, pageSize: 50, sort: null }));
   });
 
   it("shows 'No Subscription found.' for an empty list", async () => {

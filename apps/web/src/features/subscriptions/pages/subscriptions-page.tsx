@@ -16,6 +16,8 @@ import { formatDateTime } from '#web/lib/format.ts';
 import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { FilterSelect } from '#web/components/filter-select.tsx';
+import { useListPreferences, useSaveListPreferences } from '#web/features/preferences/api/preferences.ts';
+import { SavedViewsMenu } from '#web/features/preferences/components/saved-views-menu.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { AddSubscriptionModal } from '../components/add-subscription-modal.tsx';
@@ -62,7 +64,14 @@ const columns: DataTableColumn<Subscription>[] = [
  * admin whose role carries subscriptions.manage (decision 047).
  */
 export function SubscriptionsPage() {
-  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
+  // The page size the admin last chose is kept on the server (decision 053).
+  const { prefs } = useListPreferences('subscriptions');
+  const savePrefs = useSaveListPreferences('subscriptions');
+  const list = useUrlListState({
+    pageSizes: DEFAULT_PAGE_SIZES,
+    preferred: prefs,
+    onPreferenceChange: ({ pageSize }) => pageSize && savePrefs({ pageSize }),
+  });
   const mayAdd = useCan('subscriptions.manage');
   const [adding, setAdding] = useState(false);
   // ?status=1..4 and ?expiresWithin=7: the dashboard's subscription figures link here.
@@ -102,6 +111,9 @@ export function SubscriptionsPage() {
               options={expiryOptions}
               onChange={setExpiring}
             />
+            <div className="ms-auto">
+              <SavedViewsMenu list="subscriptions" />
+            </div>
           </div>
         }
         label="Subscriptions"
