@@ -9,9 +9,9 @@ import {
   type DeviceSortKey,
 } from '@app/contract/devices';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
-import { useListPreferences, useSaveListPreferences } from '#web/features/preferences/api/preferences.ts';
-import { SavedViewsMenu } from '#web/features/preferences/components/saved-views-menu.tsx';
-import { useColumnVisibility } from '#web/features/preferences/use-column-visibility.ts';
+import { useListPreferences, useSaveListPreferences } from '#web/lib/list-preferences.ts';
+import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
+import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
 import { paths } from '#web/lib/paths.ts';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { ListKey, SavedView, SavedViewBody } from '@app/contract/preferences';
 import { apiClient } from '#web/lib/api-client.ts';
-import { savedViewKeys } from './preferences.ts';
+import { savedViewKeys } from './list-preferences.ts';
 
 export const useSavedViews = (list: ListKey) =>
   useQuery({

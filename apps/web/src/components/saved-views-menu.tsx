@@ -7,7 +7,7 @@ import { DisclosureDropdown } from '#web/components/disclosure-dropdown.tsx';
 import { Link } from '#web/components/link.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
-import { useDeleteView, useSavedViews } from '../api/saved-views.ts';
+import { useDeleteView, useSavedViews } from '#web/lib/saved-views.ts';
 import { SaveViewModal } from './save-view-modal.tsx';
 
 /** The list's URL query as a view keeps it: everything but the page, which a view starts at 1. */

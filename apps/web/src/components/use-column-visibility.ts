@@ -1,6 +1,6 @@
 import type { ListKey } from '@app/contract/preferences';
-import type { ColumnChoice } from '#web/components/column-settings.tsx';
-import { useListPreferences, useSaveListPreferences } from './api/preferences.ts';
+import type { ColumnChoice } from './column-settings.tsx';
+import { useListPreferences, useSaveListPreferences } from '#web/lib/list-preferences.ts';
 
 /**
  * Which columns a list shows, kept in the admin's preferences on the server (decision 053), so the

@@ -6,7 +6,7 @@ import { Modal } from '#web/components/modal.tsx';
 import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
 import { errorMessage } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
-import { useSaveView } from '../api/saved-views.ts';
+import { useSaveView } from '#web/lib/saved-views.ts';
 
 /** Names the list's current view (its URL query) and saves it, private or shared with every admin. */
 export function SaveViewModal({
