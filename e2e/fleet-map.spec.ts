@@ -19,9 +19,12 @@ test("the map shows the list's filtered machines, clustered, and a machine opens
   await page.goto('/admin/device?search=germany&limit=50');
   const table = page.getByRole('table', { name: 'Devices' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
-  const listed = (await table.getByRole('row').allInnerTexts())
-    .slice(1)
-    .map((row) => row.split('\t')[0]!.trim());
+  // The Machine Number column (the first is the running Sr No).
+  const listed = await table
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') })
+    .evaluateAll((rows) => rows.map((row) => row.querySelectorAll('td')[1]!.textContent!.trim()));
+  expect(listed.every((n) => /^[A-Z]+-\d+/.test(n))).toBe(true);
   expect(listed.length).toBeGreaterThan(1);
 
   // The Map view keeps the search in the URL and shows exactly those machines.
