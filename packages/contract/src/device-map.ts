@@ -48,6 +48,8 @@ export const deviceMapQuerySchema = strictObject({
     path: ['south'],
   });
 export type DeviceMapQuery = z.input<typeof deviceMapQuerySchema>;
+/** The query as the server reads it (zoom defaulted). */
+export type DeviceMapParams = z.output<typeof deviceMapQuerySchema>;
 
 /**
  * A place on the map: one machine (`device` set, count 1) or a cluster of machines near each other,

@@ -189,10 +189,10 @@ export function createDeviceList({
       }
       const [found] = await prepared.execute({ skip: offset, take: limit });
       const count = found?.total != null ? Number(found.total) : await countAll();
-      const at = now().getTime();
-      const onlineSince = at - offlineMinutes * 60_000;
       return {
-        allDevices: (found?.page ?? []).map((r) => deviceFromJson(r, at, onlineSince)),
+        allDevices: (found?.page ?? []).map((r) =>
+          deviceFromJson(r, onlineAt.getTime(), onlineSince.getTime()),
+        ),
         totalPages: pageCount(count, limit),
         total: count,
         totalIsEstimate: false,

@@ -1,21 +1,10 @@
 import { and, sql, type SQL } from 'drizzle-orm';
-import type { DeviceMap, MapBounds, MapPoint } from '@app/contract/device-map';
-import type { OnlineFilter } from '@app/contract/devices';
+import type { DeviceMap, DeviceMapParams, MapBounds, MapPoint } from '@app/contract/device-map';
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { deviceFilterWhere } from './device-filters.ts';
 import { overviewMaxZoom, type FleetOverview } from './fleet-overview.ts';
 import { groupCells, mapCellDegrees, type MapCell } from './map-cells.ts';
-
-export type DeviceMapParams = {
-  search?: string;
-  online?: OnlineFilter;
-  west?: number;
-  south?: number;
-  east?: number;
-  north?: number;
-  zoom: number;
-};
 
 type ExtentRow = { south: number | null; west: number | null; north: number | null; east: number | null };
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;

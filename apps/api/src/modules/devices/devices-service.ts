@@ -82,6 +82,7 @@ export function createDevicesService({
           .insert(devices)
           .values({ ...body, status: body.status ?? 2, createdAt: now(), updatedAt: now() })
           .returning(deviceColumns);
+        overview.invalidate();
         return (await withSubscriptions([row!]))[0]!;
       } catch (error) {
         // Two adds of the same number at once: the unique index decides.

@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '#api/db/client.ts';
-import { tableRowCounts } from '#api/db/schema/devices.ts';
 import { groupCells, mapCellDegrees, type MapCell } from './map-cells.ts';
 
 /** Unfiltered views at this zoom and below are rolled up from the kept overview's cells. */
@@ -13,8 +11,9 @@ type Bounds = { west: number; south: number; east: number; north: number };
 /**
  * The whole fleet on the map, kept (decision 052). Grouping 100,000 machines costs about 40 ms, a
  * whole scan, and every admin opening the map or panning the world asks for it; so the grid of
- * zoom 8 (cells of 0.35 degrees) is kept for 15 s, or until the number of machines changes or a
- * machine is moved (`invalidate`), and every coarser view is summed from it. Cells nest exactly, so
+ * zoom 8 (cells of 0.35 degrees) is kept for 15 s, or until the console adds or moves a machine
+ * (`invalidate`), and every coarser view is summed from it. A position a heartbeat reports, or a
+ * machine another API instance added, shows once the 15 s are up. Cells nest exactly, so
  * a rolled-up view holds the same machines in the same clusters as a query of its own; bounds apply
  * per kept cell (a cell partly in view counts whole).
  */
@@ -27,27 +26,36 @@ export function createFleetOverview({
   now: () => Date;
   offlineMinutes: number;
 }) {
-  let kept: { at: number; machines: number; cells: MapCell[] } | null = null;
-  let loading: Promise<MapCell[]> | null = null;
-  const machineCount = db
-    .select({ n: tableRowCounts.n })
-    .from(tableRowCounts)
-    .where(eq(tableRowCounts.tableName, 'devices'))
-    .prepare('map_devices_count');
+  // An invalidation starts a new generation: what was kept or is loading from before it is not used.
+  let generation = 0;
+  let kept: { generation: number; at: number; cells: MapCell[] } | null = null;
+  // One load at a time: admins opening the map together share it.
+  let loading: { generation: number; cells: Promise<MapCell[]> } | null = null;
 
-  async function keptCells(): Promise<MapCell[]> {
+  function keptCells(): Promise<MapCell[]> {
     const at = now().getTime();
-    const machines = Number((await machineCount.execute())[0]?.n ?? -1);
-    if (kept && at - kept.at < overviewMaxAgeMs && kept.machines === machines) return kept.cells;
-    // One load at a time: admins opening the map together share it.
-    loading ??= groupCells(db, {
-      cell: mapCellDegrees(overviewMaxZoom),
-      onlineSince: new Date(at - offlineMinutes * 60_000),
-      withExtent: true,
-    })
-      .then((cells) => ((kept = { at, machines, cells }), cells))
-      .finally(() => (loading = null));
-    return loading;
+    if (kept?.generation === generation && at - kept.at < overviewMaxAgeMs)
+      return Promise.resolve(kept.cells);
+    if (loading?.generation === generation) return loading.cells;
+    const load = {
+      generation,
+      cells: groupCells(db, {
+        cell: mapCellDegrees(overviewMaxZoom),
+        onlineSince: new Date(at - offlineMinutes * 60_000),
+        withExtent: true,
+      }),
+    };
+    loading = load;
+    load.cells.then(
+      (cells) => {
+        if (!kept || kept.generation <= load.generation) kept = { generation: load.generation, at, cells };
+        if (loading === load) loading = null;
+      },
+      () => {
+        if (loading === load) loading = null;
+      },
+    );
+    return load.cells;
   }
 
   return {
@@ -87,9 +95,9 @@ export function createFleetOverview({
       }
       return [...rolled.values()].sort((a, b) => b.count - a.count);
     },
-    /** A machine was moved: the next view reads the fleet again. */
+    /** A machine was added or moved: the next view reads the fleet again. */
     invalidate() {
-      kept = null;
+      generation += 1;
     },
   };
 }
