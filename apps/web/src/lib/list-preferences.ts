@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { ListKey, ListPreferences, Preferences } from '@app/contract/preferences';
@@ -16,23 +17,34 @@ const preferencesQuery = queryOptions({
   staleTime: Infinity,
 });
 
-/** One list's preferences, the defaults until they are read (or when never set). */
-export function useListPreferences(list: ListKey): { prefs: ListPreferences; loaded: boolean } {
-  const { data, isSuccess, isError } = useQuery(preferencesQuery);
+/**
+ * One list's preferences, the defaults until they are read (or when never set); `loaded` once the
+ * read has answered either way. Without a list (one that keeps none), the defaults at once.
+ */
+export function useListPreferences(list: ListKey | undefined): { prefs: ListPreferences; loaded: boolean } {
+  const { data, isSuccess, isError } = useQuery({ ...preferencesQuery, enabled: list !== undefined });
+  if (!list) return { prefs: emptyListPreferences, loaded: true };
   return { prefs: data?.lists?.[list] ?? emptyListPreferences, loaded: isSuccess || isError };
 }
 
 /** Saves one list's preferences: shown at once, sent in the background, a failure toasted. */
-export function useSaveListPreferences(list: ListKey) {
+export function useSaveListPreferences(list: ListKey | undefined) {
   const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: (prefs: ListPreferences) => apiClient.put(apiPaths.listPreferences(list), prefs),
+  const { mutate } = useMutation({
+    mutationFn: ({ key, prefs }: { key: ListKey; prefs: ListPreferences }) =>
+      apiClient.put(apiPaths.listPreferences(key), prefs),
     onError: (error) => notifyError(error),
   });
-  return (change: Partial<ListPreferences>) => {
-    const current = queryClient.getQueryData<Preferences>(preferenceKeys.all) ?? { lists: {} };
-    const prefs = { ...emptyListPreferences, ...current.lists[list], ...change };
-    queryClient.setQueryData<Preferences>(preferenceKeys.all, { lists: { ...current.lists, [list]: prefs } });
-    mutation.mutate(prefs);
-  };
+  return useCallback(
+    (change: Partial<ListPreferences>) => {
+      if (!list) return;
+      const current = queryClient.getQueryData<Preferences>(preferenceKeys.all) ?? { lists: {} };
+      const prefs = { ...emptyListPreferences, ...current.lists[list], ...change };
+      queryClient.setQueryData<Preferences>(preferenceKeys.all, {
+        lists: { ...current.lists, [list]: prefs },
+      });
+      mutate({ key: list, prefs });
+    },
+    [list, queryClient, mutate],
+  );
 }

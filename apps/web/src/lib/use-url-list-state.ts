@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import type { ListKey } from '@app/contract/preferences';
+import { useListPreferences, useSaveListPreferences } from './list-preferences.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 import { nextSort, type SortState } from './use-list-state.ts';
 
@@ -9,10 +11,11 @@ export type UrlListStateOptions = {
   /** Sort keys the list accepts from the URL. */
   sortKeys?: readonly string[];
   debounceMs?: number;
-  /** The admin's kept page size and sort (decision 053), used when the URL names none. */
-  preferred?: { pageSize: number | null; sort: SortState | null };
-  /** Told when the admin picks another page size or sort, to keep it. */
-  onPreferenceChange?: (change: { pageSize?: number; sort?: SortState }) => void;
+  /**
+   * The list whose page size and sort the admin keeps on the server (decision 053): used when the
+   * URL names none, and a new choice is kept. Until they are read, `ready` is false.
+   */
+  listKey?: ListKey;
 };
 
 const positive = (value: string | null) => {
@@ -25,17 +28,13 @@ const positive = (value: string | null) => {
  * so a reload or Back shows the same rows. The search box is debounced (docs/product.md §9: 900 ms) and a new
  * search or page size starts at page 1. Defaults are left out of the URL.
  */
-export function useUrlListState({
-  pageSizes,
-  sortKeys = [],
-  debounceMs,
-  preferred,
-  onPreferenceChange,
-}: UrlListStateOptions) {
+export function useUrlListState({ pageSizes, sortKeys = [], debounceMs, listKey }: UrlListStateOptions) {
   const [params, setParams] = useSearchParams();
+  const { prefs: preferred, loaded: ready } = useListPreferences(listKey);
+  const savePreference = useSaveListPreferences(listKey);
   const page = positive(params.get('page')) ?? 1;
   const limitParam = positive(params.get('limit'));
-  const preferredSize = preferred?.pageSize;
+  const preferredSize = preferred.pageSize;
   const defaultLimit =
     preferredSize && pageSizes.includes(preferredSize) ? preferredSize : (pageSizes[0] ?? 10);
   const limit = limitParam && pageSizes.includes(limitParam) ? limitParam : defaultLimit;
@@ -43,7 +42,7 @@ export function useUrlListState({
   const sort: SortState | undefined =
     sortKey && sortKeys.includes(sortKey)
       ? { key: sortKey, direction: params.get('direction') === 'desc' ? 'desc' : 'asc' }
-      : preferred?.sort && sortKeys.includes(preferred.sort.key)
+      : preferred.sort && sortKeys.includes(preferred.sort.key)
         ? preferred.sort
         : undefined;
   const urlSearch = params.get('search') ?? '';
@@ -84,19 +83,29 @@ export function useUrlListState({
 
   const changePage = useCallback(
     (next: { page: number; limit: number }) => {
-      if (next.limit !== limit) onPreferenceChange?.({ pageSize: next.limit });
+      if (next.limit !== limit) savePreference({ pageSize: next.limit });
       update({
         page: next.page > 1 ? next.page : null,
         limit: next.limit === defaultLimit ? null : next.limit,
       });
     },
-    [update, limit, defaultLimit, onPreferenceChange],
+    [update, limit, defaultLimit, savePreference],
   );
   const toggleSort = (key: string) => {
     const next = nextSort(sort, key);
-    onPreferenceChange?.({ sort: next });
+    savePreference({ sort: next });
     update({ sort: next.key, direction: next.direction, page: null });
   };
 
-  return { page, limit, sort, search, setSearch, debouncedSearch: urlSearch.trim(), changePage, toggleSort };
+  return {
+    page,
+    limit,
+    sort,
+    search,
+    setSearch,
+    debouncedSearch: urlSearch.trim(),
+    changePage,
+    toggleSort,
+    ready,
+  };
 }

@@ -27,4 +27,6 @@ export const devicesQueryOptions = (params: DeviceListParams) =>
     placeholderData: keepPreviousData,
   });
 
-export const useDevices = (params: DeviceListParams) => useQuery(devicesQueryOptions(params));
+/** `enabled` false: not asked for yet (the kept page size not read, or the map shown instead). */
+export const useDevices = (params: DeviceListParams, enabled = true) =>
+  useQuery({ ...devicesQueryOptions(params), enabled });

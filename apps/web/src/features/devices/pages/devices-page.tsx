@@ -9,7 +9,6 @@ import {
   type DeviceSortKey,
 } from '@app/contract/devices';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
-import { useListPreferences, useSaveListPreferences } from '#web/lib/list-preferences.ts';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
 import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
 import { paths } from '#web/lib/paths.ts';
@@ -87,17 +86,13 @@ const onlineFilterOptions = onlineFilters.map((value) => ({ value, label: online
 
 /** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the online filter live in the URL. */
 export function DevicesPage() {
-  // Page size and sort the admin last chose are kept on the server (decision 053) and used when
-  // the URL names none.
-  const { prefs } = useListPreferences('devices');
-  const savePrefs = useSaveListPreferences('devices');
+  // Page size and sort the admin last chose are kept on the server (decision 053).
   const list = useUrlListState({
     pageSizes: DEFAULT_PAGE_SIZES,
     sortKeys: deviceSortKeys,
-    preferred: prefs,
-    onPreferenceChange: ({ pageSize, sort }) =>
-      savePrefs({ ...(pageSize ? { pageSize } : {}), ...(sort ? { sort } : {}) }),
+    listKey: 'devices',
   });
+
   // ?online=online|offline|never, the dashboard's machine figures link here.
   const [online, setOnline] = useUrlFilter('online', onlineFilters, '');
   // ?view=map shows the same filtered machines on the fleet map.
@@ -113,14 +108,18 @@ export function DevicesPage() {
     if (device) setEditing(device);
     else setAdding(true);
   };
-  const { data, isPending, isFetching } = useDevices({
-    page: list.page,
-    limit: list.limit,
-    search: list.debouncedSearch || undefined,
-    sort: list.sort?.key as DeviceSortKey | undefined,
-    direction: list.sort?.direction,
-    online: online || undefined,
-  });
+  const { data, isPending, isFetching } = useDevices(
+    {
+      page: list.page,
+      limit: list.limit,
+      search: list.debouncedSearch || undefined,
+      sort: list.sort?.key as DeviceSortKey | undefined,
+      direction: list.sort?.direction,
+      online: online || undefined,
+    },
+    // The list waits for the kept page size and sort, and is not asked for while the map shows.
+    list.ready && view !== 'map',
+  );
 
   const toolbar = (
     <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">

@@ -37,5 +37,6 @@ export const subscriptionsQueryOptions = (params: SubscriptionListParams) =>
     placeholderData: keepPreviousData,
   });
 
-export const useSubscriptions = (params: SubscriptionListParams) =>
-  useQuery(subscriptionsQueryOptions(params));
+/** `enabled` false: not asked for yet (the kept page size not read). */
+export const useSubscriptions = (params: SubscriptionListParams, enabled = true) =>
+  useQuery({ ...subscriptionsQueryOptions(params), enabled });

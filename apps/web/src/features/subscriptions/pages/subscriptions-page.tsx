@@ -16,7 +16,6 @@ import { formatDateTime } from '#web/lib/format.ts';
 import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { FilterSelect } from '#web/components/filter-select.tsx';
-import { useListPreferences, useSaveListPreferences } from '#web/lib/list-preferences.ts';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
@@ -65,24 +64,22 @@ const columns: DataTableColumn<Subscription>[] = [
  */
 export function SubscriptionsPage() {
   // The page size the admin last chose is kept on the server (decision 053).
-  const { prefs } = useListPreferences('subscriptions');
-  const savePrefs = useSaveListPreferences('subscriptions');
-  const list = useUrlListState({
-    pageSizes: DEFAULT_PAGE_SIZES,
-    preferred: prefs,
-    onPreferenceChange: ({ pageSize }) => pageSize && savePrefs({ pageSize }),
-  });
+  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, listKey: 'subscriptions' });
+
   const mayAdd = useCan('subscriptions.manage');
   const [adding, setAdding] = useState(false);
   // ?status=1..4 and ?expiresWithin=7: the dashboard's subscription figures link here.
   const [status, setStatus] = useUrlFilter('status', statusValues, '');
   const [expiring, setExpiring] = useUrlFilter('expiresWithin', expiryValues, '');
-  const { data, isPending, isFetching } = useSubscriptions({
-    page: list.page,
-    limit: list.limit,
-    status: status ? (Number(status) as SubscriptionStatus) : undefined,
-    expiresWithin: expiring ? Number(expiring) : undefined,
-  });
+  const { data, isPending, isFetching } = useSubscriptions(
+    {
+      page: list.page,
+      limit: list.limit,
+      status: status ? (Number(status) as SubscriptionStatus) : undefined,
+      expiresWithin: expiring ? Number(expiring) : undefined,
+    },
+    list.ready,
+  );
 
   return (
     <>
