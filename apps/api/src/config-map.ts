@@ -28,13 +28,11 @@ export type MapConfig = Readonly<{
 
 export const mapConfig = (e: MapEnv): MapConfig => {
   const tileUrl = e.MAP_TILE_URL || undefined;
-  const host = tileUrl ? new URL(tileUrl.replace('{s}', 'subdomain')).host : undefined;
+  // The address was checked to start with https:// and a host; `{s}.` (a subdomain) becomes `*.`.
+  const host = tileUrl && /^https:\/\/([^/]+)/.exec(tileUrl)![1]!.replace('{s}.', '*.');
   return {
     tileUrl,
     attribution: e.MAP_TILE_ATTRIBUTION ?? '',
-    imageSources:
-      tileUrl && host
-        ? [`https://${tileUrl.includes('{s}.') ? host.replace(/^subdomain\./, '*.') : host}`]
-        : [],
+    imageSources: host ? [`https://${host}`] : [],
   };
 };
