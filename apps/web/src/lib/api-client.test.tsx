@@ -7,6 +7,7 @@ import { TestRoot } from '../test/test-root.tsx';
 import { startTestServer } from '../test/http-server.ts';
 import { ApiError, apiClient, setApiBaseUrl, upload } from './api-client.ts';
 import { reloadSessionFromStorage, SESSION_STORAGE_KEY } from './session-store.ts';
+import { setNavigator } from './navigation.ts';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let expiredAt = 0;
@@ -212,10 +213,15 @@ describe('api client', () => {
   it('when the session ended meanwhile, closes the dialog and hands the caller the handled 401, sending nothing more', async () => {
     storeSession();
     sessionGone = true;
+    const visited: string[] = [];
+    const restoreNavigator = setNavigator((to) => visited.push(to));
     const call = apiClient.post('/api/always-asks', {}).catch((e: unknown) => e);
     await answerStepUp();
     expect(await call).toMatchObject({ status: 401, handled: true });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.requests.map((r) => r.url)).toEqual(['/api/always-asks', '/api/v1/admin/profile/step-up']);
+    // The 401's redirect still follows; waiting for it also keeps its timer from outliving the file.
+    await waitFor(() => expect(visited).toEqual(['/login-admin']), { timeout: 1000 });
+    restoreNavigator();
   });
 });
