@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { onlineFilters } from './devices.ts';
+import { deviceFilterShape } from './device-filters.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
 
@@ -19,13 +19,12 @@ const coordinate = (name: string, limit: number) =>
 export const mapClusterMaxZoom = 15;
 
 /**
- * The fleet map (ours, issue 16): the device list's search and online filter, the part of the world
+ * The fleet map (ours, issue 16): the device list's filters, the part of the world
  * in view and the zoom. Without bounds the answer is the whole fleet that matches, plus its extent
  * so the map can open on it.
  */
 export const deviceMapQuerySchema = strictObject({
-  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
-  online: z.enum(onlineFilters, { error: `online must be one of ${onlineFilters.join(', ')}` }).optional(),
+  ...deviceFilterShape,
   west: coordinate('west', 180),
   south: coordinate('south', 90),
   east: coordinate('east', 180),

@@ -154,17 +154,6 @@ export const onlineFilterLabels: Record<OnlineFilter, string> = {
   never: 'Never seen',
 };
 
-/** GET machine: page, limit, search, sort, direction (default createdAt descending). */
-export const deviceListQuerySchema = pageQuery.extend({
-  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
-  sort: z
-    .enum(deviceSortKeys, { error: `sort must be one of ${deviceSortKeys.join(', ')}` })
-    .default('createdAt'),
-  direction: z.enum(sortDirections, { error: 'direction must be asc or desc' }).optional(),
-  /** Ours (the dashboard's figures link here): Online, Offline (quiet past the offline time) or Never seen. */
-  online: z.enum(onlineFilters, { error: `online must be one of ${onlineFilters.join(', ')}` }).optional(),
-});
-
 export const idParamSchema = (invalid: string) => z.object({ id: z.uuid({ error: invalid }) });
 export const deviceIdParamSchema = idParamSchema(deviceMessages.invalidId);
 

@@ -91,6 +91,8 @@ export const apiPaths = {
   savedView: (id: string) => `/api/v1/admin/views/${id}`,
   // Ours: the fleet map, the device list's filters clustered by place (issue 16).
   machineMap: '/api/v1/admin/machine-map',
+  // Ours (issue 17): the device list's facet values with their counts.
+  machineFacets: '/api/v1/admin/machine-facets',
   userMachines: (id: string) => `/api/v1/admin/users/${id}/machines`,
   // Ours (decision 049): device health alarms, the bell's count, and the signed-in admin's daily digest.
   alarms: '/api/v1/admin/alarms',

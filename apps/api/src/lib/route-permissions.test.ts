@@ -50,6 +50,7 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/machine/:id': 'devices.view',
   'GET /api/v1/admin/machine/:id/app-versions': 'devices.view',
   'GET /api/v1/admin/machine-map': 'devices.view',
+  'GET /api/v1/admin/machine-facets': 'devices.view',
   'GET /api/v1/admin/machine/:id/enrolment': 'devices.view',
   'GET /api/v1/admin/system/updates/all': 'devices.view',
   'POST /api/v1/admin/machine/add': 'devices.edit',

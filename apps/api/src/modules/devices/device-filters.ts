@@ -1,14 +1,16 @@
-import { and, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { OnlineFilter } from '@app/contract/devices';
-import { devices } from '#api/db/schema/devices.ts';
+import { and, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { noneFilter, type DeviceFilterQuery } from '@app/contract/device-filters';
+import { appVersionSortKey, devices } from '#api/db/schema/devices.ts';
 import { containsPattern } from '#api/lib/pagination.ts';
 
-export type DeviceFilters = { search?: string; online?: OnlineFilter };
+export type DeviceFilters = DeviceFilterQuery;
 
 /**
- * The device list's filters as one condition (undefined: none), shared by the list and the fleet
- * map so both show the same machines. `onlineSince`: a machine seen at or after it is online (the
- * Online column's rule; the plain last_seen_at index serves these ranges, decision 050).
+ * The device list's filters as one condition (undefined: none), shared by the list, its export and
+ * the fleet map so all show the same machines. `onlineSince`: a machine seen at or after it is
+ * online (the Online column's rule; the plain last_seen_at index serves these ranges, decision 050).
+ * Each facet is an equality on a column that has its own index (the sort indexes), so a facet alone
+ * is an index range and combines with the others by the planner's choice.
  */
 export function deviceFilterWhere(filters: DeviceFilters, onlineSince: Date) {
   const search = filters.search?.toLowerCase();
@@ -20,5 +22,25 @@ export function deviceFilterWhere(filters: DeviceFilters, onlineSince: Date) {
       offline: lt(devices.lastSeenAt, onlineSince),
       never: isNull(devices.lastSeenAt),
     }[filters.online];
-  return { searched, where: and(searched, byOnline) as SQL | undefined };
+  const { subscriptionStatus, appVersion } = filters;
+  const facets = [
+    filters.status ? eq(devices.status, Number(filters.status)) : undefined,
+    subscriptionStatus === noneFilter
+      ? isNull(devices.subscriptionStatus)
+      : subscriptionStatus
+        ? eq(devices.subscriptionStatus, Number(subscriptionStatus))
+        : undefined,
+    filters.country ? eq(devices.country, filters.country) : undefined,
+    filters.city ? eq(devices.city, filters.city) : undefined,
+    // The App Version sort key (-1 for never reported), so its index serves the filter too.
+    appVersion
+      ? sql`${appVersionSortKey(devices)} = ${appVersion === noneFilter ? -1 : Number(appVersion)}`
+      : undefined,
+  ].filter((c): c is SQL => c !== undefined);
+  return {
+    searched,
+    /** Anything besides search and the online state (those two have counts of their own). */
+    faceted: facets.length > 0,
+    where: and(searched, byOnline, ...facets) as SQL | undefined,
+  };
 }

@@ -1,9 +1,9 @@
 import { asc, desc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Device, DeviceList, DeviceSortKey, OnlineFilter, SortDirection } from '@app/contract/devices';
+import type { Device, DeviceList, DeviceSortKey, SortDirection } from '@app/contract/devices';
 import type { Db } from '#api/db/client.ts';
 import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '#api/db/schema/devices.ts';
 import { offsetOf, pageCount } from '#api/lib/pagination.ts';
-import { deviceFilterWhere } from './device-filters.ts';
+import { deviceFilterWhere, type DeviceFilters } from './device-filters.ts';
 import { subscriptionsJsonOf } from './device-subscriptions.ts';
 import {
   deviceColumns,
@@ -27,13 +27,11 @@ const sortColumns: Record<DeviceSortKey, { column: AnyColumn | SQL; unique: bool
   appVersionCode: { column: appVersionSortKey(devices), unique: false },
 };
 
-export type DeviceListParams = {
+export type DeviceListParams = DeviceFilters & {
   page: number;
   limit: number;
-  search?: string;
   sort: DeviceSortKey;
   direction?: SortDirection;
-  online?: OnlineFilter;
 };
 
 /** Pages starting before this row are fetched together with the count; deeper ones after it. */
@@ -124,7 +122,7 @@ export function createDeviceList({
     };
     const onlineAt = now();
     const onlineSince = new Date(onlineAt.getTime() - offlineMinutes * 60_000);
-    const { searched, where } = deviceFilterWhere(params, onlineSince);
+    const { searched, faceted, where } = deviceFilterWhere(params, onlineSince);
     const offset = offsetOf(page, limit);
 
     // Page ids first from the index alone, then only those rows: a deep page skips index entries,
@@ -157,14 +155,14 @@ export function createDeviceList({
       }
       return prepared.execute({ skip, take });
     };
-    const total = async (): Promise<{ total: number; estimated: boolean }> =>
-      searched
-        ? countSearch(where!)
-        : {
-            // A filter by online state alone: its total is kept (decision 050), not counted.
-            total: params.online ? (await onlineCounts(onlineAt))[params.online] : await countAll(),
-            estimated: false,
-          };
+    const total = async (): Promise<{ total: number; estimated: boolean }> => {
+      if (searched) return countSearch(where!);
+      // Facets are equalities on indexed columns: an exact count is an index range.
+      if (faceted) return { total: await countWhere(where), estimated: false };
+      // A filter by online state alone: its total is kept (decision 050), not counted.
+      if (params.online) return { total: (await onlineCounts(onlineAt))[params.online], estimated: false };
+      return { total: await countAll(), estimated: false };
+    };
 
     if (!where && offset < nearPages) {
       // The console's usual request: the page, its count and its subscriptions in one statement

@@ -4,12 +4,16 @@ import {
   deviceAppVersionListResponseSchema,
   deviceCreateBodySchema,
   deviceIdParamSchema,
-  deviceListQuerySchema,
   deviceListResponseSchema,
   deviceMessages,
   deviceResponseSchema,
   deviceUpdateBodySchema,
 } from '@app/contract/devices';
+import {
+  deviceFacetsQuerySchema,
+  deviceFacetsResponseSchema,
+  deviceListQuerySchema,
+} from '@app/contract/device-filters';
 import { deviceMapQuerySchema, deviceMapResponseSchema } from '@app/contract/device-map';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
@@ -29,7 +33,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['devices'],
         summary:
-          'Device list: page, limit, search (machine number, serial number, location, city, country), sort, direction',
+          'Device list: page, limit, search (machine number, serial number, location, city, country), sort, direction, and the facets online, status, subscriptionStatus, country, city, appVersion',
         querystring: deviceListQuerySchema,
         response: { 200: deviceListResponseSchema },
       },
@@ -44,12 +48,27 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['devices'],
         summary:
-          "Fleet map: the device list's search and online filter, clustered by place for the view's bounds (west, south, east, north) and zoom; without bounds, the matches' count and extent too",
+          "Fleet map: the device list's search and filters, clustered by place for the view's bounds (west, south, east, north) and zoom; without bounds, the matches' count and extent too",
         querystring: deviceMapQuerySchema,
         response: { 200: deviceMapResponseSchema },
       },
     },
     async (request) => ok({ ...(await devices.map(request.query)), tiles: mapTiles }),
+  );
+
+  app.get(
+    apiPaths.machineFacets,
+    {
+      config: { access: 'admin', permission: 'devices.view' },
+      schema: {
+        tags: ['devices'],
+        summary:
+          "The device list's facet values (countries, cities within an optional country, app versions), each with how many machines have it",
+        querystring: deviceFacetsQuerySchema,
+        response: { 200: deviceFacetsResponseSchema },
+      },
+    },
+    async (request) => ok(await devices.facets(request.query)),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import { isUniqueViolation } from '#api/lib/pagination.ts';
+import { createDeviceFacets } from './device-facets.ts';
 import { createDeviceList } from './device-list.ts';
 import { createDeviceMap } from './device-map.ts';
 import { createFleetOverview } from './fleet-overview.ts';
@@ -65,9 +66,11 @@ export function createDevicesService({
 
   const list = createDeviceList({ db, now, offlineMinutes, withSubscriptions });
   const overview = createFleetOverview({ db, now, offlineMinutes });
+  const facets = createDeviceFacets({ db, now });
 
   return {
     list,
+    facets: facets.facets,
     map: createDeviceMap({ db, now, offlineMinutes, overview }),
 
     async get(id: string): Promise<Device> {
@@ -83,6 +86,7 @@ export function createDevicesService({
           .values({ ...body, status: body.status ?? 2, createdAt: now(), updatedAt: now() })
           .returning(deviceColumns);
         overview.invalidate();
+        facets.invalidate();
         return (await withSubscriptions([row!]))[0]!;
       } catch (error) {
         // Two adds of the same number at once: the unique index decides.
@@ -128,6 +132,7 @@ export function createDevicesService({
         .filter(([key, value]) => current[key as keyof typeof changes] !== value)
         .map(([key]) => key);
       if (changed.includes('latitude') || changed.includes('longitude')) overview.invalidate();
+      if (changed.includes('country') || changed.includes('city')) facets.invalidate();
       return { device: (await withSubscriptions([row]))[0]!, statusOnly, changed };
     },
   };

@@ -1,16 +1,15 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { DeviceList, DeviceSortKey, OnlineFilter, SortDirection } from '@app/contract/devices';
+import type { DeviceFilterQuery } from '@app/contract/device-filters';
+import type { DeviceList, DeviceSortKey, SortDirection } from '@app/contract/devices';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '#web/lib/api-client.ts';
 import { deviceKeys } from './keys.ts';
 
-export type DeviceListParams = {
+export type DeviceListParams = DeviceFilterQuery & {
   page: number;
   limit: number;
-  search?: string;
   sort?: DeviceSortKey;
   direction?: SortDirection;
-  online?: OnlineFilter;
 };
 
 /** GET machine: a 400 reads as an empty list (docs/product.md §7.4). */

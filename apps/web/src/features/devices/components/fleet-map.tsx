@@ -4,7 +4,7 @@ import L from 'leaflet';
 import leafletCss from 'leaflet/dist/leaflet.css?inline';
 import fleetMapCss from './fleet-map.css?inline';
 import type { DeviceMapQuery, MapPoint } from '@app/contract/device-map';
-import type { OnlineFilter } from '@app/contract/devices';
+import type { DeviceFilterQuery } from '@app/contract/device-filters';
 import { paths } from '#web/lib/paths.ts';
 import { useDeviceMap } from '../api/get-device-map.ts';
 import { pointLabel, pointSize, pointState, pointStateLabels, viewQuery } from './fleet-map-points.ts';
@@ -21,17 +21,16 @@ document.head.append(style);
 type View = Required<Pick<DeviceMapQuery, 'west' | 'south' | 'east' | 'north' | 'zoom'>>;
 
 /**
- * Device Management's Map view (issue 16, decision 052): the machines the list's search and online
- * filter match, clustered by the server for the view, coloured by online state. A machine opens its
+ * Device Management's Map view (issue 16, decision 052): the machines the list's search and filters
+ * match, clustered by the server for the view, coloured by online state. A machine opens its
  * page; a cluster zooms in. Loaded only when the Map view opens (Leaflet is about 40 kB gzipped).
  */
-export default function FleetMap({ search, online }: { search?: string; online?: OnlineFilter }) {
+export default function FleetMap({ filters }: { filters: DeviceFilterQuery }) {
   const navigate = useNavigate();
   const holder = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<L.LayerGroup | null>(null);
   const [view, setView] = useState<View | null>(null);
-  const filters = { search: search || undefined, online: online || undefined };
   // The whole match first: its count and extent place the map; then each view's own points.
   const overview = useDeviceMap({ ...filters, zoom: 2 });
   const inView = useDeviceMap({ ...filters, ...view }, view !== null);

@@ -24,6 +24,19 @@ const api = serveTestApi((request, url) => {
     return ok(savedDevicePrefs, 'Preferences saved');
   }
   if (url.pathname === '/api/v1/admin/views') return ok({ views: [] });
+  if (url.pathname === '/api/v1/admin/machine-facets') {
+    const inFrance = url.searchParams.get('country') === 'France';
+    return ok({
+      countries: [
+        { value: 'Germany', label: 'Germany', count: 1200 },
+        { value: 'France', label: 'France', count: 3 },
+      ],
+      cities: inFrance
+        ? [{ value: 'Lyon', label: 'Lyon', count: 3 }]
+        : [{ value: 'Berlin', label: 'Berlin', count: 1200 }],
+      appVersions: [{ value: 'none', label: 'Never reported', count: 7 }],
+    });
+  }
   if (request.method === 'PUT') {
     const body = JSON.parse(request.body) as { status: 1 | 2 };
     return ok(buildDevice(1, { status: body.status }), 'Status updated successfully!');
@@ -108,6 +121,41 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     await waitFor(() => expect(listRequests().at(-1)!.get('online')).toBe('never'));
     await userEvent.selectOptions(select, 'All machines');
     await waitFor(() => expect(listRequests().at(-1)!.get('online')).toBeNull());
+  });
+
+  it('filters by status, subscription, country, city and app version, in the URL and the request; a new country clears the city', async () => {
+    const router = renderAt('/admin/device?city=Berlin&search=mn');
+    await screen.findByText('MN-1');
+    expect(listRequests().at(-1)!.get('city')).toBe('Berlin');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Inactive');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Subscription' }), 'No subscription');
+    await userEvent.selectOptions(
+      await screen
+        .findByRole('option', { name: 'Never reported (7)' })
+        .then((option) => option.closest('select')!),
+      'none',
+    );
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Country' }), 'France (3)');
+    await waitFor(() =>
+      expect(router.state.location.search).toBe(
+        '?search=mn&status=1&subscriptionStatus=none&appVersion=none&country=France',
+      ),
+    );
+    // The cities offered are now France's, with their counts.
+    await screen.findByRole('option', { name: 'Lyon (3)' });
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'City' }), 'Lyon (3)');
+    await waitFor(() => expect(listRequests().at(-1)!.get('city')).toBe('Lyon'));
+    const last = listRequests().at(-1)!;
+    expect(Object.fromEntries(last)).toMatchObject({
+      search: 'mn',
+      status: '1',
+      subscriptionStatus: 'none',
+      appVersion: 'none',
+      country: 'France',
+      page: '1',
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?search=mn'));
   });
 
   it('sorts a new column ascending and flips it on a second click, keeping it in the URL', async () => {

@@ -1,13 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from '#web/components/link.tsx';
-import {
-  deviceMessages,
-  deviceSortKeys,
-  onlineFilterLabels,
-  onlineFilters,
-  type Device,
-  type DeviceSortKey,
-} from '@app/contract/devices';
+import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
 import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
@@ -21,10 +14,10 @@ import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
 import { SearchBox } from '#web/components/search-box.tsx';
 import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
-import { FilterSelect } from '#web/components/filter-select.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import { useDevices } from '../api/get-devices.ts';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
+import { DeviceFacetSelects, useDeviceFacetFilters } from '../components/device-facet-filters.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
 import { SubscriptionStatus } from '../components/subscription-status.tsx';
 
@@ -82,9 +75,7 @@ const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) =
 const FleetMap = lazy(() => import('../components/fleet-map.tsx'));
 const views = ['map'] as const;
 
-const onlineFilterOptions = onlineFilters.map((value) => ({ value, label: onlineFilterLabels[value] }));
-
-/** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the online filter live in the URL. */
+/** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the filters live in the URL. */
 export function DevicesPage() {
   // Page size and sort the admin last chose are kept on the server (decision 053).
   const list = useUrlListState({
@@ -93,8 +84,8 @@ export function DevicesPage() {
     listKey: 'devices',
   });
 
-  // ?online=online|offline|never, the dashboard's machine figures link here.
-  const [online, setOnline] = useUrlFilter('online', onlineFilters, '');
+  // ?online=…&status=…&country=…: the dashboard's machine figures link here with ?online.
+  const filters = useDeviceFacetFilters();
   // ?view=map shows the same filtered machines on the fleet map.
   const [view, setView] = useUrlFilter('view', views, '');
   const [visible, setVisible] = useColumnVisibility('devices', columnChoices);
@@ -115,7 +106,7 @@ export function DevicesPage() {
       search: list.debouncedSearch || undefined,
       sort: list.sort?.key as DeviceSortKey | undefined,
       direction: list.sort?.direction,
-      online: online || undefined,
+      ...filters.values,
     },
     // The list waits for the kept page size and sort, and is not asked for while the map shows.
     list.ready && view !== 'map',
@@ -123,22 +114,16 @@ export function DevicesPage() {
 
   const toolbar = (
     <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
-      <div className="d-flex flex-wrap align-items-center gap-2">
-        <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
-        <FilterSelect
-          label="Online"
-          allLabel="All machines"
-          value={online}
-          options={onlineFilterOptions}
-          onChange={setOnline}
-        />
-      </div>
+      <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
       <div className="d-flex flex-wrap align-items-center gap-2">
         <SavedViewsMenu list="devices" />
         <ViewSwitch view={view} onChange={setView} />
         {view === 'map' ? null : (
           <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
         )}
+      </div>
+      <div className="w-100">
+        <DeviceFacetSelects filters={filters} />
       </div>
     </div>
   );
@@ -159,7 +144,7 @@ export function DevicesPage() {
         <>
           {toolbar}
           <Suspense fallback={<p role="status">Loading the map…</p>}>
-            <FleetMap search={list.debouncedSearch} online={online || undefined} />
+            <FleetMap filters={{ search: list.debouncedSearch || undefined, ...filters.values }} />
           </Suspense>
         </>
       ) : (

@@ -1,0 +1,82 @@
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  facetValueLimit,
+  noneFilter,
+  type DeviceFacets,
+  type FacetValue,
+} from '@app/contract/device-filters';
+import type { Db } from '#api/db/client.ts';
+import { appVersionSortKey, devices } from '#api/db/schema/devices.ts';
+
+/** How long a facet list is kept: places and versions change slowly, and counting them is a scan. */
+const keepMs = 30_000;
+/** Kept answers at most (one per country asked for, plus the whole fleet's). */
+const keptLimit = 500;
+
+/**
+ * The values the device list's facets offer (countries, cities, app versions), each with its count.
+ * A count groups the whole table, so an answer is kept for 30 s, and dropped when a machine is added
+ * or moves to another place; the list's own count stays exact whatever this one says.
+ */
+export function createDeviceFacets({ db, now }: { db: Db; now: () => Date }) {
+  const kept = new Map<string, { at: number; answer: Promise<DeviceFacets> }>();
+
+  const grouped = async (
+    key: SQL,
+    label: SQL,
+    where?: SQL,
+  ): Promise<{ key: string; label: string; count: number }[]> =>
+    db
+      .select({
+        key: sql<string>`${key}::text`,
+        label: sql<string>`${label}`,
+        count: sql<number>`count(*)::int`,
+      })
+      .from(devices)
+      .where(where)
+      .groupBy(key)
+      .orderBy(desc(sql`count(*)`), key)
+      .limit(facetValueLimit);
+
+  const places = async (
+    column: typeof devices.country | typeof devices.city,
+    where?: SQL,
+  ): Promise<FacetValue[]> =>
+    (await grouped(sql`${column}`, sql`${column}`, where))
+      .filter((r) => r.key !== '')
+      .map((r) => ({ value: r.key, label: r.label, count: r.count }));
+
+  async function load(country: string | undefined): Promise<DeviceFacets> {
+    const version = appVersionSortKey(devices);
+    const [countries, cities, versions] = await Promise.all([
+      places(devices.country),
+      places(devices.city, country === undefined ? undefined : eq(devices.country, country)),
+      grouped(version, sql`max(${devices.appVersionName})`),
+    ]);
+    return {
+      countries,
+      cities,
+      appVersions: versions.map((r) =>
+        r.key === '-1'
+          ? { value: noneFilter, label: 'Never reported', count: r.count }
+          : { value: r.key, label: r.label ? `${r.label} (${r.key})` : r.key, count: r.count },
+      ),
+    };
+  }
+
+  return {
+    facets({ country }: { country?: string }): Promise<DeviceFacets> {
+      const key = country ?? '';
+      const at = now().getTime();
+      const hit = kept.get(key);
+      if (hit && at - hit.at < keepMs) return hit.answer;
+      if (kept.size >= keptLimit) kept.clear();
+      const answer = load(country);
+      kept.set(key, { at, answer });
+      // A failed count is not kept: the next request asks again.
+      answer.catch(() => kept.get(key)?.answer === answer && kept.delete(key));
+      return answer;
+    },
+    invalidate: () => kept.clear(),
+  };
+}
