@@ -127,6 +127,22 @@ const cases = [
       `page=1&limit=10&sort=${sort}&direction=${direction}`,
     ]),
   ),
+  // Facets (issue 17): a broad and a narrow value of each, alone and together, with search and deep.
+  ['facet status Inactive', 'page=1&limit=10&status=1'],
+  ['facet status Active, by machine number', 'page=1&limit=10&status=2&sort=machineNumber'],
+  ['facet no subscription', 'page=1&limit=10&subscriptionStatus=none'],
+  ['facet subscription Expired, by city', 'page=1&limit=10&subscriptionStatus=3&sort=city'],
+  ['facet country United States', 'page=1&limit=10&country=United%20States'],
+  ['facet city Athens', 'page=1&limit=10&city=Athens'],
+  ['facet app version never reported', 'page=1&limit=10&appVersion=none'],
+  ['facet app version 42 (none match)', 'page=1&limit=10&appVersion=42'],
+  ['facet online never seen', 'page=1&limit=10&online=never'],
+  [
+    'facets Germany + Active + Complete',
+    'page=1&limit=10&country=Germany&status=2&subscriptionStatus=2&sort=machineNumber',
+  ],
+  ['facet country + search "clinic"', 'page=1&limit=10&country=France&search=clinic'],
+  ['facet status Active, page 100', 'page=100&limit=10&status=2'],
   [`deep page ${deepPage.toLocaleString('en')}, newest first`, `page=${deepPage}&limit=10`],
   [`deep page ${deepPage.toLocaleString('en')}, by location`, `page=${deepPage}&limit=10&sort=location`],
   [
