@@ -8,6 +8,9 @@ export const logMessages = {
   errorEmpty: 'No Error Logs found.',
   noneFound: 'No access logs found',
   invalidCursor: 'after must be a cursor returned by the previous page',
+  fromInvalid: 'from must be a date (YYYY-MM-DD)',
+  toInvalid: 'to must be a date (YYYY-MM-DD)',
+  rangeReversed: 'from must not be after to',
 } as const;
 
 /** docs/product.md §9: log pagers offer 10 and 25; log queries are cached 5 seconds. */
@@ -32,13 +35,18 @@ const filterText = (name: string, max: number) =>
  * GET access-logs/all and error-logs/all. `after` is the `nextCursor` of the page before: with it
  * the next page is read from where the last one ended (fast at any depth) instead of skipping rows.
  */
-export const logListQuerySchema = pageQuery.extend({
-  search: filterText('search', 100),
-  userId: filterText('userId', 64),
-  machineNumber: filterText('machineNumber', 64),
-  recordId: filterText('recordId', 64),
-  after: filterText('after', 120),
-});
+export const logListQuerySchema = pageQuery
+  .extend({
+    search: filterText('search', 100),
+    userId: filterText('userId', 64),
+    machineNumber: filterText('machineNumber', 64),
+    recordId: filterText('recordId', 64),
+    after: filterText('after', 120),
+    /** Ours (issue 17): written on or after this UTC day, and on or before `to`, as Treatment Records. */
+    from: z.iso.date({ error: logMessages.fromInvalid }).max(10, logMessages.fromInvalid).optional(),
+    to: z.iso.date({ error: logMessages.toInvalid }).max(10, logMessages.toInvalid).optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { error: logMessages.rangeReversed, path: ['from'] });
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 

@@ -18,6 +18,9 @@ export type LogListParams = {
   search?: string;
   userId?: string;
   machineNumber?: string;
+  /** UTC days, both included. */
+  from?: string;
+  to?: string;
   /** The previous page's nextCursor: the server continues from there instead of skipping rows. */
   after?: string;
 };

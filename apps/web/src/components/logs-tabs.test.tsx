@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApiBaseUrl } from '../lib/api-client.ts';
 import { startTestServer, type Answer, type Recorded } from '../test/http-server.ts';
+import { renderPage } from '../test/render-router.tsx';
 import { LogsTabs } from './logs-tabs.tsx';
 
 const access = (i: number) => ({
@@ -53,13 +53,9 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-function renderTabs(props: { userId?: string; machineNumber?: string } = {}) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <LogsTabs {...props} />
-    </QueryClientProvider>,
-  );
+// Under a router: the day range lives in the URL.
+function renderTabs(props: { userId?: string; machineNumber?: string } = {}, at = '/logs') {
+  return renderPage({ path: '/logs', Component: () => <LogsTabs {...props} />, at });
 }
 
 const logRequests = (path: string) =>
@@ -118,5 +114,28 @@ describe('LogsTabs', () => {
       expect(logRequests('/api/v1/admin/error-logs/all').at(-1)!.get('search')).toBe('nothing'),
     );
     expect(screen.getByLabelText('Search logs')).toHaveProperty('value', 'nothing');
+  });
+
+  it('keeps a day range in the URL and sends it with both lists; a reversed range is named', async () => {
+    const router = renderTabs({}, '/logs?from=2026-11-01');
+    await screen.findByRole('table', { name: 'Access logs' });
+    expect(logRequests('/api/v1/admin/access-logs/all').at(-1)!.get('from')).toBe('2026-11-01');
+    // A date field takes its value whole (no keystrokes in a date input).
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-20' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?from=2026-11-01&to=2026-11-20'));
+    await waitFor(() =>
+      expect(Object.fromEntries(logRequests('/api/v1/admin/access-logs/all').at(-1)!)).toMatchObject({
+        from: '2026-11-01',
+        to: '2026-11-20',
+        page: '1',
+      }),
+    );
+    await userEvent.click(screen.getByRole('tab', { name: 'Error Logs List' }));
+    await waitFor(() =>
+      expect(logRequests('/api/v1/admin/error-logs/all').at(-1)!.get('to')).toBe('2026-11-20'),
+    );
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-12-01' } });
+    expect((await screen.findByRole('alert')).textContent).toBe('From must not be after To');
+    expect(screen.getByLabelText('From').getAttribute('aria-invalid')).toBe('true');
   });
 });

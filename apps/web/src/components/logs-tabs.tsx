@@ -6,8 +6,12 @@ import { DataTable, type DataTableColumn } from './data-table.tsx';
 import { LogWords } from './log-words.tsx';
 import { useLogs, type LogKind } from './logs-api.ts';
 import { Pager } from './pager.tsx';
+import { DateRangeFilter } from './date-range-filter.tsx';
 import { SearchBox } from './search-box.tsx';
 import { Tabs } from './tabs.tsx';
+import { useUrlFilters } from '../lib/use-url-filters.ts';
+
+const dateRangeNames = ['from', 'to'] as const;
 
 export type LogsTabsProps = {
   /** Only this user's rows (a doctor, patient, technician or admin). */
@@ -37,6 +41,8 @@ const errorColumns: DataTableColumn<ErrorLog>[] = [
 type ListProps = LogsTabsProps & {
   kind: LogKind;
   search: string;
+  from?: string;
+  to?: string;
   limit: number;
   onLimitChange: (limit: number) => void;
 };
@@ -45,7 +51,7 @@ type ListProps = LogsTabsProps & {
  * One log list with its own pager. Next continues from the last row shown (the server's cursor),
  * so paging stays fast however deep it goes; Prev uses the cursor remembered for that page.
  */
-function LogsList({ kind, search, userId, machineNumber, limit, onLimitChange }: ListProps) {
+function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimitChange }: ListProps) {
   const [page, setPage] = useState(1);
   const [cursors, setCursors] = useState<Record<number, string>>({});
   const { data, isPending, isFetching } = useLogs({
@@ -53,6 +59,8 @@ function LogsList({ kind, search, userId, machineNumber, limit, onLimitChange }:
     page,
     limit,
     search: search || undefined,
+    from,
+    to,
     userId,
     machineNumber,
     after: cursors[page],
@@ -116,6 +124,9 @@ function LogsList({ kind, search, userId, machineNumber, limit, onLimitChange }:
 export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search.trim());
+  // ?from=…&to=…: the day range is in the URL, so a reload or a link keeps it.
+  const range = useUrlFilters(dateRangeNames);
+  const { from, to } = range.values;
   // Page sizes outlive a new search; the page does not.
   const [limits, setLimits] = useState<Record<LogKind, number>>({
     access: logPageSizes[0],
@@ -123,11 +134,13 @@ export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
   });
 
   const list = (kind: LogKind) => (
-    // Keyed by the search: a new search is a new list at page 1.
+    // Keyed by the search and range: a new one is a new list at page 1.
     <LogsList
-      key={`${kind}:${debounced}`}
+      key={`${kind}:${debounced}:${from}:${to}`}
       kind={kind}
       search={debounced}
+      from={from}
+      to={to}
       userId={userId}
       machineNumber={machineNumber}
       limit={limits[kind]}
@@ -137,7 +150,10 @@ export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
 
   return (
     <div className="logs-tabs">
-      <SearchBox label="Search logs" value={search} onChange={setSearch} className="mb-3" />
+      <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
+        <SearchBox label="Search logs" value={search} onChange={setSearch} />
+        <DateRangeFilter from={from ?? ''} to={to ?? ''} onChange={range.set} />
+      </div>
       <Tabs
         label="Logs"
         tabs={[

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { mailOutbox } from '#api/db/schema/mail.ts';
+import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import type { TestApp } from '#api/test/test-app.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import { subscriptionRequests, validSubscription as valid } from './subscription-test-requests.ts';
@@ -111,5 +112,24 @@ describe('GET /api/v1/admin/subscrption/all', () => {
       'Customer 1',
     ]);
     expect((await listPage('?page=0&limit=abc')).statusCode).toBe(400);
+  });
+
+  it('filters by expiry within 7 or 30 days, alone and with the status', async () => {
+    // One of the links above, as a paid monthly plan whose period ends in 20 days.
+    const [row] = await own.t.database.db.select().from(subscriptions).limit(1);
+    const in20Days = new Date(own.t.clock.now.getTime() + 20 * 24 * 3600_000);
+    await own.t.database.db
+      .update(subscriptions)
+      .set({ status: 2, isRecurring: true, planType: 'month', expiredAt: in20Days })
+      .where(eq(subscriptions.id, row!.id));
+    const totalOf = async (query: string) => {
+      const res = await listPage(query);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.total;
+    };
+    expect(await totalOf('?expiresWithin=7')).toBe(11);
+    expect(await totalOf('?expiresWithin=30')).toBe(12);
+    expect(await totalOf('?expiresWithin=30&status=2')).toBe(1);
+    expect(await totalOf('?expiresWithin=7&status=2')).toBe(0);
   });
 });

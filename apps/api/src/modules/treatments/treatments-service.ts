@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import {
   treatmentMessages,
   type Treatment,
   type TreatmentDetail,
   type TreatmentList,
 } from '@app/contract/treatments';
+import { dayRange } from '#api/lib/day-range.ts';
 import type { Db } from '#api/db/client.ts';
 import { devices, doctors, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
 import { NotFoundError } from '#api/lib/errors.ts';
@@ -63,10 +64,7 @@ export function createTreatmentsService({ db }: { db: Db }) {
           : undefined,
         q.doctorId ? eq(treatmentRecords.doctorId, q.doctorId) : undefined,
         q.patientId ? eq(treatmentRecords.patientId, q.patientId) : undefined,
-        q.from ? gte(treatmentRecords.createdAt, new Date(`${q.from}T00:00:00Z`)) : undefined,
-        q.to
-          ? lt(treatmentRecords.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + 24 * 3600_000))
-          : undefined,
+        ...dayRange(treatmentRecords.createdAt, q.from, q.to),
         pattern
           ? or(
               sql`${treatmentRecords.userName} ilike ${pattern}`,

@@ -96,6 +96,9 @@ describe('Subscription Management', () => {
     await waitFor(() => expect(listQueries().at(-1)!.get('expiresWithin')).toBe('7'));
     await userEvent.selectOptions(status, 'Pending');
     await waitFor(() => expect(listQueries().at(-1)!.get('status')).toBe('1'));
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Expiry' }), 'Expiring in 30 days');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=1&expiresWithin=30'));
+    await waitFor(() => expect(listQueries().at(-1)!.get('expiresWithin')).toBe('30'));
   });
 
   it('lists subscriptions with the spec columns, status labels and a pager', async () => {

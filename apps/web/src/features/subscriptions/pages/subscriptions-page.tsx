@@ -28,8 +28,9 @@ const statusOptions = statusValues.map((value) => ({
   value,
   label: subscriptionStatusLabels[Number(value) as SubscriptionStatus],
 }));
-const expiryValues = [String(expiringWithinDays)] as const;
-const expiryOptions = [{ value: expiryValues[0], label: `Expiring in ${expiringWithinDays} days` }];
+// The dashboard's 7 days, and a month ahead (issue 17 item 2).
+const expiryValues = [String(expiringWithinDays), '30'] as const;
+const expiryOptions = expiryValues.map((days) => ({ value: days, label: `Expiring in ${days} days` }));
 
 const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -68,7 +69,7 @@ export function SubscriptionsPage() {
 
   const mayAdd = useCan('subscriptions.manage');
   const [adding, setAdding] = useState(false);
-  // ?status=1..4 and ?expiresWithin=7: the dashboard's subscription figures link here.
+  // ?status=1..4 and ?expiresWithin=7|30: the dashboard's subscription figures link here.
   const [status, setStatus] = useUrlFilter('status', statusValues, '');
   const [expiring, setExpiring] = useUrlFilter('expiresWithin', expiryValues, '');
   const { data, isPending, isFetching } = useSubscriptions(
