@@ -31,6 +31,7 @@ export const deviceFilterShape = {
   /** An app version code the machines reported, or 'none' for machines that never reported one. */
   appVersion: z
     .string()
+    .max(9, 'appVersion must be a version code or none')
     .regex(/^(none|\d{1,9})$/, 'appVersion must be a version code or none')
     .optional(),
 };

@@ -26,6 +26,16 @@ describe('an access-log row in words', () => {
     });
   });
 
+  it('names an export with its list, row count and filters, and one cut short', () => {
+    expect(words('EXPORT devices 1200 rows: status=2&country=Germany')).toEqual({
+      text: 'Exported 1,200 rows of devices (filters status=2&country=Germany)',
+      record: null,
+    });
+    expect(words('EXPORT devices 3000 rows (cut short): all')?.text).toBe(
+      'Exported 3,000 rows of devices (every row), cut short',
+    );
+  });
+
   it('names a console change with the device it was about', () => {
     expect(words('PUT /api/v1/admin/machine/:id', { machineNumber: 'MN-1060' })?.text).toBe(
       'Changed device MN-1060',

@@ -73,6 +73,7 @@ const appPhrases: Phrase[] = [
 ];
 
 const viewOrReveal = /^(VIEW|REVEAL) (patient|doctor|technician|treatment) (\S+?)(?::? (.*))?$/;
+const exported = /^EXPORT (\S+) (\d+) rows( \(cut short\))?: (.*)$/;
 const request = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/v1\/(?:admin|app))(\/\S*)$/;
 
 export function logInWords(log: {
@@ -95,6 +96,15 @@ export function logInWords(log: {
     const record = { kind, id };
     if (action === 'VIEW') return { text: `Viewed ${kind}${on}`, record };
     return { text: `Revealed ${kind}${on}: ${detail ?? ''}`.trimEnd(), record };
+  }
+  const file = exported.exec(log.resource);
+  if (file) {
+    const [, list, rows, cut, filters] = file as unknown as [string, string, string, string?, string];
+    const which = filters === 'all' ? 'every row' : `filters ${filters}`;
+    return {
+      text: `Exported ${Number(rows).toLocaleString('en')} rows of ${list} (${which})${cut ? ', cut short' : ''}`,
+      record: null,
+    };
   }
   const call = request.exec(log.resource);
   if (!call) return null;

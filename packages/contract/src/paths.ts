@@ -93,6 +93,8 @@ export const apiPaths = {
   machineMap: '/api/v1/admin/machine-map',
   // Ours (issue 17): the device list's facet values with their counts.
   machineFacets: '/api/v1/admin/machine-facets',
+  // Ours (issue 17): the filtered device list as a CSV file, streamed.
+  machineExport: '/api/v1/admin/machine-export',
   userMachines: (id: string) => `/api/v1/admin/users/${id}/machines`,
   // Ours (decision 049): device health alarms, the bell's count, and the signed-in admin's daily digest.
   alarms: '/api/v1/admin/alarms',

@@ -184,6 +184,32 @@ export function createAuditLog({
         recordId: String(record.id).slice(0, 64),
       });
     },
+    /**
+     * An export (issue 17 item 3): who, which list, with which filters, how many rows, written when
+     * the file ends (or the client left: then the rows it was sent, marked as cut short).
+     */
+    recordExport(
+      request: FastifyRequest,
+      exported: { list: string; filters: string; rows: number; complete: boolean },
+    ) {
+      const auth = request.auth;
+      if (!auth) return;
+      const cut = exported.complete ? '' : ' (cut short)';
+      pushAccess({
+        userId: auth.userId,
+        userEmail: auth.email,
+        resource: `EXPORT ${exported.list} ${exported.rows} rows${cut}: ${exported.filters || 'all'}`.slice(
+          0,
+          200,
+        ),
+        location: clientAddress(request),
+        statusCode: null,
+        durationMs: null,
+        machineNumber: null,
+        recordKind: null,
+        recordId: null,
+      });
+    },
     flush,
     /** For health checks and the fuzz suite: rows waiting in memory, rows lost. */
     stats: () => ({ buffered: access.length + errors.length, dropped }),

@@ -51,6 +51,7 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/machine/:id/app-versions': 'devices.view',
   'GET /api/v1/admin/machine-map': 'devices.view',
   'GET /api/v1/admin/machine-facets': 'devices.view',
+  'GET /api/v1/admin/machine-export': 'devices.view',
   'GET /api/v1/admin/machine/:id/enrolment': 'devices.view',
   'GET /api/v1/admin/system/updates/all': 'devices.view',
   'POST /api/v1/admin/machine/add': 'devices.edit',
@@ -117,7 +118,9 @@ async function callEveryAdminRoute(token: string) {
       method: route.method as 'GET',
       url: route.url.replace(/:id\b/g, unknownId),
     });
-    answers.push({ route: key(route), status: res.statusCode, msg: String(res.json().msg) });
+    // An export answers a CSV file: only a JSON answer has a message to read.
+    const json = String(res.headers['content-type']).startsWith('application/json');
+    answers.push({ route: key(route), status: res.statusCode, msg: json ? String(res.json().msg) : '' });
   }
   return answers;
 }

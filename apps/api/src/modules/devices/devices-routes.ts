@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   deviceAppVersionListQuerySchema,
@@ -14,6 +15,7 @@ import {
   deviceFacetsResponseSchema,
   deviceListQuerySchema,
 } from '@app/contract/device-filters';
+import { deviceExportQuerySchema } from '@app/contract/device-export';
 import { deviceMapQuerySchema, deviceMapResponseSchema } from '@app/contract/device-map';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
@@ -69,6 +71,46 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ok(await devices.facets(request.query)),
+  );
+
+  app.get(
+    apiPaths.machineExport,
+    {
+      config: { access: 'admin', permission: 'devices.view' },
+      schema: {
+        tags: ['devices'],
+        summary:
+          "The device list as a CSV file: the list's filters and the columns to write (columns=a,b,…), every matching row, streamed",
+        querystring: deviceExportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const filters = new URLSearchParams(request.url.split('?')[1] ?? '');
+      filters.delete('columns');
+      let rows = 0;
+      let complete = false;
+      const csv = devices.exportCsv(query, (n) => (rows = n));
+      async function* audited() {
+        try {
+          yield* csv;
+          complete = true;
+        } finally {
+          request.server.audit.recordExport(request, {
+            list: 'devices',
+            filters: filters.toString(),
+            rows,
+            complete,
+          });
+        }
+      }
+      const day = new Date().toISOString().slice(0, 10);
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="devices-${day}.csv"`)
+        .header('cache-control', 'no-store');
+      return reply.send(Readable.from(audited()));
+    },
   );
 
   app.post(

@@ -5,10 +5,12 @@ import {
   type DeviceCreateBody,
   type DeviceUpdateBody,
 } from '@app/contract/devices';
+import type { DeviceExportQuery } from '@app/contract/device-export';
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import { isUniqueViolation } from '#api/lib/pagination.ts';
+import { deviceExportCsv } from './device-export.ts';
 import { createDeviceFacets } from './device-facets.ts';
 import { createDeviceList } from './device-list.ts';
 import { createDeviceMap } from './device-map.ts';
@@ -71,6 +73,8 @@ export function createDevicesService({
   return {
     list,
     facets: facets.facets,
+    exportCsv: (query: DeviceExportQuery, counted: (rows: number) => void) =>
+      deviceExportCsv(db, query, { now: now(), offlineMinutes, counted }),
     map: createDeviceMap({ db, now, offlineMinutes, overview }),
 
     async get(id: string): Promise<Device> {
