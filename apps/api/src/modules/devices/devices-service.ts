@@ -9,10 +9,12 @@ import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import { isUniqueViolation } from '#api/lib/pagination.ts';
+import { createDeviceBulkStatus } from './device-bulk-status.ts';
 import { createDeviceList } from './device-list.ts';
 import { createDeviceMap } from './device-map.ts';
 import { createFleetOverview } from './fleet-overview.ts';
 import { deviceColumns, toDevice, type DeviceListRow } from './device-rows.ts';
+import { createDeviceStatusWriter } from './device-status.ts';
 import { subscriptionsBySerial } from './device-subscriptions.ts';
 
 export function createDevicesService({
@@ -65,9 +67,11 @@ export function createDevicesService({
 
   const list = createDeviceList({ db, now, offlineMinutes, withSubscriptions });
   const overview = createFleetOverview({ db, now, offlineMinutes });
+  const setStatus = createDeviceStatusWriter({ db, now });
 
   return {
     list,
+    bulkStatus: createDeviceBulkStatus({ db, now, offlineMinutes, setStatus }),
     map: createDeviceMap({ db, now, offlineMinutes, overview }),
 
     async get(id: string): Promise<Device> {
@@ -107,17 +111,22 @@ export function createDevicesService({
       if (!statusOnly && body.serialNumber !== current.serialNumber)
         locked.push(deviceMessages.serialNumberLocked);
       if (locked.length) throw new BadRequestError(locked.join('; '));
-      const changes = statusOnly
-        ? { status: body.status! }
-        : {
-            location: body.location!,
-            latitude: body.latitude!,
-            longitude: body.longitude!,
-            city: body.city!,
-            country: body.country!,
-            address: body.address!,
-            ...(body.status !== undefined ? { status: body.status } : {}),
-          };
+      if (statusOnly) {
+        // The list's select: the same writer as the bulk action.
+        const [row] = await setStatus([id], body.status!);
+        if (!row) throw new NotFoundError(deviceMessages.notFound);
+        const changed = current.status === row.status ? [] : ['status'];
+        return { device: (await withSubscriptions([row]))[0]!, statusOnly, changed };
+      }
+      const changes = {
+        location: body.location!,
+        latitude: body.latitude!,
+        longitude: body.longitude!,
+        city: body.city!,
+        country: body.country!,
+        address: body.address!,
+        ...(body.status !== undefined ? { status: body.status } : {}),
+      };
       const [row] = await db
         .update(devices)
         .set({ ...changes, updatedAt: now() })
