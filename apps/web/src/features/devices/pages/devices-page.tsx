@@ -8,9 +8,11 @@ import {
   type Device,
   type DeviceSortKey,
 } from '@app/contract/devices';
+import { bulkTexts } from '@app/contract/bulk-actions';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
 import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
+import { useRowSelection } from '#web/components/use-row-selection.ts';
 import { paths } from '#web/lib/paths.ts';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
@@ -24,6 +26,7 @@ import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { FilterSelect } from '#web/components/filter-select.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import { useDevices } from '../api/get-devices.ts';
+import { DeviceBulkActions } from '../components/device-bulk-actions.tsx';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
 import { SubscriptionStatus } from '../components/subscription-status.tsx';
@@ -108,6 +111,9 @@ export function DevicesPage() {
     if (device) setEditing(device);
     else setAdding(true);
   };
+  // What the list shows, and what "all matching" acts on (decision 055); a change clears the selection.
+  const filters = { search: list.debouncedSearch || undefined, online: online || undefined };
+  const selection = useRowSelection(JSON.stringify(filters));
   const { data, isPending, isFetching } = useDevices(
     {
       page: list.page,
@@ -164,7 +170,26 @@ export function DevicesPage() {
         </>
       ) : (
         <PagedTable
-          toolbar={toolbar}
+          toolbar={
+            <>
+              {toolbar}
+              {mayEdit ? (
+                <DeviceBulkActions
+                  selection={selection}
+                  filters={filters}
+                  pageKeys={data?.allDevices.map((d) => d._id) ?? []}
+                  total={data?.total}
+                  totalIsEstimate={data?.totalIsEstimate}
+                />
+              ) : null}
+            </>
+          }
+          // Picking machines is for changing their status: only with devices.edit (decision 047).
+          selection={
+            mayEdit
+              ? { ...selection.table, rowLabel: (d) => bulkTexts.selectRow(d.machineNumber) }
+              : undefined
+          }
           label="Devices"
           columns={columns}
           rows={data?.allDevices}
