@@ -162,7 +162,7 @@ export function DataTable<T>({
                     <Checkbox
                       label={selection.rowLabel(row)}
                       checked={isSelected(keyOf(row, index))}
-                      onChange={() => selection.onToggle(keyOf(row, index))}
+                      onChange={(checked) => selection.onToggle(keyOf(row, index), checked, pageKeys)}
                     />
                   </td>
                 ) : null}

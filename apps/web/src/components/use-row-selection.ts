@@ -22,11 +22,14 @@ export function useRowSelection(filtersKey: string) {
     table: {
       selected: current.ids,
       allMatching: current.allMatching,
-      // Unticking one row while all matching are selected leaves the picked rows without it.
-      onToggle: (id: string) => {
-        const next = new Set(current.ids);
-        if (next.has(id)) next.delete(id);
-        else next.add(id);
+      /**
+       * Unticking a row while all matching are selected leaves what is ticked on screen (the rows
+       * picked and this page's), without that row.
+       */
+      onToggle: (id: string, selected: boolean, pageIds: readonly string[]) => {
+        const next = new Set(current.allMatching ? [...current.ids, ...pageIds] : current.ids);
+        if (selected) next.add(id);
+        else next.delete(id);
         set(next);
       },
       onTogglePage: (pageIds: readonly string[], selected: boolean) => {
