@@ -76,7 +76,6 @@ export const userBulkDeleteBodySchema = selection(userBulkFiltersSchema, {});
 export type UserBulkDeleteBody = z.output<typeof userBulkDeleteBodySchema>;
 
 export const bulkOutcomes = ['done', 'refused'] as const;
-export type BulkOutcome = (typeof bulkOutcomes)[number];
 
 /** One row's answer; `machineNumber` or `userName` names it for people. */
 export const bulkRowResultSchema = z.object({
