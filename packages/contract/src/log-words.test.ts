@@ -36,6 +36,16 @@ describe('an access-log row in words', () => {
     );
   });
 
+  it('names a bulk action (its records are the listed ids, not one record)', () => {
+    expect(
+      words('POST /api/v1/admin/machine/bulk-status', { recordKind: 'device', changedFields: ['status'] }),
+    ).toEqual({ text: 'Changed the status of devices in bulk: status', record: null });
+    expect(words('POST /api/v1/admin/users/bulk-delete', { recordKind: 'user' })).toEqual({
+      text: 'Deleted users in bulk',
+      record: null,
+    });
+  });
+
   it('names a console change with the device it was about', () => {
     expect(words('PUT /api/v1/admin/machine/:id', { machineNumber: 'MN-1060' })?.text).toBe(
       'Changed device MN-1060',

@@ -33,6 +33,8 @@ const phrases: Phrase[] = [
   ['POST', /^\/machine\/add$/, 'Added a device', 'device'],
   ['GET', /^\/machine\/:id$/, 'Viewed device', 'device'],
   ['PUT', /^\/machine\/:id$/, 'Changed device', 'device'],
+  // Bulk actions (decision 055): the row's listed ids hold the records acted on.
+  ['POST', /^\/machine\/bulk-status$/, 'Changed the status of devices in bulk'],
   ['POST', /^\/machine\/:id\/enrolment\/code$/, 'Issued an enrolment code for device', 'device'],
   ['POST', /^\/machine\/:id\/enrolment\/revoke$/, 'Revoked the enrolment of device', 'device'],
   ['GET', /^\/doctor\/all$/, 'Listed doctors'],
@@ -45,6 +47,7 @@ const phrases: Phrase[] = [
   ['PUT', /^\/users\/:id$/, 'Changed user', 'user'],
   ['PUT', /^\/users\/:id\/machines$/, "Changed a technician's machines", 'user'],
   ['DELETE', /^\/users\/:id$/, 'Deleted user', 'user'],
+  ['POST', /^\/users\/bulk-delete$/, 'Deleted users in bulk'],
   ['POST', /^\/users\/:id\/mfa\/reset$/, "Reset a user's two-step sign-in", 'user'],
   ['GET', /^\/roles\/all$/, 'Listed roles'],
   ['POST', /^\/roles$/, 'Added a role', 'role'],
@@ -99,7 +102,7 @@ export function logInWords(log: {
   }
   const file = exported.exec(log.resource);
   if (file) {
-    const [, list, rows, cut, filters] = file as unknown as [string, string, string, string?, string];
+    const [, list, rows, cut, filters] = file as unknown as [string, string, string, string | undefined, string];
     const which = filters === 'all' ? 'every row' : `filters ${filters}`;
     return {
       text: `Exported ${Number(rows).toLocaleString('en')} rows of ${list} (${which})${cut ? ', cut short' : ''}`,

@@ -30,6 +30,8 @@ export const apiPaths = {
   machines: '/api/v1/admin/machine',
   machineAdd: '/api/v1/admin/machine/add',
   machine: (id: string) => `/api/v1/admin/machine/${id}`,
+  /** Ours (issue 17, decision 055): Activate or Deactivate many devices at once. */
+  machineBulkStatus: '/api/v1/admin/machine/bulk-status',
   patientsAll: '/api/v1/admin/patient/all',
   patient: (id: string) => `/api/v1/admin/patient/${id}`,
   doctorsAll: '/api/v1/admin/doctor/all',
@@ -46,6 +48,8 @@ export const apiPaths = {
   usersAll: '/api/v1/admin/users/all',
   users: '/api/v1/admin/users/',
   user: (id: string) => `/api/v1/admin/users/${id}`,
+  /** Ours (issue 17, decision 055): delete many users at once. */
+  usersBulkDelete: '/api/v1/admin/users/bulk-delete',
   /** Another user's two-step sign-in: status, and the reset an admin does for a lost authenticator. */
   userMfa: (id: string) => `/api/v1/admin/users/${id}/mfa`,
   userMfaReset: (id: string) => `/api/v1/admin/users/${id}/mfa/reset`,

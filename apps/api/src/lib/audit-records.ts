@@ -165,11 +165,13 @@ export function rowRecordOf(request: FastifyRequest, statusCode: number): RowRec
           ? request.auth?.userId
           : request.auditAnswerId);
   const kind = named?.kind ?? planned?.kind;
+  // A bulk write names every record it acted on (decision 055), in the list reads' column.
+  const acted = write && planned && request.auditActedIds?.length ? [...request.auditActedIds] : null;
   return {
-    recordKind: id && kind ? kind : null,
+    recordKind: (id || acted) && kind ? kind : null,
     recordId: id && kind ? id.slice(0, 64) : null,
     changedFields: write ? fieldsOf(request) : null,
-    listedIds: null,
+    listedIds: acted,
   };
 }
 
@@ -197,6 +199,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The ids of the rows a list of health data answered. */
     auditListedIds?: string[];
+    /** The records a bulk write acted on (decision 055): ids, at most the bulk limit. */
+    auditActedIds?: readonly string[];
     /** The id of the record a create answered. */
     auditAnswerId?: string;
     /** A write's changed fields when the handler knows them better than the body's keys (multipart, a diff). */

@@ -42,6 +42,8 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/users/:id': 'users.manage',
   'PUT /api/v1/admin/users/:id': 'users.manage',
   'DELETE /api/v1/admin/users/:id': 'users.manage',
+  // Bulk actions need what the single action needs (decision 055).
+  'POST /api/v1/admin/users/bulk-delete': 'users.manage',
   'GET /api/v1/admin/users/:id/machines': 'users.manage',
   'PUT /api/v1/admin/users/:id/machines': 'users.manage',
   'GET /api/v1/admin/users/:id/mfa': 'security.manage',
@@ -56,6 +58,7 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/system/updates/all': 'devices.view',
   'POST /api/v1/admin/machine/add': 'devices.edit',
   'PUT /api/v1/admin/machine/:id': 'devices.edit',
+  'POST /api/v1/admin/machine/bulk-status': 'devices.edit',
   'POST /api/v1/admin/machine/:id/enrolment/code': 'devices.enrol',
   'POST /api/v1/admin/machine/:id/enrolment/revoke': 'devices.enrol',
   'GET /api/v1/admin/doctor/all': 'patients.view',

@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
+import { bulkTexts } from '@app/contract/bulk-actions';
 import { orNA, type Displayable } from '../lib/format.ts';
 import type { SortState } from '../lib/use-list-state.ts';
 import { SortIcon } from './icons.tsx';
 import { Spinner } from './spinner.tsx';
+import type { TableSelection } from './use-row-selection.ts';
 
 export type DataTableColumn<T> = {
   key: string;
@@ -37,6 +39,11 @@ export type DataTableProps<T> = {
   actionsHeader?: string;
   srNoHeader?: string;
   showSrNo?: boolean;
+  /**
+   * A checkbox column (useRowSelection's `table`), each box labelled by `rowLabel` ("Select
+   * M-0001"), the header's box for the whole page. Keys are `getRowKey`'s.
+   */
+  selection?: TableSelection & { rowLabel: (row: T) => string };
 };
 
 const ariaSort = (sort: SortState | undefined, key: string) =>
@@ -63,12 +70,17 @@ export function DataTable<T>({
   actionsHeader = 'Action',
   srNoHeader = 'Sr No',
   showSrNo = true,
+  selection,
 }: DataTableProps<T>) {
   const shown = visibleColumns
     ? columns.filter((c) => c.mandatory || visibleColumns.includes(c.key))
     : columns;
-  const columnCount = shown.length + (showSrNo ? 1 : 0) + (actions ? 1 : 0);
   const list = rows ?? [];
+  const columnCount = shown.length + (showSrNo ? 1 : 0) + (actions ? 1 : 0) + (selection ? 1 : 0);
+  const keyOf = (row: T, index: number) => String(getRowKey(row, index));
+  const pageKeys = selection ? list.map(keyOf) : [];
+  const isSelected = (key: string) => !!selection && (selection.allMatching || selection.selected.has(key));
+  const pickedOnPage = pageKeys.filter(isSelected).length;
 
   return (
     // A table wider than the screen scrolls sideways: keyboard users reach that by focusing the
@@ -78,6 +90,17 @@ export function DataTable<T>({
         <caption className="visually-hidden">{label}</caption>
         <thead className="table-light">
           <tr>
+            {selection ? (
+              <th scope="col" className="select-cell">
+                <Checkbox
+                  label={bulkTexts.selectPage}
+                  checked={pageKeys.length > 0 && pickedOnPage === pageKeys.length}
+                  indeterminate={pickedOnPage > 0 && pickedOnPage < pageKeys.length}
+                  disabled={pageKeys.length === 0}
+                  onChange={(checked) => selection.onTogglePage(pageKeys, checked)}
+                />
+              </th>
+            ) : null}
             {showSrNo ? (
               <th scope="col" className="text-nowrap">
                 {srNoHeader}
@@ -130,7 +153,19 @@ export function DataTable<T>({
             </tr>
           ) : (
             list.map((row, index) => (
-              <tr key={getRowKey(row, index)}>
+              <tr
+                key={getRowKey(row, index)}
+                className={isSelected(keyOf(row, index)) ? 'table-active' : undefined}
+              >
+                {selection ? (
+                  <td className="select-cell">
+                    <Checkbox
+                      label={selection.rowLabel(row)}
+                      checked={isSelected(keyOf(row, index))}
+                      onChange={(checked) => selection.onToggle(keyOf(row, index), checked, pageKeys)}
+                    />
+                  </td>
+                ) : null}
                 {showSrNo ? <td>{(page - 1) * limit + index + 1}</td> : null}
                 {shown.map((column) => (
                   <td key={column.key} className={column.className}>
@@ -148,5 +183,34 @@ export function DataTable<T>({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A labelled checkbox; `indeterminate` exists only as a DOM property, so it is set through the ref. */
+function Checkbox({
+  label,
+  checked,
+  indeterminate = false,
+  disabled = false,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  indeterminate?: boolean;
+  disabled?: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <input
+      type="checkbox"
+      className="form-check-input m-0"
+      aria-label={label}
+      checked={checked}
+      disabled={disabled}
+      ref={(input) => {
+        if (input) input.indeterminate = indeterminate;
+      }}
+      onChange={(event) => onChange(event.target.checked)}
+    />
   );
 }

@@ -1,6 +1,13 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  bulkBodyBytes,
+  bulkLimit,
+  bulkResponseSchema,
+  bulkSummary,
+  deviceBulkStatusBodySchema,
+} from '@app/contract/bulk-actions';
+import {
   deviceAppVersionListQuerySchema,
   deviceAppVersionListResponseSchema,
   deviceCreateBodySchema,
@@ -161,6 +168,27 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       const { device, statusOnly, changed } = await devices.update(request.params.id, request.body);
       request.auditFields = changed;
       return ok(device, statusOnly ? deviceMessages.statusUpdated : deviceMessages.updated);
+    },
+  );
+
+  app.post(
+    apiPaths.machineBulkStatus,
+    {
+      // The list's status select needs devices.edit: so does doing it to many (decision 055).
+      config: { access: 'admin', permission: 'devices.edit' },
+      bodyLimit: bulkBodyBytes,
+      schema: {
+        tags: ['devices'],
+        summary: `Set the status of the devices picked (ids) or of every device the list's filters match (allMatching: search, online), at most ${bulkLimit.toLocaleString('en-US')}; answered per device`,
+        body: deviceBulkStatusBodySchema,
+        response: { 200: bulkResponseSchema },
+      },
+    },
+    async function bulkDeviceStatus(request) {
+      const { doneIds, ...answer } = await devices.bulkStatus(request.body);
+      request.auditFields = ['status'];
+      request.auditActedIds = doneIds;
+      return ok(answer, bulkSummary(answer));
     },
   );
 

@@ -12,10 +12,12 @@ import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.t
 import { isUniqueViolation } from '#api/lib/pagination.ts';
 import { deviceExportCsv } from './device-export.ts';
 import { createDeviceFacets } from './device-facets.ts';
+import { createDeviceBulkStatus } from './device-bulk-status.ts';
 import { createDeviceList } from './device-list.ts';
 import { createDeviceMap } from './device-map.ts';
 import { createFleetOverview } from './fleet-overview.ts';
 import { deviceColumns, toDevice, type DeviceListRow } from './device-rows.ts';
+import { createDeviceStatusWriter } from './device-status.ts';
 import { subscriptionsBySerial } from './device-subscriptions.ts';
 
 export function createDevicesService({
@@ -69,12 +71,14 @@ export function createDevicesService({
   const list = createDeviceList({ db, now, offlineMinutes, withSubscriptions });
   const overview = createFleetOverview({ db, now, offlineMinutes });
   const facets = createDeviceFacets({ db, now });
+  const setStatus = createDeviceStatusWriter({ db, now });
 
   return {
     list,
     facets: facets.facets,
     exportCsv: (query: DeviceExportQuery, counted: (rows: number) => void) =>
       deviceExportCsv(db, query, { now: now(), offlineMinutes, counted }),
+    bulkStatus: createDeviceBulkStatus({ db, now, offlineMinutes, setStatus }),
     map: createDeviceMap({ db, now, offlineMinutes, overview }),
 
     async get(id: string): Promise<Device> {
@@ -115,17 +119,22 @@ export function createDevicesService({
       if (!statusOnly && body.serialNumber !== current.serialNumber)
         locked.push(deviceMessages.serialNumberLocked);
       if (locked.length) throw new BadRequestError(locked.join('; '));
-      const changes = statusOnly
-        ? { status: body.status! }
-        : {
-            location: body.location!,
-            latitude: body.latitude!,
-            longitude: body.longitude!,
-            city: body.city!,
-            country: body.country!,
-            address: body.address!,
-            ...(body.status !== undefined ? { status: body.status } : {}),
-          };
+      if (statusOnly) {
+        // The list's select: the same writer as the bulk action.
+        const [row] = await setStatus([id], body.status!);
+        if (!row) throw new NotFoundError(deviceMessages.notFound);
+        const changed = current.status === row.status ? [] : ['status'];
+        return { device: (await withSubscriptions([row]))[0]!, statusOnly, changed };
+      }
+      const changes = {
+        location: body.location!,
+        latitude: body.latitude!,
+        longitude: body.longitude!,
+        city: body.city!,
+        country: body.country!,
+        address: body.address!,
+        ...(body.status !== undefined ? { status: body.status } : {}),
+      };
       const [row] = await db
         .update(devices)
         .set({ ...changes, updatedAt: now() })

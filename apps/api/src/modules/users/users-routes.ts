@@ -1,4 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  bulkBodyBytes,
+  bulkLimit,
+  bulkResponseSchema,
+  bulkSummary,
+  userBulkDeleteBodySchema,
+} from '@app/contract/bulk-actions';
 import { apiPaths } from '@app/contract/paths';
 import {
   userCreateBodySchema,
@@ -61,6 +68,27 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       },
     );
   }
+
+  app.post(
+    apiPaths.usersBulkDelete,
+    {
+      // The single delete's permission, and like it no step-up (decision 046 lists no delete).
+      config: { access: 'admin', permission: 'users.manage' },
+      bodyLimit: bulkBodyBytes,
+      schema: {
+        tags: ['users'],
+        summary: `Delete the users picked (ids) or every user the list's search matches (allMatching), at most ${bulkLimit.toLocaleString('en-US')}; answered per user (not yourself, not a protected user)`,
+        body: userBulkDeleteBodySchema,
+        response: { 200: bulkResponseSchema },
+      },
+    },
+    async function bulkDeleteUsers(request) {
+      const { doneIds, ...answer } = await users.bulkRemove(requireAuth(request).userId, request.body);
+      request.auditFields = [];
+      request.auditActedIds = doneIds;
+      return ok(answer, bulkSummary(answer));
+    },
+  );
 
   app.get(
     byId,

@@ -3,9 +3,11 @@ import { userMessages, type User, type UserCreateBody, type UserUpdateBody } fro
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
-import { containsPattern, pageCount, pgErrorCode } from '#api/lib/pagination.ts';
+import { pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
+import { deleteRefusal, userSearchWhere } from './user-rules.ts';
+import { createUserBulkDelete } from './users-bulk-delete.ts';
 import { emailChangedMail } from './users-mail.ts';
 
 const columns = {
@@ -133,13 +135,7 @@ export function createUsersService({
     },
 
     async list(input: { page: number; limit: number; search?: string }) {
-      const where = input.search
-        ? or(
-            sql`${users.userName} ilike ${containsPattern(input.search)}`,
-            sql`${users.email} ilike ${containsPattern(input.search)}`,
-            sql`${users.phone} ilike ${containsPattern(input.search)}`,
-          )
-        : undefined;
+      const where = userSearchWhere(input.search);
       const [{ total }] = (await db.select({ total: count() }).from(users).where(where)) as [
         { total: number },
       ];
@@ -216,11 +212,13 @@ export function createUsersService({
 
     /** Sessions go with the user (sessions.user_id cascades), so their tokens stop working at once. */
     async remove(actorId: string, id: string) {
-      if (actorId === id) throw new ForbiddenError(userMessages.selfDelete);
       const current = await find(id);
-      if (current.isDeletable === false) throw new ForbiddenError(userMessages.protectedDelete);
+      const refusal = deleteRefusal(actorId, { id, isDeletable: current.isDeletable });
+      if (refusal) throw new ForbiddenError(refusal);
       await db.delete(users).where(eq(users.id, id));
     },
+
+    bulkRemove: createUserBulkDelete({ db }),
   };
 }
 export type UsersService = ReturnType<typeof createUsersService>;

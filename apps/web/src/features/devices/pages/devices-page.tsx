@@ -1,9 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from '#web/components/link.tsx';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
+import { bulkTexts } from '@app/contract/bulk-actions';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
 import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
+import { useRowSelection } from '#web/components/use-row-selection.ts';
 import { paths } from '#web/lib/paths.ts';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
@@ -16,6 +18,7 @@ import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useCan } from '#web/lib/use-session.ts';
 import { useDevices } from '../api/get-devices.ts';
+import { DeviceBulkActions } from '../components/device-bulk-actions.tsx';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFacetSelects, useDeviceFacetFilters } from '../components/device-facet-filters.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
@@ -99,14 +102,16 @@ export function DevicesPage() {
     if (device) setEditing(device);
     else setAdding(true);
   };
+  // What the list shows, and what "all matching" acts on (decision 055); a change clears the selection.
+  const listFilters = { search: list.debouncedSearch || undefined, ...filters.values };
+  const selection = useRowSelection(JSON.stringify(listFilters));
   const { data, isPending, isFetching } = useDevices(
     {
       page: list.page,
       limit: list.limit,
-      search: list.debouncedSearch || undefined,
       sort: list.sort?.key as DeviceSortKey | undefined,
       direction: list.sort?.direction,
-      ...filters.values,
+      ...listFilters,
     },
     // The list waits for the kept page size and sort, and is not asked for while the map shows.
     list.ready && view !== 'map',
@@ -144,12 +149,31 @@ export function DevicesPage() {
         <>
           {toolbar}
           <Suspense fallback={<p role="status">Loading the map…</p>}>
-            <FleetMap filters={{ search: list.debouncedSearch || undefined, ...filters.values }} />
+            <FleetMap filters={listFilters} />
           </Suspense>
         </>
       ) : (
         <PagedTable
-          toolbar={toolbar}
+          toolbar={
+            <>
+              {toolbar}
+              {mayEdit ? (
+                <DeviceBulkActions
+                  selection={selection}
+                  filters={listFilters}
+                  pageKeys={data?.allDevices.map((d) => d._id) ?? []}
+                  total={data?.total}
+                  totalIsEstimate={data?.totalIsEstimate}
+                />
+              ) : null}
+            </>
+          }
+          // Picking machines is for changing their status: only with devices.edit (decision 047).
+          selection={
+            mayEdit
+              ? { ...selection.table, rowLabel: (d) => bulkTexts.selectRow(d.machineNumber) }
+              : undefined
+          }
           label="Devices"
           columns={columns}
           rows={data?.allDevices}

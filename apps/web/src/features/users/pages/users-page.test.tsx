@@ -47,11 +47,12 @@ describe('User Management', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Sr No.', 'User Name', 'Email', 'Phone No.', 'Role', 'Actions']);
+      // First the selection column (decision 055): its header is the page's checkbox.
+    ).toEqual(['', 'Sr No.', 'User Name', 'Email', 'Phone No.', 'Role', 'Actions']);
     const cells = (n: number) =>
       within(within(table).getAllByRole('row')[n]!)
         .getAllByRole('cell')
-        .slice(0, 5)
+        .slice(1, 6)
         .map((c) => c.textContent);
     expect(cells(2)).toEqual(['2', 'user2', 'user2@example.com', '5553000002', 'Role 1']);
     // No phone and no role read N/A.

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from '#web/components/link.tsx';
+import { bulkTexts } from '@app/contract/bulk-actions';
 import { userMessages, type User } from '@app/contract/users';
 import { paths } from '#web/lib/paths.ts';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
@@ -9,11 +10,13 @@ import { PencilIcon, TrashIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
+import { useRowSelection } from '#web/components/use-row-selection.ts';
 import { orNA } from '#web/lib/format.ts';
 import { useConfirmDelete } from '#web/lib/use-confirm-delete.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
 import { useUsers } from '../api/get-users.ts';
+import { UserBulkDelete } from '../components/user-bulk-delete.tsx';
 import { UserFormModal } from '../components/user-form-modal.tsx';
 
 const columns: DataTableColumn<User>[] = [
@@ -34,6 +37,8 @@ export function UsersPage() {
   const { data, isPending, isFetching } = useUsers({ page: list.page, limit: list.limit });
   const [editing, setEditing] = useState<{ user: User | null } | null>(null);
   const deleting = useConfirmDelete<User>(useDeleteUser(), userMessages.deleted);
+  // The list has no search: "all matching" is every user (decision 055).
+  const selection = useRowSelection('');
 
   return (
     <>
@@ -42,6 +47,15 @@ export function UsersPage() {
         actions={<AddButton onClick={() => setEditing({ user: null })}>Add New User</AddButton>}
       />
       <PagedTable
+        toolbar={
+          <UserBulkDelete
+            selection={selection}
+            filters={{}}
+            pageKeys={data?.users.map((u) => u._id) ?? []}
+            total={data?.total}
+          />
+        }
+        selection={{ ...selection.table, rowLabel: (u) => bulkTexts.selectRow(u.userName) }}
         label="Users"
         columns={columns}
         rows={data?.users}

@@ -1,0 +1,26 @@
+import { or, sql } from 'drizzle-orm';
+import { userMessages } from '@app/contract/users';
+import { users } from '#api/db/schema/users.ts';
+import { containsPattern } from '#api/lib/pagination.ts';
+
+/*
+ * Rules the single user actions and the bulk delete share (decision 055), so "all matching" is what
+ * the list shows and a row the single delete refuses is refused in bulk for the same reason.
+ */
+
+/** The users list's search: user name, email or phone containing the text. */
+export const userSearchWhere = (search: string | undefined) =>
+  search
+    ? or(
+        sql`${users.userName} ilike ${containsPattern(search)}`,
+        sql`${users.email} ilike ${containsPattern(search)}`,
+        sql`${users.phone} ilike ${containsPattern(search)}`,
+      )
+    : undefined;
+
+/** Why this admin may not delete this user (null: they may). */
+export function deleteRefusal(actorId: string, user: { id: string; isDeletable: boolean | null }) {
+  if (actorId === user.id) return userMessages.selfDelete;
+  if (user.isDeletable === false) return userMessages.protectedDelete;
+  return null;
+}
