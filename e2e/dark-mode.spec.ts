@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { addAdminWithRole, expect, signIn, test } from './support/fixtures.ts';
 
 /*
@@ -5,7 +6,7 @@ import { addAdminWithRole, expect, signIn, test } from './support/fixtures.ts';
  * it follows the admin to another browser, and 'Use system setting' follows the browser. A fresh
  * admin of its own, so the other specs keep the default mode.
  */
-const html = (page: import('@playwright/test').Page) => page.locator('html');
+const html = (page: Page) => page.locator('html');
 
 test('an admin picks Dark by keyboard, and it follows them to another browser', async ({
   page,
