@@ -60,7 +60,6 @@ export const listParamSchema = z.object({ list: listKey });
 
 export const colorModeSchema = z.enum(colorModes, { error: preferenceMessages.invalidColorMode });
 export const colorModeBodySchema = strictObject({ colorMode: colorModeSchema });
-export type ColorModeBody = z.infer<typeof colorModeBodySchema>;
 export const colorModeResponseSchema = envelope(colorModeBodySchema);
 
 /**
