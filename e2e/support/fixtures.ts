@@ -6,19 +6,36 @@ import { e2eAdmin } from '../playwright.config.ts';
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 /**
- * Runs axe-core's WCAG 2.2 A/AA rules on the page once it has settled and fails on any violation.
+ * Runs axe-core's WCAG 2.2 A/AA rules on the page once it has settled and fails on any violation,
+ * in both colour modes (decision 054): as the page is, then with <html data-bs-theme> switched to the
+ * other mode, then put back. Pages that take no colour mode (the checkout) are checked as they are.
  * Settled: no finite animation or transition running, so a toast caught half faded in or out is not
  * measured at a fraction of its contrast (it failed color-contrast once that way); endless ones
  * (spinners) do not count.
  */
 export async function expectAccessible(page: Page) {
   await page.waitForLoadState('networkidle');
+  await expectAxeClean(page);
+  const theme = await page.evaluate(() => document.documentElement.getAttribute('data-bs-theme'));
+  if (theme === null) return;
+  const setTheme = (value: string) =>
+    page.evaluate((v) => document.documentElement.setAttribute('data-bs-theme', v), value);
+  await setTheme(theme === 'dark' ? 'light' : 'dark');
+  try {
+    await expectAxeClean(page);
+  } finally {
+    await setTheme(theme);
+  }
+}
+
+async function expectAxeClean(page: Page) {
   await animationsSettled(page);
   const { violations } = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+  const theme = await page.evaluate(() => document.documentElement.getAttribute('data-bs-theme') ?? 'none');
   const summary = violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`,
   );
-  expect(summary, `accessibility violations on ${page.url()}`).toEqual([]);
+  expect(summary, `accessibility violations on ${page.url()} (theme ${theme})`).toEqual([]);
 }
 
 /** Signs in through the real form, as a person would. */

@@ -1,6 +1,7 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles/app.css';
 import { checkoutPageOf } from './features/checkout/checkout-paths.ts';
+import { applyColorMode, cachedColorMode } from './lib/color-mode.ts';
 
 /*
  * The entry only chooses what to load (docs/decisions/028): the customer's checkout pages come
@@ -9,6 +10,9 @@ import { checkoutPageOf } from './features/checkout/checkout-paths.ts';
  */
 const container = document.getElementById('root')!;
 const page = checkoutPageOf(window.location.pathname);
+
+// The console starts in the colour mode it last showed, before its first paint (decision 054).
+if (!page) applyColorMode(cachedColorMode());
 
 const shown =
   page === 'plans'

@@ -66,6 +66,7 @@ describe('an access-log row in words', () => {
     );
     expect(words('GET /api/v1/admin/alarms')?.text).toBe('Listed alarms');
     expect(words('PUT /api/v1/admin/profile/alarm-digest')?.text).toBe('Changed their daily alarm digest');
+    expect(words('PUT /api/v1/admin/preferences/color-mode')?.text).toBe('Changed their colour mode');
   });
 
   it('names the fields a change set, after the record, and links the device (decision 048)', () => {

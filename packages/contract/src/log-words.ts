@@ -62,6 +62,7 @@ const phrases: Phrase[] = [
   ['POST', /^\/alarms\/:id\/resolve$/, 'Resolved an alarm of device', 'device'],
   ['PUT', /^\/profile\/alarm-digest$/, 'Changed their daily alarm digest'],
   ['PUT', /^\/preferences\/lists\/:list$/, 'Changed their settings of a list'],
+  ['PUT', /^\/preferences\/color-mode$/, 'Changed their colour mode'],
   ['POST', /^\/views$/, 'Saved a view of a list'],
   ['DELETE', /^\/views\/:id$/, 'Deleted a saved view'],
 ];

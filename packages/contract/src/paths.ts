@@ -88,9 +88,11 @@ export const apiPaths = {
   machineEnrolmentRevoke: (id: string) => `/api/v1/admin/machine/${id}/enrolment/revoke`,
   // Ours: the app versions a machine has reported, each with when it was first seen.
   machineAppVersions: (id: string) => `/api/v1/admin/machine/${id}/app-versions`,
-  // Ours (issue 17, decision 053): the signed-in admin's list preferences and the saved views of a list.
+  // Ours (issue 17, decisions 053 and 054): the signed-in admin's list preferences and colour mode, and
+  // the saved views of a list.
   preferences: '/api/v1/admin/preferences',
   listPreferences: (list: string) => `/api/v1/admin/preferences/lists/${list}`,
+  colorMode: '/api/v1/admin/preferences/color-mode',
   savedViews: '/api/v1/admin/views',
   savedView: (id: string) => `/api/v1/admin/views/${id}`,
   // Ours: the fleet map, the device list's filters clustered by place (issue 16).

@@ -18,6 +18,11 @@ export const listKeys = [
 ] as const;
 export type ListKey = (typeof listKeys)[number];
 
+/** The console's colour mode (decision 054): 'system' follows the browser's prefers-color-scheme. */
+export const colorModes = ['system', 'light', 'dark'] as const;
+export type ColorMode = (typeof colorModes)[number];
+export const defaultColorMode: ColorMode = 'system';
+
 export const preferenceMessages = {
   saved: 'Preferences saved',
   viewSaved: 'View saved',
@@ -27,6 +32,7 @@ export const preferenceMessages = {
   viewNameTaken: 'You already have a view with this name',
   viewNameRequired: 'Name is required',
   invalidList: `list must be one of ${listKeys.join(', ')}`,
+  invalidColorMode: `colorMode must be one of ${colorModes.join(', ')}`,
 } as const;
 
 const listKey = z.enum(listKeys, { error: preferenceMessages.invalidList });
@@ -52,8 +58,18 @@ export const emptyListPreferences: ListPreferences = { columns: null, pageSize: 
 
 export const listParamSchema = z.object({ list: listKey });
 
-/** Every list's preferences of the signed-in admin, by list (lists never set are absent). */
-export const preferencesSchema = z.object({ lists: z.record(z.string(), listPreferencesSchema) });
+export const colorModeSchema = z.enum(colorModes, { error: preferenceMessages.invalidColorMode });
+export const colorModeBodySchema = strictObject({ colorMode: colorModeSchema });
+export const colorModeResponseSchema = envelope(colorModeBodySchema);
+
+/**
+ * Every list's preferences of the signed-in admin, by list (lists never set are absent), and the
+ * console's colour mode.
+ */
+export const preferencesSchema = z.object({
+  lists: z.record(z.string(), listPreferencesSchema),
+  colorMode: colorModeSchema,
+});
 export type Preferences = z.infer<typeof preferencesSchema>;
 export const preferencesResponseSchema = envelope(preferencesSchema);
 export const listPreferencesResponseSchema = envelope(listPreferencesSchema);

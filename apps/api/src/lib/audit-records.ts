@@ -35,7 +35,7 @@ const kindByWord: Record<string, RecordKind | 'self'> = {
   system: 'app-update',
   alarms: 'alarm',
   views: 'saved-view',
-  // An admin's own list preferences (decision 053).
+  // An admin's own list preferences and colour mode (decisions 053, 054).
   preferences: 'self',
   // A reveal is named by its own REVEAL row (audit.recordView); the request row then names nothing.
   patient: 'patient',

@@ -92,6 +92,7 @@ const reviewed: Record<string, RoutePermission> = {
   // An admin's own list preferences and saved views (decision 053).
   'GET /api/v1/admin/preferences': 'any-admin',
   'PUT /api/v1/admin/preferences/lists/:list': 'any-admin',
+  'PUT /api/v1/admin/preferences/color-mode': 'any-admin',
   'GET /api/v1/admin/views': 'any-admin',
   'POST /api/v1/admin/views': 'any-admin',
   'DELETE /api/v1/admin/views/:id': 'any-admin',

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { outsideModalsAttribute } from '../lib/outside-modals.ts';
 import { loadedToasts, subscribeToastsLoaded } from '../lib/notify.ts';
+import { appliedTheme, subscribeTheme } from '../lib/color-mode.ts';
 
 /**
  * sonner's <Toaster>, mounted once sonner has loaded (on the first toast, see lib/notify.ts), so the
@@ -11,11 +12,13 @@ import { loadedToasts, subscribeToastsLoaded } from '../lib/notify.ts';
  */
 export function LazyToaster() {
   const sonner = useSyncExternalStore(subscribeToastsLoaded, loadedToasts, () => null);
+  // Toasts follow the console's colour mode (decision 054).
+  const theme = useSyncExternalStore(subscribeTheme, appliedTheme, () => 'light' as const);
   if (!sonner) return null;
   const { Toaster } = sonner;
   return createPortal(
     <div {...{ [outsideModalsAttribute]: '' }}>
-      <Toaster position="top-right" closeButton richColors />
+      <Toaster position="top-right" closeButton richColors theme={theme} />
     </div>,
     document.body,
   );

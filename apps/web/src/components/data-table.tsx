@@ -88,7 +88,7 @@ export function DataTable<T>({
     <div className="table-responsive" tabIndex={0} role="region" aria-label={label}>
       <table className="table table-hover align-middle mb-0 data-table">
         <caption className="visually-hidden">{label}</caption>
-        <thead className="table-light">
+        <thead>
           <tr>
             {selection ? (
               <th scope="col" className="select-cell">

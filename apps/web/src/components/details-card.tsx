@@ -38,7 +38,7 @@ export function DetailsCard({
   return (
     <section className={heading ? 'card shadow-sm mb-4' : 'card shadow-sm'} aria-label={title}>
       {heading ? (
-        <div className="card-header bg-white d-flex justify-content-between align-items-center gap-2">
+        <div className="card-header bg-body d-flex justify-content-between align-items-center gap-2">
           <h2 className="h5 mb-0">{title}</h2>
           {actions}
         </div>
@@ -75,7 +75,7 @@ export function SectionCard({
 }) {
   return (
     <section className="card shadow-sm mb-4" aria-label={title}>
-      <div className="card-header bg-white d-flex flex-wrap justify-content-between align-items-center gap-2">
+      <div className="card-header bg-body d-flex flex-wrap justify-content-between align-items-center gap-2">
         <h2 className="h5 mb-0">{title}</h2>
         {actions}
       </div>

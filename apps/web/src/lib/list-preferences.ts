@@ -4,13 +4,14 @@ import { apiPaths } from '@app/contract/paths';
 import type { ListKey, ListPreferences, Preferences } from '@app/contract/preferences';
 import { emptyListPreferences } from '@app/contract/preferences';
 import { apiClient, notifyError } from '#web/lib/api-client.ts';
+import { cachedColorMode } from '#web/lib/color-mode.ts';
 import { createQueryKeys } from '#web/lib/query-keys.ts';
 
 /** The signed-in admin's list preferences and saved views (decision 053). */
 export const preferenceKeys = createQueryKeys('preferences');
 export const savedViewKeys = createQueryKeys('saved-views');
 
-const preferencesQuery = queryOptions({
+export const preferencesQuery = queryOptions({
   queryKey: preferenceKeys.all,
   queryFn: async ({ signal }) => (await apiClient.get<Preferences>(apiPaths.preferences, { signal })).data,
   // Read once a session; this browser's own changes update it in place.
@@ -38,9 +39,13 @@ export function useSaveListPreferences(list: ListKey | undefined) {
   return useCallback(
     (change: Partial<ListPreferences>) => {
       if (!list) return;
-      const current = queryClient.getQueryData<Preferences>(preferenceKeys.all) ?? { lists: {} };
+      const current = queryClient.getQueryData<Preferences>(preferenceKeys.all) ?? {
+        lists: {},
+        colorMode: cachedColorMode(),
+      };
       const prefs = { ...emptyListPreferences, ...current.lists[list], ...change };
       queryClient.setQueryData<Preferences>(preferenceKeys.all, {
+        ...current,
         lists: { ...current.lists, [list]: prefs },
       });
       mutate({ key: list, prefs });

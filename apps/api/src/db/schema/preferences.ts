@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { ColorMode } from '@app/contract/preferences';
 import { users } from './users.ts';
 
 /**
@@ -31,6 +32,15 @@ export const adminListPreferences = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.list] })],
 );
+
+/** An admin's console-wide settings (decision 054): for now the colour mode. Gone with the admin. */
+export const adminSettings = pgTable('admin_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  colorMode: text('color_mode').$type<ColorMode>().notNull().default('system'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** A named view of a list (its URL query), private to its admin or shared with every admin. */
 export const savedViews = pgTable(

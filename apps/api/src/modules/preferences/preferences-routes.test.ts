@@ -25,7 +25,10 @@ const devicePrefs = {
 
 describe('list preferences', () => {
   it("keeps each list's columns, page size and sort per admin, across sign-out and sign-in", async () => {
-    expect((await call(token, 'GET', apiPaths.preferences)).json().data).toEqual({ lists: {} });
+    expect((await call(token, 'GET', apiPaths.preferences)).json().data).toEqual({
+      lists: {},
+      colorMode: 'system',
+    });
     const saved = await call(token, 'PUT', apiPaths.listPreferences('devices'), devicePrefs);
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({ msg: preferenceMessages.saved, data: devicePrefs });
@@ -41,7 +44,10 @@ describe('list preferences', () => {
     // A change replaces the list's preferences; the other admin has none of them.
     await call(token, 'PUT', apiPaths.listPreferences('devices'), { ...devicePrefs, pageSize: 100 });
     expect((await call(token, 'GET', apiPaths.preferences)).json().data.lists.devices.pageSize).toBe(100);
-    expect((await call(other, 'GET', apiPaths.preferences)).json().data).toEqual({ lists: {} });
+    expect((await call(other, 'GET', apiPaths.preferences)).json().data).toEqual({
+      lists: {},
+      colorMode: 'system',
+    });
   });
 
   it('names the field in a 400 and keeps what was saved', async () => {
@@ -58,6 +64,41 @@ describe('list preferences', () => {
       expect(res.json().msg).toContain(message);
     }
     expect((await call(token, 'GET', apiPaths.preferences)).json().data.lists.devices.pageSize).toBe(100);
+  });
+});
+
+describe('colour mode', () => {
+  const colorMode = async (as: string) =>
+    (await call(as, 'GET', apiPaths.preferences)).json().data.colorMode as string;
+
+  it('keeps the colour mode per admin, across sign-out and sign-in, beside the list preferences', async () => {
+    const saved = await call(token, 'PUT', apiPaths.colorMode, { colorMode: 'dark' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ msg: preferenceMessages.saved, data: { colorMode: 'dark' } });
+
+    expect((await call(token, 'POST', apiPaths.logout)).statusCode).toBe(200);
+    token = await t.login();
+    const after = (await call(token, 'GET', apiPaths.preferences)).json().data;
+    expect(after.colorMode).toBe('dark');
+    expect(after.lists.devices.pageSize).toBe(100);
+    expect(await colorMode(other)).toBe('system');
+
+    await call(token, 'PUT', apiPaths.colorMode, { colorMode: 'light' });
+    expect(await colorMode(token)).toBe('light');
+  });
+
+  it('names the field in a 400 and keeps what was saved', async () => {
+    const cases: Array<[object, string]> = [
+      [{ colorMode: 'blue' }, preferenceMessages.invalidColorMode],
+      [{}, 'colorMode'],
+      [{ colorMode: 'dark', contrast: 'high' }, 'contrast'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await call(token, 'PUT', apiPaths.colorMode, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().msg).toContain(message);
+    }
+    expect(await colorMode(token)).toBe('light');
   });
 });
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiPaths } from '@app/contract/paths';
 import {
+  colorModeBodySchema,
+  colorModeResponseSchema,
   listParamSchema,
   listPreferencesResponseSchema,
   listPreferencesSchema,
@@ -30,7 +32,7 @@ export const preferencesRoutes: FastifyPluginAsyncZod<{ preferences: Preferences
       config: mine,
       schema: {
         tags: ['preferences'],
-        summary: "The signed-in admin's list preferences, by list",
+        summary: "The signed-in admin's list preferences, by list, and colour mode",
         response: { 200: preferencesResponseSchema },
       },
     },
@@ -53,6 +55,24 @@ export const preferencesRoutes: FastifyPluginAsyncZod<{ preferences: Preferences
     async (request) =>
       ok(
         await preferences.saveList(requireAuth(request).userId, request.params.list, request.body),
+        preferenceMessages.saved,
+      ),
+  );
+
+  app.put(
+    apiPaths.colorMode,
+    {
+      config: mine,
+      schema: {
+        tags: ['preferences'],
+        summary: "Save the console's colour mode: system (follows the browser), light or dark",
+        body: colorModeBodySchema,
+        response: { 200: colorModeResponseSchema },
+      },
+    },
+    async (request) =>
+      ok(
+        await preferences.saveColorMode(requireAuth(request).userId, request.body.colorMode),
         preferenceMessages.saved,
       ),
   );

@@ -1,14 +1,15 @@
 import { and, asc, desc, eq, or } from 'drizzle-orm';
 import type {
+  ColorMode,
   ListKey,
   ListPreferences,
   Preferences,
   SavedView,
   SavedViewBody,
 } from '@app/contract/preferences';
-import { preferenceMessages } from '@app/contract/preferences';
+import { defaultColorMode, preferenceMessages } from '@app/contract/preferences';
 import type { Db } from '#api/db/client.ts';
-import { adminListPreferences, savedViews } from '#api/db/schema/preferences.ts';
+import { adminListPreferences, adminSettings, savedViews } from '#api/db/schema/preferences.ts';
 import { users } from '#api/db/schema/users.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
 import { isUniqueViolation } from '#api/lib/pagination.ts';
@@ -41,11 +42,15 @@ export function createPreferencesService({ db, now }: { db: Db; now: () => Date 
 
   return {
     async all(userId: string): Promise<Preferences> {
-      const rows = await db
-        .select()
-        .from(adminListPreferences)
-        .where(eq(adminListPreferences.userId, userId));
+      const [rows, [settings]] = await Promise.all([
+        db.select().from(adminListPreferences).where(eq(adminListPreferences.userId, userId)),
+        db
+          .select({ colorMode: adminSettings.colorMode })
+          .from(adminSettings)
+          .where(eq(adminSettings.userId, userId)),
+      ]);
       return {
+        colorMode: settings?.colorMode ?? defaultColorMode,
         lists: Object.fromEntries(
           rows.map((r) => [
             r.list,
@@ -65,6 +70,15 @@ export function createPreferencesService({ db, now }: { db: Db; now: () => Date 
           set: values,
         });
       return prefs;
+    },
+
+    async saveColorMode(userId: string, colorMode: ColorMode): Promise<{ colorMode: ColorMode }> {
+      const values = { colorMode, updatedAt: now() };
+      await db
+        .insert(adminSettings)
+        .values({ userId, ...values })
+        .onConflictDoUpdate({ target: adminSettings.userId, set: values });
+      return { colorMode };
     },
 
     /** The admin's own views of the list and every admin's shared ones, by name. */

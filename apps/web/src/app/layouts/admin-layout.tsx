@@ -8,6 +8,7 @@ import { paths } from '#web/lib/paths.ts';
 import { notify, preloadToastsWhenIdle } from '#web/lib/notify.ts';
 import { clearSession, setSidebarOpen } from '#web/lib/session-store.ts';
 import { useSession } from '#web/lib/use-session.ts';
+import { useApplyColorMode } from '#web/lib/use-color-mode.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { QueryProvider } from '../query-provider.tsx';
 import { IdleWarning } from './idle-warning.tsx';
@@ -37,6 +38,12 @@ function useAdminIdentity() {
 function focusMain(event: MouseEvent<HTMLAnchorElement>) {
   event.preventDefault();
   document.getElementById('main-content')?.focus();
+}
+
+/** Applies the admin's colour mode; inside the query cache, which holds it. */
+function ColorMode() {
+  useApplyColorMode();
+  return null;
 }
 
 /** Sidebar, top bar, main and footer around every admin screen; also provides the query cache. */
@@ -91,6 +98,7 @@ export function AdminLayout() {
 
   return (
     <QueryProvider>
+      <ColorMode />
       <a href="#main-content" className="skip-link" onClick={focusMain}>
         Skip to main content
       </a>

@@ -1,14 +1,23 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { ColorMode } from '@app/contract/preferences';
 import { Link } from '#web/components/link.tsx';
 import { ChevronDownIcon, EditUserIcon, KeyIcon, LogoutIcon, UserIcon } from '#web/components/icons.tsx';
 import { paths } from '#web/lib/paths.ts';
+import { useColorMode, useSaveColorMode } from '#web/lib/use-color-mode.ts';
 import { useDismiss } from '#web/lib/use-dismiss.ts';
 
 export type ProfileMenuProps = { name: string; onLogout: () => void; loggingOut?: boolean };
 
+const themes: Array<{ mode: ColorMode; label: string }> = [
+  { mode: 'light', label: 'Light' },
+  { mode: 'dark', label: 'Dark' },
+  { mode: 'system', label: 'Use system setting' },
+];
+
 /**
  * The top-bar menu (WAI-ARIA menu button): Enter, Space or ArrowDown open it on the first item,
  * ArrowUp on the last; arrows, Home and End move; Escape closes and returns focus; Tab leaves.
+ * The Theme group's radio items pick the colour mode (decision 054) and return focus to the button.
  */
 export function ProfileMenu({ name, onLogout, loggingOut = false }: ProfileMenuProps) {
   const [open, setOpen] = useState(false);
@@ -19,12 +28,14 @@ export function ProfileMenu({ name, onLogout, loggingOut = false }: ProfileMenuP
   const menuId = useId();
   const close = useCallback(() => setOpen(false), []);
   useDismiss(container, open, close, button);
+  const colorMode = useColorMode();
+  const saveColorMode = useSaveColorMode();
 
   useEffect(() => {
-    if (open) menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]')[focusIndex]?.focus();
+    if (open) menu.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]')[focusIndex]?.focus();
   }, [open, focusIndex]);
 
-  const count = 4;
+  const count = 4 + themes.length;
   const openAt = (index: number) => {
     setFocusIndex(index);
     setOpen(true);
@@ -104,6 +115,37 @@ export function ProfileMenu({ name, onLogout, loggingOut = false }: ProfileMenuP
               </Link>
             </li>
           ))}
+          <li role="none">
+            <hr className="dropdown-divider" />
+          </li>
+          <li role="none">
+            <span className="dropdown-header" aria-hidden="true">
+              Theme
+            </span>
+            <ul role="group" aria-label="Theme" className="list-unstyled">
+              {themes.map(({ mode, label }) => (
+                <li role="none" key={mode}>
+                  <button
+                    role="menuitemradio"
+                    aria-checked={colorMode === mode}
+                    tabIndex={-1}
+                    type="button"
+                    className="dropdown-item d-flex align-items-center gap-2"
+                    onClick={() => {
+                      setOpen(false);
+                      button.current?.focus();
+                      saveColorMode(mode);
+                    }}
+                  >
+                    <span className="theme-check" aria-hidden="true">
+                      {colorMode === mode ? '✓' : ''}
+                    </span>
+                    {label}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </li>
           <li role="none">
             <hr className="dropdown-divider" />
           </li>
