@@ -19,11 +19,14 @@ test("the map shows the list's filtered machines, clustered, and a machine opens
   await page.goto('/admin/device?search=germany&limit=50');
   const table = page.getByRole('table', { name: 'Devices' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
-  // The Machine Number column (the first is the running Sr No).
+  // The Machine Number column, found by its header (a selection box and Sr No come before it).
+  const column = await table
+    .getByRole('columnheader')
+    .evaluateAll((cells) => cells.findIndex((c) => c.textContent!.trim() === 'Machine Number'));
   const listed = await table
     .getByRole('row')
     .filter({ has: page.getByRole('cell') })
-    .evaluateAll((rows) => rows.map((row) => row.querySelectorAll('td')[1]!.textContent!.trim()));
+    .evaluateAll((rows, i) => rows.map((row) => row.children[i]!.textContent!.trim()), column);
   expect(listed.every((n) => /^[A-Z]+-\d+/.test(n))).toBe(true);
   expect(listed.length).toBeGreaterThan(1);
 

@@ -73,7 +73,7 @@ export function setApiBaseUrl(url: string) {
   baseUrl = url.replace(/\/$/, '');
 }
 
-function buildUrl(path: string, query?: QueryParams) {
+export function buildUrl(path: string, query?: QueryParams) {
   const url = `${baseUrl}${path}`;
   if (!query) return url;
   const params = new URLSearchParams();
@@ -97,7 +97,7 @@ function parseBody(text: string): Body | null {
 }
 
 /** Accept, and the bearer token and X-Timezone of the stored session. */
-function authHeaders(): Record<string, string> {
+export function authHeaders(): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json', 'X-Timezone': getTimeZone() };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -180,7 +180,7 @@ async function requestOnce<T>(path: string, options: RequestOptions): Promise<En
 }
 
 /** The envelope and the 401 rule, the same for fetch() and for upload()'s XMLHttpRequest. */
-function settle<T>(
+export function settle<T>(
   status: number,
   text: string,
   options: Pick<RequestOptions, 'anonymous' | 'ignoreUnauthorized' | 'emptyOn400'>,

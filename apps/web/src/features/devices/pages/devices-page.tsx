@@ -3,6 +3,9 @@ import { Link } from '#web/components/link.tsx';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
 import { bulkTexts } from '@app/contract/bulk-actions';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
+import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
+import { deviceExportColumns } from '@app/contract/device-export';
+import { apiPaths } from '@app/contract/paths';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
 import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
 import { useRowSelection } from '#web/components/use-row-selection.ts';
@@ -78,6 +81,12 @@ const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) =
 const FleetMap = lazy(() => import('../components/fleet-map.tsx'));
 const views = ['map'] as const;
 
+/** The columns shown, in the list's order, as the export names them. */
+const exportedColumns = (visible: readonly string[]) =>
+  columns
+    .filter((c) => (c.mandatory || visible.includes(c.key)) && c.key in deviceExportColumns)
+    .map((c) => c.key);
+
 /** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the filters live in the URL. */
 export function DevicesPage() {
   // Page size and sort the admin last chose are kept on the server (decision 053).
@@ -119,6 +128,10 @@ export function DevicesPage() {
 
   const toolbar = (
     <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+      {/* Above the actions: their menus open downward, over the table rather than these. */}
+      <div className="w-100">
+        <DeviceFacetSelects filters={filters} />
+      </div>
       <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
       <div className="d-flex flex-wrap align-items-center gap-2">
         <SavedViewsMenu list="devices" />
@@ -126,9 +139,6 @@ export function DevicesPage() {
         {view === 'map' ? null : (
           <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
         )}
-      </div>
-      <div className="w-100">
-        <DeviceFacetSelects filters={filters} />
       </div>
     </div>
   );
@@ -138,11 +148,21 @@ export function DevicesPage() {
       <PageHeader
         title="Device Management"
         actions={
-          mayEdit ? (
-            <AddButton onClick={() => openForm(null)} onIntent={preloadDeviceForm}>
-              Add New Device
-            </AddButton>
-          ) : null
+          <>
+            {view === 'map' ? null : (
+              <ExportCsvButton
+                path={apiPaths.machineExport}
+                query={{ ...listFilters, columns: exportedColumns(visible).join(',') }}
+                expectedRows={data?.total}
+                fileName="devices"
+              />
+            )}
+            {mayEdit ? (
+              <AddButton onClick={() => openForm(null)} onIntent={preloadDeviceForm}>
+                Add New Device
+              </AddButton>
+            ) : null}
+          </>
         }
       />
       {view === 'map' ? (
