@@ -103,7 +103,13 @@ export function logInWords(log: {
   }
   const file = exported.exec(log.resource);
   if (file) {
-    const [, list, rows, cut, filters] = file as unknown as [string, string, string, string | undefined, string];
+    const [, list, rows, cut, filters] = file as unknown as [
+      string,
+      string,
+      string,
+      string | undefined,
+      string,
+    ];
     const which = filters === 'all' ? 'every row' : `filters ${filters}`;
     return {
       text: `Exported ${Number(rows).toLocaleString('en')} rows of ${list} (${which})${cut ? ', cut short' : ''}`,
