@@ -119,7 +119,9 @@ describe('LogsTabs', () => {
   it('keeps a day range in the URL and sends it with both lists; a reversed range is named', async () => {
     const router = renderTabs({}, '/logs?from=2026-11-01');
     await screen.findByRole('table', { name: 'Access logs' });
-    expect(logRequests('/api/v1/admin/access-logs/all').at(-1)!.get('from')).toBe('2026-11-01');
+    await waitFor(() =>
+      expect(logRequests('/api/v1/admin/access-logs/all').at(-1)?.get('from')).toBe('2026-11-01'),
+    );
     // A date field takes its value whole (no keystrokes in a date input).
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-20' } });
     await waitFor(() => expect(router.state.location.search).toBe('?from=2026-11-01&to=2026-11-20'));
