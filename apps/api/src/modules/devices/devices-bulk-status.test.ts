@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { desc, eq, gt, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkLimit, bulkMessages } from '@app/contract/bulk-actions';
 import { apiPaths } from '@app/contract/paths';
 import { devices } from '#api/db/schema/devices.ts';
-import { accessLogs } from '#api/db/schema/logs.ts';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
+import { accessRowsOf } from '#api/test/audit-rows.ts';
 import { deviceForm } from '#api/test/device-fixtures.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import type { TestApp } from '#api/test/test-app.ts';
@@ -156,19 +156,8 @@ describe('POST /api/v1/admin/machine/bulk-status: refusals of the whole request'
 
 describe('the audit row of a bulk status change', () => {
   it('is one row naming every device changed and the field, not the unknown id', async () => {
-    await t.app.audit.flush();
-    const [last] = await t.database.db
-      .select({ id: accessLogs.id })
-      .from(accessLogs)
-      .orderBy(desc(accessLogs.id))
-      .limit(1);
     const [a, b] = await addTagged('audited', 2);
-    await bulk({ ids: [a!._id, b!._id, missingId], status: 1 });
-    await t.app.audit.flush();
-    const rows = await t.database.db
-      .select()
-      .from(accessLogs)
-      .where(gt(accessLogs.id, last?.id ?? 0));
+    const rows = await accessRowsOf(t, () => bulk({ ids: [a!._id, b!._id, missingId], status: 1 }));
     const bulkRows = rows.filter((r) => r.resource === 'POST /api/v1/admin/machine/bulk-status');
     expect(bulkRows).toHaveLength(1);
     expect(bulkRows[0]).toMatchObject({ recordKind: 'device', recordId: null, changedFields: ['status'] });

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { desc, eq, gt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkLimit, bulkMessages } from '@app/contract/bulk-actions';
 import { apiPaths } from '@app/contract/paths';
 import { userMessages } from '@app/contract/users';
-import { accessLogs } from '#api/db/schema/logs.ts';
 import { users } from '#api/db/schema/users.ts';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
+import { accessRowsOf } from '#api/test/audit-rows.ts';
 import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 /* Decision 055: bulk delete of users, each meeting the single delete's rules. */
@@ -163,21 +163,10 @@ describe('POST /api/v1/admin/users/bulk-delete: refusals of the whole request', 
 
 describe('the audit row of a bulk delete', () => {
   it('is one row naming every user deleted, and none refused', async () => {
-    await t.app.audit.flush();
-    const [last] = await t.database.db
-      .select({ id: accessLogs.id })
-      .from(accessLogs)
-      .orderBy(desc(accessLogs.id))
-      .limit(1);
     const [a, b] = await createTagged(`audit${randomBytes(2).toString('hex')}`, 2);
-    await bulk({ ids: [a!._id, b!._id, selfId] });
-    await t.app.audit.flush();
-    const rows = (
-      await t.database.db
-        .select()
-        .from(accessLogs)
-        .where(gt(accessLogs.id, last?.id ?? 0))
-    ).filter((r) => r.resource === 'POST /api/v1/admin/users/bulk-delete');
+    const rows = (await accessRowsOf(t, () => bulk({ ids: [a!._id, b!._id, selfId] }))).filter(
+      (r) => r.resource === 'POST /api/v1/admin/users/bulk-delete',
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ recordKind: 'user', recordId: null, changedFields: null });
     expect([...rows[0]!.listedIds!].sort()).toEqual([a!._id, b!._id].sort());
