@@ -25,4 +25,6 @@ export const appUpdatesQueryOptions = (params: AppUpdateListParams) =>
     placeholderData: keepPreviousData,
   });
 
-export const useAppUpdates = (params: AppUpdateListParams) => useQuery(appUpdatesQueryOptions(params));
+/** `enabled` false until the kept page size is read (decision 053). */
+export const useAppUpdates = (params: AppUpdateListParams, enabled = true) =>
+  useQuery({ ...appUpdatesQueryOptions(params), enabled });

@@ -40,10 +40,11 @@ const columns: DataTableColumn<AppUpdateListItem>[] = [
  * modal, for an admin whose role carries app-updates.publish (decision 047).
  */
 export function AppUpdatesPage() {
-  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
+  // The page size the admin last chose is kept on the server (decision 053).
+  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, listKey: 'app-updates' });
   const mayPublish = useCan('app-updates.publish');
   const [adding, setAdding] = useState(false);
-  const { data, isPending, isFetching } = useAppUpdates({ page: list.page, limit: list.limit });
+  const { data, isPending, isFetching } = useAppUpdates({ page: list.page, limit: list.limit }, list.ready);
   const rollout = useRolloutActions();
   const shown: DataTableColumn<AppUpdateListItem>[] = mayPublish
     ? [...columns, { key: 'actions', header: 'Actions', render: rollout.buttons }]

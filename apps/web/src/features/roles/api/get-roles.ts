@@ -19,4 +19,6 @@ export const rolesQueryOptions = (params: RoleListParams) =>
     placeholderData: keepPreviousData,
   });
 
-export const useRoles = (params: RoleListParams) => useQuery(rolesQueryOptions(params));
+/** `enabled` false until the kept page size is read (decision 053). */
+export const useRoles = (params: RoleListParams, enabled = true) =>
+  useQuery({ ...rolesQueryOptions(params), enabled });

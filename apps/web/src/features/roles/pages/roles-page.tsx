@@ -23,8 +23,12 @@ const columns: DataTableColumn<Role>[] = [{ key: 'roleName', header: 'Role Name'
  * for an admin who manages roles; the others only view (decision 047).
  */
 export function RolesPage() {
-  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
-  const { data, isPending, isFetching } = useRoles({ currentPage: list.page, pageSize: list.limit });
+  // The page size the admin last chose is kept on the server (decision 053).
+  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, listKey: 'roles' });
+  const { data, isPending, isFetching } = useRoles(
+    { currentPage: list.page, pageSize: list.limit },
+    list.ready,
+  );
   const [editing, setEditing] = useState<{ role: Role | null } | null>(null);
   const deleting = useConfirmDelete<Role>(useDeleteRole(), roleMessages.deleted);
   const mayManage = useCan('roles.manage');

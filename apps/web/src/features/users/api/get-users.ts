@@ -19,4 +19,6 @@ export const usersQueryOptions = (params: UserListParams) =>
     placeholderData: keepPreviousData,
   });
 
-export const useUsers = (params: UserListParams) => useQuery(usersQueryOptions(params));
+/** `enabled` false until the kept page size is read (decision 053). */
+export const useUsers = (params: UserListParams, enabled = true) =>
+  useQuery({ ...usersQueryOptions(params), enabled });

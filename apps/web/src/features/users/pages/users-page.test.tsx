@@ -10,9 +10,17 @@ import { UsersPage } from './users-page.tsx';
 
 let users: User[] = [];
 let hold: Promise<Answer> | null = null;
+// The admin's kept list preferences (decision 053), as the server answers them.
+let keptUsersPrefs: object | undefined;
 
 const api = serveTestApi((request, url) => {
   if (hold) return hold;
+  if (url.pathname === '/api/v1/admin/preferences')
+    return ok({ lists: keptUsersPrefs ? { users: keptUsersPrefs } : {}, colorMode: 'system' });
+  if (url.pathname === '/api/v1/admin/preferences/lists/users') {
+    keptUsersPrefs = JSON.parse(request.body) as object;
+    return ok(keptUsersPrefs, 'Preferences saved');
+  }
   if (url.pathname === '/api/v1/admin/users/all') {
     const page = Number(url.searchParams.get('page'));
     const limit = Number(url.searchParams.get('limit'));
@@ -31,6 +39,7 @@ const api = serveTestApi((request, url) => {
 
 beforeEach(() => {
   hold = null;
+  keptUsersPrefs = undefined;
   users = Array.from({ length: 11 }, (_, i) => buildUser(i + 1));
 });
 
@@ -101,5 +110,16 @@ describe('User Management', () => {
     openUsers();
     await userEvent.click(await screen.findByRole('link', { name: 'View user1' }));
     expect(await screen.findByText(`Navigated to /admin/view-user/${testId(1, 6)}`)).toBeTruthy();
+  });
+
+  it('opens at the page size the admin kept on the server, asking once, and keeps a new one', async () => {
+    keptUsersPrefs = { columns: null, pageSize: 25, sort: null };
+    openUsers();
+    const table = await screen.findByRole('table', { name: 'Users' });
+    await within(table).findByText('user11');
+    const lists = api.queries('/api/v1/admin/users/all');
+    expect(lists.map((q) => q.get('limit'))).toEqual(['25']);
+    await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '10');
+    await waitFor(() => expect(keptUsersPrefs).toMatchObject({ pageSize: 10 }));
   });
 });

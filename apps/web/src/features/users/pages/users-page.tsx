@@ -33,8 +33,9 @@ const columns: DataTableColumn<User>[] = [
 
 /** /admin/user-management (docs/product.md §2.11 "User Management"). */
 export function UsersPage() {
-  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES });
-  const { data, isPending, isFetching } = useUsers({ page: list.page, limit: list.limit });
+  // The page size the admin last chose is kept on the server (decision 053).
+  const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, listKey: 'users' });
+  const { data, isPending, isFetching } = useUsers({ page: list.page, limit: list.limit }, list.ready);
   const [editing, setEditing] = useState<{ user: User | null } | null>(null);
   const deleting = useConfirmDelete<User>(useDeleteUser(), userMessages.deleted);
   // The list has no search: "all matching" is every user (decision 055).
