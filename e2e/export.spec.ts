@@ -50,3 +50,32 @@ test('Export CSV writes exactly the filtered list, in the columns shown', async 
   expect(lines.map((l) => l.split(',')[0]).sort()).toEqual(listed.sort());
   expect(lines.every((l) => l.split(',').at(-2) === 'Active' || l.includes('"'))).toBe(true);
 });
+
+test('Export CSV on Subscription Management holds the filtered links', async ({ page, request }) => {
+  await signIn(page);
+  await page.goto('/admin/subscription-management?status=1');
+  const table = page.getByRole('table', { name: 'Subscriptions' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^subscriptions-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = await (
+    await download.createReadStream()
+  )
+    .toArray()
+    .then((parts) => Buffer.concat(parts).toString('utf8'));
+  const [header, ...lines] = text
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter(Boolean);
+  expect(header).toBe('Name,Email,Machine Serial No.,Amount ($),Link Sent Time,Link Expiry Time,Status');
+  const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
+  const token = (await login.json()).data.accessToken as string;
+  const res = await request.get('/api/v1/admin/subscrption/all', {
+    headers: { authorization: `Bearer ${token}` },
+    params: { status: '1', limit: 1 },
+  });
+  expect(lines).toHaveLength((await res.json()).data.total);
+  expect(lines.every((l) => /,Pending( \(Demo payment\))?$/.test(l))).toBe(true);
+});

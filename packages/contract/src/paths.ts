@@ -57,6 +57,8 @@ export const apiPaths = {
   treatment: (id: string) => `/api/v1/admin/treatement-records/${id}`,
   subscriptionsAll: '/api/v1/admin/subscrption/all',
   subscriptionAdd: '/api/v1/admin/subscrption/add',
+  // Ours (issue 17): the filtered list as a CSV file, streamed.
+  subscriptionExport: '/api/v1/admin/subscrption/export',
   subscriptionDetail: (id: string) => `/api/v1/admin/subscrption/detail/${id}`,
   checkout: '/api/v1/admin/subscription/checkout',
   // Ours, in the same style: the demo provider's card step, reconciliation, Stripe's webhook.

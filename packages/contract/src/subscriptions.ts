@@ -162,6 +162,22 @@ export const subscriptionListQuery = pageQuery.extend({
     .optional(),
 });
 export type SubscriptionListQuery = z.infer<typeof subscriptionListQuery>;
+/** Ours (issue 17): the list's filters for its CSV export, which holds every matching row. */
+export const subscriptionExportQuery = strictObject({
+  status: subscriptionListQuery.shape.status,
+  expiresWithin: subscriptionListQuery.shape.expiresWithin,
+});
+export type SubscriptionExportQuery = z.infer<typeof subscriptionExportQuery>;
+/** The export's columns: the list's own, its status in words with 'Demo payment' beside it. */
+export const subscriptionExportHeader = [
+  'Name',
+  'Email',
+  'Machine Serial No.',
+  'Amount ($)',
+  'Link Sent Time',
+  'Link Expiry Time',
+  'Status',
+] as const;
 export const subscriptionListResponseSchema = envelope(
   z.object({
     subscriptions: z.array(subscriptionSchema),

@@ -5,12 +5,12 @@ import { accessLogs } from '#api/db/schema/logs.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import type { TestApp } from '#api/test/test-app.ts';
-import { deviceExportBatch } from './device-export.ts';
+import { exportBatchRows } from '#api/lib/csv-export.ts';
 
 let t: TestApp;
 let token: string;
 // Two and a half batches, so the export continues from its cursor twice; every third in France.
-const count = deviceExportBatch * 2 + 500;
+const count = exportBatchRows * 2 + 500;
 beforeAll(async () => {
   ({ t, token } = await signedInApp());
   // Created a microsecond apart (not a millisecond): the cursor must keep the database's precision.

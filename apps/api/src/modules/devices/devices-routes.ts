@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   bulkBodyBytes,
@@ -25,6 +24,7 @@ import {
 import { deviceExportQuerySchema } from '@app/contract/device-export';
 import { deviceMapQuerySchema, deviceMapResponseSchema } from '@app/contract/device-map';
 import { apiPaths } from '@app/contract/paths';
+import { sendCsvExport } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import type { DeviceAppVersionsService } from './device-app-versions.ts';
 import type { DevicesService } from './devices-service.ts';
@@ -91,33 +91,11 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
         querystring: deviceExportQuerySchema,
       },
     },
-    async (request, reply) => {
-      const query = request.query;
-      const filters = new URLSearchParams(request.url.split('?')[1] ?? '');
-      filters.delete('columns');
-      let rows = 0;
-      let complete = false;
-      const csv = devices.exportCsv(query, (n) => (rows = n));
-      async function* audited() {
-        try {
-          yield* csv;
-          complete = true;
-        } finally {
-          request.server.audit.recordExport(request, {
-            list: 'devices',
-            filters: filters.toString(),
-            rows,
-            complete,
-          });
-        }
-      }
-      const day = new Date().toISOString().slice(0, 10);
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="devices-${day}.csv"`)
-        .header('cache-control', 'no-store');
-      return reply.send(Readable.from(audited()));
-    },
+    async (request, reply) =>
+      sendCsvExport(request, reply, {
+        list: 'devices',
+        csv: (counted) => devices.exportCsv(request.query, counted),
+      }),
   );
 
   app.post(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
+import { accessLogs } from '#api/db/schema/logs.ts';
 import { mailOutbox } from '#api/db/schema/mail.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import type { TestApp } from '#api/test/test-app.ts';
@@ -131,5 +132,36 @@ describe('GET /api/v1/admin/subscrption/all', () => {
     expect(await totalOf('?expiresWithin=30')).toBe(12);
     expect(await totalOf('?expiresWithin=30&status=2')).toBe(1);
     expect(await totalOf('?expiresWithin=7&status=2')).toBe(0);
+  });
+
+  it('exports exactly the filtered rows as CSV, as the list shows them, and audits it', async () => {
+    const csv = await own.t.injectAs(own.token, {
+      method: 'GET',
+      url: '/api/v1/admin/subscrption/export?status=1',
+    });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="subscriptions-/);
+    const [header, ...rows] = csv.body
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter(Boolean);
+    expect(header).toBe('Name,Email,Machine Serial No.,Amount ($),Link Sent Time,Link Expiry Time,Status');
+    const listed = (await listPage('?status=1&limit=100')).json().data.subscriptions as {
+      fullName: string;
+    }[];
+    expect(rows.map((r) => r.split(',')[0])).toEqual(listed.map((s) => s.fullName));
+    expect(rows.every((r) => r.endsWith(',Pending'))).toBe(true);
+    await own.t.app.audit.flush();
+    const after = await own.t.database.db
+      .select({ resource: accessLogs.resource })
+      .from(accessLogs)
+      .where(like(accessLogs.resource, 'EXPORT subscriptions%'));
+    expect(after.map((r) => r.resource)).toContain(`EXPORT subscriptions ${rows.length} rows: status=1`);
+    const bad = await own.t.injectAs(own.token, {
+      method: 'GET',
+      url: '/api/v1/admin/subscrption/export?expiresWithin=0',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().msg).toBe('expiresWithin must be at least 1');
   });
 });

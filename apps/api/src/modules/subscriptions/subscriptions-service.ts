@@ -8,6 +8,7 @@ import {
   type CheckoutSummary,
   type CreateSubscriptionBody,
   type Subscription,
+  type SubscriptionExportQuery,
   type SubscriptionListQuery,
 } from '@app/contract/subscriptions';
 import type { Db } from '#api/db/client.ts';
@@ -24,6 +25,7 @@ import {
 } from '#api/lib/payments/payment-provider.ts';
 import { createPaymentStateMachine, type SubscriptionRow as Row } from './payment-state-machine.ts';
 import { effectiveStatus } from './subscription-status.ts';
+import { subscriptionExportCsv } from './subscription-export.ts';
 import { subscriptionFilter } from './subscription-filters.ts';
 import { checkoutSummaryView, subscriptionView } from './subscription-views.ts';
 import { linkMail } from './subscription-link-mail.ts';
@@ -85,6 +87,9 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
   const { sweep, startSweep } = createSubscriptionSweep({ db, provider, states, now, log });
 
   return {
+    exportCsv: (filters: SubscriptionExportQuery, counted: (rows: number) => void) =>
+      subscriptionExportCsv(db, filters, { now: now(), linkOf, counted }),
+
     async list({ page, limit, ...filters }: SubscriptionListQuery) {
       const where = subscriptionFilter(filters, now());
       const [rows, [total]] = await Promise.all([

@@ -8,6 +8,8 @@ import {
   type SubscriptionStatus,
 } from '@app/contract/subscriptions';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
+import { apiPaths } from '@app/contract/paths';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
@@ -87,9 +89,17 @@ export function SubscriptionsPage() {
       <PageHeader
         title="Subscription Management"
         actions={
-          mayAdd ? (
-            <AddButton onClick={() => setAdding(true)}>{subscriptionTexts.addSubscription}</AddButton>
-          ) : null
+          <>
+            <ExportCsvButton
+              path={apiPaths.subscriptionExport}
+              query={{ status: status || undefined, expiresWithin: expiring || undefined }}
+              expectedRows={data?.total}
+              fileName="subscriptions"
+            />
+            {mayAdd ? (
+              <AddButton onClick={() => setAdding(true)}>{subscriptionTexts.addSubscription}</AddButton>
+            ) : null}
+          </>
         }
       />
       <PagedTable
