@@ -46,6 +46,8 @@ export const apiPaths = {
   accessLogsAll: '/api/v1/admin/access-logs/all',
   errorLogsAll: '/api/v1/admin/error-logs/all',
   usersAll: '/api/v1/admin/users/all',
+  // Ours (issue 17): the users list as a CSV file, streamed.
+  usersExport: '/api/v1/admin/users/export',
   users: '/api/v1/admin/users/',
   user: (id: string) => `/api/v1/admin/users/${id}`,
   /** Ours (issue 17, decision 055): delete many users at once. */

@@ -70,6 +70,10 @@ export type UserUpdateBody = z.output<typeof userUpdateBodySchema>;
 export const userListQuerySchema = pageQuery.extend({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
+/** Ours (issue 17): the users list's search for its CSV export, which holds every matching user. */
+export const userExportQuerySchema = strictObject({ search: userListQuerySchema.shape.search });
+/** The export's columns: the list's own (never a password hash: the service's columns hold none). */
+export const userExportHeader = ['User Name', 'Email', 'Phone', 'Role', 'Created At'] as const;
 
 export const userSchema = z.object({
   _id: z.string(),

@@ -267,3 +267,26 @@ describe('users', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('GET /api/v1/admin/users/export', () => {
+  it('writes every user the search matches, newest first, with the list columns and no secret', async () => {
+    const tag = `exp${Date.now().toString(36)}`;
+    for (const n of [1, 2, 3])
+      await create({ userName: `${tag}_${n}`, email: `${tag}_${n}@example.com`, roleId: appRoleId });
+    const csv = await as('GET', `/api/v1/admin/users/export?search=${tag}`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const [header, ...rows] = csv.body
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter(Boolean);
+    expect(header).toBe('User Name,Email,Phone,Role,Created At');
+    expect(rows.map((r) => r.split(',').slice(0, 3).join(','))).toEqual([
+      `${tag}_3,${tag}_3@example.com,0123456789`,
+      `${tag}_2,${tag}_2@example.com,0123456789`,
+      `${tag}_1,${tag}_1@example.com,0123456789`,
+    ]);
+    expect(csv.body).not.toContain('argon2');
+    const listed = (await as('GET', `/api/v1/admin/users/all?search=${tag}`)).json().data.total;
+    expect(rows).toHaveLength(listed);
+  });
+});

@@ -10,6 +10,7 @@ import { apiPaths } from '@app/contract/paths';
 import {
   userCreateBodySchema,
   userDeleteResponseSchema,
+  userExportQuerySchema,
   userIdParamSchema,
   userListQuerySchema,
   userListResponseSchema,
@@ -19,6 +20,7 @@ import {
   type UserCreateBody,
   type UserUpdateBody,
 } from '@app/contract/users';
+import { sendCsvExport } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { UsersService } from './users-service.ts';
@@ -26,6 +28,23 @@ import type { UsersService } from './users-service.ts';
 const byId = apiPaths.user(':id');
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
+  app.get(
+    apiPaths.usersExport,
+    {
+      config: { access: 'admin', permission: 'users.manage' },
+      schema: {
+        tags: ['users'],
+        summary: 'User Management as a CSV file: every user the search matches, streamed',
+        querystring: userExportQuerySchema,
+      },
+    },
+    async (request, reply) =>
+      sendCsvExport(request, reply, {
+        list: 'users',
+        csv: (counted) => users.exportCsv(request.query.search, counted),
+      }),
+  );
+
   app.get(
     apiPaths.usersAll,
     {

@@ -1,7 +1,14 @@
 import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import { userMessages, type User, type UserCreateBody, type UserUpdateBody } from '@app/contract/users';
+import {
+  userExportHeader,
+  userMessages,
+  type User,
+  type UserCreateBody,
+  type UserUpdateBody,
+} from '@app/contract/users';
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
+import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
 import { pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
@@ -133,6 +140,23 @@ export function createUsersService({
         .limit(1);
       return admin !== undefined;
     },
+
+    /** Every user the search matches as CSV, newest first (decision 056). */
+    exportCsv: (search: string | undefined, counted: (rows: number) => void) =>
+      keysetCsv(
+        userExportHeader,
+        (after, size) =>
+          db
+            .select({ ...columns, cursorAt: cursorAt(users.createdAt) })
+            .from(users)
+            .leftJoin(roles, eq(users.roleId, roles.id))
+            .where(and(userSearchWhere(search), afterCursor(users.createdAt, users.id, after)))
+            .orderBy(desc(users.createdAt), desc(users.id))
+            .limit(size)
+            .then((rows) => rows.map((r) => ({ ...r, id: r.id!, cursorAt: r.cursorAt }))),
+        (r) => [r.userName, r.email, r.phone, r.roleName, r.createdAt?.toISOString()],
+        counted,
+      ),
 
     async list(input: { page: number; limit: number; search?: string }) {
       const where = userSearchWhere(input.search);

@@ -7,6 +7,8 @@ import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
 import { PencilIcon, TrashIcon } from '#web/components/icons.tsx';
+import { apiPaths } from '@app/contract/paths';
+import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
@@ -45,7 +47,17 @@ export function UsersPage() {
     <>
       <PageHeader
         title="User Management"
-        actions={<AddButton onClick={() => setEditing({ user: null })}>Add New User</AddButton>}
+        actions={
+          <>
+            <ExportCsvButton
+              path={apiPaths.usersExport}
+              query={{}}
+              expectedRows={data?.total}
+              fileName="users"
+            />
+            <AddButton onClick={() => setEditing({ user: null })}>Add New User</AddButton>
+          </>
+        }
       />
       <PagedTable
         toolbar={
