@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-import { pageQuery } from './fields.ts';
+import { pageQuery, strictObject } from './fields.ts';
 
 /** docs/product.md §2.8 and §8: the tabs' empty texts and the default empty-result message. */
 export const logMessages = {
@@ -47,6 +47,33 @@ export const logListQuerySchema = pageQuery
     to: z.iso.date({ error: logMessages.toInvalid }).max(10, logMessages.toInvalid).optional(),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { error: logMessages.rangeReversed, path: ['from'] });
+
+/** Ours (issue 17): a log list's filters for its CSV export, which holds every matching row. */
+export const logExportQuerySchema = strictObject({
+  search: filterText('search', 100),
+  userId: filterText('userId', 64),
+  machineNumber: filterText('machineNumber', 64),
+  recordId: filterText('recordId', 64),
+  from: z.iso.date({ error: logMessages.fromInvalid }).max(10, logMessages.fromInvalid).optional(),
+  to: z.iso.date({ error: logMessages.toInvalid }).max(10, logMessages.toInvalid).optional(),
+}).refine((q) => !q.from || !q.to || q.from <= q.to, { error: logMessages.rangeReversed, path: ['from'] });
+export type LogExportQuery = z.infer<typeof logExportQuerySchema>;
+export const accessLogExportHeader = [
+  'Time',
+  'User',
+  'Resource',
+  'What Happened',
+  'Location',
+  'Status Code',
+] as const;
+export const errorLogExportHeader = [
+  'Time',
+  'User',
+  'Resource',
+  'Function Name',
+  'Message',
+  'Status Code',
+] as const;
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 

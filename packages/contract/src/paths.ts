@@ -45,6 +45,9 @@ export const apiPaths = {
   technician: (id: string) => `/api/v1/admin/technicians/${id}`,
   accessLogsAll: '/api/v1/admin/access-logs/all',
   errorLogsAll: '/api/v1/admin/error-logs/all',
+  // Ours (issue 17): each log list as a CSV file, streamed.
+  accessLogsExport: '/api/v1/admin/access-logs/export',
+  errorLogsExport: '/api/v1/admin/error-logs/export',
   usersAll: '/api/v1/admin/users/all',
   // Ours (issue 17): the users list as a CSV file, streamed.
   usersExport: '/api/v1/admin/users/export',

@@ -56,6 +56,8 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/machine-export': 'devices.view',
   'GET /api/v1/admin/subscrption/export': 'subscriptions.view',
   'GET /api/v1/admin/users/export': 'users.manage',
+  'GET /api/v1/admin/access-logs/export': 'logs.view',
+  'GET /api/v1/admin/error-logs/export': 'logs.view',
   'GET /api/v1/admin/machine/:id/enrolment': 'devices.view',
   'GET /api/v1/admin/system/updates/all': 'devices.view',
   'POST /api/v1/admin/machine/add': 'devices.edit',

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { logMessages, logPageSizes, type AccessLog, type ErrorLog } from '@app/contract/logs';
+import { apiPaths } from '@app/contract/paths';
 import { formatDateTime, orNA } from '../lib/format.ts';
 import { useDebouncedValue } from '../lib/use-debounced-value.ts';
 import { DataTable, type DataTableColumn } from './data-table.tsx';
@@ -7,6 +8,7 @@ import { LogWords } from './log-words.tsx';
 import { useLogs, type LogKind } from './logs-api.ts';
 import { Pager } from './pager.tsx';
 import { DateRangeFilter } from './date-range-filter.tsx';
+import { ExportCsvButton } from './export-csv-button.tsx';
 import { SearchBox } from './search-box.tsx';
 import { Tabs } from './tabs.tsx';
 import { useUrlFilters } from '../lib/use-url-filters.ts';
@@ -81,6 +83,14 @@ function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimi
 
   return (
     <>
+      <div className="d-flex justify-content-end mb-2">
+        <ExportCsvButton
+          path={kind === 'access' ? apiPaths.accessLogsExport : apiPaths.errorLogsExport}
+          query={{ search: search || undefined, from, to, userId, machineNumber }}
+          expectedRows={data?.total}
+          fileName={kind === 'access' ? 'access-logs' : 'error-logs'}
+        />
+      </div>
       {kind === 'access' ? (
         <DataTable
           label={label}

@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   accessLogListResponseSchema,
   errorLogListResponseSchema,
+  logExportQuerySchema,
   logListQuerySchema,
 } from '@app/contract/logs';
 import { apiPaths } from '@app/contract/paths';
+import { sendCsvExport } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import type { LogsService } from './logs-service.ts';
 
@@ -42,4 +44,23 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
       return ok(await logs.listErrors(request.query));
     },
   );
+
+  // Each list as a CSV file: its filters, every matching row, streamed and audited (decision 056).
+  for (const [path, list, csv] of [
+    [apiPaths.accessLogsExport, 'access-logs', logs.exportAccess],
+    [apiPaths.errorLogsExport, 'error-logs', logs.exportErrors],
+  ] as const)
+    app.get(
+      path,
+      {
+        config: { access: 'admin', permission: 'logs.view' },
+        schema: {
+          tags: ['logs'],
+          summary: `The ${list.replace('-', ' ')} as a CSV file: the list's filters (search, userId, machineNumber, recordId, from, to), every matching row, streamed`,
+          querystring: logExportQuerySchema,
+        },
+      },
+      async (request, reply) =>
+        sendCsvExport(request, reply, { list, csv: (counted) => csv(request.query, counted) }),
+    );
 };

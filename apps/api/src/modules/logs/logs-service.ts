@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import { logExactCountLimit, type AccessLog, type ErrorLog } from '@app/contract/logs';
+import { logExactCountLimit, type AccessLog, type ErrorLog, type LogExportQuery } from '@app/contract/logs';
 import type { Db } from '#api/db/client.ts';
 import {
   accessLogMatches,
@@ -13,6 +13,7 @@ import { containsPattern, pageCount } from '#api/lib/pagination.ts';
 import { searchAccessByDictionary } from './dictionary-search.ts';
 import { createLogSearch, rowsOf } from './log-search.ts';
 import { decodeCursor, encodeCursor } from './log-cursor.ts';
+import { accessLogExportCsv, errorLogExportCsv } from './log-export.ts';
 import { toAccessLog, toErrorLog } from './log-items.ts';
 
 export type LogListInput = {
@@ -212,6 +213,8 @@ export function createLogsService({ db }: { db: Db }) {
   }
 
   return {
+    exportAccess: (q: LogExportQuery, counted: (rows: number) => void) => accessLogExportCsv(db, q, counted),
+    exportErrors: (q: LogExportQuery, counted: (rows: number) => void) => errorLogExportCsv(db, q, counted),
     listAccess(input: LogListInput) {
       const extra = input.recordId ? [eq(accessLogs.recordId, input.recordId)] : [];
       return list<Omit<typeof accessLogs.$inferSelect, 'listedIds'>, AccessLog>(
