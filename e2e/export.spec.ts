@@ -1,6 +1,21 @@
+import type { Page } from '@playwright/test';
 import { test, expect, signIn, e2eAdmin } from './support/fixtures.ts';
 
 test.describe.configure({ timeout: 150_000 });
+
+/** Clicks Export CSV and reads the file it saves: its name, header and rows. */
+async function exportedCsv(page: Page) {
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  const parts = await (await download.createReadStream()).toArray();
+  const [header, ...lines] = Buffer.concat(parts)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter(Boolean);
+  return { fileName: download.suggestedFilename(), header, lines };
+}
 
 test('Export CSV writes exactly the filtered list, in the columns shown', async ({ page, request }) => {
   await signIn(page);
@@ -16,19 +31,8 @@ test('Export CSV writes exactly the filtered list, in the columns shown', async 
   await expect(page).toHaveURL(/status=2/);
   await expect(table.getByRole('row').nth(1)).toBeVisible();
 
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/^devices-\d{4}-\d{2}-\d{2}\.csv$/);
-  const text = await (
-    await download.createReadStream()
-  )
-    .toArray()
-    .then((parts) => Buffer.concat(parts).toString('utf8'));
-  const [header, ...lines] = text
-    .replace(/^\uFEFF/, '')
-    .split('\r\n')
-    .filter(Boolean);
+  const { fileName, header, lines } = await exportedCsv(page);
+  expect(fileName).toMatch(/^devices-\d{4}-\d{2}-\d{2}\.csv$/);
   // The default columns shown: Machine Number, Serial Number, Location, Status, Subscription Status.
   expect(header).toBe('Machine Number,Serial Number,Location,Status,Subscription Status');
   await expect(page.getByText(`Exported ${lines.length.toLocaleString('en')} rows`)).toBeVisible();
@@ -56,19 +60,8 @@ test('Export CSV on Subscription Management holds the filtered links', async ({ 
   await page.goto('/admin/subscription-management?status=1');
   const table = page.getByRole('table', { name: 'Subscriptions' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/^subscriptions-\d{4}-\d{2}-\d{2}\.csv$/);
-  const text = await (
-    await download.createReadStream()
-  )
-    .toArray()
-    .then((parts) => Buffer.concat(parts).toString('utf8'));
-  const [header, ...lines] = text
-    .replace(/^\uFEFF/, '')
-    .split('\r\n')
-    .filter(Boolean);
+  const { fileName, header, lines } = await exportedCsv(page);
+  expect(fileName).toMatch(/^subscriptions-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(header).toBe('Name,Email,Machine Serial No.,Amount ($),Link Sent Time,Link Expiry Time,Status');
   const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
   const token = (await login.json()).data.accessToken as string;

@@ -1,4 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { Permission } from '@app/contract/permissions';
 import { Readable } from 'node:stream';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { csvLine } from './csv.ts';
@@ -74,4 +77,34 @@ export function sendCsvExport(
     .header('content-disposition', `attachment; filename="${list}-${day}.csv"`)
     .header('cache-control', 'no-store');
   return reply.send(Readable.from(audited()));
+}
+
+/**
+ * A list's export route: GET `path` with the list's filters as its query, the list's permission,
+ * answered by `sendCsvExport` (no response schema: the answer is a file).
+ */
+export function csvExportRoute<Q extends z.ZodType>(
+  app: FastifyInstance,
+  route: {
+    path: string;
+    permission: Permission;
+    tag: string;
+    summary: string;
+    query: Q;
+    list: string;
+    csv: (query: z.output<Q>, counted: (rows: number) => void) => AsyncIterable<string>;
+  },
+) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    route.path,
+    {
+      config: { access: 'admin', permission: route.permission },
+      schema: { tags: [route.tag], summary: route.summary, querystring: route.query },
+    },
+    async (request, reply) =>
+      sendCsvExport(request, reply, {
+        list: route.list,
+        csv: (counted) => route.csv(request.query as z.output<Q>, counted),
+      }),
+  );
 }

@@ -24,7 +24,7 @@ import {
 import { deviceExportQuerySchema } from '@app/contract/device-export';
 import { deviceMapQuerySchema, deviceMapResponseSchema } from '@app/contract/device-map';
 import { apiPaths } from '@app/contract/paths';
-import { sendCsvExport } from '#api/lib/csv-export.ts';
+import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import type { DeviceAppVersionsService } from './device-app-versions.ts';
 import type { DevicesService } from './devices-service.ts';
@@ -80,23 +80,16 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
     async (request) => ok(await devices.facets(request.query)),
   );
 
-  app.get(
-    apiPaths.machineExport,
-    {
-      config: { access: 'admin', permission: 'devices.view' },
-      schema: {
-        tags: ['devices'],
-        summary:
-          "The device list as a CSV file: the list's filters and the columns to write (columns=a,b,…), every matching row, streamed",
-        querystring: deviceExportQuerySchema,
-      },
-    },
-    async (request, reply) =>
-      sendCsvExport(request, reply, {
-        list: 'devices',
-        csv: (counted) => devices.exportCsv(request.query, counted),
-      }),
-  );
+  csvExportRoute(app, {
+    path: apiPaths.machineExport,
+    permission: 'devices.view',
+    tag: 'devices',
+    summary:
+      "The device list as a CSV file: the list's filters and the columns to write (columns=a,b,…), every matching row, streamed",
+    query: deviceExportQuerySchema,
+    list: 'devices',
+    csv: (query, counted) => devices.exportCsv(query, counted),
+  });
 
   app.post(
     apiPaths.machineAdd,

@@ -6,7 +6,7 @@ import {
   logListQuerySchema,
 } from '@app/contract/logs';
 import { apiPaths } from '@app/contract/paths';
-import { sendCsvExport } from '#api/lib/csv-export.ts';
+import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import type { LogsService } from './logs-service.ts';
 
@@ -50,17 +50,13 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
     [apiPaths.accessLogsExport, 'access-logs', logs.exportAccess],
     [apiPaths.errorLogsExport, 'error-logs', logs.exportErrors],
   ] as const)
-    app.get(
+    csvExportRoute(app, {
       path,
-      {
-        config: { access: 'admin', permission: 'logs.view' },
-        schema: {
-          tags: ['logs'],
-          summary: `The ${list.replace('-', ' ')} as a CSV file: the list's filters (search, userId, machineNumber, recordId, from, to), every matching row, streamed`,
-          querystring: logExportQuerySchema,
-        },
-      },
-      async (request, reply) =>
-        sendCsvExport(request, reply, { list, csv: (counted) => csv(request.query, counted) }),
-    );
+      permission: 'logs.view',
+      tag: 'logs',
+      summary: `The ${list.replace('-', ' ')} as a CSV file: the list's filters (search, userId, machineNumber, recordId, from, to), every matching row, streamed`,
+      query: logExportQuerySchema,
+      list,
+      csv,
+    });
 };

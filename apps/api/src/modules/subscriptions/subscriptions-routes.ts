@@ -18,7 +18,7 @@ import {
   subscriptionMessages,
   subscriptionResponseSchema,
 } from '@app/contract/subscriptions';
-import { sendCsvExport } from '#api/lib/csv-export.ts';
+import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { SubscriptionsService } from './subscriptions-service.ts';
@@ -43,23 +43,16 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     async (request) => ok(await subscriptions.list(request.query)),
   );
 
-  app.get(
-    apiPaths.subscriptionExport,
-    {
-      config: { access: 'admin', permission: 'subscriptions.view' },
-      schema: {
-        tags: ['subscriptions'],
-        summary:
-          "Subscription Management as a CSV file: the list's filters (status, expiresWithin), every matching row, streamed",
-        querystring: subscriptionExportQuery,
-      },
-    },
-    async (request, reply) =>
-      sendCsvExport(request, reply, {
-        list: 'subscriptions',
-        csv: (counted) => subscriptions.exportCsv(request.query, counted),
-      }),
-  );
+  csvExportRoute(app, {
+    path: apiPaths.subscriptionExport,
+    permission: 'subscriptions.view',
+    tag: 'subscriptions',
+    summary:
+      "Subscription Management as a CSV file: the list's filters (status, expiresWithin), every matching row, streamed",
+    query: subscriptionExportQuery,
+    list: 'subscriptions',
+    csv: (query, counted) => subscriptions.exportCsv(query, counted),
+  });
 
   app.post(
     apiPaths.subscriptionAdd,

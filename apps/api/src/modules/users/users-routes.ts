@@ -20,7 +20,7 @@ import {
   type UserCreateBody,
   type UserUpdateBody,
 } from '@app/contract/users';
-import { sendCsvExport } from '#api/lib/csv-export.ts';
+import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { UsersService } from './users-service.ts';
@@ -28,22 +28,15 @@ import type { UsersService } from './users-service.ts';
 const byId = apiPaths.user(':id');
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
-  app.get(
-    apiPaths.usersExport,
-    {
-      config: { access: 'admin', permission: 'users.manage' },
-      schema: {
-        tags: ['users'],
-        summary: 'User Management as a CSV file: every user the search matches, streamed',
-        querystring: userExportQuerySchema,
-      },
-    },
-    async (request, reply) =>
-      sendCsvExport(request, reply, {
-        list: 'users',
-        csv: (counted) => users.exportCsv(request.query.search, counted),
-      }),
-  );
+  csvExportRoute(app, {
+    path: apiPaths.usersExport,
+    permission: 'users.manage',
+    tag: 'users',
+    summary: 'User Management as a CSV file: every user the search matches, streamed',
+    query: userExportQuerySchema,
+    list: 'users',
+    csv: (query, counted) => users.exportCsv(query.search, counted),
+  });
 
   app.get(
     apiPaths.usersAll,
