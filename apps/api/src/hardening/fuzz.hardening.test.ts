@@ -6,7 +6,8 @@
 // FUZZ_RUNS (default 200) sets the cases per route; FUZZ_SEED replays a run.
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { users } from '../db/schema/users.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../demo/seed-demo.ts';
 import { createStorage } from '../lib/storage/create-storage.ts';
@@ -46,7 +47,7 @@ let token = await t.login();
  * machine (the console's revoke route) or end a session (logout); the harness enrols or signs in again.
  */
 const machine = { device: await enrolDevice(t) };
-const technician = await createTechnician(t, [machine.device.deviceId]);
+let technician = await createTechnician(t, [machine.device.deviceId]);
 const doctor = await createDoctor(t, machine.device.deviceId);
 const appSessions = {
   technician: await signInOnDevice(t, machine.device.credential, technician.userName, technician.password),
@@ -67,19 +68,27 @@ async function restoreMachine() {
   });
   const reEnrolled = beat.statusCode === 401;
   if (reEnrolled) machine.device = await enrolDevice(t, machine.device.deviceId);
+  // A bulk delete of "all matching" users (decision 055) takes the technician too: add another.
+  const [stillThere] = await t.database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.userName, technician.userName));
+  const replaced = !stillThere;
+  if (replaced) technician = await createTechnician(t, [machine.device.deviceId]);
   const people = [
     ['technician', technician],
     ['doctor', doctor],
   ] as const;
   for (const [kind, person] of people) {
-    const me = reEnrolled
-      ? null
-      : await deviceInject(
-          t,
-          machine.device.credential,
-          { method: 'GET', url: apiPaths.appMe },
-          appSessions[kind],
-        );
+    const me =
+      reEnrolled || (replaced && kind === 'technician')
+        ? null
+        : await deviceInject(
+            t,
+            machine.device.credential,
+            { method: 'GET', url: apiPaths.appMe },
+            appSessions[kind],
+          );
     if (me === null || me.statusCode === 401)
       appSessions[kind] = await signInOnDevice(
         t,
