@@ -1,37 +1,28 @@
-import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, desc, getTableColumns, type SQL } from 'drizzle-orm';
 import { logInWords } from '@app/contract/log-words';
 import { accessLogExportHeader, errorLogExportHeader, type LogExportQuery } from '@app/contract/logs';
 import type { Db } from '#api/db/client.ts';
 import { accessLogMatches, accessLogs, errorLogMatches, errorLogs } from '#api/db/schema/logs.ts';
 import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
-import { dayRange } from '#api/lib/day-range.ts';
 import { containsPattern } from '#api/lib/pagination.ts';
+import { logFilterConditions } from './log-filters.ts';
 
 type Counted = (rows: number) => void;
 
-/** The filters both log lists share, as their list reads them (decision 056). */
-function logWhere(
+/** A list's filters and search as its list reads them (decision 056). */
+const logWhere = (
+  kind: 'access' | 'error',
   t: typeof accessLogs | typeof errorLogs,
   q: LogExportQuery,
   matches: (pattern: string) => SQL,
-): SQL | undefined {
-  return and(
-    q.userId ? eq(t.userId, q.userId) : undefined,
-    q.machineNumber ? eq(t.machineNumber, q.machineNumber) : undefined,
-    q.search ? matches(containsPattern(q.search)) : undefined,
-    ...dayRange(t.createdAt, q.from, q.to),
-  );
-}
+) => and(...logFilterConditions(kind, t, q), q.search ? matches(containsPattern(q.search)) : undefined);
 
 const who = (r: { userEmail: string | null; userId: string | null }) => r.userEmail ?? r.userId;
 
 /** The access logs as CSV, newest first, each with its What Happened words. */
 export function accessLogExportCsv(db: Db, q: LogExportQuery, counted: Counted): AsyncGenerator<string> {
   const { listedIds: _listed, ...columns } = getTableColumns(accessLogs);
-  const where = and(
-    logWhere(accessLogs, q, (p) => accessLogMatches(accessLogs, p)),
-    q.recordId ? eq(accessLogs.recordId, q.recordId) : undefined,
-  );
+  const where = logWhere('access', accessLogs, q, (p) => accessLogMatches(accessLogs, p));
   return keysetCsv(
     accessLogExportHeader,
     (after, size) =>
@@ -54,12 +45,9 @@ export function accessLogExportCsv(db: Db, q: LogExportQuery, counted: Counted):
   );
 }
 
-/** The error logs as CSV, newest first. Error rows name no record: a recordId filter matches none. */
+/** The error logs as CSV, newest first. */
 export function errorLogExportCsv(db: Db, q: LogExportQuery, counted: Counted): AsyncGenerator<string> {
-  const where = and(
-    logWhere(errorLogs, q, (p) => errorLogMatches(errorLogs, p)),
-    q.recordId ? sql`false` : undefined,
-  );
+  const where = logWhere('error', errorLogs, q, (p) => errorLogMatches(errorLogs, p));
   return keysetCsv(
     errorLogExportHeader,
     (after, size) =>

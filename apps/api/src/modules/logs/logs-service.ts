@@ -8,12 +8,12 @@ import {
   errorLogs,
   logCounters,
 } from '#api/db/schema/logs.ts';
-import { dayRange } from '#api/lib/day-range.ts';
 import { containsPattern, pageCount } from '#api/lib/pagination.ts';
 import { searchAccessByDictionary } from './dictionary-search.ts';
 import { createLogSearch, rowsOf } from './log-search.ts';
 import { decodeCursor, encodeCursor } from './log-cursor.ts';
 import { accessLogExportCsv, errorLogExportCsv } from './log-export.ts';
+import { logFilterConditions } from './log-filters.ts';
 import { toAccessLog, toErrorLog } from './log-items.ts';
 
 export type LogListInput = {
@@ -113,17 +113,11 @@ export function createLogsService({ db }: { db: Db }) {
     table: typeof accessLogs | typeof errorLogs,
     matches: (pattern: string) => SQL,
     input: LogListInput,
-    extra: SQL[],
     toItem: (row: Row) => R,
   ) {
     const t = table as typeof accessLogs;
     const cursor = input.after ? decodeCursor(input.after) : null;
-    const filters: SQL[] = [...extra];
-    if (input.userId) filters.push(eq(t.userId, input.userId));
-    if (input.machineNumber) filters.push(eq(t.machineNumber, input.machineNumber));
-    // A day range narrows every index the lists read (each ends in the written time).
-    const dated = dayRange(t.createdAt, input.from, input.to);
-    filters.push(...dated);
+    const filters = logFilterConditions(kind, t, input);
     const where = filters.length ? and(...filters) : undefined;
     const afterCursor = cursor
       ? sql`(${t.createdAt}, ${t.id}) < (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`
@@ -135,14 +129,16 @@ export function createLogsService({ db }: { db: Db }) {
     const order = newestFirst(t);
 
     // The list's size without the search: kept in log_counters for everything, a user, a machine.
+    // A record or a day range narrows past what they count.
+    const counted = !input.recordId && !input.from && !input.to;
     const scopeSize = () =>
-      dated.length > 0
+      !counted
         ? null
-        : extra.length === 0 && !input.userId && !input.machineNumber
+        : !input.userId && !input.machineNumber
           ? exactCount(kind, 'all', '')
-          : extra.length === 0 && input.userId && !input.machineNumber
+          : input.userId && !input.machineNumber
             ? exactCount(kind, 'user', input.userId)
-            : extra.length === 0 && input.machineNumber && !input.userId
+            : input.machineNumber && !input.userId
               ? exactCount(kind, 'machine', input.machineNumber)
               : null;
 
@@ -216,25 +212,20 @@ export function createLogsService({ db }: { db: Db }) {
     exportAccess: (q: LogExportQuery, counted: (rows: number) => void) => accessLogExportCsv(db, q, counted),
     exportErrors: (q: LogExportQuery, counted: (rows: number) => void) => errorLogExportCsv(db, q, counted),
     listAccess(input: LogListInput) {
-      const extra = input.recordId ? [eq(accessLogs.recordId, input.recordId)] : [];
       return list<Omit<typeof accessLogs.$inferSelect, 'listedIds'>, AccessLog>(
         'access',
         accessLogs,
         (p) => accessLogMatches(accessLogs, p),
         input,
-        extra,
         toAccessLog,
       );
     },
     listErrors(input: LogListInput) {
-      // Error rows name no record; a recordId filter matches none of them.
-      const extra = input.recordId ? [sql`false`] : [];
       return list<typeof errorLogs.$inferSelect, ErrorLog>(
         'error',
         errorLogs,
         (p) => errorLogMatches(errorLogs, p),
         input,
-        extra,
         toErrorLog,
       );
     },
