@@ -46,8 +46,8 @@ export default defineConfig({
     projects: [
       'packages/contract',
       // Components keep module state (stores, the query client) and need their own DOM per file:
-      // a fresh worker thread each.
-      { extends: './apps/web/vitest.config.ts', root: './apps/web', test: { pool: 'threads' } },
+      // a VM context each (apps/web/vitest.config.ts).
+      { extends: './apps/web/vitest.config.ts', root: './apps/web' },
       {
         extends: './apps/api/vitest.config.ts',
         root: './apps/api',

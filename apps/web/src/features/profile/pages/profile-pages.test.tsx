@@ -34,7 +34,9 @@ let jsdomFormData: typeof FormData;
 let nodeFormData: typeof FormData;
 beforeAll(async () => {
   jsdomFormData = globalThis.FormData;
-  nodeFormData = (await new Response(new URLSearchParams()).formData()).constructor as typeof FormData;
+  nodeFormData = (
+    await new Response('', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }).formData()
+  ).constructor as typeof FormData;
   server = await startTestServer((request) => answer(request));
   setApiBaseUrl(server.url);
   // jsdom has no object URLs; the preview only needs a string.
