@@ -79,8 +79,10 @@ function cellsOf(line: string) {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
-    if (c === '"' && quoted && line[i + 1] === '"') cells[cells.length - 1] += line[++i];
-    else if (c === '"') quoted = !quoted;
+    if (c === '"' && quoted && line[i + 1] === '"') {
+      cells[cells.length - 1] += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
     else if (c === ',' && !quoted) cells.push('');
     else cells[cells.length - 1] += c;
   }

@@ -263,7 +263,12 @@ describe('GET patient/export', () => {
   });
 
   it('names a bad filter in a 400', async () => {
-    for (const query of [{ doctorId: 'nope' }, { reveal: 'yes' }, { machineNumber: 'x'.repeat(65) }]) {
+    const bad: Record<string, string>[] = [
+      { doctorId: 'nope' },
+      { reveal: 'yes' },
+      { machineNumber: 'x'.repeat(65) },
+    ];
+    for (const query of bad) {
       const res = await get(adminToken, apiPaths.patientsExport, query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
     }

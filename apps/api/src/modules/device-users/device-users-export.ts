@@ -111,4 +111,3 @@ export function createDeviceUsersExport({ db }: { db: Db }) {
       ),
   };
 }
-export type DeviceUsersExport = ReturnType<typeof createDeviceUsersExport>;

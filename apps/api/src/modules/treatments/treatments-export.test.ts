@@ -157,12 +157,13 @@ describe('GET treatement-records/export', () => {
   });
 
   it('names a bad filter in a 400 and writes nothing', async () => {
-    for (const query of [
+    const bad: Record<string, string>[] = [
       { from: '2026-13-01' },
       { search: 'x'.repeat(101) },
       { reveal: '1' },
       { limit: '10' },
-    ]) {
+    ];
+    for (const query of bad) {
       const res = await get(adminToken, apiPaths.treatmentsExport, query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
     }
