@@ -5,6 +5,7 @@ import { permissionMessages, permissionNames } from '@app/contract/permissions';
 import { devices, doctors, patients, technicians } from '#api/db/schema/devices.ts';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
 import { accessRowsOf } from '#api/test/audit-rows.ts';
+import { exportBatchRows } from '#api/lib/csv-export.ts';
 import { csvCells } from '#api/test/csv-file.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
@@ -295,5 +296,42 @@ describe('GET technicians/export', () => {
     expect(rows.map((r) => r[2])).toEqual(['tech@clinic.test']);
     // Technicians have nothing masked, so nothing to reveal: the flag is not among the filters.
     expect((await get(adminToken, apiPaths.techniciansExport, { reveal: 'true' })).statusCode).toBe(400);
+  });
+});
+
+describe('rows without a create time', () => {
+  it('come first, by id, as in the list, even when a batch ends among them', async () => {
+    const db = t.database.db;
+    const [n] = await db
+      .insert(devices)
+      .values({
+        machineNumber: 'EXU-N',
+        serialNumber: 'SX-N',
+        location: 'Clinic',
+        latitude: 1,
+        longitude: 2,
+        city: 'Oslo',
+        country: 'Norway',
+        address: 'Main St 1',
+      })
+      .returning({ id: devices.id });
+    const undated = exportBatchRows + 5;
+    await db.insert(technicians).values([
+      ...Array.from({ length: undated }, (_, i) => ({
+        deviceId: n!.id,
+        userName: `Undated ${i}`,
+        email: `u${i}@clinic.test`,
+        createTime: null,
+      })),
+      { deviceId: n!.id, userName: 'Dated', email: 'd@clinic.test', createTime: at(1) },
+    ]);
+    const res = await get(adminToken, apiPaths.techniciansExport, { machineNumber: 'EXU-N' });
+    const names = csvCells(res.body)
+      .slice(1)
+      .map((r) => r[1]);
+    const list = await listed<DoctorRow>(apiPaths.techniciansAll, { machineNumber: 'EXU-N' }, 'data');
+    expect(names).toHaveLength(undated + 1);
+    expect(names).toEqual(list.map((r) => r.userName));
+    expect(names.at(-1)).toBe('Dated');
   });
 });
