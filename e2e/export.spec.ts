@@ -1,12 +1,12 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, signIn, e2eAdmin } from './support/fixtures.ts';
 
 test.describe.configure({ timeout: 150_000 });
 
-/** Clicks Export CSV and reads the file it saves: its name, header and rows. */
-async function exportedCsv(page: Page) {
+/** Clicks Export CSV (of `within`, when a page has several) and reads the file it saves: its name, header and rows. */
+async function exportedCsv(page: Page, within: Page | Locator = page) {
   const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await within.getByRole('button', { name: 'Export CSV' }).click();
   const download = await downloading;
   const parts = await (await download.createReadStream()).toArray();
   const [header, ...lines] = Buffer.concat(parts)
@@ -71,4 +71,78 @@ test('Export CSV on Subscription Management holds the filtered links', async ({ 
   });
   expect(lines).toHaveLength((await res.json()).data.total);
   expect(lines.every((l) => /,Pending( \(Demo payment\))?$/.test(l))).toBe(true);
+});
+
+/** A CSV line's cells (quoted cells, doubled quotes), as the export writes them. */
+function cellsOf(line: string) {
+  const cells = [''];
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '"' && quoted && line[i + 1] === '"') {
+      cells[cells.length - 1] += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) cells.push('');
+    else cells[cells.length - 1] += c;
+  }
+  return cells;
+}
+
+test("Export CSV of a machine's treatment records holds the list's rows, names masked unless ticked", async ({
+  page,
+  request,
+}) => {
+  await signIn(page);
+  await page.goto('/admin/device?search=MN-1001');
+  await page.getByRole('link', { name: 'View MN-1001' }).click();
+  const section = page.getByRole('region', { name: 'Treatment Records' });
+  await expect(
+    section.getByRole('table', { name: 'Treatment records' }).getByRole('row').nth(1),
+  ).toBeVisible();
+
+  // The list through its API, every page: what the file must hold, in the list's order.
+  const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
+  const token = (await login.json()).data.accessToken as string;
+  type Row = {
+    userName: string;
+    treatmentDevice: string;
+    treatmentPlan: string;
+    treatmentStartTime: string | null;
+    treatmentDuration: number | null;
+    totalEnergyOutput: number | null;
+  };
+  const listed: Row[] = [];
+  for (let p = 1; ; p++) {
+    const res = await request.get('/api/v1/admin/treatement-records/all', {
+      headers: { authorization: `Bearer ${token}` },
+      params: { machineNumber: 'MN-1001', limit: 100, page: p },
+    });
+    const data = (await res.json()).data;
+    listed.push(...(data.data as Row[]));
+    if (p >= data.total_pages) break;
+  }
+  const cells = (r: Row, name: string) =>
+    [
+      name,
+      r.treatmentDevice,
+      r.treatmentPlan,
+      r.treatmentStartTime,
+      r.treatmentDuration,
+      r.totalEnergyOutput,
+    ].map((v) => (v === null ? '' : String(v)));
+
+  const masked = await exportedCsv(page, section);
+  expect(masked.fileName).toMatch(/^treatments-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect(masked.header).toBe(
+    'User Name,Treatment Device,Treatment Plan,Start Time,Duration (min),Total Energy Output (J)',
+  );
+  expect(listed.length).toBeGreaterThan(0);
+  expect(masked.lines.map(cellsOf)).toEqual(listed.map((r) => cells(r, '••••••')));
+
+  // The e2e admin's role carries patients.reveal: it may ask for the names, which is recorded.
+  await section.getByRole('checkbox', { name: 'Export patient names unmasked (recorded)' }).check();
+  const unmasked = await exportedCsv(page, section);
+  expect(unmasked.lines.map(cellsOf)).toEqual(listed.map((r) => cells(r, r.userName)));
+  await expect(page.getByText(`Exported ${listed.length.toLocaleString('en')} rows`).first()).toBeVisible();
 });

@@ -176,6 +176,20 @@ export const appUpdateListItemSchema = appUpdateSchema.extend({
 export type AppUpdateListItem = z.infer<typeof appUpdateListItemSchema>;
 
 export const appUpdateListQuerySchema = pageQuery;
+/** Ours (issue 17): App Update as a CSV file; the list has no filter, so neither has its export. */
+export const appUpdateExportQuerySchema = strictObject({});
+/** The export's columns: the list's own, in its order (the APK as its download address). */
+export const appUpdateExportHeader = [
+  'App Name',
+  'Version Code',
+  'Version Name',
+  'Update Type',
+  'Remark',
+  'Machines Running',
+  'Rollout',
+  'Date',
+  'APK',
+] as const;
 
 export const appUpdateListSchema = z.object({
   allSystems: z.array(appUpdateListItemSchema),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-import { pageQuery } from './fields.ts';
+import { pageQuery, strictObject } from './fields.ts';
+import { revealExportQuery } from './masking.ts';
 
 /** Doctors, patients and technicians: the device users the mobile app registers (view-only here). */
 export const deviceUserMessages = {
@@ -42,6 +43,42 @@ export const patientListQuerySchema = pageQuery.extend({
   machineNumber: machineNumberFilter,
   doctorId: doctorIdFilter,
 });
+
+/** Ours (issue 17): each list's filters for its CSV export, which holds every matching row. */
+export const doctorExportQuerySchema = strictObject({
+  machineNumber: machineNumberFilter,
+  reveal: revealExportQuery,
+});
+export const technicianExportQuerySchema = strictObject({ machineNumber: machineNumberFilter });
+export const patientExportQuerySchema = strictObject({
+  machineNumber: machineNumberFilter,
+  doctorId: doctorIdFilter,
+  reveal: revealExportQuery,
+});
+/** The exports' columns: each list's own, in its order (contact data masked as the list masks it). */
+export const doctorExportHeader = [
+  'Doctor ID',
+  'User Name',
+  'Email',
+  'Phone Number',
+  'Created Time',
+  'Status',
+] as const;
+export const technicianExportHeader = [
+  'ID',
+  'User Name',
+  'Email',
+  'Phone Number',
+  'Created Time',
+  'Status',
+] as const;
+export const patientExportHeader = [
+  'Patient Name',
+  'Email',
+  'Phone Number',
+  'Doctor',
+  'Created Time',
+] as const;
 
 export const doctorIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidDoctorId }) });
 export const patientIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidPatientId }) });

@@ -36,6 +36,15 @@ describe('an access-log row in words', () => {
     );
   });
 
+  it('says when an export of health data went out unmasked', () => {
+    expect(words('EXPORT patients 12 rows unmasked: machineNumber=M-1')?.text).toBe(
+      'Exported 12 rows of patients unmasked (filters machineNumber=M-1)',
+    );
+    expect(words('EXPORT treatments 40 rows (cut short) unmasked: all')?.text).toBe(
+      'Exported 40 rows of treatments unmasked (every row), cut short',
+    );
+  });
+
   it('names a bulk action (its records are the listed ids, not one record)', () => {
     expect(
       words('POST /api/v1/admin/machine/bulk-status', { recordKind: 'device', changedFields: ['status'] }),

@@ -77,7 +77,7 @@ const appPhrases: Phrase[] = [
 ];
 
 const viewOrReveal = /^(VIEW|REVEAL) (patient|doctor|technician|treatment) (\S+?)(?::? (.*))?$/;
-const exported = /^EXPORT (\S+) (\d+) rows( \(cut short\))?: (.*)$/;
+const exported = /^EXPORT (\S+) (\d+) rows( \(cut short\))?( unmasked)?: (.*)$/;
 const request = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/v1\/(?:admin|app))(\/\S*)$/;
 
 export function logInWords(log: {
@@ -103,16 +103,17 @@ export function logInWords(log: {
   }
   const file = exported.exec(log.resource);
   if (file) {
-    const [, list, rows, cut, filters] = file as unknown as [
+    const [, list, rows, cut, unmasked, filters] = file as unknown as [
       string,
       string,
       string,
+      string | undefined,
       string | undefined,
       string,
     ];
     const which = filters === 'all' ? 'every row' : `filters ${filters}`;
     return {
-      text: `Exported ${Number(rows).toLocaleString('en')} rows of ${list} (${which})${cut ? ', cut short' : ''}`,
+      text: `Exported ${Number(rows).toLocaleString('en')} rows of ${list}${unmasked ? ' unmasked' : ''} (${which})${cut ? ', cut short' : ''}`,
       record: null,
     };
   }

@@ -26,6 +26,17 @@ export function maskPhone(phone: string | null): string | null {
 /** An address says where someone lives: nothing of it is shown. */
 export const maskAddress = (address: string | null): string | null => (address === null ? null : '••••••');
 
+/** A patient's name in an export that is not unmasked (decision 058): nothing of it is shown. */
+export const maskName = (name: string): string => (name === '' ? '' : dots.repeat(2));
+
+/**
+ * Ours (issue 17, decision 058): an export of health data asks for its values unmasked with
+ * `reveal=true`; only a role with patients.reveal may, and the export's audit row says so.
+ */
+export const revealExportQuery = z
+  .enum(['true', 'false'], { error: 'reveal must be true or false' })
+  .optional();
+
 /** Why an admin reveals a record's contact data: kept with the audit row (decision 045). */
 export const revealReasons = [
   'Treatment follow-up',

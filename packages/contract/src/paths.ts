@@ -26,6 +26,8 @@ export const apiPaths = {
   changePassword: '/api/v1/admin/change-password',
   roles: '/api/v1/admin/roles',
   rolesAll: '/api/v1/admin/roles/all',
+  // Ours (issue 17): the roles list as a CSV file, streamed.
+  rolesExport: '/api/v1/admin/roles/export',
   role: (id: string) => `/api/v1/admin/roles/${id}`,
   machines: '/api/v1/admin/machine',
   machineAdd: '/api/v1/admin/machine/add',
@@ -42,6 +44,10 @@ export const apiPaths = {
   patientAccessHistory: (id: string) => `/api/v1/admin/patient/${id}/access-history`,
   doctorAccessHistory: (id: string) => `/api/v1/admin/doctor/${id}/access-history`,
   techniciansAll: '/api/v1/admin/technicians/all',
+  // Ours (issue 17): each device-user list as a CSV file, streamed (contact data masked unless revealed).
+  doctorsExport: '/api/v1/admin/doctor/export',
+  patientsExport: '/api/v1/admin/patient/export',
+  techniciansExport: '/api/v1/admin/technicians/export',
   technician: (id: string) => `/api/v1/admin/technicians/${id}`,
   accessLogsAll: '/api/v1/admin/access-logs/all',
   errorLogsAll: '/api/v1/admin/error-logs/all',
@@ -59,6 +65,8 @@ export const apiPaths = {
   userMfa: (id: string) => `/api/v1/admin/users/${id}/mfa`,
   userMfaReset: (id: string) => `/api/v1/admin/users/${id}/mfa/reset`,
   treatmentsAll: '/api/v1/admin/treatement-records/all',
+  // Ours (issue 17): the treatment list as a CSV file, streamed (decision 058).
+  treatmentsExport: '/api/v1/admin/treatement-records/export',
   treatment: (id: string) => `/api/v1/admin/treatement-records/${id}`,
   subscriptionsAll: '/api/v1/admin/subscrption/all',
   subscriptionAdd: '/api/v1/admin/subscrption/add',
@@ -72,6 +80,8 @@ export const apiPaths = {
   subscriptionWebhook: '/api/v1/admin/subscription/webhook',
   systemUpdates: '/api/v1/admin/system/updates',
   systemUpdatesAll: '/api/v1/admin/system/updates/all',
+  // Ours (issue 17): App Update as a CSV file, streamed.
+  systemUpdatesExport: '/api/v1/admin/system/updates/export',
   // Ours (decision 051): pause, resume, advance, halt or withdraw a release's staged rollout.
   appUpdateRollout: (id: string) => `/api/v1/admin/system/updates/${id}/rollout`,
   // Ours (not in the spec): the public APK download and the mobile app's update check.

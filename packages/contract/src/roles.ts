@@ -65,6 +65,11 @@ export const roleListQuerySchema = strictObject({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
 
+/** Ours (issue 17): the roles list's search for its CSV export, which holds every matching role. */
+export const roleExportQuerySchema = strictObject({ search: roleListQuerySchema.shape.search });
+/** The export's columns: the list's own (it shows the role's name). */
+export const roleExportHeader = ['Role Name'] as const;
+
 export const roleSchema = z.object({
   _id: z.string(),
   roleId: z.number().int(),

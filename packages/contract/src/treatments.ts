@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
-import { pageQuery } from './fields.ts';
+import { pageQuery, strictObject } from './fields.ts';
+import { revealExportQuery } from './masking.ts';
 
 export const treatmentMessages = {
   // docs/product.md §2.8 "Tables and pagers" and docs/product.md §8.
@@ -30,6 +31,27 @@ export const treatmentListQuerySchema = pageQuery.extend({
     .optional(),
   to: z.iso.date({ error: treatmentMessages.toInvalid }).max(10, treatmentMessages.toInvalid).optional(),
 });
+
+/** Ours (issue 17): the list's filters for its CSV export, which holds every matching row. */
+export const treatmentExportQuerySchema = strictObject({
+  machineNumber: treatmentListQuerySchema.shape.machineNumber,
+  doctorId: treatmentListQuerySchema.shape.doctorId,
+  patientId: treatmentListQuerySchema.shape.patientId,
+  search: treatmentListQuerySchema.shape.search,
+  from: treatmentListQuerySchema.shape.from,
+  to: treatmentListQuerySchema.shape.to,
+  reveal: revealExportQuery,
+});
+export type TreatmentExportQuery = z.output<typeof treatmentExportQuerySchema>;
+/** The export's columns: the list's own; the patient's name masked unless revealed (decision 058). */
+export const treatmentExportHeader = [
+  'User Name',
+  'Treatment Device',
+  'Treatment Plan',
+  'Start Time',
+  'Duration (min)',
+  'Total Energy Output (J)',
+] as const;
 
 export const treatmentIdParamSchema = z.object({ id: z.uuid({ error: treatmentMessages.invalidId }) });
 

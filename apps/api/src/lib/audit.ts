@@ -190,18 +190,20 @@ export function createAuditLog({
      */
     recordExport(
       request: FastifyRequest,
-      exported: { list: string; filters: string; rows: number; complete: boolean },
+      exported: { list: string; filters: string; rows: number; complete: boolean; unmasked?: boolean },
     ) {
       const auth = request.auth;
       if (!auth) return;
       const cut = exported.complete ? '' : ' (cut short)';
+      const unmasked = exported.unmasked ? ' unmasked' : '';
       pushAccess({
         userId: auth.userId,
         userEmail: auth.email,
-        resource: `EXPORT ${exported.list} ${exported.rows} rows${cut}: ${exported.filters || 'all'}`.slice(
-          0,
-          200,
-        ),
+        resource:
+          `EXPORT ${exported.list} ${exported.rows} rows${cut}${unmasked}: ${exported.filters || 'all'}`.slice(
+            0,
+            200,
+          ),
         location: clientAddress(request),
         statusCode: null,
         durationMs: null,

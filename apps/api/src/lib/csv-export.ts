@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Permission } from '@app/contract/permissions';
+import { permissionMessages, type RoutePermission } from '@app/contract/permissions';
 import { Readable } from 'node:stream';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { csvLine } from './csv.ts';
+import { ForbiddenError } from './errors.ts';
 
 /** Rows read per query: a batch is all an export holds in memory at once, whatever its size. */
 export const exportBatchRows = 1000;
@@ -52,15 +53,22 @@ export async function* keysetCsv<Row extends { cursorAt: string; id: string }>(
 
 /**
  * Answers a list's export: a CSV attachment streamed from `csv`, and when it ends (or the client
- * leaves) one audit row with the list, the filters asked for and the rows sent (decision 056).
+ * leaves) one audit row with the list, the filters asked for, the rows sent and whether health data
+ * went out unmasked (decisions 056, 058).
  */
 export function sendCsvExport(
   request: FastifyRequest,
   reply: FastifyReply,
-  { list, csv }: { list: string; csv: (counted: (rows: number) => void) => AsyncIterable<string> },
+  {
+    list,
+    csv,
+    unmasked = false,
+  }: { list: string; csv: (counted: (rows: number) => void) => AsyncIterable<string>; unmasked?: boolean },
 ) {
   const filters = new URLSearchParams(request.url.split('?')[1] ?? '');
   filters.delete('columns');
+  // The audit row says "unmasked" in words; the flag itself is not a filter.
+  filters.delete('reveal');
   let rows = 0;
   let complete = false;
   async function* audited() {
@@ -68,7 +76,13 @@ export function sendCsvExport(
       yield* csv((n) => (rows = n));
       complete = true;
     } finally {
-      request.server.audit.recordExport(request, { list, filters: filters.toString(), rows, complete });
+      request.server.audit.recordExport(request, {
+        list,
+        filters: filters.toString(),
+        rows,
+        complete,
+        unmasked,
+      });
     }
   }
   const day = new Date().toISOString().slice(0, 10);
@@ -81,18 +95,21 @@ export function sendCsvExport(
 
 /**
  * A list's export route: GET `path` with the list's filters as its query, the list's permission,
- * answered by `sendCsvExport` (no response schema: the answer is a file).
+ * answered by `sendCsvExport` (no response schema: the answer is a file). A list of health data
+ * says which queries ask for it unmasked (`unmasked`): those also need patients.reveal, checked
+ * before a byte is sent (decision 058).
  */
 export function csvExportRoute<Q extends z.ZodType>(
   app: FastifyInstance,
   route: {
     path: string;
-    permission: Permission;
+    permission: RoutePermission;
     tag: string;
     summary: string;
     query: Q;
     list: string;
     csv: (query: z.output<Q>, counted: (rows: number) => void) => AsyncIterable<string>;
+    unmasked?: (query: z.output<Q>) => boolean;
   },
 ) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -101,10 +118,16 @@ export function csvExportRoute<Q extends z.ZodType>(
       config: { access: 'admin', permission: route.permission },
       schema: { tags: [route.tag], summary: route.summary, querystring: route.query },
     },
-    async (request, reply) =>
-      sendCsvExport(request, reply, {
+    async (request, reply) => {
+      const query = request.query as z.output<Q>;
+      const unmasked = route.unmasked?.(query) ?? false;
+      if (unmasked && !request.auth?.permissions.includes('patients.reveal'))
+        throw new ForbiddenError(permissionMessages.missing('patients.reveal'));
+      return sendCsvExport(request, reply, {
         list: route.list,
-        csv: (counted) => route.csv(request.query as z.output<Q>, counted),
-      }),
+        csv: (counted) => route.csv(query, counted),
+        unmasked,
+      });
+    },
   );
 }

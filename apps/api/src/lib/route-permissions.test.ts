@@ -33,6 +33,8 @@ const reviewed: Record<string, RoutePermission> = {
   'POST /api/v1/admin/profile/step-up': 'any-admin',
   'GET /api/v1/admin/roles/all': 'any-admin',
   'GET /api/v1/admin/roles/:id': 'any-admin',
+  // As its list: every admin (issue 17).
+  'GET /api/v1/admin/roles/export': 'any-admin',
   'POST /api/v1/admin/roles': 'roles.manage',
   'PUT /api/v1/admin/roles/:id': 'roles.manage',
   'DELETE /api/v1/admin/roles/:id': 'roles.manage',
@@ -60,6 +62,7 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/error-logs/export': 'logs.view',
   'GET /api/v1/admin/machine/:id/enrolment': 'devices.view',
   'GET /api/v1/admin/system/updates/all': 'devices.view',
+  'GET /api/v1/admin/system/updates/export': 'devices.view',
   'POST /api/v1/admin/machine/add': 'devices.edit',
   'PUT /api/v1/admin/machine/:id': 'devices.edit',
   'POST /api/v1/admin/machine/bulk-status': 'devices.edit',
@@ -75,6 +78,12 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/doctor/:id/access-history': 'patients.reveal',
   'GET /api/v1/admin/technicians/all': 'patients.view',
   'GET /api/v1/admin/technicians/:id': 'patients.view',
+  // Health-data exports: the list's permission; asking for them unmasked (reveal=true) also needs
+  // patients.reveal, checked by the route (decision 058; their tests check the 403).
+  'GET /api/v1/admin/doctor/export': 'patients.view',
+  'GET /api/v1/admin/patient/export': 'patients.view',
+  'GET /api/v1/admin/technicians/export': 'patients.view',
+  'GET /api/v1/admin/treatement-records/export': 'patients.view',
   'GET /api/v1/admin/treatement-records/all': 'patients.view',
   'GET /api/v1/admin/treatement-records/:id': 'patients.view',
   'GET /api/v1/admin/access-logs/all': 'logs.view',

@@ -3,6 +3,7 @@ import type { Config } from '#api/config.ts';
 import type { Db } from '#api/db/client.ts';
 import type { DeviceGate } from '#api/lib/auth-hook.ts';
 import type { Storage } from '#api/lib/storage/storage.ts';
+import { createAppUpdatesExport } from './app-updates-export.ts';
 import { appUpdatesRoutes } from './app-updates-routes.ts';
 import { createAppUpdatesService } from './app-updates-service.ts';
 import { createMinimumSupportedVersion } from './minimum-supported-version.ts';
@@ -28,6 +29,7 @@ export async function registerAppUpdates(
       minimumSupportedVersion: createMinimumSupportedVersion({ config: config.alarms }),
       secondAdminApproval,
     }),
+    exportCsv: createAppUpdatesExport({ db, publicUrl: config.publicUrl }),
     rollouts: createRolloutService({ db, secondAdminApproval }),
     devices,
   });

@@ -3,6 +3,7 @@ import type { Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   appUpdateIdParamSchema,
+  appUpdateExportQuerySchema,
   appUpdateListQuerySchema,
   appUpdateListResponseSchema,
   appUpdateMessages,
@@ -16,11 +17,13 @@ import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
 import type { FastifyRequest } from 'fastify';
 import { namingFields } from '#api/lib/audit-records.ts';
+import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { BadRequestError, UnauthorizedError, UnsupportedMediaTypeError } from '#api/lib/errors.ts';
 import type { DeviceGate } from '#api/lib/auth-hook.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import { apkContentType, type AppUpdatesService, type UploadPart } from './app-updates-service.ts';
+import type { AppUpdatesExport } from './app-updates-export.ts';
 import type { RolloutService } from './rollout-service.ts';
 
 const malformed = 'The upload was incomplete or is not valid multipart/form-data';
@@ -102,9 +105,10 @@ async function enrolledDevice(request: FastifyRequest, devices: DeviceGate): Pro
 
 export const appUpdatesRoutes: FastifyPluginAsyncZod<{
   appUpdates: AppUpdatesService;
+  exportCsv: AppUpdatesExport;
   rollouts: RolloutService;
   devices: DeviceGate;
-}> = async (app, { appUpdates, rollouts, devices }) => {
+}> = async (app, { appUpdates, exportCsv, rollouts, devices }) => {
   app.post(
     apiPaths.systemUpdates,
     {
@@ -148,6 +152,16 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => ok(await appUpdates.list(request.query)),
   );
+
+  csvExportRoute(app, {
+    path: apiPaths.systemUpdatesExport,
+    permission: 'devices.view',
+    tag: 'app-updates',
+    summary: "App updates as a CSV file: every release, newest first, with the list's columns, streamed",
+    query: appUpdateExportQuerySchema,
+    list: 'app-updates',
+    csv: exportCsv,
+  });
 
   app.get(
     apiPaths.appUpdateLatest,

@@ -2,14 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import {
+  doctorExportQuerySchema,
   doctorIdParamSchema,
   doctorListQuerySchema,
   doctorListResponseSchema,
   doctorResponseSchema,
+  patientExportQuerySchema,
   patientIdParamSchema,
   patientListQuerySchema,
   patientListResponseSchema,
   patientResponseSchema,
+  technicianExportQuerySchema,
   technicianIdParamSchema,
   technicianListQuerySchema,
   technicianListResponseSchema,
@@ -17,6 +20,7 @@ import {
 } from '@app/contract/device-users';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
+import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { maskDoctor, maskDoctorList, maskPatient, maskPatientList } from './contact-masks.ts';
 import { contactRevealRoutes } from './contact-reveal-routes.ts';
@@ -92,6 +96,41 @@ export const deviceUsersRoutes: FastifyPluginAsyncZod<{
   accessHistory: RecordAccessHistory;
 }> = async (app, { deviceUsers, accessHistory }) => {
   await app.register(contactRevealRoutes, { deviceUsers, accessHistory });
+  // Each list as a CSV file: its filters and columns, masked as the list is unless reveal=true,
+  // which needs patients.reveal and is audited as unmasked (decision 058).
+  const unmasked = (q: { reveal?: string }) => q.reveal === 'true';
+  const tag = 'device users';
+  csvExportRoute(app, {
+    path: apiPaths.doctorsExport,
+    permission: 'patients.view',
+    tag,
+    summary:
+      "Doctors as a CSV file: the list's machineNumber filter and columns, contact data masked unless reveal=true (patients.reveal)",
+    query: doctorExportQuerySchema,
+    list: 'doctors',
+    csv: deviceUsers.exportCsv.doctors,
+    unmasked,
+  });
+  csvExportRoute(app, {
+    path: apiPaths.patientsExport,
+    permission: 'patients.view',
+    tag,
+    summary:
+      "Patients as a CSV file: the list's machineNumber and doctorId filters and columns, contact data masked unless reveal=true (patients.reveal)",
+    query: patientExportQuerySchema,
+    list: 'patients',
+    csv: deviceUsers.exportCsv.patients,
+    unmasked,
+  });
+  csvExportRoute(app, {
+    path: apiPaths.techniciansExport,
+    permission: 'patients.view',
+    tag,
+    summary: "Technicians as a CSV file: the list's machineNumber filter and columns",
+    query: technicianExportQuerySchema,
+    list: 'technicians',
+    csv: deviceUsers.exportCsv.technicians,
+  });
   deviceUserRoutes(app, {
     kind: 'doctor',
     listPath: apiPaths.doctorsAll,

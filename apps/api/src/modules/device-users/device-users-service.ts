@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import {
   deviceUserMessages,
@@ -13,54 +13,20 @@ import type { Db } from '#api/db/client.ts';
 import { devices, doctors, patients, technicians } from '#api/db/schema/devices.ts';
 import { NotFoundError } from '#api/lib/errors.ts';
 import { offsetOf, pageCount } from '#api/lib/pagination.ts';
+import {
+  doctorColumns,
+  doctorsWhere,
+  patientColumns,
+  patientsWhere,
+  technicianColumns,
+  techniciansWhere,
+  withIsoTime,
+  type DeviceFilter,
+  type DeviceUserTable,
+} from './device-user-queries.ts';
+import { createDeviceUsersExport } from './device-users-export.ts';
 
 type Page = { page: number; limit: number };
-type DeviceUserTable = typeof doctors | typeof technicians | typeof patients;
-type DeviceFilter = { machineNumber?: string };
-
-const withIsoTime = <Row extends { createTime: Date | null }>(row: Row) => ({
-  ...row,
-  createTime: row.createTime ? row.createTime.toISOString() : null,
-});
-
-/** Rows of the device with this machine number (an unknown number simply matches nothing). */
-const onMachine = (deviceId: AnyColumn, machineNumber: string | undefined) =>
-  machineNumber
-    ? sql`${deviceId} = (select ${devices.id} from ${devices} where lower(${devices.machineNumber}) = lower(${machineNumber}))`
-    : undefined;
-
-const doctorColumns = {
-  _id: doctors.id,
-  userId: doctors.userId,
-  userName: doctors.userName,
-  email: doctors.email,
-  phonenumber: doctors.phonenumber,
-  address: doctors.address,
-  status: doctors.status,
-  createTime: doctors.createTime,
-  machineNumber: devices.machineNumber,
-};
-const technicianColumns = {
-  _id: technicians.id,
-  userId: technicians.userId,
-  userName: technicians.userName,
-  email: technicians.email,
-  phonenumber: technicians.phonenumber,
-  status: technicians.status,
-  createTime: technicians.createTime,
-  machineNumber: devices.machineNumber,
-};
-const patientColumns = {
-  _id: patients.id,
-  userId: patients.userId,
-  patientname: patients.patientname,
-  email: patients.email,
-  phone: patients.phone,
-  createTime: patients.createTime,
-  doctorid: patients.doctorId,
-  doctorName: doctors.userName,
-  machineNumber: devices.machineNumber,
-};
 
 export function createDeviceUsersService({ db }: { db: Db }) {
   const count = async (table: DeviceUserTable, where: SQL | undefined) => {
@@ -107,8 +73,11 @@ export function createDeviceUsersService({ db }: { db: Db }) {
   });
 
   return {
+    /** Each list as CSV (device-users-export.ts). */
+    exportCsv: createDeviceUsersExport({ db }),
+
     async listDoctors(q: Page & DeviceFilter): Promise<DoctorList> {
-      const where = onMachine(doctors.deviceId, q.machineNumber);
+      const where = doctorsWhere(q);
       const [rows, total] = await Promise.all([
         newestPage(selectDoctors(), doctors, where, q),
         count(doctors, where),
@@ -123,7 +92,7 @@ export function createDeviceUsersService({ db }: { db: Db }) {
     },
 
     async listTechnicians(q: Page & DeviceFilter): Promise<TechnicianList> {
-      const where = onMachine(technicians.deviceId, q.machineNumber);
+      const where = techniciansWhere(q);
       const [rows, total] = await Promise.all([
         newestPage(selectTechnicians(), technicians, where, q),
         count(technicians, where),
@@ -139,10 +108,7 @@ export function createDeviceUsersService({ db }: { db: Db }) {
 
     /** docs/product.md §4.7: a doctor's patients filter by the doctor's id. */
     async listPatients(q: Page & DeviceFilter & { doctorId?: string }): Promise<PatientList> {
-      const where = and(
-        onMachine(patients.deviceId, q.machineNumber),
-        q.doctorId ? eq(patients.doctorId, q.doctorId) : undefined,
-      );
+      const where = patientsWhere(q);
       const [rows, total] = await Promise.all([
         newestPage(selectPatients(), patients, where, q),
         count(patients, where),

@@ -3,6 +3,7 @@ import { apiPaths } from '@app/contract/paths';
 import {
   roleBodySchema,
   roleDeleteResponseSchema,
+  roleExportQuerySchema,
   roleIdParamSchema,
   roleListQuerySchema,
   roleListResponseSchema,
@@ -10,6 +11,7 @@ import {
   roleResponseSchema,
   type RoleBody,
 } from '@app/contract/roles';
+import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import type { RolesService } from './roles-service.ts';
 
@@ -17,6 +19,16 @@ const byId = apiPaths.role(':id');
 const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
 
 export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async (app, { roles }) => {
+  // As the list, every admin may read it (the role names are no secret among admins).
+  csvExportRoute(app, {
+    path: apiPaths.rolesExport,
+    permission: 'any-admin',
+    tag: 'roles',
+    summary: 'Roles as a CSV file: every role the search matches, in the list order, streamed',
+    query: roleExportQuerySchema,
+    list: 'roles',
+    csv: (query, counted) => roles.exportCsv(query.search, counted),
+  });
   app.get(
     apiPaths.rolesAll,
     {

@@ -1,8 +1,9 @@
-import { and, asc, count, eq, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { knownPermissions, permissionNames } from '@app/contract/permissions';
-import { roleMessages, type Role, type RoleBody } from '@app/contract/roles';
+import { roleExportHeader, roleMessages, type Role, type RoleBody } from '@app/contract/roles';
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
+import { keysetCsv } from '#api/lib/csv-export.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
 import { containsPattern, pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 
@@ -24,6 +25,10 @@ export type RoleListInput = {
   pageSize?: number;
   search?: string;
 };
+
+/** The list's search, shared with its export. */
+const rolesWhere = (search: string | undefined) =>
+  search ? ilike(roles.roleName, containsPattern(search)) : undefined;
 
 export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
   async function find(id: string): Promise<RoleRow> {
@@ -52,7 +57,7 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
   return {
     /** page/limit or currentPage/pageSize; with neither, every role on one page (the dropdown). */
     async list(input: RoleListInput) {
-      const where = input.search ? ilike(roles.roleName, containsPattern(input.search)) : undefined;
+      const where = rolesWhere(input.search);
       const [{ total }] = (await db.select({ total: count() }).from(roles).where(where)) as [
         { total: number },
       ];
@@ -69,6 +74,21 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
         .offset((page - 1) * limit);
       return { roles: rows.map(toRole), totalPages: pageCount(total, limit), total, page, limit };
     },
+
+    /** Every role the search matches as CSV, in the list's order (by role id, its cursor). */
+    exportCsv: (search: string | undefined, counted: (rows: number) => void) =>
+      keysetCsv(
+        roleExportHeader,
+        (after, size) =>
+          db
+            .select({ id: roles.id, roleName: roles.roleName, cursorAt: sql<string>`${roles.roleId}::text` })
+            .from(roles)
+            .where(and(rolesWhere(search), after ? gt(roles.roleId, Number(after.at)) : undefined))
+            .orderBy(asc(roles.roleId))
+            .limit(size),
+        (r) => [r.roleName],
+        counted,
+      ),
 
     async get(id: string) {
       return toRole(await find(id));

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiPaths } from '@app/contract/paths';
 import {
+  treatmentExportQuerySchema,
   treatmentIdParamSchema,
   treatmentListQuerySchema,
   treatmentListResponseSchema,
   treatmentResponseSchema,
 } from '@app/contract/treatments';
+import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import type { TreatmentsService } from './treatments-service.ts';
 
@@ -27,6 +29,18 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
     },
     async (request) => ok(await treatments.list(request.query)),
   );
+  csvExportRoute(app, {
+    path: apiPaths.treatmentsExport,
+    permission: 'patients.view',
+    tag: 'treatments',
+    summary:
+      "Treatment records as a CSV file: the list's filters and columns, the patient's name masked unless reveal=true (patients.reveal)",
+    query: treatmentExportQuerySchema,
+    list: 'treatments',
+    csv: treatments.exportCsv,
+    // Unmasked names need patients.reveal, and the audit row says so (decision 058).
+    unmasked: (q) => q.reveal === 'true',
+  });
   app.get(
     apiPaths.treatment(':id'),
     {

@@ -1,6 +1,9 @@
 import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import { maskName } from '@app/contract/masking';
 import {
+  treatmentExportHeader,
   treatmentMessages,
+  type TreatmentExportQuery,
   type Treatment,
   type TreatmentDetail,
   type TreatmentList,
@@ -8,6 +11,7 @@ import {
 import { dayRange } from '#api/lib/day-range.ts';
 import type { Db } from '#api/db/client.ts';
 import { devices, doctors, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
 import { NotFoundError } from '#api/lib/errors.ts';
 import { containsPattern, offsetOf, pageCount } from '#api/lib/pagination.ts';
 
@@ -39,6 +43,15 @@ const columns = {
   patientId: treatmentRecords.patientId,
   createdAt: treatmentRecords.createdAt,
 };
+const exportColumns = {
+  id: treatmentRecords.id,
+  userName: treatmentRecords.userName,
+  treatmentDevice: treatmentRecords.treatmentDevice,
+  treatmentPlan: treatmentRecords.treatmentPlan,
+  treatmentStartTime: treatmentRecords.treatmentStartTime,
+  treatmentDuration: treatmentRecords.treatmentDuration,
+  totalEnergyOutput: treatmentRecords.totalEnergyOutput,
+};
 type Row = Omit<Treatment, 'treatmentStartTime' | 'treatmentEndTime' | 'createdAt'> & {
   treatmentStartTime: Date | null;
   treatmentEndTime: Date | null;
@@ -53,26 +66,33 @@ const toTreatment = (r: Row): Treatment => ({
   createdAt: r.createdAt.toISOString(),
 });
 
+type TreatmentFilters = Omit<TreatmentListParams, 'page' | 'limit'>;
+
+/** The list's conditions (device, doctor, patient, day range, search), shared with its export. */
+function treatmentsWhere(q: TreatmentFilters) {
+  const pattern = q.search ? containsPattern(q.search) : undefined;
+  return and(
+    q.machineNumber
+      ? sql`${treatmentRecords.deviceId} = (select ${devices.id} from ${devices} where lower(${devices.machineNumber}) = lower(${q.machineNumber}))`
+      : undefined,
+    q.doctorId ? eq(treatmentRecords.doctorId, q.doctorId) : undefined,
+    q.patientId ? eq(treatmentRecords.patientId, q.patientId) : undefined,
+    ...dayRange(treatmentRecords.createdAt, q.from, q.to),
+    pattern
+      ? or(
+          sql`${treatmentRecords.userName} ilike ${pattern}`,
+          sql`${treatmentRecords.treatmentPlan} ilike ${pattern}`,
+          sql`${treatmentRecords.treatmentDevice} ilike ${pattern}`,
+        )
+      : undefined,
+  );
+}
+
 export function createTreatmentsService({ db }: { db: Db }) {
   return {
     /** Newest first; filtered by device, doctor or patient, and searched by patient name, plan or device. */
     async list(q: TreatmentListParams): Promise<TreatmentList> {
-      const pattern = q.search ? containsPattern(q.search) : undefined;
-      const where = and(
-        q.machineNumber
-          ? sql`${treatmentRecords.deviceId} = (select ${devices.id} from ${devices} where lower(${devices.machineNumber}) = lower(${q.machineNumber}))`
-          : undefined,
-        q.doctorId ? eq(treatmentRecords.doctorId, q.doctorId) : undefined,
-        q.patientId ? eq(treatmentRecords.patientId, q.patientId) : undefined,
-        ...dayRange(treatmentRecords.createdAt, q.from, q.to),
-        pattern
-          ? or(
-              sql`${treatmentRecords.userName} ilike ${pattern}`,
-              sql`${treatmentRecords.treatmentPlan} ilike ${pattern}`,
-              sql`${treatmentRecords.treatmentDevice} ilike ${pattern}`,
-            )
-          : undefined,
-      );
+      const where = treatmentsWhere(q);
       const [rows, total] = await Promise.all([
         db
           .select(columns)
@@ -97,6 +117,34 @@ export function createTreatmentsService({ db }: { db: Db }) {
         limit: q.limit,
       };
     },
+
+    /**
+     * The list's rows and columns as CSV, newest first (decision 056). The patient's name is what
+     * ties the treatment to a person: masked unless the admin asked, with patients.reveal, for the
+     * file unmasked (decision 058).
+     */
+    exportCsv: (q: TreatmentExportQuery, counted: (rows: number) => void) =>
+      keysetCsv(
+        treatmentExportHeader,
+        (after, size) =>
+          db
+            .select({ ...exportColumns, cursorAt: cursorAt(treatmentRecords.createdAt) })
+            .from(treatmentRecords)
+            .where(
+              and(treatmentsWhere(q), afterCursor(treatmentRecords.createdAt, treatmentRecords.id, after)),
+            )
+            .orderBy(desc(treatmentRecords.createdAt), desc(treatmentRecords.id))
+            .limit(size),
+        (t) => [
+          q.reveal === 'true' ? t.userName : maskName(t.userName),
+          t.treatmentDevice,
+          t.treatmentPlan,
+          iso(t.treatmentStartTime),
+          t.treatmentDuration,
+          t.totalEnergyOutput,
+        ],
+        counted,
+      ),
 
     async get(id: string): Promise<TreatmentDetail> {
       const [row] = await db

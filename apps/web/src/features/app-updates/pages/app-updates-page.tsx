@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { appUpdateMessages, updateTypeLabel, type AppUpdateListItem } from '@app/contract/app-updates';
+import { apiPaths } from '@app/contract/paths';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
@@ -54,7 +56,17 @@ export function AppUpdatesPage() {
     <>
       <PageHeader
         title="App Update"
-        actions={mayPublish ? <AddButton onClick={() => setAdding(true)}>Add App Update</AddButton> : null}
+        actions={
+          <>
+            <ExportCsvButton
+              path={apiPaths.systemUpdatesExport}
+              query={{}}
+              expectedRows={data?.total}
+              fileName="app-updates"
+            />
+            {mayPublish ? <AddButton onClick={() => setAdding(true)}>Add App Update</AddButton> : null}
+          </>
+        }
       />
       <PagedTable
         label="App updates"

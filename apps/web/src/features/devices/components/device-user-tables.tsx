@@ -6,7 +6,9 @@ import {
   type Patient,
   type Technician,
 } from '@app/contract/device-users';
+import { apiPaths } from '@app/contract/paths';
 import { paths } from '#web/lib/paths.ts';
+import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { TableWithPager } from '#web/components/paged-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
@@ -17,6 +19,7 @@ import { useListState } from '#web/lib/use-list-state.ts';
 import { useDoctors } from '../api/get-doctors.ts';
 import { usePatients } from '../api/get-patients.ts';
 import { useTechnicians } from '../api/get-technicians.ts';
+import { HealthExportButton } from './health-export-button.tsx';
 
 const statusBadge = (status: number) => (
   <StatusBadge label={orNA(deviceUserStatusLabels[status])} tone={status === 2 ? 'success' : 'secondary'} />
@@ -83,6 +86,13 @@ export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
   const { data, isPending } = useDoctors({ page: list.page, limit: list.limit, machineNumber });
   return (
     <>
+      <HealthExportButton
+        path={apiPaths.doctorsExport}
+        query={{ machineNumber }}
+        expectedRows={data?.total}
+        fileName="doctors"
+        masked="contact details"
+      />
       <TableWithPager
         label="Doctors"
         columns={doctorColumns}
@@ -108,6 +118,13 @@ export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps &
   const { data, isPending } = usePatients({ page: list.page, limit: list.limit, machineNumber, doctorId });
   return (
     <>
+      <HealthExportButton
+        path={apiPaths.patientsExport}
+        query={{ machineNumber, doctorId }}
+        expectedRows={data?.total}
+        fileName="patients"
+        masked="contact details"
+      />
       <TableWithPager
         label="Patients"
         columns={patientColumns}
@@ -132,6 +149,15 @@ export function TechniciansTable({ machineNumber, deviceId }: ListProps) {
   const { data, isPending } = useTechnicians({ page: list.page, limit: list.limit, machineNumber });
   return (
     <>
+      {/* Technicians' contact data is not masked (decision 045): nothing to reveal. */}
+      <div className="d-flex justify-content-end mb-2">
+        <ExportCsvButton
+          path={apiPaths.techniciansExport}
+          query={{ machineNumber }}
+          expectedRows={data?.total}
+          fileName="technicians"
+        />
+      </div>
       <TableWithPager
         label="Technicians"
         columns={technicianColumns}

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { apiPaths } from '@app/contract/paths';
 import type { Treatment } from '@app/contract/treatments';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { TableWithPager } from '#web/components/paged-table.tsx';
@@ -8,6 +9,7 @@ import { DETAIL_PAGE_SIZES } from '#web/components/pager.tsx';
 import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useListState } from '#web/lib/use-list-state.ts';
 import { useTreatments } from '../api/get-treatments.ts';
+import { HealthExportButton } from './health-export-button.tsx';
 import { TreatmentDetailsModal } from './treatment-details-modal.tsx';
 
 const columns: DataTableColumn<Treatment>[] = [
@@ -59,15 +61,8 @@ export function TreatmentsTable({
   const list = useListState();
   const searchId = useId();
   const [openId, setOpenId] = useState<string | null>(null);
-  const { data, isPending } = useTreatments({
-    page: list.page,
-    limit: list.limit,
-    machineNumber,
-    doctorId,
-    from,
-    to,
-    search: list.debouncedSearch || undefined,
-  });
+  const filters = { machineNumber, doctorId, from, to, search: list.debouncedSearch || undefined };
+  const { data, isPending } = useTreatments({ page: list.page, limit: list.limit, ...filters });
 
   return (
     <>
@@ -89,6 +84,13 @@ export function TreatmentsTable({
           />
         </div>
       ) : null}
+      <HealthExportButton
+        path={apiPaths.treatmentsExport}
+        query={filters}
+        expectedRows={data?.total}
+        fileName="treatments"
+        masked="patient names"
+      />
       <TableWithPager
         label={label}
         columns={columns}

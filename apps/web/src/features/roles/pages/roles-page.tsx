@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Link } from '#web/components/link.tsx';
 import { roleMessages, type Role } from '@app/contract/roles';
 import { paths } from '#web/lib/paths.ts';
+import { apiPaths } from '@app/contract/paths';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
+import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
 import { PencilIcon, TrashIcon } from '#web/components/icons.tsx';
@@ -38,7 +40,15 @@ export function RolesPage() {
       <PageHeader
         title="Roles"
         actions={
-          mayManage ? <AddButton onClick={() => setEditing({ role: null })}>Add Role</AddButton> : null
+          <>
+            <ExportCsvButton
+              path={apiPaths.rolesExport}
+              query={{}}
+              expectedRows={data?.total}
+              fileName="roles"
+            />
+            {mayManage ? <AddButton onClick={() => setEditing({ role: null })}>Add Role</AddButton> : null}
+          </>
         }
       />
       <PagedTable

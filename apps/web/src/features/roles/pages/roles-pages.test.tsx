@@ -20,6 +20,8 @@ let hold: Promise<Answer> | null = null;
 const api = serveTestApi((request, url) => {
   if (hold) return hold;
   const path = url.pathname;
+  if (path === '/api/v1/admin/roles/export')
+    return { status: 200, body: 'Role Name\r\nRole 1\r\n', headers: { 'content-type': 'text/csv' } };
   if (path === '/api/v1/admin/roles/all') {
     const page = Number(url.searchParams.get('currentPage'));
     const limit = Number(url.searchParams.get('pageSize'));
@@ -155,5 +157,18 @@ describe('Role Details', () => {
     hold = null;
     held.release(failure(404, 'Role not found'));
     expect(await within(card).findByText('Role not found')).toBeTruthy();
+  });
+});
+
+describe('Export CSV on Roles', () => {
+  it('downloads the roles file and says how many rows it held', async () => {
+    // jsdom keeps no files: the saved file's address is all the button needs.
+    URL.createObjectURL = () => 'blob:roles';
+    URL.revokeObjectURL = () => undefined;
+    const user = userEvent.setup();
+    renderPage({ path: '/admin/roles', Component: RolesPage, at: '/admin/roles' });
+    await user.click(await screen.findByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByText(/^Exported \d+ rows$/)).toBeTruthy();
+    expect(api.queries('/api/v1/admin/roles/export')).toHaveLength(1);
   });
 });

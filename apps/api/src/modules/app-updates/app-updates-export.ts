@@ -1,0 +1,57 @@
+import { desc } from 'drizzle-orm';
+import { rolloutStateLabels, type RolloutState } from '@app/contract/app-update-rollouts';
+import { appUpdateExportHeader, updateTypeLabel } from '@app/contract/app-updates';
+import type { Db } from '#api/db/client.ts';
+import { appUpdates } from '#api/db/schema/app-updates.ts';
+import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
+import { appUpdateDto } from './app-update-dto.ts';
+import { cohortTallies, progressOf } from './rollout-progress.ts';
+import { devicesRunning } from './running-devices.ts';
+
+/**
+ * App Update as CSV (issue 17): every release, newest first as the list, with the list's columns;
+ * the rollout cell says in words what the list's bar shows.
+ */
+export function createAppUpdatesExport({ db, publicUrl }: { db: Db; publicUrl: string }) {
+  return (_query: unknown, counted: (rows: number) => void) => {
+    // The machines' cohorts are read once per file: a release's progress is a sum over them.
+    let tallies: Awaited<ReturnType<typeof cohortTallies>> | null = null;
+    return keysetCsv(
+      appUpdateExportHeader,
+      async (after, size) => {
+        const rows = await db
+          .select({ row: appUpdates, cursorAt: cursorAt(appUpdates.createdAt) })
+          .from(appUpdates)
+          .where(afterCursor(appUpdates.createdAt, appUpdates.id, after))
+          .orderBy(desc(appUpdates.createdAt), desc(appUpdates.id))
+          .limit(size);
+        const running = await devicesRunning(
+          db,
+          rows.map((r) => r.row.versionCode),
+        );
+        tallies ??= rows.length ? await cohortTallies(db) : [];
+        const found = tallies;
+        return rows.map(({ row, cursorAt }) => ({
+          ...appUpdateDto(row, publicUrl),
+          id: row.id,
+          cursorAt,
+          deviceCount: running.get(row.versionCode) ?? 0,
+          progress: progressOf(found, row),
+        }));
+      },
+      (u) => [
+        u.appName,
+        u.versionCode,
+        u.versionName,
+        updateTypeLabel(u.updateType),
+        u.remark,
+        u.deviceCount,
+        `${rolloutStateLabels[u.rolloutState as RolloutState]} · ${u.rolloutPercent} %${u.approvalPending ? ' (awaiting approval)' : ''}: ${u.progress.updated} of ${u.progress.targeted} updated, ${u.progress.onOldVersion} on an older version`,
+        u.createdAt,
+        u.apkUrl,
+      ],
+      counted,
+    );
+  };
+}
+export type AppUpdatesExport = ReturnType<typeof createAppUpdatesExport>;
