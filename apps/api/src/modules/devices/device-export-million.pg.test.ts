@@ -71,7 +71,7 @@ it('streams 1,000,000 rows over HTTP holding less than 32 MB more than before', 
   let bytes = 0;
   let lines = 0;
   let nextCheck = 0;
-  let tail = Buffer.alloc(0);
+  let tail: Buffer = Buffer.alloc(0);
   for await (const chunk of res as AsyncIterable<Buffer>) {
     bytes += chunk.byteLength;
     for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
