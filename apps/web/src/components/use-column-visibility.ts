@@ -1,5 +1,6 @@
 import type { ListKey } from '@app/contract/preferences';
 import type { ColumnChoice } from './column-settings.tsx';
+import type { ListColumns } from './list-tools.tsx';
 import { useListPreferences, useSaveListPreferences } from '#web/lib/list-preferences.ts';
 
 /**
@@ -35,4 +36,19 @@ export function useColumnVisibility(
     save({ columns: [...mine, ...others] });
   };
   return [visible, setVisible] as const;
+}
+
+/** A table's columns as the chooser offers them (the Actions column is the table's, not a choice). */
+export const columnChoicesOf = (
+  columns: readonly { key: string; header: string; mandatory?: boolean }[],
+): ColumnChoice[] => columns.map(({ key, header, mandatory }) => ({ key, header, mandatory }));
+
+/** useColumnVisibility for ListTools and the table: `visibleColumns={columns.visible}`. */
+export function useListColumns(
+  list: ListKey,
+  choices: readonly ColumnChoice[],
+  listColumns?: readonly ColumnChoice[],
+): ListColumns {
+  const [visible, setVisible] = useColumnVisibility(list, choices, listColumns);
+  return { list, choices, visible, setVisible };
 }
