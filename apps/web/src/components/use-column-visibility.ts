@@ -10,8 +10,8 @@ import { useListPreferences, useSaveListPreferences } from '#web/lib/list-prefer
  * list's order; mandatory columns always show. What is stored is the shown columns in order.
  *
  * `listColumns`: every column kept under the key when several tables share it (the three device-user
- * tables, the two log tabs). A table saves its own columns first and keeps the others' as they were,
- * so choosing in one table does not hide or reorder another's columns.
+ * tables, the two log tabs), in an order that agrees with each table's own. A choice in one table
+ * leaves the others' columns where they were: only a column they share changes for both.
  */
 export function useColumnVisibility(
   list: ListKey,
@@ -27,13 +27,20 @@ export function useColumnVisibility(
     ? [...mandatory.filter((k) => !chosen.includes(k)), ...chosen.filter((k) => own.has(k))]
     : columns.filter((c) => c.mandatory || !c.hiddenByDefault).map((c) => c.key);
   const setVisible = (keys: readonly string[]) => {
-    const mine = [...new Set([...mandatory.filter((k) => !keys.includes(k)), ...keys])].filter((k) =>
-      own.has(k),
-    );
-    const others = chosen
-      ? chosen.filter((k) => !own.has(k))
-      : listColumns.filter((c) => !own.has(c.key) && (c.mandatory || !c.hiddenByDefault)).map((c) => c.key);
-    save({ columns: [...mine, ...others] });
+    const mine = [...new Set([...keys, ...mandatory])].filter((k) => own.has(k));
+    const before = chosen ?? listColumns.filter((c) => c.mandatory || !c.hiddenByDefault).map((c) => c.key);
+    // The other tables' columns stay after the same column of this table as before (or first), so
+    // their order does not change; this table's follow the new order.
+    const leading: string[] = [];
+    const after = new Map<string, string[]>();
+    let anchor: string | null = null;
+    for (const key of before) {
+      if (own.has(key)) anchor = mine.includes(key) ? key : anchor;
+      else if (anchor) after.set(anchor, [...(after.get(anchor) ?? []), key]);
+      else leading.push(key);
+    }
+    const next = [...leading, ...mine.flatMap((key) => [key, ...(after.get(key) ?? [])])];
+    save({ columns: next });
   };
   return [visible, setVisible] as const;
 }
