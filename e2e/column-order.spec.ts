@@ -25,6 +25,14 @@ test('a column moved by keyboard and a page size follow the admin to another bro
   await expect(page.getByText('Time moved to position 3 of 5.')).toBeAttached();
   await expect(up).toBeFocused();
   await expect(headers).toHaveText(['Sr No', 'Resource', 'What Happened', 'Time', 'Location', 'User']);
+  // Moving down moves the row's own element: focus must stay on it all the same.
+  const down = page.getByRole('button', { name: 'Move Location down' });
+  await down.focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByText('Location moved to position 5 of 5.')).toBeAttached();
+  await expect(down).toBeFocused();
+  await expect(down).toHaveAttribute('aria-disabled', 'true');
+  await expect(headers).toHaveText(['Sr No', 'Resource', 'What Happened', 'Time', 'User', 'Location']);
   await expectAccessible(page);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'Columns' })).toBeFocused();
@@ -53,8 +61,8 @@ test('a column moved by keyboard and a page size follow the admin to another bro
       'Resource',
       'What Happened',
       'Time',
-      'Location',
       'User',
+      'Location',
     ]);
     await expectAccessible(second);
   } finally {

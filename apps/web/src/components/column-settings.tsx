@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { DisclosureDropdown } from './disclosure-dropdown.tsx';
 import { ColumnsIcon } from './icons.tsx';
 
@@ -26,14 +26,6 @@ export type ColumnSettingsProps = {
 export function ColumnSettings({ columns, visible, onChange, label = 'Columns' }: ColumnSettingsProps) {
   const panelId = useId();
   const [announcement, setAnnouncement] = useState('');
-  // The control to focus again once the new order is drawn: a moved row's DOM node may be moved,
-  // which drops its focus (WCAG 2.4.3, the keyboard user stays on the item they moved).
-  const refocus = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    if (!refocus.current) return;
-    document.getElementById(refocus.current)?.focus();
-    refocus.current = null;
-  });
 
   const byKey = new Map(columns.map((c) => [c.key, c]));
   const shown = [
@@ -48,23 +40,21 @@ export function ColumnSettings({ columns, visible, onChange, label = 'Columns' }
     const later = rows.findIndex((c) => columns.indexOf(c) > index);
     rows.splice(later < 0 ? rows.length : later, 0, column);
   });
-  const idOf = (key: string, part: string) => `${panelId}-${part}-${key}`;
 
-  const toggle = (key: string, checked: boolean) => {
-    refocus.current = idOf(key, 'show');
+  const toggle = (key: string, checked: boolean) =>
     onChange(
       checked
         ? rows.filter((c) => c.key === key || shown.includes(c.key)).map((c) => c.key)
         : shown.filter((k) => k !== key),
     );
-  };
   const move = (key: string, by: -1 | 1) => {
     const from = shown.indexOf(key);
     const to = from + by;
     if (from < 0 || to < 0 || to >= shown.length) return;
     const next = [...shown];
     [next[from], next[to]] = [next[to]!, next[from]!];
-    refocus.current = idOf(key, by < 0 ? 'up' : 'down');
+    // Rows are keyed by column, so the pressed button stays the focused element (React keeps focus
+    // across the reorder): the keyboard user stays on the item they moved (WCAG 2.4.3).
     setAnnouncement(`${byKey.get(key)!.header} moved to position ${to + 1} of ${shown.length}.`);
     onChange(next);
   };
@@ -84,7 +74,7 @@ export function ColumnSettings({ columns, visible, onChange, label = 'Columns' }
         <fieldset className="p-3">
           <legend className="fs-6 fw-semibold mb-2">Show columns</legend>
           {rows.map((column) => {
-            const id = idOf(column.key, 'show');
+            const id = `${panelId}-show-${column.key}`;
             const position = shown.indexOf(column.key);
             const checked = position >= 0;
             return (
@@ -106,14 +96,12 @@ export function ColumnSettings({ columns, visible, onChange, label = 'Columns' }
                 {checked ? (
                   <>
                     <MoveButton
-                      id={idOf(column.key, 'up')}
                       label={`Move ${column.header} up`}
                       inert={position === 0}
                       onClick={() => move(column.key, -1)}
                       arrow="↑"
                     />
                     <MoveButton
-                      id={idOf(column.key, 'down')}
                       label={`Move ${column.header} down`}
                       inert={position === shown.length - 1}
                       onClick={() => move(column.key, 1)}
@@ -138,13 +126,11 @@ export function ColumnSettings({ columns, visible, onChange, label = 'Columns' }
  * who just moved a column there would be left nowhere.
  */
 function MoveButton({
-  id,
   label,
   inert,
   onClick,
   arrow,
 }: {
-  id: string;
   label: string;
   inert: boolean;
   onClick: () => void;
@@ -153,7 +139,6 @@ function MoveButton({
   return (
     <button
       type="button"
-      id={id}
       className="btn btn-sm btn-outline-secondary column-move"
       aria-label={label}
       title={label}
