@@ -52,4 +52,46 @@ describe('ColumnSettings', () => {
     expect(button.getAttribute('aria-expanded')).toBe('false');
     expect(document.activeElement).toBe(button);
   });
+
+  it('moves a column up and down by keyboard, keeping focus on it and announcing where it went', async () => {
+    render(<Harness />);
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    const up = screen.getByRole('button', { name: 'Move Location up' });
+    up.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('status').textContent).toBe('machineNumber,location,serialNumber,status');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move Location up' }));
+    expect(screen.getByText('Location moved to position 2 of 4.').getAttribute('aria-live')).toBe('polite');
+    await userEvent.keyboard(' ');
+    expect(screen.getByRole('status').textContent).toBe('location,machineNumber,serialNumber,status');
+    // At the top, Move up stays focused and does nothing.
+    const top = screen.getByRole('button', { name: 'Move Location up' });
+    expect(document.activeElement).toBe(top);
+    expect(top.getAttribute('aria-disabled')).toBe('true');
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('status').textContent).toBe('location,machineNumber,serialNumber,status');
+    // A mandatory column moves too.
+    await userEvent.click(screen.getByRole('button', { name: 'Move Serial Number down' }));
+    expect(screen.getByRole('status').textContent).toBe('location,machineNumber,status,serialNumber');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move Serial Number down' }));
+    expect(screen.getByText('Serial Number moved to position 4 of 4.')).toBeTruthy();
+  });
+
+  it('lists the columns in the shown order, a hidden one without move buttons and back in its row when shown', async () => {
+    render(<Harness />);
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Move Status up' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Status' }));
+    expect(screen.getByRole('status').textContent).toBe('machineNumber,serialNumber,location');
+    expect(screen.queryByRole('button', { name: 'Move Status up' })).toBeNull();
+    const names = () =>
+      screen.getAllByRole('checkbox').map((box) => box.getAttribute('id')!.split('-show-')[1]);
+    expect(names()).toEqual(['machineNumber', 'serialNumber', 'location', 'status']);
+    await userEvent.click(screen.getByRole('button', { name: 'Move Location up' }));
+    expect(names()).toEqual(['machineNumber', 'location', 'serialNumber', 'status']);
+    // Turned on again, it takes its row's place: last.
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Status' }));
+    expect(screen.getByRole('status').textContent).toBe('machineNumber,location,serialNumber,status');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Status' }));
+  });
 });

@@ -110,4 +110,28 @@ describe('DataTable', () => {
     expect(screen.getByRole('button', { name: 'View M-1' })).toBeTruthy();
     expect(screen.getByText('Active')).toBeTruthy();
   });
+
+  it('shows the visible columns in their given order, an unnamed mandatory one in its own place', () => {
+    render(
+      <DataTable
+        label="Devices"
+        columns={[
+          ...columns,
+          { key: 'status', header: 'Status' },
+          { key: 'tools', header: 'Tools', mandatory: true, render: () => 'x' },
+        ]}
+        rows={rows.slice(0, 1)}
+        getRowKey={(r) => r._id}
+        emptyText="none"
+        visibleColumns={['status', 'location']}
+      />,
+    );
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Sr No',
+      'Machine Number',
+      'Status',
+      'Location',
+      'Tools',
+    ]);
+  });
 });

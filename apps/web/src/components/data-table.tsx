@@ -30,7 +30,7 @@ export type DataTableProps<T> = {
   /** Page and page size make Sr No run on across pages. */
   page?: number;
   limit?: number;
-  /** Keys to show (from useColumnVisibility); all when omitted. */
+  /** Keys to show, in their order (from useColumnVisibility); all, in `columns` order, when omitted. */
   visibleColumns?: readonly string[];
   sort?: SortState;
   onSort?: (key: string) => void;
@@ -45,6 +45,21 @@ export type DataTableProps<T> = {
    */
   selection?: TableSelection & { rowLabel: (row: T) => string };
 };
+
+/**
+ * The visible columns in the chosen order (decision 057). A mandatory column not named (one the
+ * chooser does not offer, such as an Actions column) keeps its place: before the first shown column
+ * that comes after it in `columns`.
+ */
+function orderColumns<T>(columns: readonly DataTableColumn<T>[], visible: readonly string[]) {
+  const shown = visible.flatMap((key) => columns.filter((c) => c.key === key));
+  columns.forEach((column, index) => {
+    if (!column.mandatory || visible.includes(column.key)) return;
+    const later = shown.findIndex((c) => columns.indexOf(c) > index);
+    shown.splice(later < 0 ? shown.length : later, 0, column);
+  });
+  return shown;
+}
 
 const ariaSort = (sort: SortState | undefined, key: string) =>
   sort?.key === key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
@@ -72,9 +87,7 @@ export function DataTable<T>({
   showSrNo = true,
   selection,
 }: DataTableProps<T>) {
-  const shown = visibleColumns
-    ? columns.filter((c) => c.mandatory || visibleColumns.includes(c.key))
-    : columns;
+  const shown = visibleColumns ? orderColumns(columns, visibleColumns) : columns;
   const list = rows ?? [];
   const columnCount = shown.length + (showSrNo ? 1 : 0) + (actions ? 1 : 0) + (selection ? 1 : 0);
   const keyOf = (row: T, index: number) => String(getRowKey(row, index));

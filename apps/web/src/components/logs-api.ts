@@ -46,5 +46,5 @@ export const logsQueryOptions = <K extends LogKind>(params: LogListParams & { ki
     placeholderData: keepPreviousData,
   });
 
-export const useLogs = <K extends LogKind>(params: LogListParams & { kind: K }) =>
-  useQuery(logsQueryOptions(params));
+export const useLogs = <K extends LogKind>(params: LogListParams & { kind: K }, enabled = true) =>
+  useQuery({ ...logsQueryOptions(params), enabled });

@@ -12,6 +12,11 @@ import { ExportCsvButton } from './export-csv-button.tsx';
 import { SearchBox } from './search-box.tsx';
 import { Tabs } from './tabs.tsx';
 import { useUrlFilters } from '../lib/use-url-filters.ts';
+import { useListPreferences, useSaveListPreferences } from '../lib/list-preferences.ts';
+import { useUrlListState } from '../lib/use-url-list-state.ts';
+import { ListTools } from './list-tools.tsx';
+import { SavedViewsMenu } from './saved-views-menu.tsx';
+import { columnChoicesOf, useListColumns } from './use-column-visibility.ts';
 
 const dateRangeNames = ['from', 'to'] as const;
 
@@ -20,6 +25,11 @@ export type LogsTabsProps = {
   userId?: string;
   /** Only this device's rows. */
   machineNumber?: string;
+  /**
+   * The search lives in the URL with the day range, and a Views menu offers views of them (the
+   * Admin Logs page); on a record's page, which holds several lists, the search is the tabs' own.
+   */
+  inUrl?: boolean;
 };
 
 const who = (log: AccessLog | ErrorLog) => orNA(log.userEmail ?? log.user?.email ?? log.user?.userId);
@@ -29,7 +39,14 @@ const accessColumns: DataTableColumn<AccessLog>[] = [
   { key: 'words', header: 'What Happened', className: 'text-break', render: (log) => <LogWords log={log} /> },
   { key: 'location', header: 'Location', className: 'text-nowrap' },
   { key: 'userEmail', header: 'User', render: who },
-  { key: 'time', header: 'Time', className: 'text-nowrap', render: (log) => formatDateTime(log.time) },
+  // When it happened names the row: it cannot be hidden (decision 057).
+  {
+    key: 'time',
+    header: 'Time',
+    className: 'text-nowrap',
+    mandatory: true,
+    render: (log) => formatDateTime(log.time),
+  },
 ];
 
 const errorColumns: DataTableColumn<ErrorLog>[] = [
@@ -37,8 +54,27 @@ const errorColumns: DataTableColumn<ErrorLog>[] = [
   { key: 'functionName', header: 'Function Name' },
   { key: 'message', header: 'Message' },
   { key: 'userEmail', header: 'User', render: who },
-  { key: 'utcTime', header: 'Time', className: 'text-nowrap', render: (log) => formatDateTime(log.utcTime) },
+  // Keyed 'time' as on the access list: one Time column of the one list 'logs'.
+  {
+    key: 'time',
+    header: 'Time',
+    className: 'text-nowrap',
+    mandatory: true,
+    render: (log) => formatDateTime(log.utcTime),
+  },
 ];
+
+/*
+ * Both tabs keep one list, 'logs' (decision 057): they are one screen with one search and day range
+ * (docs/product.md §2.9), so one page size serves both, and a column they share (Resource, User,
+ * Time) is chosen once. Each tab's chooser keeps the other tab's own columns where they were.
+ */
+const accessChoices = columnChoicesOf(accessColumns);
+const errorChoices = columnChoicesOf(errorColumns);
+// Every column of the two, in an order that agrees with each tab's own.
+const logChoices = ['resource', 'words', 'location', 'functionName', 'message', 'userEmail', 'time'].map(
+  (key) => [...accessChoices, ...errorChoices].find((c) => c.key === key)!,
+);
 
 type ListProps = LogsTabsProps & {
   kind: LogKind;
@@ -47,26 +83,32 @@ type ListProps = LogsTabsProps & {
   to?: string;
   limit: number;
   onLimitChange: (limit: number) => void;
+  /** False until the kept page size is read: the first request already has it. */
+  ready: boolean;
 };
 
 /**
  * One log list with its own pager. Next continues from the last row shown (the server's cursor),
  * so paging stays fast however deep it goes; Prev uses the cursor remembered for that page.
  */
-function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimitChange }: ListProps) {
+function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimitChange, ready }: ListProps) {
   const [page, setPage] = useState(1);
   const [cursors, setCursors] = useState<Record<number, string>>({});
-  const { data, isPending, isFetching } = useLogs({
-    kind,
-    page,
-    limit,
-    search: search || undefined,
-    from,
-    to,
-    userId,
-    machineNumber,
-    after: cursors[page],
-  });
+  const shown = useListColumns('logs', kind === 'access' ? accessChoices : errorChoices, logChoices);
+  const { data, isPending, isFetching } = useLogs(
+    {
+      kind,
+      page,
+      limit,
+      search: search || undefined,
+      from,
+      to,
+      userId,
+      machineNumber,
+      after: cursors[page],
+    },
+    ready,
+  );
   const label = kind === 'access' ? 'Access logs' : 'Error logs';
 
   const changePage = (next: { page: number; limit: number }) => {
@@ -83,7 +125,8 @@ function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimi
 
   return (
     <>
-      <div className="d-flex justify-content-end mb-2">
+      <div className="d-flex flex-wrap justify-content-end gap-2 mb-2">
+        <ListTools columns={shown} views={false} />
         <ExportCsvButton
           path={kind === 'access' ? apiPaths.accessLogsExport : apiPaths.errorLogsExport}
           query={{ search: search || undefined, from, to, userId, machineNumber }}
@@ -95,6 +138,7 @@ function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimi
         <DataTable
           label={label}
           columns={accessColumns}
+          visibleColumns={shown.visible}
           rows={(data?.logs as AccessLog[] | undefined) ?? null}
           getRowKey={(log) => log._id}
           emptyText={logMessages.accessEmpty}
@@ -106,6 +150,7 @@ function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimi
         <DataTable
           label={label}
           columns={errorColumns}
+          visibleColumns={shown.visible}
           rows={(data?.logs as ErrorLog[] | undefined) ?? null}
           getRowKey={(log) => log._id}
           emptyText={logMessages.errorEmpty}
@@ -131,17 +176,23 @@ function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimi
  * Admin Logs page and, filtered by userId or machineNumber, by the device and device-user pages.
  * A new search starts both lists at page 1; each list loads only while its tab is shown.
  */
-export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
-  const [search, setSearch] = useState('');
-  const debounced = useDebouncedValue(search.trim());
+export function LogsTabs({ userId, machineNumber, inUrl = false }: LogsTabsProps) {
+  const urlList = useUrlListState({ pageSizes: logPageSizes });
+  const [ownSearch, setOwnSearch] = useState('');
+  const ownDebounced = useDebouncedValue(ownSearch.trim());
+  const [search, setSearch, debounced] = inUrl
+    ? [urlList.search, urlList.setSearch, urlList.debouncedSearch]
+    : [ownSearch, setOwnSearch, ownDebounced];
   // ?from=…&to=…: the day range is in the URL, so a reload or a link keeps it.
   const range = useUrlFilters(dateRangeNames);
   const { from, to } = range.values;
-  // Page sizes outlive a new search; the page does not.
-  const [limits, setLimits] = useState<Record<LogKind, number>>({
-    access: logPageSizes[0],
-    error: logPageSizes[0],
-  });
+  // The page size is kept on the server (decision 053) and outlives a new search; the page does not.
+  const { prefs, loaded } = useListPreferences('logs');
+  const saveLimit = useSaveListPreferences('logs');
+  const [picked, setPicked] = useState<number | null>(null);
+  const sizes: readonly number[] = logPageSizes;
+  const kept = prefs.pageSize && sizes.includes(prefs.pageSize) ? prefs.pageSize : logPageSizes[0];
+  const limit = picked ?? kept;
 
   const list = (kind: LogKind) => (
     // Keyed by the search and range: a new one is a new list at page 1.
@@ -153,8 +204,9 @@ export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
       to={to}
       userId={userId}
       machineNumber={machineNumber}
-      limit={limits[kind]}
-      onLimitChange={(limit) => setLimits((current) => ({ ...current, [kind]: limit }))}
+      limit={limit}
+      onLimitChange={(next) => (setPicked(next), saveLimit({ pageSize: next }))}
+      ready={loaded}
     />
   );
 
@@ -163,6 +215,11 @@ export function LogsTabs({ userId, machineNumber }: LogsTabsProps) {
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
         <SearchBox label="Search logs" value={search} onChange={setSearch} />
         <DateRangeFilter from={from ?? ''} to={to ?? ''} onChange={range.set} />
+        {inUrl ? (
+          <div className="ms-auto">
+            <SavedViewsMenu list="logs" />
+          </div>
+        ) : null}
       </div>
       <Tabs
         label="Logs"

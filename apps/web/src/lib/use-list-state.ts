@@ -1,4 +1,6 @@
 import { useCallback, useState } from 'react';
+import type { ListKey } from '@app/contract/preferences';
+import { useListPreferences, useSaveListPreferences } from './list-preferences.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 
 export type SortDirection = 'asc' | 'desc';
@@ -10,15 +12,36 @@ export function nextSort(current: SortState | undefined, key: string): SortState
   return { key, direction: 'asc' };
 }
 
-export type ListStateOptions = { initialLimit?: number; initialSort?: SortState; debounceMs?: number };
+export type ListStateOptions = {
+  initialLimit?: number;
+  initialSort?: SortState;
+  debounceMs?: number;
+  /**
+   * The list whose page size the admin keeps on the server (decision 053): used until a size is
+   * picked here, and a picked one is kept. Until it is read, `ready` is false, so the first request
+   * already has it. Only a size among `pageSizes` is taken.
+   */
+  listKey?: ListKey;
+  pageSizes?: readonly number[];
+};
 
 /**
  * Page, page size, sort and a debounced search for one list. A new search or page size starts at
  * page 1 (docs/product.md §9). Feed `page`, `limit`, `sort` and `debouncedSearch` into the list's query key.
  */
-export function useListState({ initialLimit = 10, initialSort, debounceMs }: ListStateOptions = {}) {
+export function useListState({
+  initialLimit = 10,
+  initialSort,
+  debounceMs,
+  listKey,
+  pageSizes,
+}: ListStateOptions = {}) {
+  const { prefs, loaded: ready } = useListPreferences(listKey);
+  const savePreference = useSaveListPreferences(listKey);
+  const kept = prefs.pageSize && pageSizes?.includes(prefs.pageSize) ? prefs.pageSize : initialLimit;
   const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(initialLimit);
+  const [picked, setLimit] = useState<number | null>(null);
+  const limit = picked ?? kept;
   const [sort, setSort] = useState<SortState | undefined>(initialSort);
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search.trim(), debounceMs);
@@ -29,11 +52,27 @@ export function useListState({ initialLimit = 10, initialSort, debounceMs }: Lis
     setPage(1);
   }
 
-  const changePage = useCallback((next: { page: number; limit: number }) => {
-    setPage(next.page);
-    setLimit(next.limit);
-  }, []);
+  const changePage = useCallback(
+    (next: { page: number; limit: number }) => {
+      if (next.limit !== limit) savePreference({ pageSize: next.limit });
+      setPage(next.page);
+      setLimit(next.limit);
+    },
+    [limit, savePreference],
+  );
   const toggleSort = useCallback((key: string) => setSort((current) => nextSort(current, key)), []);
 
-  return { page, limit, sort, search, debouncedSearch, setPage, setSearch, setSort, toggleSort, changePage };
+  return {
+    page,
+    limit,
+    sort,
+    search,
+    debouncedSearch,
+    setPage,
+    setSearch,
+    setSort,
+    toggleSort,
+    changePage,
+    ready,
+  };
 }

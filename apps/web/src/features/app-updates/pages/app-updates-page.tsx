@@ -6,6 +6,8 @@ import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
+import { ListTools } from '#web/components/list-tools.tsx';
+import { columnChoicesOf, useListColumns } from '#web/components/use-column-visibility.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useCan } from '#web/lib/use-session.ts';
@@ -17,7 +19,8 @@ import { RolloutProgress } from '../components/rollout-progress.tsx';
 const columns: DataTableColumn<AppUpdateListItem>[] = [
   { key: 'appName', header: 'App Name' },
   { key: 'versionCode', header: 'Version Code', className: 'text-nowrap' },
-  { key: 'versionName', header: 'Version Name', className: 'text-nowrap' },
+  // The column that names the row cannot be hidden (decision 057).
+  { key: 'versionName', header: 'Version Name', className: 'text-nowrap', mandatory: true },
   { key: 'updateType', header: 'Update Type', render: (u) => updateTypeLabel(u.updateType) },
   { key: 'remark', header: 'Remark' },
   // How many machines last reported this versionCode in their heartbeat (issue 16).
@@ -37,6 +40,8 @@ const columns: DataTableColumn<AppUpdateListItem>[] = [
   },
 ];
 
+const choices = columnChoicesOf(columns);
+
 /**
  * /admin/app-update: App Update (docs/product.md §2.14): the list of app updates and the Add App Update
  * modal, for an admin whose role carries app-updates.publish (decision 047).
@@ -48,8 +53,10 @@ export function AppUpdatesPage() {
   const [adding, setAdding] = useState(false);
   const { data, isPending, isFetching } = useAppUpdates({ page: list.page, limit: list.limit }, list.ready);
   const rollout = useRolloutActions();
+  const chosen = useListColumns('app-updates', choices);
+  // Not a choice: mandatory keeps it shown, last.
   const shown: DataTableColumn<AppUpdateListItem>[] = mayPublish
-    ? [...columns, { key: 'actions', header: 'Actions', render: rollout.buttons }]
+    ? [...columns, { key: 'actions', header: 'Actions', render: rollout.buttons, mandatory: true }]
     : columns;
 
   return (
@@ -69,8 +76,14 @@ export function AppUpdatesPage() {
         }
       />
       <PagedTable
+        toolbar={
+          <div className="d-flex mb-3">
+            <ListTools columns={chosen} />
+          </div>
+        }
         label="App updates"
         columns={shown}
+        visibleColumns={chosen.visible}
         rows={data?.allSystems}
         getRowKey={(u) => u._id}
         emptyText={appUpdateMessages.empty}

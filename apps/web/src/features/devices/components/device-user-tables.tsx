@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from '#web/components/link.tsx';
 import {
   deviceUserMessages,
@@ -14,6 +15,8 @@ import { TableWithPager } from '#web/components/paged-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
 import { DETAIL_PAGE_SIZES } from '#web/components/pager.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
+import { ListTools } from '#web/components/list-tools.tsx';
+import { columnChoicesOf, useListColumns } from '#web/components/use-column-visibility.ts';
 import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useListState } from '#web/lib/use-list-state.ts';
 import { useDoctors } from '../api/get-doctors.ts';
@@ -27,7 +30,8 @@ const statusBadge = (status: number) => (
 
 const doctorColumns: DataTableColumn<Doctor>[] = [
   { key: 'userId', header: 'Doctor ID' },
-  { key: 'userName', header: 'User Name' },
+  // The column that names the row cannot be hidden (decision 057).
+  { key: 'userName', header: 'User Name', mandatory: true },
   { key: 'email', header: 'Email' },
   { key: 'phonenumber', header: 'Phone Number', className: 'text-nowrap' },
   {
@@ -40,7 +44,7 @@ const doctorColumns: DataTableColumn<Doctor>[] = [
 ];
 const technicianColumns: DataTableColumn<Technician>[] = [
   { key: 'userId', header: 'ID' },
-  { key: 'userName', header: 'User Name' },
+  { key: 'userName', header: 'User Name', mandatory: true },
   { key: 'email', header: 'Email' },
   { key: 'phonenumber', header: 'Phone Number', className: 'text-nowrap' },
   {
@@ -52,7 +56,7 @@ const technicianColumns: DataTableColumn<Technician>[] = [
   { key: 'status', header: 'Status', render: (t) => statusBadge(t.status) },
 ];
 const patientColumns: DataTableColumn<Patient>[] = [
-  { key: 'patientname', header: 'Patient Name' },
+  { key: 'patientname', header: 'Patient Name', mandatory: true },
   { key: 'email', header: 'Email' },
   { key: 'phone', header: 'Phone Number', className: 'text-nowrap' },
   { key: 'doctorName', header: 'Doctor' },
@@ -63,6 +67,44 @@ const patientColumns: DataTableColumn<Patient>[] = [
     render: (p) => formatDateTime(p.createTime),
   },
 ];
+
+/*
+ * The three tables keep one list, 'device-users' (decision 057): one page size, and one column
+ * choice where they share a column (User Name, Email, Created Time...). Each saves its own columns
+ * and keeps the others' (useColumnVisibility's listColumns).
+ */
+const doctorChoices = columnChoicesOf(doctorColumns);
+const technicianChoices = columnChoicesOf(technicianColumns);
+const patientChoices = columnChoicesOf(patientColumns);
+// Every column of the three, in an order that agrees with each table's own.
+const deviceUserOrder = [
+  'userId',
+  'userName',
+  'patientname',
+  'email',
+  'phonenumber',
+  'phone',
+  'doctorName',
+  'createTime',
+  'status',
+];
+const deviceUserChoices = deviceUserOrder.map((key) =>
+  [...doctorChoices, ...patientChoices].find((c) => c.key === key)!,
+);
+const listOptions = { listKey: 'device-users', pageSizes: DETAIL_PAGE_SIZES } as const;
+
+/**
+ * The chooser above a device-user table; no Views menu: the page holds several lists and their state
+ * is not in its URL, so a view would hold nothing.
+ */
+function Tools({ columns, children }: { columns: ReturnType<typeof useListColumns>; children: ReactNode }) {
+  return (
+    <div className="d-flex flex-wrap align-items-start gap-2 mb-2">
+      <ListTools columns={columns} views={false} />
+      <div className="ms-auto">{children}</div>
+    </div>
+  );
+}
 
 /** The eye button of a device-user row: its page, carrying the device id in navigation state (docs/product.md §2.6). */
 function ViewLink({ to, deviceId, name }: { to: string; deviceId?: string; name: string }) {
@@ -82,20 +124,24 @@ function ViewLink({ to, deviceId, name }: { to: string; deviceId?: string; name:
 type ListProps = { machineNumber?: string; deviceId?: string };
 
 export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
-  const list = useListState();
-  const { data, isPending } = useDoctors({ page: list.page, limit: list.limit, machineNumber });
+  const list = useListState(listOptions);
+  const shown = useListColumns('device-users', doctorChoices, deviceUserChoices);
+  const { data, isPending } = useDoctors({ page: list.page, limit: list.limit, machineNumber }, list.ready);
   return (
     <>
-      <HealthExportButton
-        path={apiPaths.doctorsExport}
-        query={{ machineNumber }}
-        expectedRows={data?.total}
-        fileName="doctors"
-        masked="contact details"
-      />
+      <Tools columns={shown}>
+        <HealthExportButton
+          path={apiPaths.doctorsExport}
+          query={{ machineNumber }}
+          expectedRows={data?.total}
+          fileName="doctors"
+          masked="contact details"
+        />
+      </Tools>
       <TableWithPager
         label="Doctors"
         columns={doctorColumns}
+        visibleColumns={shown.visible}
         rows={data?.data}
         getRowKey={(d) => d._id}
         emptyText={deviceUserMessages.noDoctors}
@@ -114,20 +160,27 @@ export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
 
 /** Patients of a device, or of a doctor (docs/product.md §4.7: by the doctor's id). */
 export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps & { doctorId?: string }) {
-  const list = useListState();
-  const { data, isPending } = usePatients({ page: list.page, limit: list.limit, machineNumber, doctorId });
+  const list = useListState(listOptions);
+  const shown = useListColumns('device-users', patientChoices, deviceUserChoices);
+  const { data, isPending } = usePatients(
+    { page: list.page, limit: list.limit, machineNumber, doctorId },
+    list.ready,
+  );
   return (
     <>
-      <HealthExportButton
-        path={apiPaths.patientsExport}
-        query={{ machineNumber, doctorId }}
-        expectedRows={data?.total}
-        fileName="patients"
-        masked="contact details"
-      />
+      <Tools columns={shown}>
+        <HealthExportButton
+          path={apiPaths.patientsExport}
+          query={{ machineNumber, doctorId }}
+          expectedRows={data?.total}
+          fileName="patients"
+          masked="contact details"
+        />
+      </Tools>
       <TableWithPager
         label="Patients"
         columns={patientColumns}
+        visibleColumns={shown.visible}
         rows={data?.patientData}
         getRowKey={(p) => p._id}
         emptyText={deviceUserMessages.noPatients}
@@ -145,22 +198,27 @@ export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps &
 }
 
 export function TechniciansTable({ machineNumber, deviceId }: ListProps) {
-  const list = useListState();
-  const { data, isPending } = useTechnicians({ page: list.page, limit: list.limit, machineNumber });
+  const list = useListState(listOptions);
+  const shown = useListColumns('device-users', technicianChoices, deviceUserChoices);
+  const { data, isPending } = useTechnicians(
+    { page: list.page, limit: list.limit, machineNumber },
+    list.ready,
+  );
   return (
     <>
       {/* Technicians' contact data is not masked (decision 045): nothing to reveal. */}
-      <div className="d-flex justify-content-end mb-2">
+      <Tools columns={shown}>
         <ExportCsvButton
           path={apiPaths.techniciansExport}
           query={{ machineNumber }}
           expectedRows={data?.total}
           fileName="technicians"
         />
-      </div>
+      </Tools>
       <TableWithPager
         label="Technicians"
         columns={technicianColumns}
+        visibleColumns={shown.visible}
         rows={data?.data}
         getRowKey={(t) => t._id}
         emptyText={deviceUserMessages.noTechnicians}

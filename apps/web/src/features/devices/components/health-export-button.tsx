@@ -16,7 +16,7 @@ export function HealthExportButton({ masked, query, ...button }: Props) {
   const [unmasked, setUnmasked] = useState(false);
   const id = useId();
   return (
-    <div className="d-flex flex-wrap align-items-center justify-content-end gap-3 mb-2">
+    <div className="d-flex flex-wrap align-items-center justify-content-end gap-3">
       {mayReveal ? (
         <div className="form-check mb-0">
           <input

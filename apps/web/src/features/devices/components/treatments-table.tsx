@@ -8,12 +8,16 @@ import { SearchIcon } from '#web/components/icons.tsx';
 import { DETAIL_PAGE_SIZES } from '#web/components/pager.tsx';
 import { formatDateTime, orNA } from '#web/lib/format.ts';
 import { useListState } from '#web/lib/use-list-state.ts';
+import { useUrlListState } from '#web/lib/use-url-list-state.ts';
+import { ListTools } from '#web/components/list-tools.tsx';
+import { columnChoicesOf, useListColumns } from '#web/components/use-column-visibility.ts';
 import { useTreatments } from '../api/get-treatments.ts';
 import { HealthExportButton } from './health-export-button.tsx';
 import { TreatmentDetailsModal } from './treatment-details-modal.tsx';
 
 const columns: DataTableColumn<Treatment>[] = [
-  { key: 'userName', header: 'User Name' },
+  // The column that names the row cannot be hidden (decision 057).
+  { key: 'userName', header: 'User Name', mandatory: true },
   { key: 'treatmentDevice', header: 'Treatment Device' },
   { key: 'treatmentPlan', header: 'Treatment Plan' },
   {
@@ -36,6 +40,8 @@ const columns: DataTableColumn<Treatment>[] = [
   },
 ];
 
+const choices = columnChoicesOf(columns);
+
 export type TreatmentsTableProps = {
   /** Filters: a device, a doctor (docs/product.md §4.7: also a patient's treatments, by the patient's doctorid). */
   machineNumber?: string;
@@ -46,6 +52,11 @@ export type TreatmentsTableProps = {
   emptyText: string;
   label: string;
   searchable?: boolean;
+  /**
+   * The list's page, size and search live in the URL, with a Views menu (the Treatment Records
+   * page). On a record's page, which holds several lists, they are the table's own.
+   */
+  inUrl?: boolean;
 };
 
 /** Treatment records with a details modal; pager 10/25 (docs/product.md §9). */
@@ -57,43 +68,54 @@ export function TreatmentsTable({
   emptyText,
   label,
   searchable = false,
+  inUrl = false,
 }: TreatmentsTableProps) {
-  const list = useListState();
+  // Both kept on the server as one list, 'treatments' (decision 053); one of them is used.
+  const urlList = useUrlListState({ pageSizes: DETAIL_PAGE_SIZES, listKey: 'treatments' });
+  const ownList = useListState({ pageSizes: DETAIL_PAGE_SIZES, listKey: 'treatments' });
+  const list = inUrl ? urlList : ownList;
+  const shown = useListColumns('treatments', choices);
   const searchId = useId();
   const [openId, setOpenId] = useState<string | null>(null);
   const filters = { machineNumber, doctorId, from, to, search: list.debouncedSearch || undefined };
-  const { data, isPending } = useTreatments({ page: list.page, limit: list.limit, ...filters });
+  const { data, isPending } = useTreatments({ page: list.page, limit: list.limit, ...filters }, list.ready);
 
   return (
     <>
-      {searchable ? (
-        <div className="input-group mb-3" style={{ maxWidth: 360 }}>
-          <span className="input-group-text" aria-hidden="true">
-            <SearchIcon size={16} />
-          </span>
-          <label htmlFor={searchId} className="visually-hidden">
-            Search treatments
-          </label>
-          <input
-            id={searchId}
-            type="search"
-            className="form-control"
-            placeholder="Search"
-            value={list.search}
-            onChange={(e) => list.setSearch(e.target.value)}
+      <div className="d-flex flex-wrap align-items-start gap-2">
+        {searchable ? (
+          <div className="input-group mb-3" style={{ maxWidth: 360 }}>
+            <span className="input-group-text" aria-hidden="true">
+              <SearchIcon size={16} />
+            </span>
+            <label htmlFor={searchId} className="visually-hidden">
+              Search treatments
+            </label>
+            <input
+              id={searchId}
+              type="search"
+              className="form-control"
+              placeholder="Search"
+              value={list.search}
+              onChange={(e) => list.setSearch(e.target.value)}
+            />
+          </div>
+        ) : null}
+        <div className="mb-3 ms-auto d-flex flex-wrap align-items-start gap-2">
+          <HealthExportButton
+            path={apiPaths.treatmentsExport}
+            query={filters}
+            expectedRows={data?.total}
+            fileName="treatments"
+            masked="patient names"
           />
+          <ListTools columns={shown} views={inUrl} />
         </div>
-      ) : null}
-      <HealthExportButton
-        path={apiPaths.treatmentsExport}
-        query={filters}
-        expectedRows={data?.total}
-        fileName="treatments"
-        masked="patient names"
-      />
+      </div>
       <TableWithPager
         label={label}
         columns={columns}
+        visibleColumns={shown.visible}
         rows={data?.data}
         getRowKey={(t) => t._id}
         emptyText={emptyText}

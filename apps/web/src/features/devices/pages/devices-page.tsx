@@ -81,11 +81,8 @@ const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) =
 const FleetMap = lazy(() => import('../components/fleet-map.tsx'));
 const views = ['map'] as const;
 
-/** The columns shown, in the list's order, as the export names them. */
-const exportedColumns = (visible: readonly string[]) =>
-  columns
-    .filter((c) => (c.mandatory || visible.includes(c.key)) && c.key in deviceExportColumns)
-    .map((c) => c.key);
+/** The columns shown, in the order the admin put them (decision 057), as the export names them. */
+const exportedColumns = (visible: readonly string[]) => visible.filter((key) => key in deviceExportColumns);
 
 /** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the filters live in the URL. */
 export function DevicesPage() {

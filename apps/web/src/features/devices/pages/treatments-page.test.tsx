@@ -1,22 +1,27 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { buildTreatment, ok } from '#web/test/fixtures.ts';
 import { renderPage } from '#web/test/render-router.tsx';
 import { serveTestApi } from '#web/test/test-api.ts';
 import { signedInForEachTest } from '#web/test/session.ts';
+import { headersOf, keptListPreferences, reorderAndHide } from '#web/test/list-preferences.ts';
 import { TreatmentsPage } from './treatments-page.tsx';
 
 signedInForEachTest();
 
 const path = '/api/v1/admin/treatement-records/all';
-const api = serveTestApi((_request, url) =>
-  ok({
-    data: url.searchParams.get('from') === '2026-12-01' ? [] : [buildTreatment(1), buildTreatment(2)],
-    total_pages: 1,
-    total: 2,
-    page: 1,
-    limit: 10,
-  }),
+const prefs = keptListPreferences('treatments');
+const api = serveTestApi(
+  (request, url) =>
+    prefs.answer(request, url) ??
+    ok({
+      data: url.searchParams.get('from') === '2026-12-01' ? [] : [buildTreatment(1), buildTreatment(2)],
+      total_pages: 1,
+      total: 2,
+      page: 1,
+      limit: 10,
+    }),
 );
 const renderAt = (at: string) => renderPage({ path: '/admin/treatments', Component: TreatmentsPage, at });
 
@@ -42,6 +47,42 @@ describe('Treatment Records', () => {
     renderAt('/admin/treatments?from=yesterday');
     expect(await screen.findByText('All treatment records')).toBeTruthy();
     await screen.findByRole('table', { name: 'Treatment records' });
-    expect(api.queries(path).at(-1)!.get('from')).toBeNull();
+    // The request waits for the kept page size.
+    await waitFor(() => expect(api.queries(path)).toHaveLength(1));
+    expect(api.queries(path)[0]!.get('from')).toBeNull();
+  });
+
+  it('asks once, at the page size the admin kept, and keeps a new one', async () => {
+    prefs.kept = { columns: null, pageSize: 25, sort: null };
+    renderAt('/admin/treatments');
+    await within(await screen.findByRole('table', { name: 'Treatment records' })).findByText(
+      buildTreatment(1).userName,
+    );
+    expect(api.queries(path).map((q) => q.get('limit'))).toEqual(['25']);
+    await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '10');
+    await waitFor(() => expect(prefs.kept).toMatchObject({ pageSize: 10 }));
+  });
+
+  it("opens at the URL's page size over the kept one, with the URL's search and a Views menu", async () => {
+    prefs.kept = { columns: null, pageSize: 10, sort: null };
+    renderAt('/admin/treatments?limit=25&search=Treat');
+    await screen.findByRole('table', { name: 'Treatment records' });
+    await waitFor(() => expect(api.queries(path)).toHaveLength(1));
+    expect([api.queries(path)[0]!.get('limit'), api.queries(path)[0]!.get('search')]).toEqual([
+      '25',
+      'Treat',
+    ]);
+    expect(screen.getByRole('button', { name: 'Views' })).toBeTruthy();
+  });
+
+  it('shows the kept columns in their order, and keeps a new order and a hidden column', async () => {
+    prefs.kept = { columns: ['treatmentPlan', 'userName', 'treatmentDuration'], pageSize: null, sort: null };
+    renderAt('/admin/treatments');
+    const table = await screen.findByRole('table', { name: 'Treatment records' });
+    await within(table).findByText(buildTreatment(1).userName);
+    expect(headersOf(table)).toEqual(['Sr No', 'Treatment Plan', 'User Name', 'Duration', 'Action']);
+    await reorderAndHide({ moveUp: 'Duration', hide: 'Treatment Plan' });
+    expect(headersOf(table)).toEqual(['Sr No', 'Duration', 'User Name', 'Action']);
+    await waitFor(() => expect(prefs.kept).toMatchObject({ columns: ['treatmentDuration', 'userName'] }));
   });
 });

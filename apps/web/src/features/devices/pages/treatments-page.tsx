@@ -35,6 +35,7 @@ export function TreatmentsPage() {
         emptyText={treatmentMessages.empty}
         label="Treatment records"
         searchable
+        inUrl
       />
     </>
   );

@@ -13,7 +13,8 @@ const errorPath = '/api/v1/admin/error-logs/all';
 let hold: Promise<Answer> | null = null;
 
 const api = serveTestApi((_request, url) => {
-  if (hold) return hold;
+  // Only the list is held: the kept page size it waits for is read first.
+  if (hold && url.pathname === accessPath) return hold;
   const none = url.searchParams.get('search') === 'nothing';
   if (url.pathname === accessPath) return ok(logListOf(none ? [] : [buildAccessLog(1), buildAccessLog(2)]));
   if (url.pathname === errorPath) return ok(logListOf(none ? [] : [buildErrorLog(1)]));
@@ -61,6 +62,8 @@ describe('Admin Logs', () => {
     openLogs();
     const table = await screen.findByRole('table', { name: 'Access logs' });
     expect(await within(table).findByRole('status')).toBeTruthy();
+    // The list is asked for once the kept page size is read: release its answer only then.
+    await waitFor(() => expect(api.queries(accessPath)).toHaveLength(1));
     hold = null;
     held.release(ok(logListOf([buildAccessLog(3)])));
     expect(await within(table).findByText('GET /api/v1/admin/machine/3')).toBeTruthy();

@@ -8,7 +8,7 @@ export function LogsPage() {
       <PageHeader title="Admin Logs" />
       <div className="card shadow-sm">
         <div className="card-body">
-          <LogsTabs />
+          <LogsTabs inUrl />
         </div>
       </div>
     </>

@@ -11,6 +11,8 @@ import { PencilIcon, TrashIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
+import { ListTools } from '#web/components/list-tools.tsx';
+import { columnChoicesOf, useListColumns } from '#web/components/use-column-visibility.ts';
 import { useConfirmDelete } from '#web/lib/use-confirm-delete.ts';
 import { useCan } from '#web/lib/use-session.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
@@ -18,7 +20,9 @@ import { useDeleteRole } from '../api/delete-role.ts';
 import { useRoles } from '../api/get-roles.ts';
 import { RoleFormModal } from '../components/role-form-modal.tsx';
 
-const columns: DataTableColumn<Role>[] = [{ key: 'roleName', header: 'Role Name' }];
+// The column that names the row cannot be hidden (decision 057).
+const columns: DataTableColumn<Role>[] = [{ key: 'roleName', header: 'Role Name', mandatory: true }];
+const choices = columnChoicesOf(columns);
 
 /**
  * /admin/roles (docs/product.md §2.10 "Roles"): the list, with add, edit and delete reachable from it
@@ -34,6 +38,7 @@ export function RolesPage() {
   const [editing, setEditing] = useState<{ role: Role | null } | null>(null);
   const deleting = useConfirmDelete<Role>(useDeleteRole(), roleMessages.deleted);
   const mayManage = useCan('roles.manage');
+  const shown = useListColumns('roles', choices);
 
   return (
     <>
@@ -52,8 +57,14 @@ export function RolesPage() {
         }
       />
       <PagedTable
+        toolbar={
+          <div className="d-flex mb-3">
+            <ListTools columns={shown} />
+          </div>
+        }
         label="Roles"
         columns={columns}
+        visibleColumns={shown.visible}
         rows={data?.roles}
         getRowKey={(role) => role._id}
         emptyText={roleMessages.empty}

@@ -10,6 +10,7 @@ import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import { RolesPage } from './roles-page.tsx';
 import { ViewRolePage } from './view-role-page.tsx';
 import { signedInForEachTest } from '#web/test/session.ts';
+import { keptListPreferences } from '#web/test/list-preferences.ts';
 
 // Decision 047: what these screens offer follows the role; here it carries every permission.
 signedInForEachTest();
@@ -17,8 +18,11 @@ signedInForEachTest();
 let roles: Role[] = [];
 let hold: Promise<Answer> | null = null;
 
+const prefs = keptListPreferences('roles');
 const api = serveTestApi((request, url) => {
   if (hold) return hold;
+  const answered = prefs.answer(request, url);
+  if (answered) return answered;
   const path = url.pathname;
   if (path === '/api/v1/admin/roles/export')
     return { status: 200, body: 'Role Name\r\nRole 1\r\n', headers: { 'content-type': 'text/csv' } };
@@ -121,6 +125,18 @@ describe('Roles', () => {
     const router = openRoles();
     await userEvent.click(await screen.findByRole('link', { name: 'View Role 1' }));
     expect(router.state.location.pathname).toBe(`/admin/view-role/${testId(1, 5)}`);
+  });
+
+  it('asks once, at the page size the admin kept, and offers Role Name in the chooser, always shown', async () => {
+    prefs.kept = { columns: null, pageSize: 25, sort: null };
+    openRoles();
+    await within(await screen.findByRole('table', { name: 'Roles' })).findByText('Role 12');
+    expect(api.queries('/api/v1/admin/roles/all').map((q) => q.get('pageSize'))).toEqual(['25']);
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    const name = screen.getByRole('checkbox', { name: /Role Name/ }) as HTMLInputElement;
+    expect([name.checked, name.disabled]).toEqual([true, true]);
+    await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '10');
+    await waitFor(() => expect(prefs.kept).toMatchObject({ pageSize: 10 }));
   });
 });
 

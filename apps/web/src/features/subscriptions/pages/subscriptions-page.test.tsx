@@ -7,6 +7,7 @@ import { startTestServer, type Answer, type Recorded } from '#web/test/http-serv
 import { SubscriptionsPage } from './subscriptions-page.tsx';
 import { renderRouter } from '#web/test/render-router.tsx';
 import { signedInForEachTest, signInWith } from '#web/test/session.ts';
+import { headersOf, reorderAndHide } from '#web/test/list-preferences.ts';
 
 // Decision 047: what these screens offer follows the role; here it carries every permission.
 signedInForEachTest();
@@ -147,6 +148,18 @@ describe('Subscription Management', () => {
     await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '50');
     await waitFor(() => expect(listQueries().at(-1)!.get('limit')).toBe('50'));
     await waitFor(() => expect(kept).toEqual({ columns: null, pageSize: 50, sort: null }));
+  });
+
+  it('shows the kept columns in their order, and keeps a new order and a hidden column', async () => {
+    kept = { columns: ['status', 'fullName', 'amount'], pageSize: null, sort: null };
+    list = [row(1, 1)];
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Subscriptions' });
+    await within(table).findByText('Customer 1');
+    expect(headersOf(table)).toEqual(['Sr No.', 'Status', 'Name', 'Amount ($)', 'Action']);
+    await reorderAndHide({ moveUp: 'Amount ($)', hide: 'Status' });
+    expect(headersOf(table)).toEqual(['Sr No.', 'Amount ($)', 'Name', 'Action']);
+    await waitFor(() => expect(kept).toMatchObject({ columns: ['amount', 'fullName'] }));
   });
 
   it("shows 'No Subscription found.' for an empty list", async () => {

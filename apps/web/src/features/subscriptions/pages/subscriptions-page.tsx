@@ -18,7 +18,8 @@ import { formatDateTime } from '#web/lib/format.ts';
 import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { FilterSelect } from '#web/components/filter-select.tsx';
-import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
+import { ListTools } from '#web/components/list-tools.tsx';
+import { columnChoicesOf, useListColumns } from '#web/components/use-column-visibility.ts';
 import { useCan } from '#web/lib/use-session.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { AddSubscriptionModal } from '../components/add-subscription-modal.tsx';
@@ -37,7 +38,8 @@ const expiryOptions = expiryValues.map((days) => ({ value: days, label: `Expirin
 const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 const columns: DataTableColumn<Subscription>[] = [
-  { key: 'fullName', header: 'Name' },
+  // The column that names the row cannot be hidden (decision 057).
+  { key: 'fullName', header: 'Name', mandatory: true },
   { key: 'email', header: 'Email' },
   { key: 'machineSerialNumber', header: 'Machine Serial No.', className: 'text-nowrap' },
   {
@@ -61,6 +63,8 @@ const columns: DataTableColumn<Subscription>[] = [
   },
 ];
 
+const choices = columnChoicesOf(columns);
+
 /**
  * /admin/subscription-management (docs/product.md §2.12 "Subscription Management"); adding one is for an
  * admin whose role carries subscriptions.manage (decision 047).
@@ -71,6 +75,7 @@ export function SubscriptionsPage() {
 
   const mayAdd = useCan('subscriptions.manage');
   const [adding, setAdding] = useState(false);
+  const shown = useListColumns('subscriptions', choices);
   // ?status=1..4 and ?expiresWithin=7|30: the dashboard's subscription figures link here.
   const [status, setStatus] = useUrlFilter('status', statusValues, '');
   const [expiring, setExpiring] = useUrlFilter('expiresWithin', expiryValues, '');
@@ -119,13 +124,12 @@ export function SubscriptionsPage() {
               options={expiryOptions}
               onChange={setExpiring}
             />
-            <div className="ms-auto">
-              <SavedViewsMenu list="subscriptions" />
-            </div>
+            <ListTools columns={shown} />
           </div>
         }
         label="Subscriptions"
         columns={columns}
+        visibleColumns={shown.visible}
         rows={data?.subscriptions}
         getRowKey={(s) => s._id}
         emptyText={subscriptionTexts.empty}

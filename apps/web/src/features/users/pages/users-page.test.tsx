@@ -6,6 +6,7 @@ import { buildUser, failure, ok, pageOf, testId } from '#web/test/fixtures.ts';
 import type { Answer } from '#web/test/http-server.ts';
 import { renderPage } from '#web/test/render-router.tsx';
 import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
+import { headersOf, reorderAndHide } from '#web/test/list-preferences.ts';
 import { UsersPage } from './users-page.tsx';
 
 let users: User[] = [];
@@ -121,5 +122,16 @@ describe('User Management', () => {
     expect(lists.map((q) => q.get('limit'))).toEqual(['25']);
     await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '10');
     await waitFor(() => expect(keptUsersPrefs).toMatchObject({ pageSize: 10 }));
+  });
+
+  it('shows the columns in the order the admin kept, and keeps a new order and a hidden column', async () => {
+    keptUsersPrefs = { columns: ['email', 'userName', 'role'], pageSize: null, sort: null };
+    openUsers();
+    const table = await screen.findByRole('table', { name: 'Users' });
+    await within(table).findByText('user1');
+    expect(headersOf(table)).toEqual(['Sr No.', 'Email', 'User Name', 'Role', 'Actions']);
+    await reorderAndHide({ moveUp: 'Role', hide: 'Email' });
+    expect(headersOf(table)).toEqual(['Sr No.', 'Role', 'User Name', 'Actions']);
+    await waitFor(() => expect(keptUsersPrefs).toMatchObject({ columns: ['role', 'userName'] }));
   });
 });

@@ -13,6 +13,8 @@ import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
 import { useRowSelection } from '#web/components/use-row-selection.ts';
+import { ListTools } from '#web/components/list-tools.tsx';
+import { columnChoicesOf, useListColumns } from '#web/components/use-column-visibility.ts';
 import { orNA } from '#web/lib/format.ts';
 import { useConfirmDelete } from '#web/lib/use-confirm-delete.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
@@ -22,7 +24,8 @@ import { UserBulkDelete } from '../components/user-bulk-delete.tsx';
 import { UserFormModal } from '../components/user-form-modal.tsx';
 
 const columns: DataTableColumn<User>[] = [
-  { key: 'userName', header: 'User Name' },
+  // The column that names the row cannot be hidden (decision 057).
+  { key: 'userName', header: 'User Name', mandatory: true },
   { key: 'email', header: 'Email', className: 'text-break' },
   {
     key: 'phonenumber',
@@ -33,6 +36,8 @@ const columns: DataTableColumn<User>[] = [
   { key: 'role', header: 'Role', render: (u) => orNA(u.role?.roleName) },
 ];
 
+const choices = columnChoicesOf(columns);
+
 /** /admin/user-management (docs/product.md §2.11 "User Management"). */
 export function UsersPage() {
   // The page size the admin last chose is kept on the server (decision 053).
@@ -42,6 +47,7 @@ export function UsersPage() {
   const deleting = useConfirmDelete<User>(useDeleteUser(), userMessages.deleted);
   // The list has no search: "all matching" is every user (decision 055).
   const selection = useRowSelection('');
+  const shown = useListColumns('users', choices);
 
   return (
     <>
@@ -61,16 +67,22 @@ export function UsersPage() {
       />
       <PagedTable
         toolbar={
-          <UserBulkDelete
-            selection={selection}
-            filters={{}}
-            pageKeys={data?.users.map((u) => u._id) ?? []}
-            total={data?.total}
-          />
+          <>
+            <div className="d-flex mb-3">
+              <ListTools columns={shown} />
+            </div>
+            <UserBulkDelete
+              selection={selection}
+              filters={{}}
+              pageKeys={data?.users.map((u) => u._id) ?? []}
+              total={data?.total}
+            />
+          </>
         }
         selection={{ ...selection.table, rowLabel: (u) => bulkTexts.selectRow(u.userName) }}
         label="Users"
         columns={columns}
+        visibleColumns={shown.visible}
         rows={data?.users}
         getRowKey={(user) => user._id}
         emptyText={userMessages.empty}

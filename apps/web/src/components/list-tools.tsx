@@ -1,0 +1,23 @@
+import type { ListKey } from '@app/contract/preferences';
+import { ColumnSettings, type ColumnChoice } from './column-settings.tsx';
+import { SavedViewsMenu } from './saved-views-menu.tsx';
+
+export type ListColumns = {
+  list: ListKey;
+  choices: readonly ColumnChoice[];
+  visible: readonly string[];
+  setVisible: (keys: readonly string[]) => void;
+};
+
+/**
+ * A list's Views menu and column chooser, side by side (issue 17). `views={false}` where the list's
+ * state is not in the URL (a table among several on a record's page): a view would hold nothing.
+ */
+export function ListTools({ columns, views = true }: { columns: ListColumns; views?: boolean }) {
+  return (
+    <div className="d-flex flex-wrap align-items-center gap-2 ms-auto">
+      {views ? <SavedViewsMenu list={columns.list} /> : null}
+      <ColumnSettings columns={columns.choices} visible={columns.visible} onChange={columns.setVisible} />
+    </div>
+  );
+}
