@@ -2,7 +2,7 @@ import { test, expect, signIn, expectAccessible, addAdminWithRole } from './supp
 
 test.describe.configure({ timeout: 150_000 });
 
-test('columns and a saved view follow the admin to another browser after signing out', async ({
+test('columns and a saved view (its filters and columns) follow the admin to another browser after signing out', async ({
   page,
   browser,
   request,
@@ -57,6 +57,11 @@ test('columns and a saved view follow the admin to another browser after signing
     const again = second.getByRole('table', { name: 'Devices' });
     await expect(again.getByRole('columnheader', { name: 'Serial Number' })).toBeVisible();
     await expect(again.getByRole('columnheader', { name: 'Location' })).toBeHidden();
+    // Shown again here; the view brings back the columns it was saved with.
+    await second.getByRole('button', { name: 'Columns' }).click();
+    await second.getByRole('checkbox', { name: 'Location' }).click();
+    await expect(again.getByRole('columnheader', { name: 'Location' })).toBeVisible();
+    await second.keyboard.press('Escape');
     await second.getByRole('button', { name: 'Views' }).click();
     const saved = second.getByRole('list', { name: 'Saved views' });
     await expect(saved.getByRole('link', { name: /Offline in Germany/ })).toBeVisible();
@@ -65,6 +70,8 @@ test('columns and a saved view follow the admin to another browser after signing
     await expect(second).toHaveURL(/search=germany/);
     await expect(second).toHaveURL(/online=offline/);
     await expect(second.getByLabel('Search devices')).toHaveValue('germany');
+    await expect(again.getByRole('columnheader', { name: 'Location' })).toBeHidden();
+    await expect(second).not.toHaveURL(/columns=/);
     await expect(again.getByRole('row')).toHaveCount(rows);
   } finally {
     await other.close();

@@ -1,13 +1,8 @@
-import type { ListKey } from '@app/contract/preferences';
-import { ColumnSettings, type ColumnChoice } from './column-settings.tsx';
+import { ColumnSettings } from './column-settings.tsx';
 import { SavedViewsMenu } from './saved-views-menu.tsx';
+import type { ListColumns } from './use-column-visibility.ts';
 
-export type ListColumns = {
-  list: ListKey;
-  choices: readonly ColumnChoice[];
-  visible: readonly string[];
-  setVisible: (keys: readonly string[]) => void;
-};
+export type { ListColumns };
 
 /**
  * A list's Views menu and column chooser, side by side (issue 17). `views={false}` where the list's
@@ -16,7 +11,7 @@ export type ListColumns = {
 export function ListTools({ columns, views = true }: { columns: ListColumns; views?: boolean }) {
   return (
     <div className="d-flex flex-wrap align-items-center gap-2 ms-auto">
-      {views ? <SavedViewsMenu list={columns.list} /> : null}
+      {views ? <SavedViewsMenu columns={columns} /> : null}
       <ColumnSettings columns={columns.choices} visible={columns.visible} onChange={columns.setVisible} />
     </div>
   );

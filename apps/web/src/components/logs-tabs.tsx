@@ -193,6 +193,8 @@ export function LogsTabs({ userId, machineNumber, inUrl = false }: LogsTabsProps
   const sizes: readonly number[] = logPageSizes;
   const kept = prefs.pageSize && sizes.includes(prefs.pageSize) ? prefs.pageSize : logPageSizes[0];
   const limit = picked ?? kept;
+  // A view holds both tabs' columns under the one key.
+  const viewColumns = useListColumns('logs', logChoices);
 
   const list = (kind: LogKind) => (
     // Keyed by the search and range: a new one is a new list at page 1.
@@ -217,7 +219,7 @@ export function LogsTabs({ userId, machineNumber, inUrl = false }: LogsTabsProps
         <DateRangeFilter from={from ?? ''} to={to ?? ''} onChange={range.set} />
         {inUrl ? (
           <div className="ms-auto">
-            <SavedViewsMenu list="logs" />
+            <SavedViewsMenu columns={viewColumns} />
           </div>
         ) : null}
       </div>

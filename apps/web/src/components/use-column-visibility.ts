@@ -1,6 +1,5 @@
 import type { ListKey } from '@app/contract/preferences';
 import type { ColumnChoice } from './column-settings.tsx';
-import type { ListColumns } from './list-tools.tsx';
 import { useListPreferences, useSaveListPreferences } from '#web/lib/list-preferences.ts';
 
 /**
@@ -49,6 +48,14 @@ export function useColumnVisibility(
 export const columnChoicesOf = (
   columns: readonly { key: string; header: string; mandatory?: boolean }[],
 ): ColumnChoice[] => columns.map(({ key, header, mandatory }) => ({ key, header, mandatory }));
+
+/** A list's columns: what the chooser offers, what shows in order, and how to change it. */
+export type ListColumns = {
+  list: ListKey;
+  choices: readonly ColumnChoice[];
+  visible: readonly string[];
+  setVisible: (keys: readonly string[]) => void;
+};
 
 /** useColumnVisibility for ListTools and the table: `visibleColumns={columns.visible}`. */
 export function useListColumns(

@@ -15,13 +15,22 @@ const seen = '2025-03-01T10:30:00.000Z';
 
 // The admin's list preferences as the server keeps them (decision 053).
 let savedDevicePrefs: object | undefined;
-beforeEach(() => (savedDevicePrefs = undefined));
+let savedView: { query: string } | undefined;
+beforeEach(() => ((savedDevicePrefs = undefined), (savedView = undefined)));
 const api = serveTestApi((request, url) => {
   if (url.pathname === '/api/v1/admin/preferences')
     return ok({ lists: savedDevicePrefs ? { devices: savedDevicePrefs } : {} });
   if (url.pathname === '/api/v1/admin/preferences/lists/devices') {
     savedDevicePrefs = JSON.parse(request.body) as object;
     return ok(savedDevicePrefs, 'Preferences saved');
+  }
+  if (url.pathname === '/api/v1/admin/views' && request.method === 'POST') {
+    savedView = JSON.parse(request.body) as { query: string };
+    return ok(
+      { ...savedView, _id: 'v1', ownerName: 'admin', mine: true, createdAt: seen },
+      'View saved',
+      201,
+    );
   }
   if (url.pathname === '/api/v1/admin/views') return ok({ views: [] });
   if (url.pathname === '/api/v1/admin/machine-facets') {
@@ -185,6 +194,36 @@ describe('Device Management page', { timeout: 20_000 }, () => {
         columns: ['machineNumber', 'serialNumber', 'status', 'subscriptionStatus'],
       }),
     );
+  });
+
+  it('saves a view with the columns shown, in order, beside the filters', async () => {
+    savedDevicePrefs = { columns: ['serialNumber', 'machineNumber', 'status'], pageSize: null, sort: null };
+    renderAt('/admin/device?search=berlin');
+    await screen.findByText('MN-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Views' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Save current view' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save View' });
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Berlin');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save View' }));
+    await waitFor(() => expect(savedView).toBeDefined());
+    expect(new URLSearchParams(savedView!.query).get('search')).toBe('berlin');
+    expect(new URLSearchParams(savedView!.query).get('columns')).toBe('serialNumber,machineNumber,status');
+  });
+
+  it("applies a followed view's columns as the admin's choice, and takes them out of the URL", async () => {
+    const router = renderAt('/admin/device?search=berlin&columns=status,serialNumber,nope');
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    await within(table).findByText('MN-1');
+    // Unknown keys dropped; the mandatory Machine Number stays, first as when it is not chosen.
+    await waitFor(() =>
+      expect(savedDevicePrefs).toMatchObject({ columns: ['machineNumber', 'status', 'serialNumber'] }),
+    );
+    await waitFor(() => expect(router.state.location.search).toBe('?search=berlin'));
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent)
+      .filter((text) => ['Machine Number', 'Serial Number', 'Status', 'Location'].includes(text ?? ''));
+    expect(headers).toEqual(['Machine Number', 'Status', 'Serial Number']);
   });
 
   it('offers Last Seen, Online and App Version in the column chooser, hidden until chosen', async () => {

@@ -131,7 +131,7 @@ export function DevicesPage() {
       </div>
       <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
       <div className="d-flex flex-wrap align-items-center gap-2">
-        <SavedViewsMenu list="devices" />
+        <SavedViewsMenu columns={{ list: 'devices', choices: columnChoices, visible, setVisible }} />
         <ViewSwitch view={view} onChange={setView} />
         {view === 'map' ? null : (
           <ColumnSettings columns={columnChoices} visible={visible} onChange={setVisible} />
