@@ -99,9 +99,9 @@ const listOptions = { listKey: 'device-users', pageSizes: DETAIL_PAGE_SIZES } as
  */
 function Tools({ columns, children }: { columns: ReturnType<typeof useListColumns>; children: ReactNode }) {
   return (
-    <div className="d-flex flex-wrap align-items-start gap-2 mb-2">
+    <div className="d-flex flex-wrap align-items-center justify-content-end gap-2 mb-2">
       <ListTools columns={columns} views={false} />
-      <div className="ms-auto">{children}</div>
+      {children}
     </div>
   );
 }

@@ -101,7 +101,8 @@ export function TreatmentsTable({
             />
           </div>
         ) : null}
-        <div className="mb-3 ms-auto d-flex flex-wrap align-items-start gap-2">
+        <div className="mb-3 ms-auto d-flex flex-wrap align-items-center gap-2">
+          <ListTools columns={shown} views={inUrl} />
           <HealthExportButton
             path={apiPaths.treatmentsExport}
             query={filters}
@@ -109,7 +110,6 @@ export function TreatmentsTable({
             fileName="treatments"
             masked="patient names"
           />
-          <ListTools columns={shown} views={inUrl} />
         </div>
       </div>
       <TableWithPager
