@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { deviceFilterShape } from './device-filters.ts';
 import { exportColumnsQuery } from './export-columns.ts';
 import { strictObject } from './fields.ts';
