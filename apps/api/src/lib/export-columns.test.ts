@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Patient } from '@app/contract/device-users';
 import type { AccessLog, ErrorLog } from '@app/contract/logs';
 import { maskName } from '@app/contract/masking';
 import { apiPaths } from '@app/contract/paths';
 import { subscriptionStatusLabel, type Subscription } from '@app/contract/subscriptions';
 import type { Treatment } from '@app/contract/treatments';
 import type { User } from '@app/contract/users';
-import { devices, treatmentRecords } from '#api/db/schema/devices.ts';
+import { devices, patients, treatmentRecords } from '#api/db/schema/devices.ts';
 import { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
 import { csvCells } from '#api/test/csv-file.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
@@ -80,6 +81,15 @@ beforeAll(async () => {
       address: 'Via 1',
     })
     .returning({ id: devices.id });
+  await db.insert(patients).values(
+    [1, 2].map((i) => ({
+      deviceId: device!.id,
+      patientname: `Pat ${i}`,
+      email: `pat${i}@example.com`,
+      phone: `555123456${i}`,
+      createTime: new Date(Date.UTC(2026, 9, 1, i)),
+    })),
+  );
   await db.insert(treatmentRecords).values(
     [0, 1, 2].map((i) => ({
       deviceId: device!.id,
@@ -167,6 +177,19 @@ describe('Export CSV in the columns shown, in their order', () => {
     expect(revealed.rows).toEqual(
       listed.map((r) => [text(r.totalEnergyOutput), r.userName, r.treatmentPlan]),
     );
+  });
+
+  it('patients: a reordered subset of contact data, masked as the list masks it (decision 058)', async () => {
+    const { header, rows } = await exported(apiPaths.patientsExport, {
+      machineNumber: 'COLS-1',
+      columns: 'phone,email,patientname',
+    });
+    expect(header).toEqual(['Phone Number', 'Email', 'Patient Name']);
+    const listed = (await get(apiPaths.patientsAll, { machineNumber: 'COLS-1' })).json().data
+      .patientData as Patient[];
+    expect(listed).toHaveLength(2);
+    expect(rows).toEqual(listed.map((p) => [text(p.phone), text(p.email), p.patientname]));
+    expect(rows.flat().join()).not.toMatch(/555123456|pat\d@/);
   });
 
   it('keeps the default columns when none are named', async () => {
