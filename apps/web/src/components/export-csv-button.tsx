@@ -28,8 +28,8 @@ const exportedColumns = ({ shown, exportable }: Props['columns']) =>
 
 /**
  * "Export CSV" (issue 17 item 3): the server streams exactly the filtered rows in the columns shown;
- * the button shows how
- * many have arrived against how many match, and can stop the download. The header line is not a row.
+ * the button shows how many have arrived against how many match, and can stop the download. The
+ * header line is not a row.
  */
 export function ExportCsvButton({ path, query, columns, expectedRows, fileName }: Props) {
   const [rows, setRows] = useState<number | null>(null);
