@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportColumnsQuery } from './export-columns.ts';
 import { envelope } from './envelope.ts';
 import { rolloutFields, rolloutPercentSchema, rolloutProgressSchema } from './app-update-rollouts.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
@@ -176,20 +177,23 @@ export const appUpdateListItemSchema = appUpdateSchema.extend({
 export type AppUpdateListItem = z.infer<typeof appUpdateListItemSchema>;
 
 export const appUpdateListQuerySchema = pageQuery;
-/** Ours (issue 17): App Update as a CSV file; the list has no filter, so neither has its export. */
-export const appUpdateExportQuerySchema = strictObject({});
-/** The export's columns: the list's own, in its order (the APK as its download address). */
-export const appUpdateExportHeader = [
-  'App Name',
-  'Version Code',
-  'Version Name',
-  'Update Type',
-  'Remark',
-  'Machines Running',
-  'Rollout',
-  'Date',
-  'APK',
-] as const;
+/** The export's columns, keyed as the list's, in its order (the APK as its download address). */
+export const appUpdateExportColumns = {
+  appName: 'App Name',
+  versionCode: 'Version Code',
+  versionName: 'Version Name',
+  updateType: 'Update Type',
+  remark: 'Remark',
+  deviceCount: 'Machines Running',
+  rolloutPercent: 'Rollout',
+  createdAt: 'Date',
+  apkUrl: 'APK',
+} as const;
+/** Ours (issue 17): App Update as a CSV file; the list has no filter, only the columns shown. */
+export const appUpdateExportQuerySchema = strictObject({
+  columns: exportColumnsQuery(appUpdateExportColumns),
+});
+export type AppUpdateExportQuery = z.output<typeof appUpdateExportQuerySchema>;
 
 export const appUpdateListSchema = z.object({
   allSystems: z.array(appUpdateListItemSchema),

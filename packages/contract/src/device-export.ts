@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { deviceFilterShape } from './device-filters.ts';
+import { exportColumnsQuery } from './export-columns.ts';
 import { strictObject } from './fields.ts';
 
 /** The device list's columns an export can hold, with their CSV headers (the list's own names). */
@@ -20,7 +21,6 @@ export const deviceExportColumns = {
   createdAt: 'Created At',
 } as const;
 export type DeviceExportColumn = keyof typeof deviceExportColumns;
-const columnKeys = Object.keys(deviceExportColumns) as DeviceExportColumn[];
 
 /**
  * Issue 17 item 3: the device list's filters and the columns to write, in order (comma-separated;
@@ -28,15 +28,6 @@ const columnKeys = Object.keys(deviceExportColumns) as DeviceExportColumn[];
  */
 export const deviceExportQuerySchema = strictObject({
   ...deviceFilterShape,
-  columns: z
-    .string()
-    .max(500, 'columns must be at most 500 characters')
-    .transform((text) => text.split(',').filter(Boolean))
-    .pipe(
-      z
-        .array(z.enum(columnKeys, { error: `columns must be among ${columnKeys.join(', ')}` }))
-        .min(1, 'columns must name at least one column'),
-    )
-    .optional(),
+  columns: exportColumnsQuery(deviceExportColumns),
 });
 export type DeviceExportQuery = z.output<typeof deviceExportQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportColumnsQuery } from './export-columns.ts';
 import { envelope } from './envelope.ts';
 import { pageQuery, strictObject } from './fields.ts';
 import { revealExportQuery } from './masking.ts';
@@ -44,41 +45,45 @@ export const patientListQuerySchema = pageQuery.extend({
   doctorId: doctorIdFilter,
 });
 
-/** Ours (issue 17): each list's filters for its CSV export, which holds every matching row. */
+/**
+ * The exports' columns: each list's own, keyed as its table's columns, in its order (contact data
+ * masked as the list masks it).
+ */
+export const doctorExportColumns = {
+  userId: 'Doctor ID',
+  userName: 'User Name',
+  email: 'Email',
+  phonenumber: 'Phone Number',
+  createTime: 'Created Time',
+  status: 'Status',
+} as const;
+export const technicianExportColumns = { ...doctorExportColumns, userId: 'ID' } as const;
+export const patientExportColumns = {
+  patientname: 'Patient Name',
+  email: 'Email',
+  phone: 'Phone Number',
+  doctorName: 'Doctor',
+  createTime: 'Created Time',
+} as const;
+/** Ours (issue 17): each list's filters and the columns shown for its CSV export. */
 export const doctorExportQuerySchema = strictObject({
   machineNumber: machineNumberFilter,
   reveal: revealExportQuery,
+  columns: exportColumnsQuery(doctorExportColumns),
 });
-export const technicianExportQuerySchema = strictObject({ machineNumber: machineNumberFilter });
+export const technicianExportQuerySchema = strictObject({
+  machineNumber: machineNumberFilter,
+  columns: exportColumnsQuery(technicianExportColumns),
+});
 export const patientExportQuerySchema = strictObject({
   machineNumber: machineNumberFilter,
   doctorId: doctorIdFilter,
   reveal: revealExportQuery,
+  columns: exportColumnsQuery(patientExportColumns),
 });
-/** The exports' columns: each list's own, in its order (contact data masked as the list masks it). */
-export const doctorExportHeader = [
-  'Doctor ID',
-  'User Name',
-  'Email',
-  'Phone Number',
-  'Created Time',
-  'Status',
-] as const;
-export const technicianExportHeader = [
-  'ID',
-  'User Name',
-  'Email',
-  'Phone Number',
-  'Created Time',
-  'Status',
-] as const;
-export const patientExportHeader = [
-  'Patient Name',
-  'Email',
-  'Phone Number',
-  'Doctor',
-  'Created Time',
-] as const;
+export type DoctorExportQuery = z.output<typeof doctorExportQuerySchema>;
+export type TechnicianExportQuery = z.output<typeof technicianExportQuerySchema>;
+export type PatientExportQuery = z.output<typeof patientExportQuerySchema>;
 
 export const doctorIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidDoctorId }) });
 export const patientIdParamSchema = z.object({ id: z.uuid({ error: deviceUserMessages.invalidPatientId }) });

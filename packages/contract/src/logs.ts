@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportColumnsQuery } from './export-columns.ts';
 import { envelope } from './envelope.ts';
 import { pageQuery, strictObject } from './fields.ts';
 
@@ -48,32 +49,38 @@ export const logListQuerySchema = pageQuery
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { error: logMessages.rangeReversed, path: ['from'] });
 
-/** Ours (issue 17): a log list's filters for its CSV export, which holds every matching row. */
-export const logExportQuerySchema = strictObject({
-  search: filterText('search', 100),
-  userId: filterText('userId', 64),
-  machineNumber: filterText('machineNumber', 64),
-  recordId: filterText('recordId', 64),
-  from: z.iso.date({ error: logMessages.fromInvalid }).max(10, logMessages.fromInvalid).optional(),
-  to: z.iso.date({ error: logMessages.toInvalid }).max(10, logMessages.toInvalid).optional(),
-}).refine((q) => !q.from || !q.to || q.from <= q.to, { error: logMessages.rangeReversed, path: ['from'] });
-export type LogExportQuery = z.infer<typeof logExportQuerySchema>;
-export const accessLogExportHeader = [
-  'Time',
-  'User',
-  'Resource',
-  'What Happened',
-  'Location',
-  'Status Code',
-] as const;
-export const errorLogExportHeader = [
-  'Time',
-  'User',
-  'Resource',
-  'Function Name',
-  'Message',
-  'Status Code',
-] as const;
+/** The exports' columns, keyed as the log tables' columns (Status Code is the export's own). */
+export const accessLogExportColumns = {
+  time: 'Time',
+  userEmail: 'User',
+  resource: 'Resource',
+  words: 'What Happened',
+  location: 'Location',
+  statusCode: 'Status Code',
+} as const;
+export const errorLogExportColumns = {
+  time: 'Time',
+  userEmail: 'User',
+  resource: 'Resource',
+  functionName: 'Function Name',
+  message: 'Message',
+  statusCode: 'Status Code',
+} as const;
+/** Ours (issue 17): a log list's filters and the columns shown for its CSV export. */
+const logExportQuery = <K extends string>(columns: Readonly<Record<K, string>>) =>
+  strictObject({
+    search: filterText('search', 100),
+    userId: filterText('userId', 64),
+    machineNumber: filterText('machineNumber', 64),
+    recordId: filterText('recordId', 64),
+    from: z.iso.date({ error: logMessages.fromInvalid }).max(10, logMessages.fromInvalid).optional(),
+    to: z.iso.date({ error: logMessages.toInvalid }).max(10, logMessages.toInvalid).optional(),
+    columns: exportColumnsQuery(columns),
+  }).refine((q) => !q.from || !q.to || q.from <= q.to, { error: logMessages.rangeReversed, path: ['from'] });
+export const accessLogExportQuerySchema = logExportQuery(accessLogExportColumns);
+export const errorLogExportQuerySchema = logExportQuery(errorLogExportColumns);
+export type AccessLogExportQuery = z.output<typeof accessLogExportQuerySchema>;
+export type ErrorLogExportQuery = z.output<typeof errorLogExportQuerySchema>;
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 

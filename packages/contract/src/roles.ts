@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportColumnsQuery } from './export-columns.ts';
 import { roleTypes } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { requiredText, strictObject } from './fields.ts';
@@ -65,10 +66,14 @@ export const roleListQuerySchema = strictObject({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
 
-/** Ours (issue 17): the roles list's search for its CSV export, which holds every matching role. */
-export const roleExportQuerySchema = strictObject({ search: roleListQuerySchema.shape.search });
 /** The export's columns: the list's own (it shows the role's name). */
-export const roleExportHeader = ['Role Name'] as const;
+export const roleExportColumns = { roleName: 'Role Name' } as const;
+/** Ours (issue 17): the roles list's search and the columns shown for its CSV export. */
+export const roleExportQuerySchema = strictObject({
+  search: roleListQuerySchema.shape.search,
+  columns: exportColumnsQuery(roleExportColumns),
+});
+export type RoleExportQuery = z.output<typeof roleExportQuerySchema>;
 
 export const roleSchema = z.object({
   _id: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportColumnsQuery } from './export-columns.ts';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 import { paymentProviders, planTypes, type PlanType, type SubscriptionStatus } from './checkout.ts';
@@ -162,22 +163,23 @@ export const subscriptionListQuery = pageQuery.extend({
     .optional(),
 });
 export type SubscriptionListQuery = z.infer<typeof subscriptionListQuery>;
-/** Ours (issue 17): the list's filters for its CSV export, which holds every matching row. */
+/** The export's columns, keyed as the list's; the status in words with 'Demo payment' beside it. */
+export const subscriptionExportColumns = {
+  fullName: 'Name',
+  email: 'Email',
+  machineSerialNumber: 'Machine Serial No.',
+  amount: 'Amount ($)',
+  createdAt: 'Link Sent Time',
+  expiredAt: 'Link Expiry Time',
+  status: 'Status',
+} as const;
+/** Ours (issue 17): the list's filters and the columns shown for its CSV export. */
 export const subscriptionExportQuery = strictObject({
   status: subscriptionListQuery.shape.status,
   expiresWithin: subscriptionListQuery.shape.expiresWithin,
+  columns: exportColumnsQuery(subscriptionExportColumns),
 });
-export type SubscriptionExportQuery = z.infer<typeof subscriptionExportQuery>;
-/** The export's columns: the list's own, its status in words with 'Demo payment' beside it. */
-export const subscriptionExportHeader = [
-  'Name',
-  'Email',
-  'Machine Serial No.',
-  'Amount ($)',
-  'Link Sent Time',
-  'Link Expiry Time',
-  'Status',
-] as const;
+export type SubscriptionExportQuery = z.output<typeof subscriptionExportQuery>;
 export const subscriptionListResponseSchema = envelope(
   z.object({
     subscriptions: z.array(subscriptionSchema),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportColumnsQuery } from './export-columns.ts';
 import { envelope } from './envelope.ts';
 import { pageQuery, strictObject } from './fields.ts';
 import { revealExportQuery } from './masking.ts';
@@ -32,7 +33,19 @@ export const treatmentListQuerySchema = pageQuery.extend({
   to: z.iso.date({ error: treatmentMessages.toInvalid }).max(10, treatmentMessages.toInvalid).optional(),
 });
 
-/** Ours (issue 17): the list's filters for its CSV export, which holds every matching row. */
+/**
+ * The export's columns, keyed as the list's, in its order; the patient's name masked unless
+ * revealed (decision 058).
+ */
+export const treatmentExportColumns = {
+  userName: 'User Name',
+  treatmentDevice: 'Treatment Device',
+  treatmentPlan: 'Treatment Plan',
+  treatmentStartTime: 'Start Time',
+  treatmentDuration: 'Duration (min)',
+  totalEnergyOutput: 'Total Energy Output (J)',
+} as const;
+/** Ours (issue 17): the list's filters and the columns shown for its CSV export. */
 export const treatmentExportQuerySchema = strictObject({
   machineNumber: treatmentListQuerySchema.shape.machineNumber,
   doctorId: treatmentListQuerySchema.shape.doctorId,
@@ -41,17 +54,9 @@ export const treatmentExportQuerySchema = strictObject({
   from: treatmentListQuerySchema.shape.from,
   to: treatmentListQuerySchema.shape.to,
   reveal: revealExportQuery,
+  columns: exportColumnsQuery(treatmentExportColumns),
 });
 export type TreatmentExportQuery = z.output<typeof treatmentExportQuerySchema>;
-/** The export's columns: the list's own; the patient's name masked unless revealed (decision 058). */
-export const treatmentExportHeader = [
-  'User Name',
-  'Treatment Device',
-  'Treatment Plan',
-  'Start Time',
-  'Duration (min)',
-  'Total Energy Output (J)',
-] as const;
 
 export const treatmentIdParamSchema = z.object({ id: z.uuid({ error: treatmentMessages.invalidId }) });
 

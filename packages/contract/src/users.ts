@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportColumnsQuery } from './export-columns.ts';
 import { roleTypes } from './auth.ts';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
@@ -70,10 +71,23 @@ export type UserUpdateBody = z.output<typeof userUpdateBodySchema>;
 export const userListQuerySchema = pageQuery.extend({
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
-/** Ours (issue 17): the users list's search for its CSV export, which holds every matching user. */
-export const userExportQuerySchema = strictObject({ search: userListQuerySchema.shape.search });
-/** The export's columns: the list's own (never a password hash: the service's columns hold none). */
-export const userExportHeader = ['User Name', 'Email', 'Phone', 'Role', 'Created At'] as const;
+/**
+ * The export's columns, keyed as the list's table columns, in the list's order (never a password
+ * hash: the service's columns hold none).
+ */
+export const userExportColumns = {
+  userName: 'User Name',
+  email: 'Email',
+  phonenumber: 'Phone',
+  role: 'Role',
+  createdAt: 'Created At',
+} as const;
+/** Ours (issue 17): the users list's search and the columns shown for its CSV export. */
+export const userExportQuerySchema = strictObject({
+  search: userListQuerySchema.shape.search,
+  columns: exportColumnsQuery(userExportColumns),
+});
+export type UserExportQuery = z.output<typeof userExportQuerySchema>;
 
 export const userSchema = z.object({
   _id: z.string(),

@@ -6,13 +6,13 @@ import { Readable } from 'node:stream';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { csvLine } from './csv.ts';
 import { ForbiddenError } from './errors.ts';
+import type { ExportColumn } from './export-columns.ts';
 
 /** Rows read per query: a batch is all an export holds in memory at once, whatever its size. */
 export const exportBatchRows = 1000;
 
 /** Where a batch ends: its last row's time as the database writes it (a Date drops microseconds), and id. */
 export type ExportCursor = { at: string; id: string };
-type Cell = string | number | null | undefined;
 
 /** The columns a list's newest-first keyset reads: the time as text for the cursor, beside the row. */
 export const cursorAt = (createdAt: AnyColumn) => sql<string>`${createdAt}::text`;
@@ -25,24 +25,23 @@ export const afterCursor = (
   after ? sql`(${createdAt}, ${id}) < (${after.at}::timestamptz, ${after.id})` : undefined;
 
 /**
- * A list as CSV lines, newest first: a byte order mark and the header, then batch after batch read
- * by keyset until one comes back short. Yielding a batch waits for the reader, so a slow download
+ * A list as CSV lines in the chosen columns (`chosenColumns`), newest first: a byte order mark and
+ * the header, then batch after batch read by keyset until one comes back short. Yielding a batch waits for the reader, so a slow download
  * holds the next query back. `counted` hears the rows written so far.
  */
-export async function* keysetCsv<Row extends { cursorAt: string; id: string }>(
-  header: readonly string[],
+export async function* keysetCsv<Shown, Row extends Shown & { cursorAt: string; id: string }>(
+  columns: readonly ExportColumn<Shown>[],
   batch: (after: ExportCursor | null, size: number) => Promise<Row[]>,
-  cells: (row: Row) => Cell[],
   counted: (rows: number) => void,
 ): AsyncGenerator<string> {
   // The byte order mark makes a spreadsheet read the file as UTF-8.
-  yield `\uFEFF${csvLine(header)}`;
+  yield `\uFEFF${csvLine(columns.map((c) => c.header))}`;
   let after: ExportCursor | null = null;
   let written = 0;
   for (;;) {
     const rows = await batch(after, exportBatchRows);
     if (rows.length === 0) return;
-    yield rows.map((row) => csvLine(cells(row))).join('');
+    yield rows.map((row) => csvLine(columns.map((c) => c.cell(row)))).join('');
     written += rows.length;
     counted(written);
     if (rows.length < exportBatchRows) return;

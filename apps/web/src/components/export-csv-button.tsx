@@ -1,13 +1,19 @@
 import { useRef, useState } from 'react';
+import type { ExportColumnHeaders } from '@app/contract/export-columns';
 import type { QueryParams } from '../lib/api-client.ts';
 import { notifyError } from '../lib/api-client.ts';
 import { fetchFile, saveFile } from '../lib/api-stream.ts';
 import { notify } from '../lib/notify.ts';
 
 type Props = {
-  /** The list's export route and its query (the list's filters and the columns shown, in order). */
+  /** The list's export route and its query (the list's filters). */
   path: string;
   query: QueryParams;
+  /**
+   * The columns shown, in the admin's order (decision 057), and those the export can write (the
+   * contract's, keyed as the table's columns): the file holds the shown ones, in that order.
+   */
+  columns: { shown: readonly string[]; exportable: ExportColumnHeaders };
   /** How many rows the list says match, for the progress bar (an estimate is fine). */
   expectedRows: number | undefined;
   /** The file's name without the date and extension, e.g. 'devices'. */
@@ -16,11 +22,16 @@ type Props = {
 
 const count = (n: number) => n.toLocaleString('en');
 
+/** `columns=a,b,c`: the shown columns the export writes, in order (none: the list's defaults). */
+const exportedColumns = ({ shown, exportable }: Props['columns']) =>
+  shown.filter((key) => Object.hasOwn(exportable, key)).join(',') || undefined;
+
 /**
- * "Export CSV" (issue 17 item 3): the server streams exactly the filtered rows; the button shows how
- * many have arrived against how many match, and can stop the download. The header line is not a row.
+ * "Export CSV" (issue 17 item 3): the server streams exactly the filtered rows in the columns shown;
+ * the button shows how many have arrived against how many match, and can stop the download. The
+ * header line is not a row.
  */
-export function ExportCsvButton({ path, query, expectedRows, fileName }: Props) {
+export function ExportCsvButton({ path, query, columns, expectedRows, fileName }: Props) {
   const [rows, setRows] = useState<number | null>(null);
   const abort = useRef<AbortController | null>(null);
 
@@ -30,10 +41,14 @@ export function ExportCsvButton({ path, query, expectedRows, fileName }: Props) 
     setRows(0);
     try {
       let received = 0;
-      const blob = await fetchFile(path, query, {
-        signal: controller.signal,
-        onProgress: ({ lines }) => setRows((received = Math.max(0, lines - 1))),
-      });
+      const blob = await fetchFile(
+        path,
+        { ...query, columns: exportedColumns(columns) },
+        {
+          signal: controller.signal,
+          onProgress: ({ lines }) => setRows((received = Math.max(0, lines - 1))),
+        },
+      );
       saveFile(blob, `${fileName}-${new Date().toISOString().slice(0, 10)}.csv`);
       notify.success(`Exported ${count(received)} rows`);
     } catch (error) {

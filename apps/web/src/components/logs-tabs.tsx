@@ -1,5 +1,12 @@
 import { useState } from 'react';
-import { logMessages, logPageSizes, type AccessLog, type ErrorLog } from '@app/contract/logs';
+import {
+  accessLogExportColumns,
+  errorLogExportColumns,
+  logMessages,
+  logPageSizes,
+  type AccessLog,
+  type ErrorLog,
+} from '@app/contract/logs';
 import { apiPaths } from '@app/contract/paths';
 import { formatDateTime, orNA } from '../lib/format.ts';
 import { useDebouncedValue } from '../lib/use-debounced-value.ts';
@@ -130,6 +137,10 @@ function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimi
         <ExportCsvButton
           path={kind === 'access' ? apiPaths.accessLogsExport : apiPaths.errorLogsExport}
           query={{ search: search || undefined, from, to, userId, machineNumber }}
+          columns={{
+            shown: shown.visible,
+            exportable: kind === 'access' ? accessLogExportColumns : errorLogExportColumns,
+          }}
           expectedRows={data?.total}
           fileName={kind === 'access' ? 'access-logs' : 'error-logs'}
         />

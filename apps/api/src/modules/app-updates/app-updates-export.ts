@@ -1,23 +1,45 @@
 import { desc } from 'drizzle-orm';
 import { rolloutStateLabels, type RolloutState } from '@app/contract/app-update-rollouts';
-import { appUpdateExportHeader, updateTypeLabel } from '@app/contract/app-updates';
+import {
+  appUpdateExportColumns,
+  updateTypeLabel,
+  type AppUpdateExportQuery,
+} from '@app/contract/app-updates';
 import type { Db } from '#api/db/client.ts';
 import { appUpdates } from '#api/db/schema/app-updates.ts';
 import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
+import { chosenColumns, type Cell } from '#api/lib/export-columns.ts';
 import { appUpdateDto } from './app-update-dto.ts';
 import { cohortTallies, progressOf } from './rollout-progress.ts';
 import { devicesRunning } from './running-devices.ts';
 
+type Release = ReturnType<typeof appUpdateDto> & {
+  deviceCount: number;
+  progress: ReturnType<typeof progressOf>;
+};
+/** Each column keyed as the list's; the rollout cell says in words what the list's bar shows. */
+const cells: Record<keyof typeof appUpdateExportColumns, (u: Release) => Cell> = {
+  appName: (u) => u.appName,
+  versionCode: (u) => u.versionCode,
+  versionName: (u) => u.versionName,
+  updateType: (u) => updateTypeLabel(u.updateType),
+  remark: (u) => u.remark,
+  deviceCount: (u) => u.deviceCount,
+  rolloutPercent: (u) =>
+    `${rolloutStateLabels[u.rolloutState as RolloutState]} · ${u.rolloutPercent} %${u.approvalPending ? ' (awaiting approval)' : ''}: ${u.progress.updated} of ${u.progress.targeted} updated, ${u.progress.onOldVersion} on an older version`,
+  createdAt: (u) => u.createdAt,
+  apkUrl: (u) => u.apkUrl,
+};
+
 /**
- * App Update as CSV (issue 17): every release, newest first as the list, with the list's columns;
- * the rollout cell says in words what the list's bar shows.
+ * App Update as CSV (issue 17): every release, newest first as the list, in the columns asked for.
  */
 export function createAppUpdatesExport({ db, publicUrl }: { db: Db; publicUrl: string }) {
-  return (_query: unknown, counted: (rows: number) => void) => {
+  return (query: AppUpdateExportQuery, counted: (rows: number) => void) => {
     // The machines' cohorts are read once per file: a release's progress is a sum over them.
     let tallies: Awaited<ReturnType<typeof cohortTallies>> | null = null;
     return keysetCsv(
-      appUpdateExportHeader,
+      chosenColumns(appUpdateExportColumns, cells, query.columns),
       async (after, size) => {
         const rows = await db
           .select({ row: appUpdates, cursorAt: cursorAt(appUpdates.createdAt) })
@@ -39,17 +61,6 @@ export function createAppUpdatesExport({ db, publicUrl }: { db: Db; publicUrl: s
           progress: progressOf(found, row),
         }));
       },
-      (u) => [
-        u.appName,
-        u.versionCode,
-        u.versionName,
-        updateTypeLabel(u.updateType),
-        u.remark,
-        u.deviceCount,
-        `${rolloutStateLabels[u.rolloutState as RolloutState]} · ${u.rolloutPercent} %${u.approvalPending ? ' (awaiting approval)' : ''}: ${u.progress.updated} of ${u.progress.targeted} updated, ${u.progress.onOldVersion} on an older version`,
-        u.createdAt,
-        u.apkUrl,
-      ],
       counted,
     );
   };

@@ -1,13 +1,17 @@
 import { and, desc, eq, isNotNull, isNull, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   deviceUserStatusLabels,
-  doctorExportHeader,
-  patientExportHeader,
-  technicianExportHeader,
+  doctorExportColumns,
+  patientExportColumns,
+  technicianExportColumns,
+  type DoctorExportQuery,
+  type PatientExportQuery,
+  type TechnicianExportQuery,
 } from '@app/contract/device-users';
 import type { Db } from '#api/db/client.ts';
 import { devices, doctors, patients, technicians } from '#api/db/schema/devices.ts';
 import { afterCursor, keysetCsv, type ExportCursor } from '#api/lib/csv-export.ts';
+import { chosenColumns, type Cell } from '#api/lib/export-columns.ts';
 import { maskDoctor, maskPatient } from './contact-masks.ts';
 import {
   doctorColumns,
@@ -36,6 +40,37 @@ function afterNullsFirst(table: Table, after: ExportCursor | null): SQL | undefi
 }
 
 const status = (s: number) => deviceUserStatusLabels[s] ?? '';
+type Staff = {
+  userId: string | number | null;
+  userName: string | null;
+  email: string | null;
+  phonenumber: string | null;
+  createTime: string | null;
+  status: number;
+};
+/** A doctor's or technician's columns, keyed as their tables' (the doctor's masked before). */
+const staffCells: Record<keyof typeof doctorExportColumns, (s: Staff) => Cell> = {
+  userId: (s) => s.userId,
+  userName: (s) => s.userName,
+  email: (s) => s.email,
+  phonenumber: (s) => s.phonenumber,
+  createTime: (s) => s.createTime,
+  status: (s) => status(s.status),
+};
+type PatientCells = {
+  patientname: string | null;
+  email: string | null;
+  phone: string | null;
+  doctorName: string | null;
+  createTime: string | null;
+};
+const patientCells: Record<keyof typeof patientExportColumns, (p: PatientCells) => Cell> = {
+  patientname: (p) => p.patientname,
+  email: (p) => p.email,
+  phone: (p) => p.phone,
+  doctorName: (p) => p.doctorName,
+  createTime: (p) => p.createTime,
+};
 
 /**
  * The device-user lists as CSV (issue 17): each list's filters and columns, newest first, contact
@@ -78,35 +113,37 @@ export function createDeviceUsersExport({ db }: { db: Db }) {
       .limit(size),
   );
 
+  // Each row is masked as it is read, so whichever columns are chosen hold only masked contact data.
+  const masked =
+    <Row extends { cursorAt: string; id: string }, Out>(
+      batch: (after: ExportCursor | null, size: number) => Promise<Row[]>,
+      shown: (row: Row) => Out,
+    ) =>
+    async (after: ExportCursor | null, size: number) =>
+      (await batch(after, size)).map((row) => ({ ...shown(row), id: row.id, cursorAt: row.cursorAt }));
+
   return {
-    doctors: (q: { machineNumber?: string; reveal?: string }, counted: Counted) =>
+    doctors: (q: DoctorExportQuery, counted: Counted) =>
       keysetCsv(
-        doctorExportHeader,
-        doctorBatch(doctorsWhere(q)),
-        (row) => {
-          const { cursorAt: _at, id: _id, ...doctor } = row;
-          const d = q.reveal === 'true' ? withIsoTime(doctor) : maskDoctor(withIsoTime(doctor));
-          return [d.userId, d.userName, d.email, d.phonenumber, d.createTime, status(d.status)];
-        },
+        chosenColumns(doctorExportColumns, staffCells, q.columns),
+        masked(doctorBatch(doctorsWhere(q)), ({ cursorAt: _at, id: _id, ...doctor }) =>
+          q.reveal === 'true' ? withIsoTime(doctor) : maskDoctor(withIsoTime(doctor)),
+        ),
         counted,
       ),
     // Technicians are staff, not data subjects: the list shows their contact data (decision 045).
-    technicians: (q: { machineNumber?: string }, counted: Counted) =>
+    technicians: (q: TechnicianExportQuery, counted: Counted) =>
       keysetCsv(
-        technicianExportHeader,
-        technicianBatch(techniciansWhere(q)),
-        (t) => [t.userId, t.userName, t.email, t.phonenumber, t.createTime?.toISOString(), status(t.status)],
+        chosenColumns(technicianExportColumns, staffCells, q.columns),
+        masked(technicianBatch(techniciansWhere(q)), ({ cursorAt: _at, id: _id, ...t }) => withIsoTime(t)),
         counted,
       ),
-    patients: (q: { machineNumber?: string; doctorId?: string; reveal?: string }, counted: Counted) =>
+    patients: (q: PatientExportQuery, counted: Counted) =>
       keysetCsv(
-        patientExportHeader,
-        patientBatch(patientsWhere(q)),
-        (row) => {
-          const { cursorAt: _at, id: _id, ...patient } = row;
-          const p = q.reveal === 'true' ? withIsoTime(patient) : maskPatient(withIsoTime(patient));
-          return [p.patientname, p.email, p.phone, p.doctorName, p.createTime];
-        },
+        chosenColumns(patientExportColumns, patientCells, q.columns),
+        masked(patientBatch(patientsWhere(q)), ({ cursorAt: _at, id: _id, ...patient }) =>
+          q.reveal === 'true' ? withIsoTime(patient) : maskPatient(withIsoTime(patient)),
+        ),
         counted,
       ),
   };

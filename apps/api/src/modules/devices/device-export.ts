@@ -8,20 +8,22 @@ import { deviceStatusLabels, subscriptionStatusLabel, type DeviceStatus } from '
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
+import { chosenColumns } from '#api/lib/export-columns.ts';
 import { deviceFilterWhere } from './device-filters.ts';
 import { deviceColumns, type DeviceListRow } from './device-rows.ts';
 
 const defaultColumns: DeviceExportColumn[] = ['machineNumber', 'serialNumber'];
 
-type Cell = (row: DeviceListRow, onlineSince: number) => string | number | null;
-const cells: Record<DeviceExportColumn, Cell> = {
+const cellsAsOf = (
+  since: number,
+): Record<DeviceExportColumn, (r: DeviceListRow) => string | number | null> => ({
   machineNumber: (r) => r.machineNumber,
   serialNumber: (r) => r.serialNumber,
   location: (r) => r.location,
   status: (r) => deviceStatusLabels[r.status as DeviceStatus] ?? r.status,
   subscriptionStatus: (r) => subscriptionStatusLabel(r.subscriptionStatus),
   lastSeenAt: (r) => r.lastSeenAt?.toISOString() ?? null,
-  online: (r, since) =>
+  online: (r) =>
     r.lastSeenAt === null ? 'Never seen' : r.lastSeenAt.getTime() >= since ? 'Online' : 'Offline',
   appVersionCode: (r) =>
     r.appVersionCode === null ? null : `${r.appVersionName ?? ''} (${r.appVersionCode})`.trim(),
@@ -31,7 +33,7 @@ const cells: Record<DeviceExportColumn, Cell> = {
   latitude: (r) => r.latitude,
   longitude: (r) => r.longitude,
   createdAt: (r) => r.createdAt.toISOString(),
-};
+});
 
 /** The filtered device list as CSV in the columns asked for, newest first (decision 056). */
 export function deviceExportCsv(
@@ -39,11 +41,10 @@ export function deviceExportCsv(
   query: DeviceExportQuery,
   { now, offlineMinutes, counted }: { now: Date; offlineMinutes: number; counted: (rows: number) => void },
 ): AsyncGenerator<string> {
-  const columns = query.columns ?? defaultColumns;
   const onlineSince = now.getTime() - offlineMinutes * 60_000;
   const { where } = deviceFilterWhere(query, new Date(onlineSince));
   return keysetCsv(
-    columns.map((c) => deviceExportColumns[c]),
+    chosenColumns(deviceExportColumns, cellsAsOf(onlineSince), query.columns, defaultColumns),
     (after, size) =>
       db
         .select({ ...deviceColumns, cursorAt: cursorAt(devices.createdAt) })
@@ -51,7 +52,6 @@ export function deviceExportCsv(
         .where(and(where, afterCursor(devices.createdAt, devices.id, after)))
         .orderBy(desc(devices.createdAt), desc(devices.id))
         .limit(size),
-    (row) => columns.map((c) => cells[c](row, onlineSince)),
     counted,
   );
 }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   accessLogListResponseSchema,
   errorLogListResponseSchema,
-  logExportQuerySchema,
+  accessLogExportQuerySchema,
+  errorLogExportQuerySchema,
   logListQuerySchema,
 } from '@app/contract/logs';
 import { apiPaths } from '@app/contract/paths';
@@ -46,17 +47,24 @@ export const logsRoutes: FastifyPluginAsyncZod<{ logs: LogsService }> = async (a
   );
 
   // Each list as a CSV file: its filters, every matching row, streamed and audited (decision 056).
-  for (const [path, list, csv] of [
-    [apiPaths.accessLogsExport, 'access-logs', logs.exportAccess],
-    [apiPaths.errorLogsExport, 'error-logs', logs.exportErrors],
-  ] as const)
-    csvExportRoute(app, {
-      path,
-      permission: 'logs.view',
-      tag: 'logs',
-      summary: `The ${list.replace('-', ' ')} as a CSV file: the list's filters (search, userId, machineNumber, recordId, from, to), every matching row, streamed`,
-      query: logExportQuerySchema,
-      list,
-      csv,
-    });
+  const summary = (list: string) =>
+    `The ${list} as a CSV file: the list's filters (search, userId, machineNumber, recordId, from, to) and the columns shown, in order; every matching row, streamed`;
+  csvExportRoute(app, {
+    path: apiPaths.accessLogsExport,
+    permission: 'logs.view',
+    tag: 'logs',
+    summary: summary('access logs'),
+    query: accessLogExportQuerySchema,
+    list: 'access-logs',
+    csv: logs.exportAccess,
+  });
+  csvExportRoute(app, {
+    path: apiPaths.errorLogsExport,
+    permission: 'logs.view',
+    tag: 'logs',
+    summary: summary('error logs'),
+    query: errorLogExportQuerySchema,
+    list: 'error-logs',
+    csv: logs.exportErrors,
+  });
 };

@@ -1,5 +1,11 @@
 import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import { logExactCountLimit, type AccessLog, type ErrorLog, type LogExportQuery } from '@app/contract/logs';
+import {
+  logExactCountLimit,
+  type AccessLog,
+  type ErrorLog,
+  type AccessLogExportQuery,
+  type ErrorLogExportQuery,
+} from '@app/contract/logs';
 import type { Db } from '#api/db/client.ts';
 import {
   accessLogMatches,
@@ -209,8 +215,10 @@ export function createLogsService({ db }: { db: Db }) {
   }
 
   return {
-    exportAccess: (q: LogExportQuery, counted: (rows: number) => void) => accessLogExportCsv(db, q, counted),
-    exportErrors: (q: LogExportQuery, counted: (rows: number) => void) => errorLogExportCsv(db, q, counted),
+    exportAccess: (q: AccessLogExportQuery, counted: (rows: number) => void) =>
+      accessLogExportCsv(db, q, counted),
+    exportErrors: (q: ErrorLogExportQuery, counted: (rows: number) => void) =>
+      errorLogExportCsv(db, q, counted),
     listAccess(input: LogListInput) {
       return list<Omit<typeof accessLogs.$inferSelect, 'listedIds'>, AccessLog>(
         'access',

@@ -27,7 +27,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
     summary: 'Roles as a CSV file: every role the search matches, in the list order, streamed',
     query: roleExportQuerySchema,
     list: 'roles',
-    csv: (query, counted) => roles.exportCsv(query.search, counted),
+    csv: (query, counted) => roles.exportCsv(query, counted),
   });
   app.get(
     apiPaths.rolesAll,

@@ -1,9 +1,16 @@
 import { and, asc, count, eq, gt, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { knownPermissions, permissionNames } from '@app/contract/permissions';
-import { roleExportHeader, roleMessages, type Role, type RoleBody } from '@app/contract/roles';
+import {
+  roleExportColumns,
+  roleMessages,
+  type Role,
+  type RoleBody,
+  type RoleExportQuery,
+} from '@app/contract/roles';
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
 import { keysetCsv } from '#api/lib/csv-export.ts';
+import { chosenColumns } from '#api/lib/export-columns.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
 import { containsPattern, pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 
@@ -76,9 +83,9 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
     },
 
     /** Every role the search matches as CSV, in the list's order (by role id, its cursor). */
-    exportCsv: (search: string | undefined, counted: (rows: number) => void) =>
+    exportCsv: ({ search, columns }: RoleExportQuery, counted: (rows: number) => void) =>
       keysetCsv(
-        roleExportHeader,
+        chosenColumns(roleExportColumns, { roleName: (r: { roleName: string }) => r.roleName }, columns),
         (after, size) =>
           db
             .select({ id: roles.id, roleName: roles.roleName, cursorAt: sql<string>`${roles.roleId}::text` })
@@ -86,7 +93,6 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
             .where(and(rolesWhere(search), after ? gt(roles.roleId, Number(after.at)) : undefined))
             .orderBy(asc(roles.roleId))
             .limit(size),
-        (r) => [r.roleName],
         counted,
       ),
 

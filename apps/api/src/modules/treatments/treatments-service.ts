@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import { maskName } from '@app/contract/masking';
 import {
-  treatmentExportHeader,
+  treatmentExportColumns,
   treatmentMessages,
   type TreatmentExportQuery,
   type Treatment,
@@ -12,6 +12,7 @@ import { dayRange } from '#api/lib/day-range.ts';
 import type { Db } from '#api/db/client.ts';
 import { devices, doctors, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
 import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
+import { chosenColumns, type Cell } from '#api/lib/export-columns.ts';
 import { NotFoundError } from '#api/lib/errors.ts';
 import { containsPattern, offsetOf, pageCount } from '#api/lib/pagination.ts';
 
@@ -59,6 +60,18 @@ type Row = Omit<Treatment, 'treatmentStartTime' | 'treatmentEndTime' | 'createdA
 };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+type ExportRow = Pick<Row, Exclude<keyof typeof exportColumns, 'id'>>;
+/** The export's cells, keyed as the list's columns; the patient's name masked unless `reveal`. */
+const exportCells = (
+  reveal: boolean,
+): Record<keyof typeof treatmentExportColumns, (t: ExportRow) => Cell> => ({
+  userName: (t) => (reveal ? t.userName : maskName(t.userName)),
+  treatmentDevice: (t) => t.treatmentDevice,
+  treatmentPlan: (t) => t.treatmentPlan,
+  treatmentStartTime: (t) => iso(t.treatmentStartTime),
+  treatmentDuration: (t) => t.treatmentDuration,
+  totalEnergyOutput: (t) => t.totalEnergyOutput,
+});
 const toTreatment = (r: Row): Treatment => ({
   ...r,
   treatmentStartTime: iso(r.treatmentStartTime),
@@ -125,7 +138,7 @@ export function createTreatmentsService({ db }: { db: Db }) {
      */
     exportCsv: (q: TreatmentExportQuery, counted: (rows: number) => void) =>
       keysetCsv(
-        treatmentExportHeader,
+        chosenColumns(treatmentExportColumns, exportCells(q.reveal === 'true'), q.columns),
         (after, size) =>
           db
             .select({ ...exportColumns, cursorAt: cursorAt(treatmentRecords.createdAt) })
@@ -135,14 +148,6 @@ export function createTreatmentsService({ db }: { db: Db }) {
             )
             .orderBy(desc(treatmentRecords.createdAt), desc(treatmentRecords.id))
             .limit(size),
-        (t) => [
-          q.reveal === 'true' ? t.userName : maskName(t.userName),
-          t.treatmentDevice,
-          t.treatmentPlan,
-          iso(t.treatmentStartTime),
-          t.treatmentDuration,
-          t.totalEnergyOutput,
-        ],
         counted,
       ),
 

@@ -35,7 +35,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     summary: 'User Management as a CSV file: every user the search matches, streamed',
     query: userExportQuerySchema,
     list: 'users',
-    csv: (query, counted) => users.exportCsv(query.search, counted),
+    csv: (query, counted) => users.exportCsv(query, counted),
   });
 
   app.get(

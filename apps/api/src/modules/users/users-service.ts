@@ -1,14 +1,16 @@
 import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import {
-  userExportHeader,
+  userExportColumns,
   userMessages,
   type User,
+  type UserExportQuery,
   type UserCreateBody,
   type UserUpdateBody,
 } from '@app/contract/users';
 import type { Db } from '#api/db/client.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
 import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
+import { chosenColumns } from '#api/lib/export-columns.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
 import { pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
@@ -31,6 +33,14 @@ const columns = {
   roleType: roles.type,
 };
 type Row = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] | null };
+
+const userCells: Record<keyof typeof userExportColumns, (r: Row) => string | null | undefined> = {
+  userName: (r) => r.userName,
+  email: (r) => r.email,
+  phonenumber: (r) => r.phone,
+  role: (r) => r.roleName,
+  createdAt: (r) => r.createdAt?.toISOString(),
+};
 
 // Never the password hash: the columns above are all a user answer can carry.
 const toUser = (r: Row): User => ({
@@ -141,10 +151,10 @@ export function createUsersService({
       return admin !== undefined;
     },
 
-    /** Every user the search matches as CSV, newest first (decision 056). */
-    exportCsv: (search: string | undefined, counted: (rows: number) => void) =>
+    /** Every user the search matches as CSV in the columns asked for, newest first (decision 056). */
+    exportCsv: ({ search, columns: chosen }: UserExportQuery, counted: (rows: number) => void) =>
       keysetCsv(
-        userExportHeader,
+        chosenColumns(userExportColumns, userCells, chosen),
         (after, size) =>
           db
             .select({ ...columns, cursorAt: cursorAt(users.createdAt) })
@@ -154,7 +164,6 @@ export function createUsersService({
             .orderBy(desc(users.createdAt), desc(users.id))
             .limit(size)
             .then((rows) => rows.map((r) => ({ ...r, id: r.id!, cursorAt: r.cursorAt }))),
-        (r) => [r.userName, r.email, r.phone, r.roleName, r.createdAt?.toISOString()],
         counted,
       ),
 

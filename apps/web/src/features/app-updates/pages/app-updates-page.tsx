@@ -1,5 +1,10 @@
 import { useState } from 'react';
-import { appUpdateMessages, updateTypeLabel, type AppUpdateListItem } from '@app/contract/app-updates';
+import {
+  appUpdateExportColumns,
+  appUpdateMessages,
+  updateTypeLabel,
+  type AppUpdateListItem,
+} from '@app/contract/app-updates';
 import { apiPaths } from '@app/contract/paths';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
@@ -68,6 +73,7 @@ export function AppUpdatesPage() {
             <ExportCsvButton
               path={apiPaths.systemUpdatesExport}
               query={{}}
+              columns={{ shown: chosen.visible, exportable: appUpdateExportColumns }}
               expectedRows={data?.total}
               fileName="app-updates"
             />

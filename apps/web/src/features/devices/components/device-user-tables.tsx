@@ -3,6 +3,9 @@ import { Link } from '#web/components/link.tsx';
 import {
   deviceUserMessages,
   deviceUserStatusLabels,
+  doctorExportColumns,
+  patientExportColumns,
+  technicianExportColumns,
   type Doctor,
   type Patient,
   type Technician,
@@ -133,6 +136,7 @@ export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
         <HealthExportButton
           path={apiPaths.doctorsExport}
           query={{ machineNumber }}
+          columns={{ shown: shown.visible, exportable: doctorExportColumns }}
           expectedRows={data?.total}
           fileName="doctors"
           masked="contact details"
@@ -172,6 +176,7 @@ export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps &
         <HealthExportButton
           path={apiPaths.patientsExport}
           query={{ machineNumber, doctorId }}
+          columns={{ shown: shown.visible, exportable: patientExportColumns }}
           expectedRows={data?.total}
           fileName="patients"
           masked="contact details"
@@ -211,6 +216,7 @@ export function TechniciansTable({ machineNumber, deviceId }: ListProps) {
         <ExportCsvButton
           path={apiPaths.techniciansExport}
           query={{ machineNumber }}
+          columns={{ shown: shown.visible, exportable: technicianExportColumns }}
           expectedRows={data?.total}
           fileName="technicians"
         />

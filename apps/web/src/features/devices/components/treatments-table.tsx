@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { apiPaths } from '@app/contract/paths';
-import type { Treatment } from '@app/contract/treatments';
+import { treatmentExportColumns, type Treatment } from '@app/contract/treatments';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { TableWithPager } from '#web/components/paged-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
@@ -106,6 +106,7 @@ export function TreatmentsTable({
           <HealthExportButton
             path={apiPaths.treatmentsExport}
             query={filters}
+            columns={{ shown: shown.visible, exportable: treatmentExportColumns }}
             expectedRows={data?.total}
             fileName="treatments"
             masked="patient names"

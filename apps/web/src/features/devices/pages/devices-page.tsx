@@ -81,9 +81,6 @@ const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) =
 const FleetMap = lazy(() => import('../components/fleet-map.tsx'));
 const views = ['map'] as const;
 
-/** The columns shown, in the order the admin put them (decision 057), as the export names them. */
-const exportedColumns = (visible: readonly string[]) => visible.filter((key) => key in deviceExportColumns);
-
 /** /admin/device: Device Management (docs/product.md §2.5). Page, size, sort, search and the filters live in the URL. */
 export function DevicesPage() {
   // Page size and sort the admin last chose are kept on the server (decision 053).
@@ -149,7 +146,8 @@ export function DevicesPage() {
             {view === 'map' ? null : (
               <ExportCsvButton
                 path={apiPaths.machineExport}
-                query={{ ...listFilters, columns: exportedColumns(visible).join(',') }}
+                query={listFilters}
+                columns={{ shown: visible, exportable: deviceExportColumns }}
                 expectedRows={data?.total}
                 fileName="devices"
               />

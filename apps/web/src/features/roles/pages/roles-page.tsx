@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from '#web/components/link.tsx';
-import { roleMessages, type Role } from '@app/contract/roles';
+import { roleExportColumns, roleMessages, type Role } from '@app/contract/roles';
 import { paths } from '#web/lib/paths.ts';
 import { apiPaths } from '@app/contract/paths';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
@@ -49,6 +49,7 @@ export function RolesPage() {
             <ExportCsvButton
               path={apiPaths.rolesExport}
               query={{}}
+              columns={{ shown: shown.visible, exportable: roleExportColumns }}
               expectedRows={data?.total}
               fileName="roles"
             />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { expiringWithinDays } from '@app/contract/dashboard';
 import {
   demoPaymentLabel,
+  subscriptionExportColumns,
   subscriptionStatusLabels,
   subscriptionTexts,
   type Subscription,
@@ -98,6 +99,7 @@ export function SubscriptionsPage() {
             <ExportCsvButton
               path={apiPaths.subscriptionExport}
               query={{ status: status || undefined, expiresWithin: expiring || undefined }}
+              columns={{ shown: shown.visible, exportable: subscriptionExportColumns }}
               expectedRows={data?.total}
               fileName="subscriptions"
             />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from '#web/components/link.tsx';
 import { bulkTexts } from '@app/contract/bulk-actions';
-import { userMessages, type User } from '@app/contract/users';
+import { userExportColumns, userMessages, type User } from '@app/contract/users';
 import { paths } from '#web/lib/paths.ts';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
@@ -58,6 +58,7 @@ export function UsersPage() {
             <ExportCsvButton
               path={apiPaths.usersExport}
               query={{}}
+              columns={{ shown: shown.visible, exportable: userExportColumns }}
               expectedRows={data?.total}
               fileName="users"
             />
