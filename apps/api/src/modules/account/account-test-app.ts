@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { roles, users } from '#api/db/schema/users.ts';
+import { users } from '#api/db/schema/users.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '#api/test/smtp-peer.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { firstAdminRoleId } from '#api/test/admin-role.ts';
 
 /** The app under test and the SMTP server it sends its mail to. */
 export const ctx = {} as { t: TestApp; peer: SmtpPeer };
@@ -51,15 +51,11 @@ export async function requestOtp(email: string): Promise<string> {
 }
 
 export async function addAdmin(email: string, password = 'Start-Passw0rd') {
-  const [admin] = await ctx.t.database.db
-    .select({ id: roles.id })
-    .from(roles)
-    .where(eq(roles.type, 'admin'))
-    .limit(1);
+  const roleId = await firstAdminRoleId(ctx.t.database.db);
   await ctx.t.database.db.insert(users).values({
     email,
     userName: email.split('@')[0]!,
     passwordHash: await hashPassword(password),
-    roleId: admin!.id,
+    roleId,
   });
 }

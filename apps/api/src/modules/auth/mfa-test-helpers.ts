@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { roles, users } from '#api/db/schema/users.ts';
+import { users } from '#api/db/schema/users.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
 import { base32Decode, totp } from '#api/lib/totp.ts';
 import type { TestApp } from '#api/test/test-app.ts';
+import { firstAdminRoleId } from '#api/test/admin-role.ts';
 
 let ipCounter = 0;
 /** Each caller its own address, so the per-IP limits only bite where a test wants them to. */
@@ -13,18 +13,14 @@ export const password = 'Mfa-Passw0rd!';
 
 /** Adds an admin with that email and `pw` as password; answers its user id. */
 export async function addAdmin(app: TestApp, email: string, pw = password) {
-  const [admin] = await app.database.db
-    .select({ id: roles.id })
-    .from(roles)
-    .where(eq(roles.type, 'admin'))
-    .limit(1);
+  const roleId = await firstAdminRoleId(app.database.db);
   const [row] = await app.database.db
     .insert(users)
     .values({
       email,
       userName: email.split('@')[0]!,
       passwordHash: await hashPassword(pw),
-      roleId: admin!.id,
+      roleId,
     })
     .returning({ id: users.id });
   return row!.id;

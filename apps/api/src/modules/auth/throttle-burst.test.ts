@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { roles, users } from '#api/db/schema/users.ts';
+import { users } from '#api/db/schema/users.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
 import { base32Decode, totp } from '#api/lib/totp.ts';
 import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
+import { firstAdminRoleId } from '#api/test/admin-role.ts';
 
 /*
  * Parallel bursts against every throttle that guards a password or a code (issue 18, item 1): the
@@ -27,10 +28,10 @@ const statuses = async (requests: Array<Promise<{ statusCode: number }>>) => {
 };
 
 async function addAdmin(email: string, password: string) {
-  const [admin] = await t.database.db.select({ id: roles.id }).from(roles).where(eq(roles.type, 'admin'));
+  const roleId = await firstAdminRoleId(t.database.db);
   await t.database.db
     .insert(users)
-    .values({ email, userName: 'burst', passwordHash: await hashPassword(password), roleId: admin!.id });
+    .values({ email, userName: 'burst', passwordHash: await hashPassword(password), roleId });
 }
 
 describe('throttles under a parallel burst', () => {

@@ -4,7 +4,7 @@ import type { AppSession } from '@app/contract/device-api';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
 import { accessLogs } from '#api/db/schema/logs.ts';
-import { roles, users } from '#api/db/schema/users.ts';
+import { users } from '#api/db/schema/users.ts';
 import {
   createDoctor,
   createTechnician,
@@ -14,6 +14,7 @@ import {
   type EnrolledDevice,
 } from '#api/test/device-fixtures.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { firstAdminRoleId } from '#api/test/admin-role.ts';
 
 let t: TestApp;
 let a: EnrolledDevice;
@@ -179,11 +180,8 @@ describe('sessions', () => {
     const tech = await createTechnician(t, [a.deviceId]);
     const session = await signInOnDevice(t, a.credential, tech.userName, tech.password);
     expect((await me(a, session)).statusCode).toBe(200);
-    const [adminRole] = await t.database.db
-      .select({ id: roles.id })
-      .from(roles)
-      .where(eq(roles.type, 'admin'));
-    await t.database.db.update(users).set({ roleId: adminRole!.id }).where(eq(users.id, tech.userId));
+    const roleId = await firstAdminRoleId(t.database.db);
+    await t.database.db.update(users).set({ roleId }).where(eq(users.id, tech.userId));
     const res = await me(a, session);
     expect(res.statusCode).toBe(401);
     expect(res.json().msg).toBe(deviceApiMessages.sessionInvalid);

@@ -49,6 +49,8 @@ export async function roleNumber(t: TestApp, type: 'app' | 'admin') {
     .select({ roleId: roles.roleId })
     .from(roles)
     .where(eq(roles.type, type))
+    // The bootstrap's role, numbered first; a test's own roles of the type come after.
+    .orderBy(roles.roleId)
     .limit(1);
   return row!.roleId;
 }
