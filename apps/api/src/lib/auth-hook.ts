@@ -2,11 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiMessages } from '@app/contract/envelope';
 import { deviceApiMessages } from '@app/contract/device-api';
-import { permissionMessages } from '@app/contract/permissions';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.ts';
 import { routeConfigOf } from './route-config.ts';
 import { isIanaTimeZone } from './time-zone.ts';
-import type { AppUserContext, AuthContext, DeviceContext } from './request-context.ts';
+import {
+  requirePermission,
+  type AppUserContext,
+  type AuthContext,
+  type DeviceContext,
+} from './request-context.ts';
 
 const bearer = /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+)$/;
 
@@ -81,8 +85,7 @@ export const authHook = fp(
       const needed = config.permission;
       if (needed === 'any-admin') return;
       if (!needed) throw new ForbiddenError(apiMessages.forbidden);
-      if (!request.auth.permissions.includes(needed))
-        throw new ForbiddenError(permissionMessages.missing(needed));
+      requirePermission(request.auth, needed);
     });
   },
 );

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { permissionMessages, type RoutePermission } from '@app/contract/permissions';
+import type { RoutePermission } from '@app/contract/permissions';
 import { Readable } from 'node:stream';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { csvLine } from './csv.ts';
-import { ForbiddenError } from './errors.ts';
+import { requireAuth, requirePermission } from './request-context.ts';
 import type { ExportColumn } from './export-columns.ts';
 
 /** Rows read per query: a batch is all an export holds in memory at once, whatever its size. */
@@ -120,8 +120,7 @@ export function csvExportRoute<Q extends z.ZodType>(
     async (request, reply) => {
       const query = request.query as z.output<Q>;
       const unmasked = route.unmasked?.(query) ?? false;
-      if (unmasked && !request.auth?.permissions.includes('patients.reveal'))
-        throw new ForbiddenError(permissionMessages.missing('patients.reveal'));
+      if (unmasked) requirePermission(requireAuth(request), 'patients.reveal');
       return sendCsvExport(request, reply, {
         list: route.list,
         csv: (counted) => route.csv(query, counted),

@@ -1,6 +1,7 @@
 import type { RoleType } from '@app/contract/auth';
 import type { AppUserKind } from '@app/contract/device-api';
-import type { Permission, RoutePermission } from '@app/contract/permissions';
+import { permissionMessages, type Permission, type RoutePermission } from '@app/contract/permissions';
+import { ForbiddenError } from './errors.ts';
 
 /** A signed-in console user (modules/auth builds it from the access token and the session row). */
 export type AuthContext = {
@@ -68,6 +69,14 @@ declare module 'fastify' {
 export function requireAuth(request: { auth: AuthContext | null }): AuthContext {
   if (!request.auth) throw new Error('requireAuth used on a public route');
   return request.auth;
+}
+
+/**
+ * Refuses, with a 403 naming it, an admin whose role lacks `needed`: the auth hook for a route's own
+ * permission, and a route for one a request asks for beyond it (an unmasked export, decision 058).
+ */
+export function requirePermission(auth: AuthContext, needed: Permission): void {
+  if (!auth.permissions.includes(needed)) throw new ForbiddenError(permissionMessages.missing(needed));
 }
 
 /** The machine calling a device or app-user route. */
