@@ -19,7 +19,7 @@ import { ExportCsvButton } from './export-csv-button.tsx';
 import { SearchBox } from './search-box.tsx';
 import { Tabs } from './tabs.tsx';
 import { useUrlFilters } from '../lib/use-url-filters.ts';
-import { useListPreferences, useSaveListPreferences } from '../lib/list-preferences.ts';
+import { keptPageSize, useListPreferences, useSaveListPreferences } from '../lib/list-preferences.ts';
 import { useUrlListState } from '../lib/use-url-list-state.ts';
 import { ListTools } from './list-tools.tsx';
 import { SavedViewsMenu } from './saved-views-menu.tsx';
@@ -201,9 +201,7 @@ export function LogsTabs({ userId, machineNumber, inUrl = false }: LogsTabsProps
   const { prefs, loaded } = useListPreferences('logs');
   const saveLimit = useSaveListPreferences('logs');
   const [picked, setPicked] = useState<number | null>(null);
-  const sizes: readonly number[] = logPageSizes;
-  const kept = prefs.pageSize && sizes.includes(prefs.pageSize) ? prefs.pageSize : logPageSizes[0];
-  const limit = picked ?? kept;
+  const limit = picked ?? keptPageSize(prefs, logPageSizes, logPageSizes[0]);
   // A view holds both tabs' columns under the one key.
   const viewColumns = useListColumns('logs', logChoices);
 

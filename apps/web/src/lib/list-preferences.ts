@@ -28,6 +28,13 @@ export function useListPreferences(list: ListKey | undefined): { prefs: ListPref
   return { prefs: data?.lists?.[list] ?? emptyListPreferences, loaded: isSuccess || isError };
 }
 
+/** The page size a list opens at: the kept one when the list offers it, else `fallback`. */
+export const keptPageSize = (
+  prefs: ListPreferences,
+  sizes: readonly number[] | undefined,
+  fallback: number,
+) => (prefs.pageSize && sizes?.includes(prefs.pageSize) ? prefs.pageSize : fallback);
+
 /** Saves one list's preferences: shown at once, sent in the background, a failure toasted. */
 export function useSaveListPreferences(list: ListKey | undefined) {
   const queryClient = useQueryClient();

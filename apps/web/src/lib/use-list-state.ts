@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { ListKey } from '@app/contract/preferences';
-import { useListPreferences, useSaveListPreferences } from './list-preferences.ts';
+import { keptPageSize, useListPreferences, useSaveListPreferences } from './list-preferences.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 
 export type SortDirection = 'asc' | 'desc';
@@ -38,7 +38,7 @@ export function useListState({
 }: ListStateOptions = {}) {
   const { prefs, loaded: ready } = useListPreferences(listKey);
   const savePreference = useSaveListPreferences(listKey);
-  const kept = prefs.pageSize && pageSizes?.includes(prefs.pageSize) ? prefs.pageSize : initialLimit;
+  const kept = keptPageSize(prefs, pageSizes, initialLimit);
   const [page, setPage] = useState(1);
   const [picked, setLimit] = useState<number | null>(null);
   const limit = picked ?? kept;

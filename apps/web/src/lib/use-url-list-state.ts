@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ListKey } from '@app/contract/preferences';
-import { useListPreferences, useSaveListPreferences } from './list-preferences.ts';
+import { keptPageSize, useListPreferences, useSaveListPreferences } from './list-preferences.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 import { nextSort, type SortState } from './use-list-state.ts';
 
@@ -34,9 +34,7 @@ export function useUrlListState({ pageSizes, sortKeys = [], debounceMs, listKey 
   const savePreference = useSaveListPreferences(listKey);
   const page = positive(params.get('page')) ?? 1;
   const limitParam = positive(params.get('limit'));
-  const preferredSize = preferred.pageSize;
-  const defaultLimit =
-    preferredSize && pageSizes.includes(preferredSize) ? preferredSize : (pageSizes[0] ?? 10);
+  const defaultLimit = keptPageSize(preferred, pageSizes, pageSizes[0] ?? 10);
   const limit = limitParam && pageSizes.includes(limitParam) ? limitParam : defaultLimit;
   const sortKey = params.get('sort');
   const sort: SortState | undefined =
