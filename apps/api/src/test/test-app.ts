@@ -89,6 +89,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // Suites sign in far more often than a person would; the anonymous limit has its own test
     // (lib/anonymous-rate-limit.test.ts), which sets it low.
     ANON_RATE_PER_MINUTE: '100000',
+    // No alarm timer: it would run every rule against each new app's database while the test's own
+    // requests do (118 apps, about 4 s of the API run). The alarm tests run the checks themselves
+    // (app.alarmJobs); modules/alarms/alarm-evaluator.test.ts covers the timer.
+    ALARM_CHECK_SECONDS: '0',
     // The Redis run (vitest.redis.config.ts): throttle counters in Redis, under a prefix of this
     // app's own unless a test shares one between two apps on purpose.
     ...(process.env.REDIS_URL

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alarmHistory } from '@app/contract/alarms';
 import { apiPaths } from '@app/contract/paths';
 import { addDevice, adminToken, deviceInject, enrolDevice } from '#api/test/device-fixtures.ts';
@@ -195,5 +195,22 @@ describe('the checks', () => {
     t.clock.advance(minutes(5 * 60));
     await evaluate(t);
     expect(await alarmsOf(t, { machineNumber })).toEqual([]);
+  });
+});
+
+describe('the timer (ALARM_CHECK_SECONDS)', () => {
+  it('runs the checks by itself, with no test calling them', async () => {
+    // Test apps run without the timer; this one keeps it, at its shortest period.
+    const timed = await createTestApp({ ...alarmEnv, ALARM_CHECK_SECONDS: '1' });
+    try {
+      const d = await seenMachine(timed);
+      timed.clock.advance(minutes(15 + 61));
+      await vi.waitFor(async () => expect(await openRulesOf(timed, d)).toEqual(['offline']), {
+        timeout: 5_000,
+        interval: 200,
+      });
+    } finally {
+      await timed.close();
+    }
   });
 });
