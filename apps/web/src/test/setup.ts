@@ -14,6 +14,16 @@ for (const name of [
 ] as const)
   (globalThis as Record<string, unknown>)[name] ??= webStreams[name];
 
+// sonner puts its 97 style rules in <head> when the first toast loads it. jsdom matches every rule
+// of every sheet against an element whenever a style is asked for, as each `getByRole` with a name
+// does for every node it reads: with sonner's sheet in, a file that showed a toast spent about twice
+// as long there. The rules only place and animate toasts; what tests find does not depend on them.
+const appendChild = HTMLStyleElement.prototype.appendChild;
+HTMLStyleElement.prototype.appendChild = function <T extends Node>(this: HTMLStyleElement, node: T): T {
+  if (node instanceof Text && node.data.startsWith('[data-sonner-toaster]')) return node;
+  return appendChild.call(this, node) as T;
+};
+
 // Lazy routes compile on first use in a cold test run: give findBy/waitFor room.
 configure({ asyncUtilTimeout: 10_000 });
 
