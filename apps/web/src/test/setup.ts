@@ -1,4 +1,4 @@
-import { cleanup, configure } from '@testing-library/react';
+import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
 /// <reference types="node" />
 import * as webStreams from 'node:stream/web';
 import { afterEach, beforeEach } from 'vitest';
@@ -25,7 +25,24 @@ HTMLStyleElement.prototype.appendChild = function <T extends Node>(this: HTMLSty
 };
 
 // Lazy routes compile on first use in a cold test run: give findBy/waitFor room.
-configure({ asyncUtilTimeout: 10_000 });
+configure({ asyncUtilTimeout: 10_000, getElementError: elementError });
+
+/**
+ * Testing Library's own error, without printing the whole document into every failed try of a
+ * findBy or waitFor (each poll printed it: about 3 % of the web project's time). A poll runs with
+ * its expensive diagnostics off; when it times out, waitFor asks for this error again outside the
+ * poll, so a failing test still shows the document, once.
+ */
+function elementError(message: string | null, container: Element) {
+  const polling = (getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })
+    ._disableExpensiveErrorDiagnostics;
+  const text = polling
+    ? message
+    : [message, `Ignored nodes: comments, script, style\n${prettyDOM(container)}`];
+  const error = new Error([text].flat().filter(Boolean).join('\n\n'));
+  error.name = 'TestingLibraryElementError';
+  return error;
+}
 
 beforeEach(() => {
   document.title = '';
