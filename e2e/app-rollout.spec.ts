@@ -34,17 +34,23 @@ test('a release at 25 % reaches a quarter of the fleet, is halted, then withdraw
   request,
   baseURL,
 }) => {
-  const fleet = await runFleet({
-    url: baseURL!,
-    adminEmail: e2eAdmin.email,
-    adminPassword: e2eAdmin.password,
-    devices: 20,
-    minutes: 0.05,
-    concurrency: 4,
-    seed: 51,
-  });
-  expect(fleet.surprises).toEqual([]);
-  const machines = fleet.machines;
+  // Which machines fall in the 25 % depends on their ids, which the server makes at random. The test
+  // needs one machine in and one out: a fleet of 20 has none in about 1 run in 300, and then
+  // another fleet joins it.
+  const machines: Awaited<ReturnType<typeof runFleet>>['machines'] = [];
+  while (!machines.some((m) => inCohort(m.deviceId, 25)) || machines.every((m) => inCohort(m.deviceId, 25))) {
+    const fleet = await runFleet({
+      url: baseURL!,
+      adminEmail: e2eAdmin.email,
+      adminPassword: e2eAdmin.password,
+      devices: 20,
+      minutes: 0.05,
+      concurrency: 4,
+      seed: 51,
+    });
+    expect(fleet.surprises).toEqual([]);
+    machines.push(...fleet.machines);
+  }
 
   // The machines run 42 (the simulator's version); 43 goes to a 25 % stage.
   const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
@@ -89,8 +95,11 @@ test('a release at 25 % reaches a quarter of the fleet, is halted, then withdraw
       .map((m) => m.deviceId)
       .sort(),
   );
+  // About a quarter, not "fewer than half": of 20 random ids, 10 or more fall in 25 % about 1 run in
+  // 70 (it failed CI once that way). Fewer than 70 % fails 1 run in 30,000; the share itself is
+  // rollout-cohort.test.ts's, over 4,000 ids.
   expect(updated.length).toBeGreaterThan(0);
-  expect(updated.length).toBeLessThan(machines.length / 2);
+  expect(updated.length).toBeLessThan(machines.length * 0.7);
   const stayed = machines.find((m) => !updated.includes(m))!;
 
   await signIn(page);
