@@ -116,12 +116,6 @@ test('the server refuses to delete the first admin and says why', async ({ page 
   const adminRow = page.getByRole('row').filter({ hasText: e2eAdmin.email });
   await adminRow.getByRole('button', { name: /^Delete / }).click();
   await page.getByRole('dialog', { name: 'Remove Data' }).getByRole('button', { name: 'Yes' }).click();
-  const refusal = page.getByRole('listitem').filter({ hasText: 'You cannot delete your own account' });
-  await expect(refusal).toBeVisible();
+  await expect(page.getByText('You cannot delete your own account')).toBeVisible();
   await expect(adminRow).toBeVisible();
-  // The toast sits over the right-hand end of the top rows, where the row actions are, and the
-  // accessibility check that ends every test counts a half-covered button as too small a target
-  // (it failed CI once that way). Closed as a person would, by its own close button.
-  await refusal.getByRole('button', { name: 'Close toast' }).click();
-  await expect(refusal).toBeHidden();
 });
