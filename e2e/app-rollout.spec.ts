@@ -37,8 +37,9 @@ test('a release at 25 % reaches a quarter of the fleet, is halted, then withdraw
   // Which machines fall in the 25 % depends on their ids, which the server makes at random. The test
   // needs one machine in and one out: a fleet of 20 has none in about 1 run in 300, and then
   // another fleet joins it.
+  const inStage = (m: { deviceId: string }) => inCohort(m.deviceId, 25);
   const machines: Awaited<ReturnType<typeof runFleet>>['machines'] = [];
-  while (!machines.some((m) => inCohort(m.deviceId, 25)) || machines.every((m) => inCohort(m.deviceId, 25))) {
+  while (!machines.some(inStage) || machines.every(inStage)) {
     const fleet = await runFleet({
       url: baseURL!,
       adminEmail: e2eAdmin.email,
@@ -91,7 +92,7 @@ test('a release at 25 % reaches a quarter of the fleet, is halted, then withdraw
   // About a quarter: exactly the machines whose cohort is inside 25 %.
   expect(updated.map((m) => m.deviceId).sort()).toEqual(
     machines
-      .filter((m) => inCohort(m.deviceId, 25))
+      .filter(inStage)
       .map((m) => m.deviceId)
       .sort(),
   );

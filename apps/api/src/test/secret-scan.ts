@@ -138,7 +138,9 @@ function byPrefix(checks: Check[]): Map<string, Check[]> {
   const map = new Map<string, Check[]>();
   for (const check of checks) {
     const key = check.secret.slice(0, minLength);
-    map.set(key, [...(map.get(key) ?? []), check]);
+    const same = map.get(key);
+    if (same) same.push(check);
+    else map.set(key, [check]);
   }
   return map;
 }

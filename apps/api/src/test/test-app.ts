@@ -90,8 +90,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // (lib/anonymous-rate-limit.test.ts), which sets it low.
     ANON_RATE_PER_MINUTE: '100000',
     // No alarm timer: it would run every rule against each new app's database while the test's own
-    // requests do (118 apps, about 4 s of the API run). The alarm tests run the checks themselves
-    // (app.alarmJobs); modules/alarms/alarm-evaluator.test.ts covers the timer.
+    // requests do. The alarm tests run the checks themselves (app.alarmJobs); alarm-rules.test.ts
+    // ("the timer") turns it back on.
     ALARM_CHECK_SECONDS: '0',
     // The Redis run (vitest.redis.config.ts): throttle counters in Redis, under a prefix of this
     // app's own unless a test shares one between two apps on purpose.

@@ -36,10 +36,10 @@ configure({ asyncUtilTimeout: 10_000, getElementError: elementError });
 function elementError(message: string | null, container: Element) {
   const polling = (getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })
     ._disableExpensiveErrorDiagnostics;
-  const text = polling
-    ? message
+  const parts = polling
+    ? [message]
     : [message, `Ignored nodes: comments, script, style\n${prettyDOM(container)}`];
-  const error = new Error([text].flat().filter(Boolean).join('\n\n'));
+  const error = new Error(parts.filter(Boolean).join('\n\n'));
   error.name = 'TestingLibraryElementError';
   return error;
 }

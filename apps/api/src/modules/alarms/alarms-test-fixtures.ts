@@ -15,9 +15,8 @@ import type { TestApp } from '#api/test/test-app.ts';
  * once on the test clock instead of every minute, and the alarms read back through the console's route.
  */
 
-/** Short, known thresholds; no timer (the tests run the checks themselves, on the clock they move). */
+/** Short, known thresholds. Test apps have no timer: the tests run the checks on the clock they move. */
 export const alarmEnv = {
-  ALARM_CHECK_SECONDS: '0',
   DEVICE_OFFLINE_MINUTES: '15',
   ALARM_OFFLINE_HOURS: '1',
   ALARM_ERROR_BURST: '3',
