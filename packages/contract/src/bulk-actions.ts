@@ -3,7 +3,6 @@ import { deviceFilterShape } from './device-filters.ts';
 import { deviceStatusSchema } from './devices.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
-import { userListQuerySchema } from './users.ts';
 
 /*
  * Bulk actions on lists (issue 17 item 4, docs/decisions/055): the rows picked one by one (`ids`),
@@ -38,7 +37,7 @@ const idsSchema = z
   .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
 
 /** One of `ids` or `allMatching`, checked once both are read. */
-const selection = <F extends z.ZodType, S extends z.core.$ZodLooseShape>(filters: F, action: S) =>
+export const selection = <F extends z.ZodType, S extends z.core.$ZodLooseShape>(filters: F, action: S) =>
   strictObject({ ids: idsSchema.optional(), allMatching: filters.optional(), ...action }).superRefine(
     (body, ctx) => {
       const { ids, allMatching } = body as { ids?: unknown; allMatching?: unknown };
@@ -49,7 +48,8 @@ const selection = <F extends z.ZodType, S extends z.core.$ZodLooseShape>(filters
     },
   );
 
-const listFilters = <S extends z.core.$ZodLooseShape>(shape: S) =>
+/** A list's filters as `allMatching` carries them: exactly the list query's own, nothing unknown. */
+export const listFilters = <S extends z.core.$ZodLooseShape>(shape: S) =>
   z.strictObject(shape, {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
@@ -65,13 +65,8 @@ export type DeviceBulkFilters = z.output<typeof deviceBulkFiltersSchema>;
 export const deviceBulkStatusBodySchema = selection(deviceBulkFiltersSchema, { status: deviceStatusSchema });
 export type DeviceBulkStatusBody = z.output<typeof deviceBulkStatusBodySchema>;
 
-/** The users list's search, exactly as its query takes it. */
-export const userBulkFiltersSchema = listFilters({ search: userListQuerySchema.shape.search });
-export type UserBulkFilters = z.output<typeof userBulkFiltersSchema>;
-
-/** POST users/bulk-delete: delete the picked or matching users. */
-export const userBulkDeleteBodySchema = selection(userBulkFiltersSchema, {});
-export type UserBulkDeleteBody = z.output<typeof userBulkDeleteBodySchema>;
+// The users list's bulk delete is in users.ts: importing the users contract here put all of it
+// (its messages and schemas) on Device Management's first screen, which uses this module.
 
 export const bulkOutcomes = ['done', 'refused'] as const;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { exportColumnsQuery } from './export-columns.ts';
 import { roleTypes } from './auth.ts';
+import { listFilters, selection } from './bulk-actions.ts';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 
@@ -118,3 +119,11 @@ export const userIdParamSchema = z.object({ id: z.uuid({ error: userMessages.inv
 export const userResponseSchema = envelope(userSchema);
 export const userListResponseSchema = envelope(userListSchema);
 export const userDeleteResponseSchema = envelope(z.null());
+
+/** The users list's search, exactly as its query takes it (a bulk action's `allMatching`). */
+export const userBulkFiltersSchema = listFilters({ search: userListQuerySchema.shape.search });
+export type UserBulkFilters = z.output<typeof userBulkFiltersSchema>;
+
+/** POST users/bulk-delete: delete the picked or matching users (decision 055). */
+export const userBulkDeleteBodySchema = selection(userBulkFiltersSchema, {});
+export type UserBulkDeleteBody = z.output<typeof userBulkDeleteBodySchema>;

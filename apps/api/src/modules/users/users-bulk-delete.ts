@@ -1,12 +1,6 @@
 import { desc, inArray } from 'drizzle-orm';
-import {
-  bulkLimit,
-  bulkMessages,
-  type BulkResult,
-  type BulkRowResult,
-  type UserBulkDeleteBody,
-} from '@app/contract/bulk-actions';
-import { userMessages } from '@app/contract/users';
+import { bulkLimit, bulkMessages, type BulkResult, type BulkRowResult } from '@app/contract/bulk-actions';
+import { userMessages, type UserBulkDeleteBody } from '@app/contract/users';
 import type { Db } from '#api/db/client.ts';
 import { users } from '#api/db/schema/users.ts';
 import { chunksOf } from '#api/lib/chunks.ts';

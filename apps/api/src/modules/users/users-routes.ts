@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  bulkBodyBytes,
-  bulkLimit,
-  bulkResponseSchema,
-  bulkSummary,
-  userBulkDeleteBodySchema,
-} from '@app/contract/bulk-actions';
+import { bulkBodyBytes, bulkLimit, bulkResponseSchema, bulkSummary } from '@app/contract/bulk-actions';
 import { apiPaths } from '@app/contract/paths';
 import {
+  userBulkDeleteBodySchema,
   userCreateBodySchema,
   userDeleteResponseSchema,
   userExportQuerySchema,

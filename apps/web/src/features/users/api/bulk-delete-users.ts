@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BulkResult, UserBulkFilters } from '@app/contract/bulk-actions';
+import type { BulkResult } from '@app/contract/bulk-actions';
+import type { UserBulkFilters } from '@app/contract/users';
 import type { Envelope } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
 import { apiClient } from '#web/lib/api-client.ts';

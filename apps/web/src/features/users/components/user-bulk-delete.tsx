@@ -1,4 +1,5 @@
-import { bulkTexts, type UserBulkFilters } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-actions';
+import type { UserBulkFilters } from '@app/contract/users';
 import { BulkResultsModal } from '#web/components/bulk-results-modal.tsx';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import { SelectionBar } from '#web/components/selection-bar.tsx';
