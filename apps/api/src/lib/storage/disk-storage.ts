@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -44,8 +44,11 @@ export async function receiveToTempFile(
   await mkdir(tmpDir, { recursive: true });
   const tmpPath = path.join(tmpDir, `${Date.now()}-${randomBytes(12).toString('hex')}.part`);
   const m = meter(maxBytes);
+  // Created before the first byte: a write stream opens its file asynchronously, so when the source
+  // failed at once the file could appear after the rm below and stay until the day-old sweep.
+  const file = await open(tmpPath, 'wx', 0o600);
   try {
-    await pipeline(source, m.stream, createWriteStream(tmpPath, { flags: 'wx', mode: 0o600 }));
+    await pipeline(source, m.stream, file.createWriteStream());
     return { tmpPath, received: m.result() };
   } catch (error) {
     await rm(tmpPath, { force: true });
