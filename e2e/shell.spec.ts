@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
 
 test.describe('guards and public routes', () => {
@@ -119,6 +120,30 @@ test.describe('signed in', () => {
     );
   });
 
+  test('keeps each control the keyboard reaches out from under the sticky top bar', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/admin/user-management?limit=100');
+    const table = page.getByRole('table');
+    await table
+      .getByRole('button', { name: /^Delete / })
+      .last()
+      .focus();
+    await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
+    const bottomScroll = await page.evaluate(() => window.scrollY);
+    const barBottom = await page.locator('.topbar').evaluate((bar) => bar.getBoundingClientRect().bottom);
+    // Up through the rows by Shift+Tab until focus leaves the table, noting where each control
+    // reached is shown once the page (which scrolls smoothly) has stopped.
+    const tops: number[] = [];
+    for (let press = 0; press < 200; press++) {
+      await page.keyboard.press('Shift+Tab');
+      if (!(await page.evaluate(() => !!document.activeElement?.closest('table')))) break;
+      tops.push(await settledTopOfFocus(page));
+    }
+    // Half a pixel of rounding aside, none is under the bar.
+    expect(tops.filter((top) => top < barBottom - 0.5)).toEqual([]);
+    expect(await page.evaluate(() => window.scrollY)).toBeLessThan(bottomScroll);
+  });
+
   test('marks Device Management active on a device detail path', async ({ page }) => {
     await signIn(page);
     await page.goto('/admin/device-details/some-id');
@@ -169,3 +194,18 @@ test.describe('signed in', () => {
     expect(stored.details?.token).toBeFalsy();
   });
 });
+
+/** The focused element's top in the viewport, read once two frames in a row agree. */
+async function settledTopOfFocus(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const top = () => document.activeElement!.getBoundingClientRect().top;
+    let last = top();
+    for (;;) {
+      await frame();
+      const now = top();
+      if (now === last) return now;
+      last = now;
+    }
+  });
+}
