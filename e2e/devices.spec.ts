@@ -169,3 +169,20 @@ test('walks from a demo device to its doctor, a patient and a treatment', async 
   await expect(page.getByRole('tab', { name: 'Access Logs List' })).toBeVisible();
   await expectAccessible(page);
 });
+
+test("fits the whole list on a 1280 px screen, every row's buttons in view", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page);
+  await page.goto('/admin/device');
+  const table = page.getByRole('table', { name: 'Devices' });
+  await expect(table.getByRole('row')).toHaveCount(11);
+  const overflow = await table.evaluate((element) => {
+    const box = element.parentElement!;
+    const right = box.getBoundingClientRect().right;
+    const cut = [...element.querySelectorAll('tbody button, tbody a')].filter(
+      (control) => control.getBoundingClientRect().right > right,
+    );
+    return { sideways: box.scrollWidth - box.clientWidth, cut: cut.length };
+  });
+  expect(overflow).toEqual({ sideways: 0, cut: 0 });
+});
