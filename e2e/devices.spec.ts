@@ -179,7 +179,7 @@ test("fits the whole list on a 1280 px screen, every row's buttons in view", asy
   const overflow = await table.evaluate((element) => {
     const box = element.parentElement!;
     const right = box.getBoundingClientRect().right;
-    const cut = [...element.querySelectorAll('tbody button, tbody a')].filter(
+    const cut = Array.from(element.querySelectorAll('tbody button, tbody a')).filter(
       (control) => control.getBoundingClientRect().right > right,
     );
     return { sideways: box.scrollWidth - box.clientWidth, cut: cut.length };
