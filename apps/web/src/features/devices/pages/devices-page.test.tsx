@@ -182,9 +182,9 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     renderAt('/admin/device');
     await screen.findByText('MN-1');
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
-    expect((screen.getByRole('checkbox', { name: /Machine Number/ }) as HTMLInputElement).disabled).toBe(
-      true,
-    );
+    expect(
+      ((await screen.findByRole('checkbox', { name: /Machine Number/ })) as HTMLInputElement).disabled,
+    ).toBe(true);
     expect((screen.getByRole('checkbox', { name: /Serial Number/ }) as HTMLInputElement).disabled).toBe(true);
     await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
     expect(screen.queryByRole('columnheader', { name: 'Location' })).toBeNull();
@@ -233,7 +233,7 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(within(table).queryByRole('columnheader', { name: 'Last Seen' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
     for (const name of ['Last Seen', 'Online', 'App Version']) {
-      const box = screen.getByRole('checkbox', { name }) as HTMLInputElement;
+      const box = (await screen.findByRole('checkbox', { name })) as HTMLInputElement;
       expect(box.checked).toBe(false);
       await userEvent.click(box);
     }
