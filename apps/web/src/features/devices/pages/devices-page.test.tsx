@@ -210,6 +210,22 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(new URLSearchParams(savedView!.query).get('columns')).toBe('serialNumber,machineNumber,status');
   });
 
+  it('asks for the saved views only once the pointer reaches Views, and once for the hover and the opening', async () => {
+    renderAt('/admin/device');
+    await screen.findByText('MN-1');
+    const viewRequests = () => api.requests.filter((r) => r.url.startsWith('/api/v1/admin/views'));
+    expect(viewRequests()).toHaveLength(0);
+    const views = screen.getByRole('button', { name: 'Views' });
+    await userEvent.hover(views);
+    await waitFor(() => expect(viewRequests()).toHaveLength(1));
+    await userEvent.click(views);
+    expect(await screen.findByText('No saved views yet.')).toBeTruthy();
+    expect(views.getAttribute('aria-expanded')).toBe('true');
+    expect(viewRequests()).toHaveLength(1);
+    await userEvent.keyboard('{Escape}');
+    expect(document.activeElement).toBe(views);
+  });
+
   it("applies a followed view's columns as the admin's choice, and takes them out of the URL", async () => {
     const router = renderAt('/admin/device?search=berlin&columns=status,serialNumber,nope');
     const table = await screen.findByRole('table', { name: 'Devices' });
