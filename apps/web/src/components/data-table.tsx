@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import { orNA, type Displayable } from '../lib/format.ts';
 import type { SortState } from '../lib/use-list-state.ts';
 import { SortIcon } from './icons.tsx';

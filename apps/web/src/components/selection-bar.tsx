@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import { preloadBulkDialogs } from './lazy-dialogs.tsx';
 import type { RowSelectionState } from './use-row-selection.ts';
 

@@ -1,4 +1,5 @@
-import { bulkTexts, type DeviceBulkFilters } from '@app/contract/bulk-actions';
+import type { DeviceBulkFilters } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import type { DeviceStatus } from '@app/contract/devices';
 import { LazyBulkResultsModal, LazyConfirmModal } from '#web/components/lazy-dialogs.tsx';
 import { SelectionBar } from '#web/components/selection-bar.tsx';

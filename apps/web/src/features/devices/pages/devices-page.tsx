@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from '#web/components/link.tsx';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
 import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import { deviceExportColumns } from '@app/contract/device-export';

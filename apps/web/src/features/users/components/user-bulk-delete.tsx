@@ -1,4 +1,4 @@
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import type { UserBulkFilters } from '@app/contract/users';
 import { LazyBulkResultsModal, LazyConfirmModal } from '#web/components/lazy-dialogs.tsx';
 import { SelectionBar } from '#web/components/selection-bar.tsx';
