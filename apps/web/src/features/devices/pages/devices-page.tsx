@@ -4,7 +4,7 @@ import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from 
 import { bulkTexts } from '@app/contract/bulk-texts';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
 import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
-import { deviceExportColumns } from '@app/contract/device-export';
+import { deviceExportColumns } from '@app/contract/device-export-columns';
 import { apiPaths } from '@app/contract/paths';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
 import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
