@@ -3,6 +3,11 @@ import { deviceFilterShape } from './device-filters.ts';
 import { deviceStatusSchema } from './devices.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
+import { formatted } from './bulk-texts.ts';
+
+// The console's words are in bulk-texts.ts, without zod (the lists' first screen shows them); the
+// answer's summary is the API's message too.
+export { bulkSummary } from './bulk-texts.ts';
 
 /*
  * Bulk actions on lists (issue 17 item 4, docs/decisions/055): the rows picked one by one (`ids`),
@@ -14,8 +19,6 @@ import { strictObject } from './fields.ts';
 export const bulkLimit = 10_000;
 /** A request body's size limit for a bulk action: the limit's ids (39 bytes each in JSON) fit. */
 export const bulkBodyBytes = 512 * 1024;
-
-const formatted = (n: number) => n.toLocaleString('en-US');
 
 export const bulkMessages = {
   idsOrAllMatching: 'Send either ids or allMatching, not both',
@@ -88,35 +91,3 @@ export const bulkResultSchema = z.object({
 });
 export type BulkResult = z.infer<typeof bulkResultSchema>;
 export const bulkResponseSchema = envelope(bulkResultSchema);
-
-/** The answer's own message: "3 done, 1 refused". */
-export const bulkSummary = ({ done, refused }: { done: number; refused: number }) =>
-  `${formatted(done)} done, ${formatted(refused)} refused`;
-
-/** The console's words for selecting rows and acting on them (ours: the spec has no bulk actions). */
-export const bulkTexts = {
-  selectRow: (name: string) => `Select ${name}`,
-  selectPage: 'Select all on this page',
-  selected: (n: number) => `${formatted(n)} selected`,
-  selectAllMatching: (n: number, estimated = false) =>
-    `Select all ${estimated ? 'about ' : ''}${formatted(n)} matching`,
-  allMatchingSelected: (n: number, estimated = false) =>
-    `All ${estimated ? 'about ' : ''}${formatted(n)} matching selected`,
-  clear: 'Clear selection',
-  /** The device status the bulk buttons set, by status code: Activate (2), Deactivate (1). */
-  statusAction: { 1: 'Deactivate', 2: 'Activate' } as const,
-  /**
-   * The spec's status select asks nothing; many machines at once do. The title and text name how
-   * many machines; the buttons are the spec's No and Yes.
-   */
-  statusConfirmTitle: (status: 1 | 2) => `${bulkTexts.statusAction[status]} Machines`,
-  statusConfirmText: (status: 1 | 2, n: number) =>
-    `Are you sure you want to ${bulkTexts.statusAction[status].toLowerCase()} ${formatted(n)} machine${n === 1 ? '' : 's'}?`,
-  statusPending: 'Saving...',
-  deleteSelected: 'Delete',
-  resultsTitle: (action: string) => `${action}: results`,
-  outcome: { done: 'Done', refused: 'Refused' } as const,
-  /** The results list shows this many rows, refused ones first; the summary counts them all. */
-  resultsShown: 200,
-  moreResults: (n: number) => `and ${formatted(n)} more done`,
-} as const;

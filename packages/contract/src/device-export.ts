@@ -2,25 +2,10 @@ import type { z } from 'zod';
 import { deviceFilterShape } from './device-filters.ts';
 import { exportColumnsQuery } from './export-columns.ts';
 import { strictObject } from './fields.ts';
+import { deviceExportColumns } from './device-export-columns.ts';
 
-/** The device list's columns an export can hold, with their CSV headers (the list's own names). */
-export const deviceExportColumns = {
-  machineNumber: 'Machine Number',
-  serialNumber: 'Serial Number',
-  location: 'Location',
-  status: 'Status',
-  subscriptionStatus: 'Subscription Status',
-  lastSeenAt: 'Last Seen',
-  online: 'Online',
-  appVersionCode: 'App Version',
-  city: 'City',
-  country: 'Country',
-  address: 'Address',
-  latitude: 'Latitude',
-  longitude: 'Longitude',
-  createdAt: 'Created At',
-} as const;
-export type DeviceExportColumn = keyof typeof deviceExportColumns;
+// The columns alone, without zod, for Device Management's Export CSV (its first screen).
+export { deviceExportColumns, type DeviceExportColumn } from './device-export-columns.ts';
 
 /**
  * Issue 17 item 3: the device list's filters and the columns to write, in order (comma-separated;

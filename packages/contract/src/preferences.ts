@@ -54,7 +54,6 @@ export const listPreferencesSchema = strictObject({
   }).nullable(),
 });
 export type ListPreferences = z.infer<typeof listPreferencesSchema>;
-export const emptyListPreferences: ListPreferences = { columns: null, pageSize: null, sort: null };
 
 export const listParamSchema = z.object({ list: listKey });
 

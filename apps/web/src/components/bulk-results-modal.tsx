@@ -1,4 +1,5 @@
-import { bulkSummary, bulkTexts, type BulkResult, type BulkRowResult } from '@app/contract/bulk-actions';
+import type { BulkResult, BulkRowResult } from '@app/contract/bulk-actions';
+import { bulkSummary, bulkTexts } from '@app/contract/bulk-texts';
 import { Modal } from './modal.tsx';
 import { StatusBadge } from './status-badge.tsx';
 

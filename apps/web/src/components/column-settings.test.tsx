@@ -29,7 +29,8 @@ describe('ColumnSettings', () => {
     expect(button.getAttribute('aria-expanded')).toBe('false');
     await userEvent.click(button);
     expect(button.getAttribute('aria-expanded')).toBe('true');
-    const machine = screen.getByRole('checkbox', { name: /Machine Number/ }) as HTMLInputElement;
+    // The panel loads on first use: wait for it.
+    const machine = (await screen.findByRole('checkbox', { name: /Machine Number/ })) as HTMLInputElement;
     expect(machine.checked).toBe(true);
     expect(machine.disabled).toBe(true);
     expect((screen.getByRole('checkbox', { name: 'Location' }) as HTMLInputElement).disabled).toBe(false);
@@ -38,7 +39,7 @@ describe('ColumnSettings', () => {
   it('hides and shows a column, the mandatory ones staying', async () => {
     render(<Harness />);
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
-    await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Location' }));
     expect(screen.getByRole('status').textContent).toBe('machineNumber,serialNumber,status');
     await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
     expect(screen.getByRole('status').textContent).toBe('machineNumber,serialNumber,location,status');
@@ -56,7 +57,7 @@ describe('ColumnSettings', () => {
   it('moves a column up and down by keyboard, keeping focus on it and announcing where it went', async () => {
     render(<Harness />);
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
-    const up = screen.getByRole('button', { name: 'Move Location up' });
+    const up = await screen.findByRole('button', { name: 'Move Location up' });
     up.focus();
     await userEvent.keyboard('{Enter}');
     expect(screen.getByRole('status').textContent).toBe('machineNumber,location,serialNumber,status');
@@ -80,7 +81,7 @@ describe('ColumnSettings', () => {
   it('lists the columns in the shown order, a hidden one without move buttons and back in its row when shown', async () => {
     render(<Harness />);
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Move Status up' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Move Status up' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Status' }));
     expect(screen.getByRole('status').textContent).toBe('machineNumber,serialNumber,location');
     expect(screen.queryByRole('button', { name: 'Move Status up' })).toBeNull();

@@ -134,4 +134,29 @@ describe('DataTable', () => {
       'Tools',
     ]);
   });
+
+  it('tells when the pointer or focus reaches a selection box, before anything is picked', async () => {
+    const onIntent = vi.fn();
+    render(
+      <DataTable
+        label="Devices"
+        columns={columns}
+        rows={rows}
+        getRowKey={(r) => r._id}
+        emptyText="none"
+        selection={{
+          selected: new Set<string>(),
+          allMatching: false,
+          onToggle: () => {},
+          onTogglePage: () => {},
+          rowLabel: (r) => `Select ${r.machineNumber}`,
+          onIntent,
+        }}
+      />,
+    );
+    await userEvent.hover(screen.getByRole('checkbox', { name: 'Select M-2' }));
+    expect(onIntent).toHaveBeenCalledTimes(1);
+    screen.getByRole('checkbox', { name: 'Select all on this page' }).focus();
+    expect(onIntent).toHaveBeenCalledTimes(2);
+  });
 });

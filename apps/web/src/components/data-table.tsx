@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import { orNA, type Displayable } from '../lib/format.ts';
 import type { SortState } from '../lib/use-list-state.ts';
 import { SortIcon } from './icons.tsx';
@@ -41,9 +41,10 @@ export type DataTableProps<T> = {
   showSrNo?: boolean;
   /**
    * A checkbox column (useRowSelection's `table`), each box labelled by `rowLabel` ("Select
-   * M-0001"), the header's box for the whole page. Keys are `getRowKey`'s.
+   * M-0001"), the header's box for the whole page. Keys are `getRowKey`'s. `onIntent` runs when
+   * the pointer or focus reaches a box: a list whose bulk actions load lazily fetches them then.
    */
-  selection?: TableSelection & { rowLabel: (row: T) => string };
+  selection?: TableSelection & { rowLabel: (row: T) => string; onIntent?: () => void };
 };
 
 /**
@@ -111,6 +112,7 @@ export function DataTable<T>({
                   indeterminate={pickedOnPage > 0 && pickedOnPage < pageKeys.length}
                   disabled={pageKeys.length === 0}
                   onChange={(checked) => selection.onTogglePage(pageKeys, checked)}
+                  onIntent={selection.onIntent}
                 />
               </th>
             ) : null}
@@ -176,6 +178,7 @@ export function DataTable<T>({
                       label={selection.rowLabel(row)}
                       checked={isSelected(keyOf(row, index))}
                       onChange={(checked) => selection.onToggle(keyOf(row, index), checked, pageKeys)}
+                      onIntent={selection.onIntent}
                     />
                   </td>
                 ) : null}
@@ -206,12 +209,14 @@ function Checkbox({
   indeterminate = false,
   disabled = false,
   onChange,
+  onIntent,
 }: {
   label: string;
   checked: boolean;
   indeterminate?: boolean;
   disabled?: boolean;
   onChange: (checked: boolean) => void;
+  onIntent?: () => void;
 }) {
   return (
     <input
@@ -224,6 +229,8 @@ function Checkbox({
         if (input) input.indeterminate = indeterminate;
       }}
       onChange={(event) => onChange(event.target.checked)}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
     />
   );
 }

@@ -1,20 +1,27 @@
-import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import { useDismiss } from '../lib/use-dismiss.ts';
 
 /**
  * A button that shows and hides a panel under it (the disclosure pattern: aria-expanded and
  * aria-controls; not a menu), closed by a click or focus outside and by Escape, which gives focus
  * back to the button. The column chooser and the saved views use it.
+ *
+ * The panel is rendered only while open, so what it shows (and any query it runs) costs nothing on a
+ * list's first screen: a panel may be a lazy component, loaded when the pointer or focus reaches the
+ * button (`onIntent`) and shown with a short "Loading…" status until it arrives.
  */
 export function DisclosureDropdown({
   button: content,
   buttonClassName = 'btn btn-outline-secondary',
   className = '',
+  onIntent,
   children,
 }: {
   button: ReactNode;
   buttonClassName?: string;
   className?: string;
+  /** Runs when the pointer reaches the button or it gets focus: start loading a lazy panel. */
+  onIntent?: () => void;
   /** The panel; `close` hides it (after choosing something in it). */
   children: (close: () => void) => ReactNode;
 }) {
@@ -33,6 +40,8 @@ export function DisclosureDropdown({
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
+        onPointerEnter={onIntent}
+        onFocus={onIntent}
       >
         {content}
       </button>
@@ -41,7 +50,17 @@ export function DisclosureDropdown({
         className={`dropdown-menu dropdown-menu-end shadow-sm${open ? ' show' : ''}`}
         hidden={!open}
       >
-        {children(close)}
+        {open ? (
+          <Suspense
+            fallback={
+              <p className="text-body-secondary small mb-0 px-3 py-2" role="status">
+                Loading…
+              </p>
+            }
+          >
+            {children(close)}
+          </Suspense>
+        ) : null}
       </div>
     </div>
   );

@@ -1,11 +1,9 @@
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import type { ExportColumnHeaders } from '@app/contract/export-columns';
 import type { QueryParams } from '../lib/api-client.ts';
 import { notifyError } from '../lib/api-client.ts';
-import { fetchFile, saveFile } from '../lib/api-stream.ts';
-import { notify } from '../lib/notify.ts';
 
-type Props = {
+export type ExportCsvButtonProps = {
   /** The list's export route and its query (the list's filters). */
   path: string;
   query: QueryParams;
@@ -20,18 +18,17 @@ type Props = {
   fileName: string;
 };
 
-const count = (n: number) => n.toLocaleString('en');
-
-/** `columns=a,b,c`: the shown columns the export writes, in order (none: the list's defaults). */
-const exportedColumns = ({ shown, exportable }: Props['columns']) =>
-  shown.filter((key) => Object.hasOwn(exportable, key)).join(',') || undefined;
+// The download and its progress bar are not needed to show a list: they load when the pointer or
+// focus reaches the button, and are awaited on the click.
+const loadExport = () => import('./export-csv-progress.tsx');
+const ExportProgress = lazy(() => loadExport().then((m) => ({ default: m.ExportProgress })));
+const preloadExport = () => void loadExport();
 
 /**
  * "Export CSV" (issue 17 item 3): the server streams exactly the filtered rows in the columns shown;
- * the button shows how many have arrived against how many match, and can stop the download. The
- * header line is not a row.
+ * the button shows how many have arrived against how many match, and can stop the download.
  */
-export function ExportCsvButton({ path, query, columns, expectedRows, fileName }: Props) {
+export function ExportCsvButton({ expectedRows, ...request }: ExportCsvButtonProps) {
   const [rows, setRows] = useState<number | null>(null);
   const abort = useRef<AbortController | null>(null);
 
@@ -40,17 +37,8 @@ export function ExportCsvButton({ path, query, columns, expectedRows, fileName }
     abort.current = controller;
     setRows(0);
     try {
-      let received = 0;
-      const blob = await fetchFile(
-        path,
-        { ...query, columns: exportedColumns(columns) },
-        {
-          signal: controller.signal,
-          onProgress: ({ lines }) => setRows((received = Math.max(0, lines - 1))),
-        },
-      );
-      saveFile(blob, `${fileName}-${new Date().toISOString().slice(0, 10)}.csv`);
-      notify.success(`Exported ${count(received)} rows`);
+      const { runExport } = await loadExport();
+      await runExport(request, { signal: controller.signal, onRows: setRows });
     } catch (error) {
       if (!controller.signal.aborted) notifyError(error, 'The export failed. Try again.');
     } finally {
@@ -61,37 +49,25 @@ export function ExportCsvButton({ path, query, columns, expectedRows, fileName }
 
   if (rows === null)
     return (
-      <button type="button" className="btn btn-outline-primary" onClick={() => void start()}>
+      <button
+        type="button"
+        className="btn btn-outline-primary"
+        onClick={() => void start()}
+        onPointerEnter={preloadExport}
+        onFocus={preloadExport}
+      >
         Export CSV
       </button>
     );
-  const total = expectedRows && expectedRows > 0 ? Math.max(expectedRows, rows) : undefined;
-  const percent = total ? Math.round((rows / total) * 100) : undefined;
   return (
-    <div className="d-flex align-items-center gap-2">
-      <div
-        className="progress"
-        style={{ width: '10rem' }}
-        role="progressbar"
-        aria-label="Export progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={`Exported ${count(rows)}${total ? ` of ${count(total)}` : ''} rows`}
-      >
-        <div className="progress-bar" style={{ width: `${percent ?? 100}%` }} />
-      </div>
-      <span className="small text-nowrap" aria-hidden="true">
-        {count(rows)}
-        {total ? ` / ${count(total)}` : ''} rows
-      </span>
-      <button
-        type="button"
-        className="btn btn-sm btn-outline-secondary"
-        onClick={() => abort.current?.abort()}
-      >
-        Cancel export
-      </button>
-    </div>
+    <Suspense
+      fallback={
+        <span className="small text-nowrap" role="status">
+          Starting the export…
+        </span>
+      }
+    >
+      <ExportProgress rows={rows} expectedRows={expectedRows} onCancel={() => abort.current?.abort()} />
+    </Suspense>
   );
 }

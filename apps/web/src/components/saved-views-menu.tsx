@@ -1,15 +1,21 @@
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
 import type { SavedView } from '@app/contract/preferences';
-import { preferenceMessages } from '@app/contract/preferences';
-import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import { DisclosureDropdown } from '#web/components/disclosure-dropdown.tsx';
-import { Link } from '#web/components/link.tsx';
-import { notifyError } from '#web/lib/api-client.ts';
-import { notify } from '#web/lib/notify.ts';
-import { useDeleteView, useSavedViews } from '#web/lib/saved-views.ts';
-import { SaveViewModal } from './save-view-modal.tsx';
+import { MountWhenShown } from './mount-when-shown.tsx';
 import type { ListColumns } from './use-column-visibility.ts';
+
+/*
+ * The panel (with the views' query), its delete confirmation and the save dialog are not needed to
+ * show a list: they load, and the views are asked for, when the pointer or focus reaches the Views
+ * button.
+ */
+const loadPanel = () => import('./saved-views-panel.tsx');
+const SavedViewsPanel = lazy(() => loadPanel().then((m) => ({ default: m.SavedViewsPanel })));
+const DeleteViewConfirm = lazy(() => loadPanel().then((m) => ({ default: m.DeleteViewConfirm })));
+const loadSaveModal = () => import('./save-view-modal.tsx');
+const SaveViewModal = lazy(() => loadSaveModal().then((m) => ({ default: m.SaveViewModal })));
 
 /**
  * The list's URL query as a view keeps it: everything but the page, which a view starts at 1, and
@@ -34,76 +40,30 @@ export function SavedViewsMenu({ columns }: { columns: ListColumns }) {
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<SavedView | null>(null);
   const location = useLocation();
-  const views = useSavedViews(list);
-  const remove = useDeleteView();
+  const queryClient = useQueryClient();
+  const preload = () => {
+    void loadPanel().then((m) => m.prefetchSavedViews(queryClient, list));
+    void loadSaveModal();
+  };
 
   return (
     <>
-      <DisclosureDropdown button="Views">
+      <DisclosureDropdown button="Views" onIntent={preload}>
         {(close) => (
-          <div className="p-2">
-            {views.isPending ? (
-              <p className="text-body-secondary small mb-2 px-2">Loading views…</p>
-            ) : views.isError ? (
-              <p className="text-danger small mb-2 px-2">The views could not be loaded.</p>
-            ) : views.data.length === 0 ? (
-              <p className="text-body-secondary small mb-2 px-2">No saved views yet.</p>
-            ) : (
-              <ul className="list-unstyled mb-2" aria-label="Saved views">
-                {views.data.map((view) => (
-                  <li key={view._id} className="d-flex align-items-center gap-2">
-                    <Link
-                      className="dropdown-item rounded"
-                      to={`${location.pathname}${view.query ? `?${view.query}` : ''}`}
-                      onClick={close}
-                    >
-                      {view.name}
-                      <span className="small text-body-secondary">
-                        {view.mine ? (view.shared ? ' (shared)' : '') : ` (shared by ${view.ownerName})`}
-                      </span>
-                    </Link>
-                    {view.mine ? (
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-link text-danger"
-                        aria-label={`Delete view ${view.name}`}
-                        onClick={() => setDeleting(view)}
-                      >
-                        Delete
-                      </button>
-                    ) : null}
-                  </li>
-                ))}
-              </ul>
-            )}
-            <button
-              type="button"
-              className="btn btn-sm btn-primary w-100"
-              onClick={() => (setSaving(true), close())}
-            >
-              Save current view
-            </button>
-          </div>
+          <SavedViewsPanel list={list} close={close} onSave={() => setSaving(true)} onDelete={setDeleting} />
         )}
       </DisclosureDropdown>
-      <SaveViewModal
-        list={list}
-        query={viewQueryOf(location.search, columns.visible)}
-        show={saving}
-        onClose={() => setSaving(false)}
-      />
-      <ConfirmModal
-        show={deleting !== null}
-        text={`Delete the view "${deleting?.name ?? ''}"?`}
-        isPending={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() =>
-          remove.mutate(deleting!._id, {
-            onSuccess: () => (notify.success(preferenceMessages.viewDeleted), setDeleting(null)),
-            onError: (error) => notifyError(error),
-          })
-        }
-      />
+      <MountWhenShown show={saving}>
+        <SaveViewModal
+          list={list}
+          query={viewQueryOf(location.search, columns.visible)}
+          show={saving}
+          onClose={() => setSaving(false)}
+        />
+      </MountWhenShown>
+      <MountWhenShown show={deleting !== null}>
+        <DeleteViewConfirm view={deleting} onClose={() => setDeleting(null)} />
+      </MountWhenShown>
     </>
   );
 }

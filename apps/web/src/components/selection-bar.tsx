@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { useEffect, type ReactNode } from 'react';
+import { bulkTexts } from '@app/contract/bulk-texts';
+import { preloadBulkDialogs } from './lazy-dialogs.tsx';
 import type { RowSelectionState } from './use-row-selection.ts';
 
 export type SelectionBarProps = {
@@ -25,6 +26,10 @@ export function SelectionBar({
   totalIsEstimate = false,
   children,
 }: SelectionBarProps) {
+  // Rows picked: the actions' confirmation and results dialogs are next, fetch them now.
+  useEffect(() => {
+    if (!selection.isEmpty) preloadBulkDialogs();
+  }, [selection.isEmpty]);
   if (selection.isEmpty) return null;
   const wholePage = pageKeys.length > 0 && pageKeys.every((key) => selection.ids.has(key));
   const matching = total ?? 0;

@@ -2,7 +2,6 @@ import { useCallback } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { ListKey, ListPreferences, Preferences } from '@app/contract/preferences';
-import { emptyListPreferences } from '@app/contract/preferences';
 import { apiClient, notifyError } from '#web/lib/api-client.ts';
 import { cachedColorMode } from '#web/lib/color-mode.ts';
 import { createQueryKeys } from '#web/lib/query-keys.ts';
@@ -10,6 +9,12 @@ import { createQueryKeys } from '#web/lib/query-keys.ts';
 /** The signed-in admin's list preferences and saved views (decision 053). */
 export const preferenceKeys = createQueryKeys('preferences');
 export const savedViewKeys = createQueryKeys('saved-views');
+
+/*
+ * A list's preferences before any are kept. Here, not in the contract: importing a value from
+ * preferences.ts would put all its zod schemas on every list's first screen (architecture.md §7).
+ */
+const emptyListPreferences: ListPreferences = { columns: null, pageSize: null, sort: null };
 
 export const preferencesQuery = queryOptions({
   queryKey: preferenceKeys.all,

@@ -1,16 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '@app/contract/paths';
 import type { ListKey, SavedView, SavedViewBody } from '@app/contract/preferences';
 import { apiClient } from '#web/lib/api-client.ts';
 import { savedViewKeys } from './list-preferences.ts';
 
-export const useSavedViews = (list: ListKey) =>
-  useQuery({
+/**
+ * A list's saved views, asked for when its Views panel is about to open (the pointer or focus on the
+ * button) and shown when it opens: fresh for half a minute, so opening it then does not ask again.
+ * Saving or deleting a view refreshes them.
+ */
+export const savedViewsQuery = (list: ListKey) =>
+  queryOptions({
     queryKey: savedViewKeys.list({ list }),
     queryFn: async ({ signal }) =>
       (await apiClient.get<{ views: SavedView[] }>(apiPaths.savedViews, { query: { list }, signal })).data
         .views,
+    staleTime: 30_000,
   });
+
+export const useSavedViews = (list: ListKey) => useQuery(savedViewsQuery(list));
 
 export function useSaveView() {
   const queryClient = useQueryClient();

@@ -51,7 +51,8 @@ export async function reorderAndHide({
   const scope = chooser ? within(chooser) : screen;
   const button = scope.getByRole('button', { name: 'Columns' });
   await userEvent.click(button);
-  await userEvent.click(scope.getByRole('button', { name: `Move ${moveUp} up` }));
+  // The chooser's panel loads on first use.
+  await userEvent.click(await scope.findByRole('button', { name: `Move ${moveUp} up` }));
   await userEvent.click(scope.getByRole('checkbox', { name: hide }));
   await userEvent.keyboard('{Escape}');
 }

@@ -70,6 +70,8 @@ describe('App Update list preferences', { timeout: 20_000 }, () => {
     await waitFor(() => expect(prefs.kept).toMatchObject({ columns: ['versionName', 'remark'] }));
     // Version Name names the row: it cannot be hidden.
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
-    expect((screen.getByRole('checkbox', { name: /Version Name/ }) as HTMLInputElement).disabled).toBe(true);
+    expect(
+      ((await screen.findByRole('checkbox', { name: /Version Name/ })) as HTMLInputElement).disabled,
+    ).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
-import { bulkTexts, type DeviceBulkFilters } from '@app/contract/bulk-actions';
+import type { DeviceBulkFilters } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import type { DeviceStatus } from '@app/contract/devices';
-import { BulkResultsModal } from '#web/components/bulk-results-modal.tsx';
-import { ConfirmModal } from '#web/components/confirm-modal.tsx';
+import { LazyBulkResultsModal, LazyConfirmModal } from '#web/components/lazy-dialogs.tsx';
 import { SelectionBar } from '#web/components/selection-bar.tsx';
 import { useBulkAction } from '#web/components/use-bulk-action.ts';
 import type { RowSelectionState } from '#web/components/use-row-selection.ts';
@@ -55,13 +55,13 @@ export function DeviceBulkActions({
           </button>
         ))}
       </SelectionBar>
-      <ConfirmModal
+      <LazyConfirmModal
         {...bulk.confirm}
         title={bulk.asking ? bulkTexts.statusConfirmTitle(bulk.asking) : ''}
         text={bulk.asking ? bulkTexts.statusConfirmText(bulk.asking, count) : ''}
         pendingText={bulkTexts.statusPending}
       />
-      <BulkResultsModal
+      <LazyBulkResultsModal
         action={bulk.answer ? bulkTexts.statusAction[bulk.answer.action] : null}
         result={bulk.answer?.result ?? null}
         nameOf={(row) => row.machineNumber ?? row._id}

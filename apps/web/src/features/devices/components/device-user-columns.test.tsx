@@ -76,7 +76,9 @@ describe('Device user tables: kept page size and columns', { timeout: 20_000 }, 
   it('keep the other tables’ default columns on a first choice', async () => {
     const { patients } = await open();
     await userEvent.click(within(chooser('Doctors list')).getByRole('button', { name: 'Columns' }));
-    await userEvent.click(within(chooser('Doctors list')).getByRole('checkbox', { name: 'Phone Number' }));
+    await userEvent.click(
+      await within(chooser('Doctors list')).findByRole('checkbox', { name: 'Phone Number' }),
+    );
     await waitFor(() => expect(prefs.kept?.columns).not.toContain('phonenumber'));
     expect(prefs.kept?.columns).toEqual(expect.arrayContaining(['patientname', 'phone', 'doctorName']));
     expect(headersOf(patients)).toEqual([

@@ -62,7 +62,8 @@ describe('Device Management bulk status', { timeout: 30_000 }, () => {
     await open();
     await user.click(screen.getByRole('checkbox', { name: 'Select MN-1' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select MN-3' }));
-    const bar = screen.getByRole('region', { name: 'Selection' });
+    // The selection bar loads with the first pick (or as the pointer reaches a box).
+    const bar = await screen.findByRole('region', { name: 'Selection' });
     expect(within(bar).getByRole('status').textContent).toBe('2 selected');
     // Two of ten on the page: the header box is mixed.
     expect(
@@ -96,7 +97,7 @@ describe('Device Management bulk status', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('MN-11');
     await user.click(screen.getByRole('checkbox', { name: 'Select MN-12' }));
-    expect(screen.getByRole('region', { name: 'Selection' }).textContent).toContain('2 selected');
+    expect((await screen.findByRole('region', { name: 'Selection' })).textContent).toContain('2 selected');
     // Another admin deletes MN-2 meanwhile.
     devices = devices.filter((d) => d.machineNumber !== 'MN-2');
     await user.click(screen.getByRole('button', { name: 'Activate' }));
@@ -120,7 +121,7 @@ describe('Device Management bulk status', { timeout: 30_000 }, () => {
     await open('/admin/device?search=MN-1');
     const header = screen.getByRole('checkbox', { name: 'Select all on this page' });
     await user.click(header);
-    const bar = screen.getByRole('region', { name: 'Selection' });
+    const bar = await screen.findByRole('region', { name: 'Selection' });
     // MN-1 and MN-10 to MN-15 match: 7, all on one page, so there is no more to offer.
     expect(within(bar).getByRole('status').textContent).toBe('7 selected');
     expect(within(bar).queryByRole('button', { name: /Select all/ })).toBeNull();
@@ -147,7 +148,7 @@ describe('Device Management bulk status', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     await open();
     await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
-    await user.click(screen.getByRole('button', { name: 'Select all 23 matching' }));
+    await user.click(await screen.findByRole('button', { name: 'Select all 23 matching' }));
     await user.click(screen.getByRole('button', { name: 'Activate' }));
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Activate Machines' })).getByRole('button', {

@@ -182,9 +182,9 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     renderAt('/admin/device');
     await screen.findByText('MN-1');
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
-    expect((screen.getByRole('checkbox', { name: /Machine Number/ }) as HTMLInputElement).disabled).toBe(
-      true,
-    );
+    expect(
+      ((await screen.findByRole('checkbox', { name: /Machine Number/ })) as HTMLInputElement).disabled,
+    ).toBe(true);
     expect((screen.getByRole('checkbox', { name: /Serial Number/ }) as HTMLInputElement).disabled).toBe(true);
     await userEvent.click(screen.getByRole('checkbox', { name: 'Location' }));
     expect(screen.queryByRole('columnheader', { name: 'Location' })).toBeNull();
@@ -210,6 +210,22 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(new URLSearchParams(savedView!.query).get('columns')).toBe('serialNumber,machineNumber,status');
   });
 
+  it('asks for the saved views only once the pointer reaches Views, and once for the hover and the opening', async () => {
+    renderAt('/admin/device');
+    await screen.findByText('MN-1');
+    const viewRequests = () => api.requests.filter((r) => r.url.startsWith('/api/v1/admin/views'));
+    expect(viewRequests()).toHaveLength(0);
+    const views = screen.getByRole('button', { name: 'Views' });
+    await userEvent.hover(views);
+    await waitFor(() => expect(viewRequests()).toHaveLength(1));
+    await userEvent.click(views);
+    expect(await screen.findByText('No saved views yet.')).toBeTruthy();
+    expect(views.getAttribute('aria-expanded')).toBe('true');
+    expect(viewRequests()).toHaveLength(1);
+    await userEvent.keyboard('{Escape}');
+    expect(document.activeElement).toBe(views);
+  });
+
   it("applies a followed view's columns as the admin's choice, and takes them out of the URL", async () => {
     const router = renderAt('/admin/device?search=berlin&columns=status,serialNumber,nope');
     const table = await screen.findByRole('table', { name: 'Devices' });
@@ -233,7 +249,7 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(within(table).queryByRole('columnheader', { name: 'Last Seen' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
     for (const name of ['Last Seen', 'Online', 'App Version']) {
-      const box = screen.getByRole('checkbox', { name }) as HTMLInputElement;
+      const box = (await screen.findByRole('checkbox', { name })) as HTMLInputElement;
       expect(box.checked).toBe(false);
       await userEvent.click(box);
     }

@@ -1,14 +1,15 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from '#web/components/link.tsx';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
 import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
-import { deviceExportColumns } from '@app/contract/device-export';
+import { deviceExportColumns } from '@app/contract/device-export-columns';
 import { apiPaths } from '@app/contract/paths';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
 import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
 import { useRowSelection } from '#web/components/use-row-selection.ts';
+import { MountWhenShown } from '#web/components/mount-when-shown.tsx';
 import { paths } from '#web/lib/paths.ts';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { EyeIcon } from '#web/components/base-icons.tsx';
@@ -21,7 +22,6 @@ import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useCan } from '#web/lib/use-session.ts';
 import { useDevices } from '../api/get-devices.ts';
-import { DeviceBulkActions } from '../components/device-bulk-actions.tsx';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFacetSelects, useDeviceFacetFilters } from '../components/device-facet-filters.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
@@ -76,6 +76,14 @@ const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) =
   mandatory,
   hiddenByDefault: hiddenByDefault.has(key),
 }));
+
+/*
+ * The selection bar and its bulk actions (decision 055) show only once rows are picked: they load when
+ * the pointer or focus reaches a selection box, and are mounted from the first pick on.
+ */
+const loadBulkActions = () => import('../components/device-bulk-actions.tsx');
+const DeviceBulkActions = lazy(() => loadBulkActions().then((m) => ({ default: m.DeviceBulkActions })));
+const preloadBulkActions = () => void loadBulkActions();
 
 // The fleet map and Leaflet load only when the Map view opens (decision 052).
 const FleetMap = lazy(() => import('../components/fleet-map.tsx'));
@@ -173,20 +181,26 @@ export function DevicesPage() {
             <>
               {toolbar}
               {mayEdit ? (
-                <DeviceBulkActions
-                  selection={selection}
-                  filters={listFilters}
-                  pageKeys={data?.allDevices.map((d) => d._id) ?? []}
-                  total={data?.total}
-                  totalIsEstimate={data?.totalIsEstimate}
-                />
+                <MountWhenShown show={!selection.isEmpty}>
+                  <DeviceBulkActions
+                    selection={selection}
+                    filters={listFilters}
+                    pageKeys={data?.allDevices.map((d) => d._id) ?? []}
+                    total={data?.total}
+                    totalIsEstimate={data?.totalIsEstimate}
+                  />
+                </MountWhenShown>
               ) : null}
             </>
           }
           // Picking machines is for changing their status: only with devices.edit (decision 047).
           selection={
             mayEdit
-              ? { ...selection.table, rowLabel: (d) => bulkTexts.selectRow(d.machineNumber) }
+              ? {
+                  ...selection.table,
+                  rowLabel: (d) => bulkTexts.selectRow(d.machineNumber),
+                  onIntent: preloadBulkActions,
+                }
               : undefined
           }
           label="Devices"

@@ -133,7 +133,7 @@ describe('Roles', () => {
     await within(await screen.findByRole('table', { name: 'Roles' })).findByText('Role 12');
     expect(api.queries('/api/v1/admin/roles/all').map((q) => q.get('pageSize'))).toEqual(['25']);
     await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
-    const name = screen.getByRole('checkbox', { name: /Role Name/ }) as HTMLInputElement;
+    const name = (await screen.findByRole('checkbox', { name: /Role Name/ })) as HTMLInputElement;
     expect([name.checked, name.disabled]).toEqual([true, true]);
     await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '10');
     await waitFor(() => expect(prefs.kept).toMatchObject({ pageSize: 10 }));

@@ -1,7 +1,6 @@
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import type { UserBulkFilters } from '@app/contract/users';
-import { BulkResultsModal } from '#web/components/bulk-results-modal.tsx';
-import { ConfirmModal } from '#web/components/confirm-modal.tsx';
+import { LazyBulkResultsModal, LazyConfirmModal } from '#web/components/lazy-dialogs.tsx';
 import { SelectionBar } from '#web/components/selection-bar.tsx';
 import { useBulkAction } from '#web/components/use-bulk-action.ts';
 import type { RowSelectionState } from '#web/components/use-row-selection.ts';
@@ -34,8 +33,8 @@ export function UserBulkDelete({ selection, filters, pageKeys, total }: UserBulk
           {bulkTexts.deleteSelected}
         </button>
       </SelectionBar>
-      <ConfirmModal {...bulk.confirm} />
-      <BulkResultsModal
+      <LazyConfirmModal {...bulk.confirm} />
+      <LazyBulkResultsModal
         action={bulk.answer ? bulkTexts.deleteSelected : null}
         result={bulk.answer?.result ?? null}
         nameOf={(row) => row.userName ?? row._id}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from '#web/components/link.tsx';
-import { bulkTexts } from '@app/contract/bulk-actions';
+import { bulkTexts } from '@app/contract/bulk-texts';
 import { userExportColumns, userMessages, type User } from '@app/contract/users';
 import { paths } from '#web/lib/paths.ts';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
