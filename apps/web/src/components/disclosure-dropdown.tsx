@@ -29,7 +29,15 @@ export function DisclosureDropdown({
   const container = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panelId = useId();
-  const close = useCallback(() => setOpen(false), []);
+  // A choice made in the panel closes it and gives focus back to the button: the control chosen is
+  // gone with the panel, and a dialog the choice opens returns focus to where it was when it opened.
+  // (Found through the DOM, not the refs: the panel is handed `close` while it renders.)
+  const close = useCallback(() => {
+    const panel = document.getElementById(panelId);
+    if (panel?.contains(document.activeElement))
+      (panel.previousElementSibling as HTMLElement | null)?.focus();
+    setOpen(false);
+  }, [panelId]);
   useDismiss(container, open, close, button);
   return (
     <div className={`dropdown ${className}`.trim()} ref={container}>

@@ -68,6 +68,8 @@ describe('SavedViewsMenu', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
     expect(await screen.findByText('View deleted')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The Delete button left with the panel: focus goes back to Views, not to the page.
+    expect(document.activeElement).toBe(button);
     expect(api.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
       '/api/v1/admin/views/v1',
     ]);
@@ -81,5 +83,6 @@ describe('SavedViewsMenu', () => {
     expect(screen.getByRole('button', { name: 'Views' }).getAttribute('aria-expanded')).toBe('false');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Views' }));
   });
 });

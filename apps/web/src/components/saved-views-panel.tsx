@@ -58,7 +58,7 @@ export function SavedViewsPanel({
                   type="button"
                   className="btn btn-sm btn-link text-danger"
                   aria-label={`Delete view ${view.name}`}
-                  onClick={() => onDelete(view)}
+                  onClick={() => (onDelete(view), close())}
                 >
                   Delete
                 </button>
