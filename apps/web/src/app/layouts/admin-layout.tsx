@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation } from 'react-router';
-import { signInMessages } from '@app/contract/auth';
+import { signInMessages } from '@app/contract/sign-in-texts';
 import { sessionMessages } from '@app/contract/session';
 import { signOut } from '#web/features/auth/api/sign-out.ts';
 import { navigateTo } from '#web/lib/navigation.ts';
