@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -16,19 +17,23 @@ const rows: Device[] = [
 
 const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 
+/** The table of these tests, with the devices above; each test gives what it is about. */
+function Devices(props: Partial<ComponentProps<typeof DataTable<Device>>>) {
+  return (
+    <DataTable
+      label="Devices"
+      columns={columns}
+      rows={rows}
+      getRowKey={(r) => r._id}
+      emptyText="none"
+      {...props}
+    />
+  );
+}
+
 describe('DataTable', () => {
   it('numbers rows across pages and shows N/A for empty cells', () => {
-    render(
-      <DataTable
-        label="Devices"
-        columns={columns}
-        rows={rows}
-        getRowKey={(r) => r._id}
-        emptyText="No customers found."
-        page={3}
-        limit={10}
-      />,
-    );
+    render(<Devices emptyText="No customers found." page={3} limit={10} />);
     expect(screen.getByRole('table', { name: 'Devices' })).toBeTruthy();
     const [first, second] = bodyRows();
     expect(
@@ -44,27 +49,10 @@ describe('DataTable', () => {
   });
 
   it('shows a spinner while loading and the empty text when there are no rows', () => {
-    const { rerender } = render(
-      <DataTable
-        label="Devices"
-        columns={columns}
-        rows={[]}
-        getRowKey={(r) => r._id}
-        emptyText="No customers found."
-        isLoading
-      />,
-    );
+    const { rerender } = render(<Devices rows={[]} emptyText="No customers found." isLoading />);
     expect(screen.getByRole('status').textContent).toBe('Loading...');
     expect(screen.queryByText('No customers found.')).toBeNull();
-    rerender(
-      <DataTable
-        label="Devices"
-        columns={columns}
-        rows={[]}
-        getRowKey={(r) => r._id}
-        emptyText="No customers found."
-      />,
-    );
+    rerender(<Devices rows={[]} emptyText="No customers found." />);
     expect(screen.queryByRole('status')).toBeNull();
     expect(screen.getByRole('cell').textContent).toBe('No customers found.');
     expect(screen.getByRole('cell').getAttribute('colspan')).toBe('3');
@@ -72,17 +60,7 @@ describe('DataTable', () => {
 
   it('marks the sorted column with aria-sort and reports header clicks', async () => {
     const onSort = vi.fn();
-    render(
-      <DataTable
-        label="Devices"
-        columns={columns}
-        rows={rows}
-        getRowKey={(r) => r._id}
-        emptyText="none"
-        sort={{ key: 'location', direction: 'desc' }}
-        onSort={onSort}
-      />,
-    );
+    render(<Devices sort={{ key: 'location', direction: 'desc' }} onSort={onSort} />);
     const headers = screen.getAllByRole('columnheader');
     expect(headers.map((h) => h.getAttribute('aria-sort'))).toEqual([null, 'none', 'descending']);
     await userEvent.click(screen.getByRole('button', { name: 'Machine Number' }));
@@ -91,12 +69,9 @@ describe('DataTable', () => {
 
   it('renders custom cells, an Action column and only the visible columns', () => {
     render(
-      <DataTable
-        label="Devices"
+      <Devices
         columns={[...columns, { key: 'status', header: 'Status', render: () => 'Active' }]}
         rows={rows.slice(0, 1)}
-        getRowKey={(r) => r._id}
-        emptyText="none"
         visibleColumns={['status']}
         actions={(row) => <button type="button">View {row.machineNumber}</button>}
       />,
@@ -113,16 +88,13 @@ describe('DataTable', () => {
 
   it('shows the visible columns in their given order, an unnamed mandatory one in its own place', () => {
     render(
-      <DataTable
-        label="Devices"
+      <Devices
         columns={[
           ...columns,
           { key: 'status', header: 'Status' },
           { key: 'tools', header: 'Tools', mandatory: true, render: () => 'x' },
         ]}
         rows={rows.slice(0, 1)}
-        getRowKey={(r) => r._id}
-        emptyText="none"
         visibleColumns={['status', 'location']}
       />,
     );
@@ -138,12 +110,7 @@ describe('DataTable', () => {
   it('tells when the pointer or focus reaches a selection box, before anything is picked', async () => {
     const onIntent = vi.fn();
     render(
-      <DataTable
-        label="Devices"
-        columns={columns}
-        rows={rows}
-        getRowKey={(r) => r._id}
-        emptyText="none"
+      <Devices
         selection={{
           selected: new Set<string>(),
           allMatching: false,
