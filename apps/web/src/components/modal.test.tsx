@@ -70,6 +70,33 @@ describe('Modal', () => {
     expect(document.activeElement).toBe(opener);
   });
 
+  it("gives focus to the page's main content when its opener is gone", async () => {
+    function Rows() {
+      const [rows, setRows] = useState(['Ann', 'Bob']);
+      const [deleting, setDeleting] = useState<string | null>(null);
+      return (
+        <main id="main-content" tabIndex={-1}>
+          {rows.map((name) => (
+            <button key={name} type="button" onClick={() => setDeleting(name)}>
+              Delete {name}
+            </button>
+          ))}
+          <ConfirmModal
+            show={deleting !== null}
+            text={`Delete ${deleting}?`}
+            onCancel={() => setDeleting(null)}
+            onConfirm={() => (setRows(rows.filter((r) => r !== deleting)), setDeleting(null))}
+          />
+        </main>
+      );
+    }
+    render(<Rows />);
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Ann' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(screen.queryByRole('button', { name: 'Delete Ann' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
+
   it('stays open on Escape with a static backdrop', async () => {
     render(<Opener staticBackdrop />);
     await userEvent.click(screen.getByRole('button', { name: 'Add New User' }));

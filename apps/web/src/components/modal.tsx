@@ -112,6 +112,9 @@ export function Modal({
       // Before focus goes back: an inert opener cannot take it.
       for (const el of madeInert) el.removeAttribute('inert');
       if (opener?.isConnected) opener.focus();
+      // The opener is gone (its row was deleted, its panel closed): the page's main content takes
+      // focus, where a keyboard user carries on, rather than <body>, which starts them at the top.
+      else document.getElementById('main-content')?.focus({ preventScroll: true });
     };
   }, [show, id, initialFocus]);
 
