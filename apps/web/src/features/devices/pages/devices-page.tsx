@@ -106,13 +106,8 @@ export function DevicesPage() {
   const mayEdit = useCan('devices.edit');
   const [editing, setEditing] = useState<Device | null>(null);
   const [adding, setAdding] = useState(false);
-  // Mounted from the first opening on, so it then behaves as an always-mounted modal.
-  const [formUsed, setFormUsed] = useState(false);
-  const openForm = (device: Device | null) => {
-    setFormUsed(true);
-    if (device) setEditing(device);
-    else setAdding(true);
-  };
+  const openForm = (device: Device | null) => (device ? setEditing(device) : setAdding(true));
+  const formShown = adding || editing !== null;
   // What the list shows, and what "all matching" acts on (decision 055); a change clears the selection.
   const listFilters = { search: list.debouncedSearch || undefined, ...filters.values };
   const selection = useRowSelection(JSON.stringify(listFilters));
@@ -243,15 +238,13 @@ export function DevicesPage() {
           )}
         />
       )}
-      {formUsed ? (
-        <Suspense fallback={null}>
-          <DeviceFormModal
-            show={adding || editing !== null}
-            device={editing}
-            onClose={() => (setAdding(false), setEditing(null))}
-          />
-        </Suspense>
-      ) : null}
+      <MountWhenShown show={formShown}>
+        <DeviceFormModal
+          show={formShown}
+          device={editing}
+          onClose={() => (setAdding(false), setEditing(null))}
+        />
+      </MountWhenShown>
     </>
   );
 }
