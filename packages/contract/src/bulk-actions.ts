@@ -3,7 +3,7 @@ import { deviceFilterShape } from './device-filters.ts';
 import { deviceStatusSchema } from './devices.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
-import { formatted } from './bulk-texts.ts';
+import { formatCount } from './count-format.ts';
 
 // The console's words are in bulk-texts.ts, without zod (the lists' first screen shows them); the
 // answer's summary is the API's message too.
@@ -26,9 +26,9 @@ export const bulkMessages = {
   idsEmpty: 'ids must name at least one row',
   idsNotList: 'ids must be a list of ids',
   idInvalid: 'ids must hold valid ids',
-  idsTooMany: `ids may name at most ${formatted(bulkLimit)} rows`,
+  idsTooMany: `ids may name at most ${formatCount(bulkLimit)} rows`,
   tooMany: (matching: number) =>
-    `Too many rows: at most ${formatted(bulkLimit)} at a time, and ${formatted(matching)} match`,
+    `Too many rows: at most ${formatCount(bulkLimit)} at a time, and ${formatCount(matching)} match`,
   allMatchingInvalid: 'allMatching must be the list filters',
 } as const;
 

@@ -1,3 +1,5 @@
+import { formatCount } from './count-format.ts';
+
 /**
  * An access-log row in words, beside its raw resource (issue 15, item 6): "Viewed patient",
  * "Changed device MN-1060: status", "Revealed doctor: email, phone (reason: Billing)". Derived from
@@ -113,7 +115,7 @@ export function logInWords(log: {
     ];
     const which = filters === 'all' ? 'every row' : `filters ${filters}`;
     return {
-      text: `Exported ${Number(rows).toLocaleString('en')} rows of ${list}${unmasked ? ' unmasked' : ''} (${which})${cut ? ', cut short' : ''}`,
+      text: `Exported ${formatCount(Number(rows))} rows of ${list}${unmasked ? ' unmasked' : ''} (${which})${cut ? ', cut short' : ''}`,
       record: null,
     };
   }

@@ -1,3 +1,4 @@
+import { formatCount } from '@app/contract/count-format';
 import { fetchFile, saveFile } from '../lib/api-stream.ts';
 import { notify } from '../lib/notify.ts';
 import type { ExportCsvButtonProps } from './export-csv-button.tsx';
@@ -6,8 +7,6 @@ import type { ExportCsvButtonProps } from './export-csv-button.tsx';
  * ExportCsvButton's running part: the streamed download and its progress bar. A module of its own,
  * loaded when the pointer or focus reaches the button (or on the click): no list needs it to show.
  */
-
-const count = (n: number) => n.toLocaleString('en');
 
 /** `columns=a,b,c`: the shown columns the export writes, in order (none: the list's defaults). */
 const exportedColumns = ({ shown, exportable }: ExportCsvButtonProps['columns']) =>
@@ -29,7 +28,7 @@ export async function runExport(
     { signal, onProgress: ({ lines }) => onRows((received = Math.max(0, lines - 1))) },
   );
   saveFile(blob, `${fileName}-${new Date().toISOString().slice(0, 10)}.csv`);
-  notify.success(`Exported ${count(received)} rows`);
+  notify.success(`Exported ${formatCount(received)} rows`);
 }
 
 /** How many rows have arrived against how many match, and a button that stops the download. */
@@ -54,13 +53,13 @@ export function ExportProgress({
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
-        aria-valuetext={`Exported ${count(rows)}${total ? ` of ${count(total)}` : ''} rows`}
+        aria-valuetext={`Exported ${formatCount(rows)}${total ? ` of ${formatCount(total)}` : ''} rows`}
       >
         <div className="progress-bar" style={{ width: `${percent ?? 100}%` }} />
       </div>
       <span className="small text-nowrap" aria-hidden="true">
-        {count(rows)}
-        {total ? ` / ${count(total)}` : ''} rows
+        {formatCount(rows)}
+        {total ? ` / ${formatCount(total)}` : ''} rows
       </span>
       <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onCancel}>
         Cancel export

@@ -1,3 +1,4 @@
+import { formatCount } from '@app/contract/count-format';
 import { noneFilter, type DeviceFilterQuery, type FacetValue } from '@app/contract/device-filters';
 import {
   deviceStatuses,
@@ -29,7 +30,7 @@ const subscriptionOptions = [
 const facetOptions = (values: FacetValue[] | undefined, current: string | undefined) => {
   const options = (values ?? []).map((v) => ({
     value: v.value,
-    label: `${v.label} (${v.count.toLocaleString('en')})`,
+    label: `${v.label} (${formatCount(v.count)})`,
   }));
   if (current && !options.some((o) => o.value === current))
     options.unshift({ value: current, label: current });

@@ -1,3 +1,4 @@
+import { formatCount } from '@app/contract/count-format';
 import type { MapPoint } from '@app/contract/device-map';
 
 export type PointState = 'online' | 'offline' | 'never';
@@ -16,7 +17,7 @@ export function pointState(point: MapPoint): PointState {
   return 'never';
 }
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** What a marker says to a screen reader and in its tooltip. */
 export function pointLabel(point: MapPoint): string {
@@ -24,7 +25,7 @@ export function pointLabel(point: MapPoint): string {
     return `${point.device.machineNumber}, ${pointStateLabels[pointState(point)].toLowerCase()}`;
   const parts = (['online', 'offline', 'never'] as const)
     .filter((state) => point[state] > 0)
-    .map((state) => `${point[state].toLocaleString('en')} ${pointStateLabels[state].toLowerCase()}`);
+    .map((state) => `${formatCount(point[state])} ${pointStateLabels[state].toLowerCase()}`);
   return `${plural(point.count, 'machine')} here: ${parts.join(', ')}. Zoom in`;
 }
 

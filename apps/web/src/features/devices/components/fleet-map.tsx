@@ -1,3 +1,4 @@
+import { formatCount } from '@app/contract/count-format';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import L from 'leaflet';
@@ -101,7 +102,7 @@ export default function FleetMap({ filters }: { filters: DeviceFilterQuery }) {
               ? 'Loading the map…'
               : total === 0
                 ? 'No device matches.'
-                : `${total === 1 ? '1 machine matches' : `${total.toLocaleString('en')} machines match`}; ${(shown ?? 0).toLocaleString('en')} in view.`}
+                : `${total === 1 ? '1 machine matches' : `${formatCount(total)} machines match`}; ${formatCount(shown ?? 0)} in view.`}
         </p>
         <ul className="list-inline mb-0" aria-label="Map colours">
           {(['online', 'offline', 'never'] as const).map((state) => (
@@ -123,7 +124,7 @@ function markerOf(point: MapPoint, map: L.Map, open: (id: string) => void) {
   const marker = L.marker([point.latitude, point.longitude], {
     icon: L.divIcon({
       className: `fleet-map-point fleet-map-${pointState(point)}`,
-      html: point.device ? '' : `<span aria-hidden="true">${point.count.toLocaleString('en')}</span>`,
+      html: point.device ? '' : `<span aria-hidden="true">${formatCount(point.count)}</span>`,
       iconSize: [size, size],
     }),
     keyboard: true,
