@@ -11,7 +11,8 @@ export default defineProject({
       ...configDefaults.exclude,
       'src/hardening/**',
       'src/**/*.redis.test.ts',
-      // Files that need a real PostgreSQL for their size (a million rows): run with DATABASE_URL.
+      // Files that need a real PostgreSQL, for their size (a million rows) or for what only a server
+      // does (its connections ended under the app): run with DATABASE_URL.
       ...(process.env.DATABASE_URL ? [] : ['src/**/*.pg.test.ts']),
     ],
     // Each file migrates its own fresh database; that takes a moment on 2 cores.

@@ -52,6 +52,11 @@ export async function openDatabase(opts: {
     // A dropped connection must not crash the process; the pool discards it and the next query
     // opens a new one, so the API recovers when the database is back without a restart.
     pool.on('error', () => {});
+    // The pool listens only to its idle connections. One checked out for a transaction that the
+    // server ends between two statements (an operator, a failover) emits 'error' with no listener,
+    // which Node turns into an uncaught exception: the process would die. With this one, the
+    // transaction's next statement fails instead, and the pool discards the connection.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzle(pool);
     await migrate(db, { migrationsFolder });
     return {
