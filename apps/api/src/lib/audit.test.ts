@@ -1,15 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { freshDatabase } from '../test/test-app.ts';
 import { clientAddress, createAuditLog } from './audit.ts';
 import { quietDeviceSuccess } from './audit-hooks.ts';
 import { handlerName } from './audit-request-rows.ts';
 
 let database: Database;
+let drop: () => Promise<void>;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: null });
+  ({ database, drop } = await freshDatabase());
 });
-afterAll(() => database.close());
+afterAll(() => drop());
 beforeEach(async () => {
   // The log tables refuse TRUNCATE (append-only); as their owner, a test may lift that for a moment.
   await database.db.transaction(async (tx) => {

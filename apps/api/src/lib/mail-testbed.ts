@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { freshDatabase } from '../test/test-app.ts';
 import { startSmtpPeer, type SmtpPeer } from '../test/smtp-peer.ts';
 
 /** What the mailer logged, message by message. */
@@ -10,17 +11,18 @@ export const log = {
   error: (_: object, msg?: string) => void lines.push(msg ?? ''),
 };
 
-/** An in-memory database and a real SMTP server to send to. */
+/** A just-migrated database of the file's own and a real SMTP server to send to. */
 export const ctx = {} as { database: Database; peer: SmtpPeer };
+let dropDatabase: () => Promise<void> = async () => {};
 
 /** Opens both before the calling file's tests and closes them after. */
 export function onMailTestbed() {
   beforeAll(async () => {
-    ctx.database = await openDatabase({ dataDir: null });
+    ({ database: ctx.database, drop: dropDatabase } = await freshDatabase());
     ctx.peer = await startSmtpPeer();
   });
   afterAll(async () => {
     await ctx.peer.close();
-    await ctx.database.close();
+    await dropDatabase();
   });
 }

@@ -1,9 +1,10 @@
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { mailOutbox } from '../db/schema/mail.ts';
 import { startSmtpPeer } from '../test/smtp-peer.ts';
+import { freshDatabase } from '../test/test-app.ts';
 import { createMailer } from './mailer.ts';
 import { ctx, log, onMailTestbed } from './mail-testbed.ts';
 
@@ -13,10 +14,11 @@ describe('mailer outbox retry', () => {
   // A database of its own: the retry loop takes any due row, so rows left by other tests
   // would otherwise be delivered here too.
   let own: Database;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    own = await openDatabase({ dataDir: null });
+    ({ database: own, drop } = await freshDatabase());
   });
-  afterAll(() => own.close());
+  afterAll(() => drop());
 
   const freePort = async () => {
     const server = net.createServer();
