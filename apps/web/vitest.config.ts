@@ -6,7 +6,8 @@ export default mergeConfig(
   defineProject({
     test: {
       name: 'web',
-      environment: 'jsdom',
+      // jsdom, with computed styles worked out when read (src/test/jsdom-environment.ts).
+      environment: './src/test/jsdom-environment.ts',
       // A fresh jsdom per file in a VM context of a kept worker thread: half the CPU of a new worker
       // per file (a jsdom environment there cost 0.6 s a file). jsdom alone is then the whole global
       // scope, so test/setup.ts adds the streams browsers have and jsdom lacks.

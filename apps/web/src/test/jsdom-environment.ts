@@ -1,0 +1,120 @@
+/// <reference types="node" />
+import { createRequire } from 'node:module';
+import { builtinEnvironments, type Environment } from 'vitest/environments';
+
+/*
+ * Vitest's jsdom environment with one change: `getComputedStyle` works out a property's value when
+ * it is read, not all sixteen of jsdom's resolved properties on every call.
+ *
+ * Testing Library asks for the computed style of every node whose accessible name or visibility it
+ * works out (each `getByRole(..., { name })`), and user-event for the `pointer-events` of every
+ * target. They read `display`, `visibility` and `pointer-events`; jsdom also resolved twelve colour
+ * properties each time, each walking up to the root and parsing a colour at every level: a fifth of
+ * the component tests' CPU time (CONTRIBUTING.md, "How long the fast loop takes"). Read, a value is
+ * jsdom's own (its cascade and resolution, asked for that one property), so what tests see is
+ * unchanged; `jsdom-environment.test.ts` compares the two.
+ *
+ * The environment runs outside the tests' VM context, with the jsdom that builds their window, so it
+ * can reach jsdom's style helpers. A jsdom upgrade that moves them fails every web test at start.
+ */
+
+const requireHere = createRequire(import.meta.url);
+const requireFromJsdom = createRequire(requireHere.resolve('jsdom/package.json'));
+// jsdom's modules require one another in cycles that only its entry point loads in a working order.
+requireHere('jsdom');
+const styleRules = requireFromJsdom('./lib/jsdom/living/helpers/style-rules.js') as {
+  getDeclarationForElement: (element: object) => CSSStyleDeclaration;
+  getResolvedValue: (element: object, property: string) => string;
+  propertiesWithResolvedValueImplemented: Record<string, unknown>;
+};
+const elementInterface = requireFromJsdom('./lib/jsdom/living/generated/Element.js') as {
+  convert: (globalObject: object, value: unknown) => object;
+};
+const { CSSStyleDeclaration: Declaration } = requireFromJsdom('cssstyle') as {
+  CSSStyleDeclaration: new () => CSSStyleDeclaration;
+};
+if (
+  typeof styleRules.getDeclarationForElement !== 'function' ||
+  typeof styleRules.getResolvedValue !== 'function' ||
+  typeof elementInterface.convert !== 'function'
+)
+  throw new Error("jsdom-environment: jsdom's style helpers are not where they were; see this file");
+
+/** The properties jsdom resolves, as written in CSS (`pointer-events`) and as read in JS (`pointerEvents`). */
+const resolvedNames = Object.keys(styleRules.propertiesWithResolvedValueImplemented);
+const resolvedByName = new Map<string, string>(
+  resolvedNames.flatMap((name) => [
+    [name, name],
+    [name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()), name],
+  ]),
+);
+/** Reading any of these reads every property: resolve them all first. */
+const wholeDeclaration = new Set(['length', 'item', 'cssText']);
+
+type StyleWindow = { getComputedStyle: (element: Element, pseudoElement?: string | null) => unknown };
+
+function lazyComputedStyle(window: StyleWindow) {
+  const jsdomComputedStyle = window.getComputedStyle;
+  return function getComputedStyle(element: Element, pseudoElement?: string | null) {
+    // Pseudo-elements: jsdom's own answer (it does not implement them either).
+    if (pseudoElement !== undefined && pseudoElement !== null)
+      return jsdomComputedStyle.call(window, element, pseudoElement);
+    const impl = elementInterface.convert(window, element);
+    const declaration = new Declaration();
+    const cascaded = styleRules.getDeclarationForElement(impl);
+    for (let i = 0; i < cascaded.length; i++) {
+      const property = cascaded.item(i);
+      declaration.setProperty(
+        property,
+        cascaded.getPropertyValue(property),
+        cascaded.getPropertyPriority(property),
+      );
+    }
+    const unresolved = new Set(resolvedNames);
+    const resolve = (name: string) => {
+      if (unresolved.delete(name)) declaration.setProperty(name, styleRules.getResolvedValue(impl, name));
+    };
+    const resolveAll = () => unresolved.forEach(resolve);
+    return new Proxy(declaration, {
+      get(target, key) {
+        if (typeof key === 'symbol' || wholeDeclaration.has(key) || /^\d+$/.test(key)) resolveAll();
+        else if (key === 'getPropertyValue' || key === 'getPropertyPriority')
+          return (name: string) => {
+            const resolvedName = resolvedByName.get(String(name).toLowerCase());
+            if (resolvedName) resolve(resolvedName);
+            return target[key](name);
+          };
+        else if (resolvedByName.has(key)) resolve(resolvedByName.get(key)!);
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+      has(target, key) {
+        resolveAll();
+        return Reflect.has(target, key);
+      },
+      ownKeys(target) {
+        resolveAll();
+        return Reflect.ownKeys(target);
+      },
+    });
+  };
+}
+
+const jsdom = builtinEnvironments.jsdom;
+
+export default {
+  name: 'jsdom-lazy-styles',
+  transformMode: 'web',
+  async setupVM(options) {
+    const environment = await jsdom.setupVM!(options);
+    const window = environment.getVmContext() as unknown as StyleWindow;
+    window.getComputedStyle = lazyComputedStyle(window);
+    return environment;
+  },
+  async setup(global, options) {
+    const environment = await jsdom.setup(global, options);
+    const window = global as StyleWindow;
+    window.getComputedStyle = lazyComputedStyle(window);
+    return environment;
+  },
+} satisfies Environment;
