@@ -4,8 +4,8 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { patients } from '../db/schema/devices.ts';
-import { seedDemoData } from '../demo/seed-demo.ts';
 import { collectSecrets, recordPatients, recordSecrets, scanForSecrets } from './secret-scan.ts';
+import { addDevice } from './device-fixtures.ts';
 import { createTestApp } from './test-app.ts';
 
 describe('the secret scan of the test logs', () => {
@@ -71,18 +71,22 @@ describe('the secret scan of the test logs', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'scan-'));
     const t = await createTestApp();
     try {
-      await seedDemoData(t.database.db, { now: new Date('2026-01-01T00:00:00Z') });
+      const { deviceId } = await addDevice(t);
+      const people = [
+        { patientname: 'Ingrid Solberg', email: 'ingrid.solberg@example.com' },
+        { patientname: 'Tomas Berg', email: 'tomas.berg@example.com' },
+      ];
+      await t.database.db.insert(patients).values(people.map((p) => ({ ...p, deviceId })));
       await recordPatients(t.database.db, dir, '1');
       const personal = readFileSync(path.join(dir, 'personal-1.txt'), 'utf8').split('\n');
-      const [patient] = await t.database.db
-        .select({ name: patients.patientname, email: patients.email })
-        .from(patients)
-        .limit(1);
-      expect(personal).toContain(patient!.name);
-      expect(personal).toContain(patient!.email);
+      for (const person of people) {
+        expect(personal).toContain(person.patientname);
+        expect(personal).toContain(person.email);
+      }
+      const patient = { name: people[0]!.patientname, email: people[0]!.email };
       // Found in the server log, not in an audit row (which rightly names a user who signed in).
-      writeFileSync(path.join(dir, 'pino-1.log'), `{"msg":"search ${patient!.name}"}\n`);
-      writeFileSync(path.join(dir, 'rows-1.jsonl'), `{"userEmail":"${patient!.email}"}\n`);
+      writeFileSync(path.join(dir, 'pino-1.log'), `{"msg":"search ${patient.name}"}\n`);
+      writeFileSync(path.join(dir, 'rows-1.jsonl'), `{"userEmail":"${patient.email}"}\n`);
       expect(scanForSecrets(dir).hits.map((h) => h.file)).toEqual(['pino-1.log']);
     } finally {
       await t.close();
