@@ -28,6 +28,9 @@ export const slowApiFiles = [
   'src/modules/device-api/simulator.test.ts',
   // Builds the whole demo data set.
   'src/demo/seed-demo.test.ts',
+  // Tens of thousands of log rows, and 10,001 devices: the lists and the bulk limit at real size.
+  'src/modules/logs/logs-list-volume.test.ts',
+  'src/modules/devices/devices-bulk-limit.test.ts',
 ];
 
 export default defineConfig({
