@@ -1,4 +1,3 @@
-import type { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 
 /*
@@ -8,7 +7,10 @@ import { describe, expect, it } from 'vitest';
  * from the JSDOM class that built this one (Vitest leaves the instance at \`globalThis.jsdom\`): jsdom
  * itself does not load inside the tests' VM context.
  */
-const PlainJsdom = (globalThis as unknown as { jsdom: JSDOM }).jsdom.constructor as typeof JSDOM;
+type PlainWindow = { document: Document; getComputedStyle: (element: Element) => CSSStyleDeclaration };
+const PlainJsdom = (
+  globalThis as unknown as { jsdom: { constructor: new (html: string) => { window: PlainWindow } } }
+).jsdom.constructor;
 
 const page = `
   <style>

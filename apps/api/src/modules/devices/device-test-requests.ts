@@ -1,3 +1,4 @@
+import { apiPaths } from '@app/contract/paths';
 import type { TestApp } from '#api/test/test-app.ts';
 
 export const missingId = '00000000-0000-4000-8000-000000000000';
@@ -13,5 +14,14 @@ export function deviceRequests(current: () => { t: TestApp; token: string }) {
     get: (id: string) => as({ method: 'GET', url: `/api/v1/admin/machine/${id}` }),
     put: (id: string, payload: unknown) =>
       as({ method: 'PUT', url: `/api/v1/admin/machine/${id}`, payload: payload as object }),
+    /** Bulk Activate / Deactivate (decision 055), as this admin or as `who`. */
+    bulkStatus: (payload: unknown, who = current().token) =>
+      current().t.injectAs(who, {
+        method: 'POST',
+        url: apiPaths.machineBulkStatus,
+        payload: payload as object,
+      }),
+    statusOf: async (id: string) =>
+      (await as({ method: 'GET', url: `/api/v1/admin/machine/${id}` })).json().data.status as number,
   };
 }

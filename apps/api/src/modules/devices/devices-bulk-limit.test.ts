@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkLimit, bulkMessages } from '@app/contract/bulk-actions';
-import { apiPaths } from '@app/contract/paths';
 import { devices } from '#api/db/schema/devices.ts';
 import { deviceForm } from '#api/test/device-fixtures.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
@@ -19,11 +18,7 @@ let t: TestApp;
 let token: string;
 beforeAll(async () => ({ t, token } = await signedInApp()));
 afterAll(() => t.close());
-const { get } = deviceRequests(() => ({ t, token }));
-
-const bulk = (payload: unknown, who = token) =>
-  t.injectAs(who, { method: 'POST', url: apiPaths.machineBulkStatus, payload: payload as object });
-const statusOf = async (id: string) => (await get(id)).json().data.status as number;
+const { bulkStatus: bulk, statusOf } = deviceRequests(() => ({ t, token }));
 
 describe('POST /api/v1/admin/machine/bulk-status with allMatching, at the limit', () => {
   it(`refuses more than ${bulkLimit} matching devices with a 400 saying how many, changing none`, async () => {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkLimit, bulkMessages } from '@app/contract/bulk-actions';
-import { apiPaths } from '@app/contract/paths';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
 import { accessRowsOf } from '#api/test/audit-rows.ts';
 import { deviceForm } from '#api/test/device-fixtures.ts';
@@ -15,10 +14,7 @@ let t: TestApp;
 let token: string;
 beforeAll(async () => ({ t, token } = await signedInApp()));
 afterAll(() => t.close());
-const { add, list, get } = deviceRequests(() => ({ t, token }));
-
-const bulk = (payload: unknown, who = token) =>
-  t.injectAs(who, { method: 'POST', url: apiPaths.machineBulkStatus, payload: payload as object });
+const { add, list, bulkStatus: bulk, statusOf } = deviceRequests(() => ({ t, token }));
 
 /** Adds devices whose location carries `tag`, so a search finds exactly them. */
 async function addTagged(tag: string, n: number, over: Record<string, unknown> = {}) {
@@ -31,7 +27,6 @@ async function addTagged(tag: string, n: number, over: Record<string, unknown> =
   }
   return added;
 }
-const statusOf = async (id: string) => (await get(id)).json().data.status as number;
 
 describe('POST /api/v1/admin/machine/bulk-status with ids', () => {
   it('deactivates the devices picked and answers each one, an unknown id refused with the reason', async () => {
