@@ -1,5 +1,7 @@
 /// <reference types="node" />
 import { createRequire } from 'node:module';
+// First: jsdom's modules require one another in cycles that only its entry point loads in a working order.
+import 'jsdom';
 import { builtinEnvironments, type Environment } from 'vitest/environments';
 
 /*
@@ -20,8 +22,6 @@ import { builtinEnvironments, type Environment } from 'vitest/environments';
 
 const requireHere = createRequire(import.meta.url);
 const requireFromJsdom = createRequire(requireHere.resolve('jsdom/package.json'));
-// jsdom's modules require one another in cycles that only its entry point loads in a working order.
-requireHere('jsdom');
 const styleRules = requireFromJsdom('./lib/jsdom/living/helpers/style-rules.js') as {
   getDeclarationForElement: (element: object) => CSSStyleDeclaration;
   getResolvedValue: (element: object, property: string) => string;
