@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../test/test-app.ts';
 import type { Database } from './client.ts';
+import { rowsOf } from './rows-of.ts';
 
 /*
  * PostgreSQL can end a connection while a transaction holds it between two statements (an
@@ -16,9 +17,6 @@ beforeAll(async () => {
   ({ database, drop } = await freshDatabase());
 });
 afterAll(() => drop());
-
-/** node-postgres answers `execute` with a result whose rows are typed loosely here. */
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 const backendGone = async (pid: number) => {
   const deadline = Date.now() + 5000;

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase, type Db } from '../db/client.ts';
+import { rowsOf } from '../db/rows-of.ts';
 import { cities } from './cities.ts';
 
 const { values } = parseArgs({
@@ -101,9 +102,6 @@ const insertLogs = (db: Db, from: number, to: number, deviceCount: number) =>
     await tx.execute(sql`update seed_scale_progress set done = ${to} where kind = 'logs'`);
   });
 
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(query: Promise<unknown>) => ((await query) as Rows<T>).rows;
-
 /**
  * A big load goes faster without the logs' secondary indexes: they are dropped first (their
  * definitions kept in a table, so an interrupted run still restores them) and rebuilt at the end.
@@ -112,10 +110,10 @@ async function dropLogIndexes(db: Db) {
   await db.execute(
     sql`create table if not exists seed_scale_indexes (name text primary key, def text not null)`,
   );
-  const saved = await rowsOf<{ name: string }>(db.execute(sql`select name from seed_scale_indexes`));
+  const saved = rowsOf<{ name: string }>(await db.execute(sql`select name from seed_scale_indexes`));
   if (saved.length > 0) return;
-  const indexes = await rowsOf<{ indexname: string; indexdef: string }>(
-    db.execute(
+  const indexes = rowsOf<{ indexname: string; indexdef: string }>(
+    await db.execute(
       sql`select indexname, indexdef from pg_indexes where schemaname = current_schema() and tablename in ('access_logs', 'error_logs') and indexname not like '%_pkey'`,
     ),
   );
@@ -133,8 +131,8 @@ async function restoreLogIndexes(db: Db) {
   await db.execute(
     sql`create table if not exists seed_scale_indexes (name text primary key, def text not null)`,
   );
-  const saved = await rowsOf<{ name: string; def: string }>(
-    db.execute(sql`select name, def from seed_scale_indexes order by name`),
+  const saved = rowsOf<{ name: string; def: string }>(
+    await db.execute(sql`select name, def from seed_scale_indexes order by name`),
   );
   const show = progress('indexes', saved.length, 0, 'indexes');
   let n = 0;
@@ -172,10 +170,8 @@ async function run() {
     );
     const done = async (kind: string) =>
       Number(
-        (
-          await rowsOf<{ done: string }>(
-            db.execute(sql`select done from seed_scale_progress where kind = ${kind}`),
-          )
+        rowsOf<{ done: string }>(
+          await db.execute(sql`select done from seed_scale_progress where kind = ${kind}`),
         )[0]!.done,
       );
 

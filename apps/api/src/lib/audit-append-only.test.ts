@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
@@ -18,10 +19,7 @@ const count = async (table: 'access_logs' | 'error_logs') => {
   const result = await t.database.db.execute<{ n: number }>(
     sql.raw(`select count(*)::int as n from ${table}`),
   );
-  const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as {
-    n: number;
-  }[];
-  return rows[0]!.n;
+  return rowsOf<{ n: number }>(result)[0]!.n;
 };
 
 /** The driver wraps the database error; the trigger's text is in the error or its cause. */
@@ -60,10 +58,7 @@ describe('the audit trail is append-only', () => {
     const changed = await t.database.db.execute<{ n: number }>(
       sql`select count(*)::int as n from access_logs where user_email = 'someone-else@example.com'`,
     );
-    const rows = (Array.isArray(changed) ? changed : (changed as { rows: { n: number }[] }).rows) as {
-      n: number;
-    }[];
-    expect(rows[0]!.n).toBe(0);
+    expect(rowsOf<{ n: number }>(changed)[0]!.n).toBe(0);
   });
 
   it('still takes new rows', async () => {
@@ -78,7 +73,6 @@ describe('the audit trail is append-only', () => {
       join pg_tables tb on tb.tablename = p.table_name and tb.schemaname = p.table_schema
       where p.table_name in ('access_logs', 'error_logs') and p.privilege_type in ('UPDATE', 'DELETE', 'TRUNCATE')
         and p.grantee <> tb.tableowner`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as unknown[];
-    expect(rows).toEqual([]);
+    expect(rowsOf(result)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { rowsOf } from '#api/db/rows-of.ts';
 import type { Database } from '../db/client.ts';
 import { freshDatabase } from '../test/test-app.ts';
 import { clientAddress, createAuditLog } from './audit.ts';
@@ -25,10 +26,7 @@ beforeEach(async () => {
 
 const countRows = async () => {
   const result = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from access_logs`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as {
-    n: number;
-  }[];
-  return rows[0]!.n;
+  return rowsOf<{ n: number }>(result)[0]!.n;
 };
 const row = (i: number) => ({
   resource: `GET /r/${i}`,
@@ -141,8 +139,7 @@ describe('the audit writer', () => {
     const result = await database.db.execute(
       sql`select scope, key, n::int as n from log_counters where log_kind = 'access' order by scope, key`,
     );
-    const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
-    expect(rows).toEqual([
+    expect(rowsOf(result)).toEqual([
       { scope: 'address', key: '127.0.0.1', n: 7 },
       { scope: 'all', key: '', n: 7 },
       { scope: 'email', key: 'u@example.com', n: 7 },

@@ -3,7 +3,7 @@ import type { Db } from '#api/db/client.ts';
 import { alarmDigestRecipients, alarms } from '#api/db/schema/alarms.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
-import { rowsOf } from '#api/modules/logs/log-search.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { alarmDigestMail } from './alarm-digest-mail.ts';
 import { alarmColumns, toAlarm, type AlarmsService } from './alarms-service.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { alarmRules, type AlarmRule } from '@app/contract/alarms';
 import type { AlarmsConfig } from '#api/config-alarms.ts';
 import type { Db } from '#api/db/client.ts';
-import { rowsOf } from '#api/modules/logs/log-search.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { checkRule, ruleConditions } from './alarm-rules.ts';
 
 export type RuleOutcome = { opened: number; cleared: number };

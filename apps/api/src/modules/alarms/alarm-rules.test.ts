@@ -4,7 +4,7 @@ import { alarmHistory } from '@app/contract/alarms';
 import { apiPaths } from '@app/contract/paths';
 import { addDevice, adminToken, deviceInject, enrolDevice } from '#api/test/device-fixtures.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
-import { rowsOf } from '#api/modules/logs/log-search.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import {
   alarmEnv,
   alarmsOf,

@@ -1,13 +1,13 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { DeviceMap, DeviceMapParams, MapBounds, MapPoint } from '@app/contract/device-map';
 import type { Db } from '#api/db/client.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { deviceFilterWhere } from './device-filters.ts';
 import { overviewMaxZoom, type FleetOverview } from './fleet-overview.ts';
 import { groupCells, mapCellDegrees, type MapCell } from './map-cells.ts';
 
 type ExtentRow = { south: number | null; west: number | null; north: number | null; east: number | null };
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * The fleet map (decision 052): the machines the device list's filters match, grouped on the server

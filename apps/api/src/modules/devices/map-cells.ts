@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { mapClusterMaxZoom } from '@app/contract/device-map';
 import type { Db } from '#api/db/client.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { devices } from '#api/db/schema/devices.ts';
 
 /**
@@ -46,7 +47,6 @@ type CellRow = {
   north?: number;
   east?: number;
 };
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * The machines matching `where` grouped into the grid of `cell` degrees (decision 052). One

@@ -1,5 +1,6 @@
 import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#api/db/client.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { accessLogs, logCounters } from '#api/db/schema/logs.ts';
 import { containsPattern } from '#api/lib/pagination.ts';
 
@@ -25,9 +26,6 @@ const scopes = Object.keys(columns) as Scope[];
 
 /** Past this many named values a merge of index ranges stops paying; the general search takes over. */
 const maxValues = 32;
-
-const rowsOf = <T>(result: unknown) =>
-  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 export type DictionaryPage = { ids: number[]; total: number; estimated: boolean };
 

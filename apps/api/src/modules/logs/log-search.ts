@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#api/db/client.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import type { accessLogs } from '#api/db/schema/logs.ts';
 import { pgErrorCode } from '#api/lib/pagination.ts';
 
@@ -11,10 +12,6 @@ const trigramBudgetMs = 250;
 const trigramFirstBelow = 20_000;
 /** How far back a common term's walk through the time index may go before the trigram index takes over. */
 const searchWalkLimit = 1_000_000;
-
-/** Rows of `db.execute`, whichever driver answered (node-postgres wraps them, PGlite too, drizzle may not). */
-export const rowsOf = (result: unknown) =>
-  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
 
 /** The Admin Logs' search: which rows of a list match, and how many (see searchPage). */
 export function createLogSearch(db: Db) {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { accessLogs } from '#api/db/schema/logs.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import type { TestApp } from '#api/test/test-app.ts';
@@ -31,8 +32,7 @@ describe('search through the dictionary of emails, routes and machine numbers', 
    */
   async function plain(term: string, offset: number, limit: number) {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = (r: unknown) =>
-      (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { id: number; n: number }[];
+    const rows = (r: unknown) => rowsOf<{ id: number; n: number }>(r);
     const matches = sql`(resource ilike ${pattern} or user_email ilike ${pattern} or location ilike ${pattern} or machine_number ilike ${pattern})`;
     const ids = rows(
       await t.database.db.execute(
@@ -78,9 +78,7 @@ describe('search through the dictionary of emails, routes and machine numbers', 
     const spanning = await t.database.db.execute(
       sql`select count(*)::int as n from access_logs where ${text} ilike '%doctor/3 dict%'`,
     );
-    expect(
-      Number((Array.isArray(spanning) ? spanning : (spanning as { rows: { n: number }[] }).rows)[0]!.n),
-    ).toBeGreaterThan(0);
+    expect(Number(rowsOf<{ n: number }>(spanning)[0]!.n)).toBeGreaterThan(0);
     expect(await accessLogsAll('?search=doctor/3%20dict')).toMatchObject({ total: 0, logs: [] });
     expect(await errorLogsAll('?search=doctor/3%20dict')).toMatchObject({ total: 0, logs: [] });
   });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import type { TestApp } from '#api/test/test-app.ts';
 import { insertSampleLogs, logRequests } from './logs-test-requests.ts';
@@ -62,9 +63,7 @@ describe('GET access-logs/all over many rows', () => {
     const expected = await t.database.db.execute(
       sql`select id from access_logs where user_id = 'needle-user' and resource like '%needle%' order by created_at desc, id desc offset 900 limit 100`,
     );
-    const ids = (Array.isArray(expected) ? expected : (expected as { rows: { id: number }[] }).rows).map(
-      (r) => String((r as { id: number }).id),
-    );
+    const ids = rowsOf<{ id: number }>(expected).map((r) => String(r.id));
     expect(res.logs.map((l: { _id: string }) => l._id)).toEqual(ids);
   });
 

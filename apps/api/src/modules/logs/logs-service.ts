@@ -6,6 +6,7 @@ import {
   type AccessLogExportQuery,
   type ErrorLogExportQuery,
 } from '@app/contract/logs';
+import { rowsOf } from '#api/db/rows-of.ts';
 import type { Db } from '#api/db/client.ts';
 import {
   accessLogMatches,
@@ -16,7 +17,7 @@ import {
 } from '#api/db/schema/logs.ts';
 import { containsPattern, pageCount } from '#api/lib/pagination.ts';
 import { searchAccessByDictionary } from './dictionary-search.ts';
-import { createLogSearch, rowsOf } from './log-search.ts';
+import { createLogSearch } from './log-search.ts';
 import { decodeCursor, encodeCursor } from './log-cursor.ts';
 import { accessLogExportCsv, errorLogExportCsv } from './log-export.ts';
 import { logFilterConditions } from './log-filters.ts';
