@@ -1,6 +1,15 @@
+import type { Page } from '@playwright/test';
 import { test, expect, signIn, expectAccessible, addAdminWithRole } from './support/fixtures.ts';
 
 test.describe.configure({ timeout: 150_000 });
+
+/** How many devices the server answers for the view's filters (offline, "germany"), once the page asks. */
+async function offlineInGermany(page: Page): Promise<number> {
+  const response = await page.waitForResponse(
+    (r) => /\/machine\?.*online=offline/.test(r.url()) && /search=germany/.test(r.url()) && r.ok(),
+  );
+  return ((await response.json()) as { data: { allDevices: unknown[] } }).data.allDevices.length;
+}
 
 test('columns and a saved view (its filters and columns) follow the admin to another browser after signing out', async ({
   page,
@@ -22,14 +31,12 @@ test('columns and a saved view (its filters and columns) follow the admin to ano
   await page.getByLabel('Search devices').fill('germany');
   await expect(page).toHaveURL(/search=germany/);
   // Count the rows of the filtered answer, not of the list still on screen before it arrives.
-  const filtered = page.waitForResponse(
-    (r) => /\/machine\?.*online=offline/.test(r.url()) && /search=germany/.test(r.url()) && r.ok(),
-  );
+  const filtered = offlineInGermany(page);
   await page.getByRole('combobox', { name: 'Online' }).selectOption({ label: 'Offline' });
   await expect(page).toHaveURL(/online=offline/);
-  const { data } = (await (await filtered).json()) as { data: { allDevices: unknown[] } };
-  expect(data.allDevices.length).toBeGreaterThan(0);
-  await expect(table.getByRole('row')).toHaveCount(data.allDevices.length + 1);
+  const found = await filtered;
+  expect(found).toBeGreaterThan(0);
+  await expect(table.getByRole('row')).toHaveCount(found + 1);
   // A name of this run's own: shared views of an earlier run (--repeat-each) stay on the server.
   const name = `Offline in Germany ${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Views' }).click();
@@ -68,18 +75,16 @@ test('columns and a saved view (its filters and columns) follow the admin to ano
     await expectAccessible(second);
     // Online means seen in the last 15 minutes, so a seeded machine can go offline between the two
     // browsers: count against the server's answer to the view's filters, not the first count.
-    const refiltered = second.waitForResponse(
-      (r) => /\/machine\?.*online=offline/.test(r.url()) && /search=germany/.test(r.url()) && r.ok(),
-    );
+    const refiltered = offlineInGermany(second);
     await saved.getByRole('link', { name }).click();
     await expect(second).toHaveURL(/search=germany/);
     await expect(second).toHaveURL(/online=offline/);
     await expect(second.getByLabel('Search devices')).toHaveValue('germany');
     await expect(again.getByRole('columnheader', { name: 'Location' })).toBeHidden();
     await expect(second).not.toHaveURL(/columns=/);
-    const viewed = (await (await refiltered).json()) as { data: { allDevices: unknown[] } };
-    expect(viewed.data.allDevices.length).toBeGreaterThan(0);
-    await expect(again.getByRole('row')).toHaveCount(viewed.data.allDevices.length + 1);
+    const viewed = await refiltered;
+    expect(viewed).toBeGreaterThan(0);
+    await expect(again.getByRole('row')).toHaveCount(viewed + 1);
   } finally {
     await other.close();
   }

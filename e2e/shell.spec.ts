@@ -199,7 +199,7 @@ test.describe('signed in', () => {
   });
 });
 
-/** The focused element's top in the viewport, read once two frames in a row agree. */
+/** The focused element's top in the viewport once it has held still for 150 ms, and what it is. */
 async function settledFocus(page: Page): Promise<{ top: number; label: string; scrollY: number }> {
   return page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));

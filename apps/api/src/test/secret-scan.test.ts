@@ -83,9 +83,9 @@ describe('the secret scan of the test logs', () => {
         expect(personal).toContain(person.patientname);
         expect(personal).toContain(person.email);
       }
-      const patient = { name: people[0]!.patientname, email: people[0]!.email };
+      const patient = people[0]!;
       // Found in the server log, not in an audit row (which rightly names a user who signed in).
-      writeFileSync(path.join(dir, 'pino-1.log'), `{"msg":"search ${patient.name}"}\n`);
+      writeFileSync(path.join(dir, 'pino-1.log'), `{"msg":"search ${patient.patientname}"}\n`);
       writeFileSync(path.join(dir, 'rows-1.jsonl'), `{"userEmail":"${patient.email}"}\n`);
       expect(scanForSecrets(dir).hits.map((h) => h.file)).toEqual(['pino-1.log']);
     } finally {

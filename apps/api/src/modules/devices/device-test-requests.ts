@@ -6,12 +6,13 @@ export const missingId = '00000000-0000-4000-8000-000000000000';
 /** The device routes as the console calls them, signed in on the app `current()` gives. */
 export function deviceRequests(current: () => { t: TestApp; token: string }) {
   const as = (options: Parameters<TestApp['injectAs']>[1]) => current().t.injectAs(current().token, options);
+  const get = (id: string) => as({ method: 'GET', url: `/api/v1/admin/machine/${id}` });
   return {
     add: (payload: unknown) =>
       as({ method: 'POST', url: '/api/v1/admin/machine/add', payload: payload as object }),
     list: (query: Record<string, string | number> = {}) =>
       as({ method: 'GET', url: '/api/v1/admin/machine', query: query as Record<string, string> }),
-    get: (id: string) => as({ method: 'GET', url: `/api/v1/admin/machine/${id}` }),
+    get,
     put: (id: string, payload: unknown) =>
       as({ method: 'PUT', url: `/api/v1/admin/machine/${id}`, payload: payload as object }),
     /** Bulk Activate / Deactivate (decision 055), as this admin or as `who`. */
@@ -21,7 +22,6 @@ export function deviceRequests(current: () => { t: TestApp; token: string }) {
         url: apiPaths.machineBulkStatus,
         payload: payload as object,
       }),
-    statusOf: async (id: string) =>
-      (await as({ method: 'GET', url: `/api/v1/admin/machine/${id}` })).json().data.status as number,
+    statusOf: async (id: string) => (await get(id)).json().data.status as number,
   };
 }
