@@ -34,6 +34,8 @@ export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string | null;
   connectTimeoutMs?: number;
+  /** PGlite only: a dumped data directory to start from (the tests' migrated template). */
+  loadDataDir?: Blob;
 }): Promise<Database> {
   const databaseUrl = opts.databaseUrl;
   if (databaseUrl) {
@@ -82,7 +84,11 @@ export async function openDatabase(opts: {
     mkdirSync(dir, { recursive: true });
   }
   // One options object: with a positional undefined dataDir, PGlite ignores the options (and the extension).
-  const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+  const client = await PGlite.create({
+    dataDir: dir,
+    loadDataDir: opts.loadDataDir,
+    extensions: { pg_trgm },
+  });
   const planned = plannedStatementsOn(client);
   const db = drizzle({ client: clientWithPlannedStatements(client, planned) });
   markNamedStatements(db, planned);
