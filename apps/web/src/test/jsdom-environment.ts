@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 // First: jsdom's modules require one another in cycles that only its entry point loads in a working order.
 import 'jsdom';
 import { builtinEnvironments, type Environment } from 'vitest/environments';
+import { fastCascade, type ElementImpl } from './jsdom-style-cascade.ts';
 
 /*
  * Vitest's jsdom environment with one change: `getComputedStyle` works out a property's value when
@@ -30,13 +31,17 @@ const styleRules = requireFromJsdom('./lib/jsdom/living/helpers/style-rules.js')
 const elementInterface = requireFromJsdom('./lib/jsdom/living/generated/Element.js') as {
   convert: (globalObject: object, value: unknown) => object;
 };
+const { implForWrapper } = requireFromJsdom('./lib/jsdom/living/generated/utils.js') as {
+  implForWrapper: (wrapper: object) => object;
+};
 const { CSSStyleDeclaration: Declaration } = requireFromJsdom('cssstyle') as {
   CSSStyleDeclaration: new () => CSSStyleDeclaration;
 };
 if (
   typeof styleRules.getDeclarationForElement !== 'function' ||
   typeof styleRules.getResolvedValue !== 'function' ||
-  typeof elementInterface.convert !== 'function'
+  typeof elementInterface.convert !== 'function' ||
+  typeof implForWrapper !== 'function'
 )
   throw new Error("jsdom-environment: jsdom's style helpers are not where they were; see this file");
 
@@ -51,7 +56,30 @@ const resolvedByName = new Map<string, string>(
 /** Reading any of these reads every property: resolve them all first. */
 const wholeDeclaration = new Set(['length', 'item', 'cssText']);
 
-type StyleWindow = { getComputedStyle: (element: Element, pseudoElement?: string | null) => unknown };
+type StyleWindow = {
+  document: Document;
+  getComputedStyle: (element: Element, pseudoElement?: string | null) => unknown;
+};
+
+/*
+ * The cascade of the tests' documents leaves out the rules that cannot match (jsdom-style-cascade.ts).
+ * jsdom reads its cascade through this export, also when it walks up to resolve an inherited value;
+ * any other document (the plain window jsdom-environment.test.ts compares with) keeps jsdom's own.
+ */
+const fastDocuments = new WeakSet<object>();
+const jsdomDeclaration = styleRules.getDeclarationForElement;
+const fastDeclaration = fastCascade(requireFromJsdom);
+styleRules.getDeclarationForElement = (element) => {
+  const impl = element as ElementImpl;
+  return (
+    fastDocuments.has(impl._ownerDocument) ? fastDeclaration(impl) : jsdomDeclaration(element)
+  ) as CSSStyleDeclaration;
+};
+
+function styleTheTestWindow(window: StyleWindow) {
+  fastDocuments.add(implForWrapper(window.document));
+  window.getComputedStyle = lazyComputedStyle(window);
+}
 
 function lazyComputedStyle(window: StyleWindow) {
   const jsdomComputedStyle = window.getComputedStyle;
@@ -107,14 +135,12 @@ export default {
   transformMode: 'web',
   async setupVM(options) {
     const environment = await jsdom.setupVM!(options);
-    const window = environment.getVmContext() as unknown as StyleWindow;
-    window.getComputedStyle = lazyComputedStyle(window);
+    styleTheTestWindow(environment.getVmContext() as unknown as StyleWindow);
     return environment;
   },
   async setup(global, options) {
     const environment = await jsdom.setup(global, options);
-    const window = global as StyleWindow;
-    window.getComputedStyle = lazyComputedStyle(window);
+    styleTheTestWindow(global as StyleWindow);
     return environment;
   },
 } satisfies Environment;
