@@ -56,7 +56,7 @@ const htmlNamespace = 'http://www.w3.org/1999/xhtml';
 type Plan = null | {
   /** Per selector: the names its subject may have (null: any) and the attributes it must have. */
   branches: { names: Set<string> | null; attributes: string[] }[];
-  /** Every selector ends in a pseudo-element, for which jsdom computes no style. */
+  /** Every selector ends in a pseudo-element (`::before`), for which jsdom computes no style. */
   never: boolean;
   /** Every selector a bare name or attribute selectors on one element: none can fail to parse. */
   simple: boolean;
@@ -134,7 +134,8 @@ function planOf(selector: string): Plan {
         attributes: attributes.includes('') ? [] : attributes,
       };
     }),
-    never: !/["']/.test(selector) && branches.every((branch) => branch.includes('::')),
+    // Ending in a pseudo-element without arguments (`::before`, `::backdrop`; not `::slotted()`).
+    never: !/["']/.test(selector) && branches.every((branch) => /::[a-z-]+$/i.test(branch)),
     simple: branches.every((branch) => branch !== '' && simpleSelector.test(branch)),
     bareNames: new Set(branches.filter((branch) => bareName.test(branch)).map((n) => n.toLowerCase())),
   };
@@ -173,10 +174,15 @@ function mayMatch(rule: Rule, element: ElementImpl): boolean | 'check' {
 
 /** jsdom's own match of one rule against one element. */
 function matches(rule: Rule, element: ElementImpl): boolean {
+  let verdict: boolean | 'check' = 'check';
+  try {
+    if (rule.selectorText) verdict = mayMatch(rule, element);
+  } catch {
+    // A selector this reading cannot take apart is matched by jsdom, as every other.
+  }
+  if (verdict !== 'check') return verdict;
   try {
     if (rule.selectorText) {
-      const verdict = mayMatch(rule, element);
-      if (verdict !== 'check') return verdict;
       const { match, pseudoElement } = element._ownerDocument._domSelector.check(selectorOf(rule), element);
       // jsdom computes no style for pseudo-elements.
       return pseudoElement ? false : match;
