@@ -68,48 +68,54 @@ const name = '[a-z][a-z0-9-]*';
 const attributeSelector = `\\[\\s*${name}\\s*(?:[~|^$*]?=\\s*(?:"[^"]*"|'[^']*'|[a-z0-9_-]+)(?:\\s+[is])?)?\\s*\\]`;
 const simpleSelector = new RegExp(`^(?:${name})?(?:${attributeSelector})*$`, 'i');
 const bareName = new RegExp(`^${name}$`, 'i');
+const leadingName = new RegExp(`^${name}`, 'i');
 /** A subject that starts with `:is(...)` or `:where(...)` of bare names may only be one of them. */
 const namesIs = new RegExp(`^:(?:is|where)\\(\\s*(${name}(?:\\s*,\\s*${name})*)\\s*\\)`, 'i');
 
-/** Splits at top-level occurrences of `at` (outside brackets, parentheses and quotes). */
-function topLevelSplit(text: string, at: (char: string) => boolean): string[] {
-  const parts: string[] = [];
+/** Calls `visit` with each character outside quotes and the bracket and parenthesis depth it is at. */
+function scan(text: string, visit: (char: string, index: number, depth: number) => void) {
   let depth = 0;
   let quote = '';
-  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (quote) {
       if (char === quote) quote = '';
     } else if (char === '"' || char === "'") quote = char;
-    else if (char === '(' || char === '[') depth++;
-    else if (char === ')' || char === ']') depth--;
-    else if (depth === 0 && at(char)) {
+    else {
+      if (char === ')' || char === ']') depth--;
+      visit(char, i, depth);
+      if (char === '(' || char === '[') depth++;
+    }
+  }
+}
+
+/** Splits at top-level occurrences of `at` (outside brackets, parentheses and quotes). */
+function topLevelSplit(text: string, at: (char: string) => boolean): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  scan(text, (char, i, depth) => {
+    if (depth === 0 && at(char)) {
       parts.push(text.slice(start, i));
       start = i + 1;
     }
-  }
+  });
   parts.push(text.slice(start));
   return parts;
 }
 
-/** The attribute names of the attribute selectors at the top level of a compound (not in `:not()`). */
+const attributeName = new RegExp(`^\\s*(${name})`, 'i');
+
+/**
+ * The attribute names of the attribute selectors at the top level of a compound (not in `:not()`);
+ * '' for one whose name this reading misses.
+ */
 function requiredAttributes(compound: string): string[] {
   const names: string[] = [];
-  let depth = 0;
-  let quote = '';
-  for (let i = 0; i < compound.length; i++) {
-    const char = compound[i]!;
-    if (quote) {
-      if (char === quote) quote = '';
-    } else if (char === '"' || char === "'") quote = char;
-    else if (char === '(' || char === '[') {
-      if (char === '[' && depth === 0)
-        names.push(/^\s*([a-z][a-z0-9-]*)/i.exec(compound.slice(i + 1))?.[1] ?? '');
-      depth++;
-    } else if (char === ')' || char === ']') depth--;
-  }
-  return names.map((name) => name.toLowerCase());
+  scan(compound, (char, i, depth) => {
+    if (char === '[' && depth === 0)
+      names.push(attributeName.exec(compound.slice(i + 1))?.[1]?.toLowerCase() ?? '');
+  });
+  return names;
 }
 
 function planOf(selector: string): Plan {
@@ -121,7 +127,7 @@ function planOf(selector: string): Plan {
       // The subject: the compound after the last combinator.
       const compounds = topLevelSplit(branch, (c) => /[\s>+~]/.test(c)).filter(Boolean);
       const subject = compounds[compounds.length - 1] ?? '';
-      const leading = new RegExp(`^${name}`, 'i').exec(subject)?.[0];
+      const leading = leadingName.exec(subject)?.[0];
       const listed = namesIs.exec(subject)?.[1]?.split(',');
       const attributes = requiredAttributes(subject);
       return {
