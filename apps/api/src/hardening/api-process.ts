@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { apiServerEntry, buildApiIfStale } from '../../../../scripts/api-build.mjs';
+import { repoRoot } from '../test/test-output.ts';
 
 /*
  * The real API server as a child process, started the way `npm start` starts it (node on the
@@ -10,8 +10,6 @@ import { apiServerEntry, buildApiIfStale } from '../../../../scripts/api-build.m
  * and load suites kill it, restart it on the same data and measure it from outside, which an
  * in-process app.inject() cannot show.
  */
-
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 export const hardeningAdmin = { email: 'admin@example.com', password: 'Hardening-Passw0rd!' } as const;
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot, testOutputDir } from '../test/test-output.ts';
 
 export type Figure = { name: string; value: number | string; unit?: string; target?: string };
 
@@ -17,10 +17,9 @@ export type HardeningResult = {
   database?: string;
 };
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 // A test run never changes tracked files: suites write here, and `npm run report` copies the files
 // into bench/results/hardening/ and rewrites docs/reliability.md from them.
-export const resultsDir = path.join(repoRoot, '.test-output/hardening');
+export const resultsDir = path.join(testOutputDir, 'hardening');
 
 function currentCommit(): string {
   try {

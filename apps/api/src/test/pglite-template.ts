@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { migrationsFolder, openDatabase } from '../db/client.ts';
+import { testOutputDir } from './test-output.ts';
 
 /*
  * The data directory of a just-migrated PGlite, as a tarball new test databases start from
@@ -14,8 +14,7 @@ import { migrationsFolder, openDatabase } from '../db/client.ts';
  * empties .test-output/ and so always starts from a new one.
  */
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const cacheDir = path.join(repoRoot, '.test-output/pglite-template');
+const cacheDir = path.join(testOutputDir, 'pglite-template');
 
 function templateName(): string {
   const hash = createHash('sha256');
