@@ -55,4 +55,16 @@ describe('the PGlite pool', () => {
     expect(left).toEqual([{ t: null }]);
     await second.release();
   });
+
+  it('never hands back a database whose session settings a test changed', async () => {
+    const first = await pooledPglite();
+    await first.database.db.execute(sql`set statement_timeout = '5s'`);
+    await first.release();
+
+    const second = await pooledPglite();
+    expect(second.database === first.database, 'the same database came back').toBe(false);
+    const timeout = rowsOf(await second.database.db.execute(sql`show statement_timeout`));
+    expect(timeout).toEqual([{ statement_timeout: '0' }]);
+    await second.release();
+  });
 });
