@@ -1,8 +1,8 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from './schema/devices.ts';
-import { migratedTemplate } from '../test/pglite-template.ts';
-import { openDatabase, type Database } from './client.ts';
+import { openMigratedPglite } from '../test/pglite-template.ts';
+import type { Database } from './client.ts';
 import { sqlLiteral } from './pglite-planned-statements.ts';
 
 /*
@@ -14,7 +14,7 @@ import { sqlLiteral } from './pglite-planned-statements.ts';
 let database: Database;
 beforeAll(async () => {
   // A database of its own (its planned statements start empty), from the migrated template.
-  database = await openDatabase({ dataDir: null, loadDataDir: await migratedTemplate() });
+  database = await openMigratedPglite();
   await database.db.execute(sql`
     insert into devices (machine_number, serial_number, location, latitude, longitude, city, country, address)
     select 'MN-' || g, 'SN-' || g, 'Lab', 1, 2, 'Bonn', 'DE', 'Street ' || g from generate_series(1, 40) g`);

@@ -1,5 +1,5 @@
-import { openDatabase, type Database } from '../db/client.ts';
-import { migratedTemplate } from './pglite-template.ts';
+import type { Database } from '../db/client.ts';
+import { openMigratedPglite } from './pglite-template.ts';
 
 /*
  * Migrated in-memory PGlite databases, kept for the next test app of this worker (CONTRIBUTING.md,
@@ -118,7 +118,7 @@ async function reset({ client, restore }: Pooled) {
 }
 
 async function openPooled(): Promise<Pooled> {
-  const database = await openDatabase({ dataDir: null, loadDataDir: await migratedTemplate() });
+  const database = await openMigratedPglite();
   const client = (database.db as unknown as { $client: Client }).$client;
   return { database, client, ...(await restorePlan(client)) };
 }

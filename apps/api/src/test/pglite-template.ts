@@ -2,21 +2,21 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { migrationsFolder, openDatabase } from '../db/client.ts';
+import { migrationsFolder, openDatabase, type Database } from '../db/client.ts';
 import { testOutputDir } from './test-output.ts';
 
 /*
- * The data directory of a just-migrated PGlite, as a tarball new test databases start from
- * (CONTRIBUTING.md, "How long the fast loop takes"). Starting from it costs a third of the CPU of
- * initdb plus every migration. It is kept under .test-output/ from one run to the next, named by a
- * hash of everything that decides its content: the migrations and PGlite's version. A changed
- * migration or a PGlite upgrade names another file, so a stale one is never loaded; `npm test`
- * empties .test-output/ and so always starts from a new one.
+ * New in-memory test databases start from the data directory of a just-migrated PGlite, kept as a
+ * tarball (CONTRIBUTING.md, "How long the fast loop takes"): loading it costs a third of the CPU of
+ * initdb plus every migration. It stays under .test-output/ from one run to the next, named by a hash
+ * of everything that decides its content, the migrations and PGlite's version: a changed migration or
+ * a PGlite upgrade names another file, so a stale one is never loaded. `npm test` empties
+ * .test-output/ and so always makes a new one.
  */
 
 const cacheDir = path.join(testOutputDir, 'pglite-template');
 
-function templateName(): string {
+function templateFile(): string {
   const hash = createHash('sha256');
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   hash.update(readFileSync(path.join(path.dirname(pgliteEntry), '../package.json')));
@@ -29,37 +29,38 @@ function templateName(): string {
   for (const file of files(migrationsFolder)) {
     hash.update(path.relative(migrationsFolder, file)).update('\0').update(readFileSync(file));
   }
-  return `${hash.digest('hex').slice(0, 16)}.tar`;
+  return path.join(cacheDir, `${hash.digest('hex').slice(0, 16)}.tar`);
 }
 
-async function build(file: string): Promise<Blob> {
-  const database = await openDatabase({ dataDir: null });
-  try {
-    const client = (database.db as unknown as { $client: { dumpDataDir: (c: 'none') => Promise<Blob> } })
-      .$client;
-    const dump = await client.dumpDataDir('none');
-    mkdirSync(cacheDir, { recursive: true });
-    // Written whole, then renamed: two workers building it at once each leave a complete file.
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    renameSync(partial, file);
-    return dump;
-  } finally {
-    await database.close();
-  }
+async function save(database: Database, file: string): Promise<Blob> {
+  const client = (database.db as unknown as { $client: { dumpDataDir: (c: 'none') => Promise<Blob> } })
+    .$client;
+  const dump = await client.dumpDataDir('none');
+  mkdirSync(cacheDir, { recursive: true });
+  // Written whole, then renamed: two workers saving it at once each leave a complete file.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, file);
+  return dump;
 }
 
-let template: Promise<Blob> | undefined;
+/** This worker's template file and its content, read once; null while no run has saved it. */
+let template: Promise<{ file: string; dump: Blob | null }> | undefined;
 
-/** The just-migrated data directory, read from .test-output/ or made there once. */
-export function migratedTemplate(): Promise<Blob> {
-  template ??= (async () => {
-    const file = path.join(cacheDir, templateName());
+/** A just-migrated in-memory PGlite, from the template; the first ever is migrated and saved as it. */
+export async function openMigratedPglite(): Promise<Database> {
+  template ??= Promise.resolve().then(() => {
+    const file = templateFile();
     try {
-      return new Blob([readFileSync(file)]);
+      return { file, dump: new Blob([readFileSync(file)]) };
     } catch {
-      return build(file);
+      return { file, dump: null };
     }
-  })();
-  return template;
+  });
+  const { file, dump } = await template;
+  if (dump) return openDatabase({ dataDir: null, loadDataDir: dump });
+  const database = await openDatabase({ dataDir: null });
+  template = save(database, file).then((saved) => ({ file, dump: saved }));
+  await template;
+  return database;
 }
