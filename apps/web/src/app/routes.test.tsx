@@ -2,7 +2,9 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, matchRoutes, RouterProvider, type LoaderFunction } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { apiPaths } from '@app/contract/paths';
 import { permissionNames } from '@app/contract/permissions';
+import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
 import {
   clearSession,
   getSession,
@@ -37,6 +39,19 @@ function renderAt(path: string) {
   render(<RouterProvider router={router} />);
   return router;
 }
+
+/*
+ * This file checks where each URL leads, not what the screen there shows (each screen's own tests
+ * answer its requests), so the screens' requests are held and they stay loading. Before, they went
+ * to the test page's own origin (localhost:3000, where `npm start` may be serving) and mostly failed:
+ * each failure raised an error toast, dozens a test, half of this file's time. Sign-out is answered,
+ * as the server would.
+ */
+const api = serveTestApi((request, url) =>
+  request.method === 'POST' && url.pathname === apiPaths.logout
+    ? { status: 200, body: null }
+    : heldAnswer().answer,
+);
 
 afterEach(() => clearSession());
 
@@ -196,5 +211,7 @@ describe('routes', () => {
     expect(await screen.findByText('Logout Successfully')).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/login-admin'));
     expect(getSession().details).toBeNull();
+    const signOut = api.requests.find((r) => r.method === 'POST' && r.url === apiPaths.logout);
+    expect(signOut?.headers.authorization).toBe('Bearer a.b.c');
   });
 });
