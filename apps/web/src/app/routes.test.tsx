@@ -42,10 +42,9 @@ function renderAt(path: string) {
 
 /*
  * This file checks where each URL leads, not what the screen there shows (each screen's own tests
- * answer its requests), so the screens' requests are held and they stay loading. Before, they went
- * to the test page's own origin (localhost:3000, where `npm start` may be serving) and mostly failed:
- * each failure raised an error toast, dozens a test, half of this file's time. Sign-out is answered,
- * as the server would.
+ * answer its requests), so the screens' requests are held and they stay loading. Before, with no API
+ * to go to, each one failed at once and raised an error toast: dozens a test, half of this file's
+ * time. Sign-out is answered, as the server would.
  */
 const api = serveTestApi((request, url) =>
   request.method === 'POST' && url.pathname === apiPaths.logout
