@@ -13,8 +13,11 @@ export const slowApiFiles = [
   'src/lib/request-timeouts.test.ts',
   // Stops and restarts the database under a running app.
   'src/lib/db-unavailable.test.ts',
-  // A real SMTP peer, retries on the clock.
+  // A real SMTP peer, retries on the clock; the retry file also boots a database of its own.
   'src/lib/mailer.test.ts',
+  'src/lib/mailer-retry.test.ts',
+  // Migrates two databases from nothing, not from the template, to check one migration's effect.
+  'src/db/role-permissions-migration.test.ts',
   // An S3-compatible server in the process.
   'src/modules/app-updates/app-updates-s3.test.ts',
   // Runs the operator CLI as a child process.
@@ -31,6 +34,8 @@ export const slowApiFiles = [
   // Tens of thousands of log rows, and 10,001 devices: the lists and the bulk limit at real size.
   'src/modules/logs/logs-list-volume.test.ts',
   'src/modules/devices/devices-bulk-limit.test.ts',
+  // 1,203 devices, for pages read from the far end.
+  'src/modules/devices/devices-list-deep.test.ts',
 ];
 
 export default defineConfig({
