@@ -88,20 +88,20 @@ describe('password recovery', () => {
     // The work after the answer starts on a timer: held here, so nothing of it can run before the
     // answers arrive, however slow the machine (this was a timing test, and failed under load). An
     // answer that waited on that work would wait for good: given up on, by the real clock, after 5 s.
-    const realSetTimeout = setTimeout;
-    const answerOf = (request: ReturnType<typeof forgot>) =>
-      Promise.race([
-        request,
-        new Promise<never>((_, reject) =>
-          realSetTimeout(
-            () => reject(new Error('no answer: it waited on the work meant for after it')),
-            5_000,
-          ),
-        ),
-      ]);
+    const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    const tooLate = new Promise<never>((_, reject) => {
+      deadline = realSetTimeout(
+        () => reject(new Error('no answer: it waited on the work meant for after it')),
+        5_000,
+      );
+    });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      const answers = [await answerOf(forgot(known)), await answerOf(forgot(unknown))];
+      const answers = [
+        await Promise.race([forgot(known), tooLate]),
+        await Promise.race([forgot(unknown), tooLate]),
+      ];
       expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
       expect(answers[1]!.json()).toEqual(answers[0]!.json());
       expect(await resetRowsOf(known)).toBe(0);
@@ -109,6 +109,7 @@ describe('password recovery', () => {
       await vi.runOnlyPendingTimersAsync();
     } finally {
       vi.useRealTimers();
+      realClearTimeout(deadline);
     }
     await settle();
     expect(await resetRowsOf(known)).toBe(1);
