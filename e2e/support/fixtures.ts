@@ -11,7 +11,10 @@ const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22
  * other mode, then put back. Pages that take no colour mode (the checkout) are checked as they are.
  * Settled: no finite animation or transition running, so a toast caught half faded in or out is not
  * measured at a fraction of its contrast (it failed color-contrast once that way); endless ones
- * (spinners) do not count.
+ * (spinners) do not count. And axe runs with reduced motion asked for: waiting for the page to settle
+ * cannot stop a toast's timer from ending during the analysis, and its fade-out then failed
+ * color-contrast again (a toast's title, halfway gone). With reduced motion sonner and Bootstrap
+ * show and hide at once, so axe sees each toast at its full colours or not at all.
  */
 export async function expectAccessible(page: Page) {
   await page.waitForLoadState('networkidle');
@@ -29,10 +32,11 @@ export async function expectAccessible(page: Page) {
 }
 
 async function expectAxeClean(page: Page) {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   const { violations } = await atTopOfPage(page, async () => {
     await animationsSettled(page);
     return new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  });
+  }).finally(() => page.emulateMedia({ reducedMotion: null }));
   const theme = await page.evaluate(() => document.documentElement.getAttribute('data-bs-theme') ?? 'none');
   const summary = violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`,
