@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './stats.ts';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -48,7 +49,8 @@ function baseTree() {
 function childrenCpuSeconds() {
   try {
     const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-    // After the name: state is field 3; cutime and cstime are fields 16 and 17, in clock ticks.
+    // After the name: state is field 3; cutime and cstime are fields 16 and 17, in clock ticks
+    // (USER_HZ, which Linux reports as 100 on every architecture).
     const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3]);
     return ticks / 100;
   } catch {
@@ -82,12 +84,6 @@ function runFastLoop(cwd) {
     });
   });
 }
-
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const base = baseTree();
 console.log(

@@ -116,9 +116,3 @@ export function percentiles(latencies: number[]) {
   const round = (v: number) => Math.round(v * 10) / 10;
   return { p50: round(at(50)), p95: round(at(95)), p99: round(at(99)) };
 }
-
-export const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};

@@ -17,10 +17,10 @@ import { AdminClient } from '../tools/fleet-simulator/admin-client.ts';
 import { createBenchDatabase, freePort } from './ingest-database.ts';
 import { startBareServer, writeResults } from './ingest-report.ts';
 import { provisionFleet, type BenchMachine } from './ingest-provision.ts';
+import { median } from './stats.ts';
 import {
   closedLoop,
   createLoadClient,
-  median,
   openLoop,
   percentiles,
   type Reply,

@@ -18,6 +18,15 @@ const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22
  */
 export async function expectAccessible(page: Page) {
   await page.waitForLoadState('networkidle');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  try {
+    await expectAxeCleanInBothModes(page);
+  } finally {
+    await page.emulateMedia({ reducedMotion: null });
+  }
+}
+
+async function expectAxeCleanInBothModes(page: Page) {
   await expectAxeClean(page);
   const theme = await page.evaluate(() => document.documentElement.getAttribute('data-bs-theme'));
   if (theme === null) return;
@@ -32,11 +41,10 @@ export async function expectAccessible(page: Page) {
 }
 
 async function expectAxeClean(page: Page) {
-  await page.emulateMedia({ reducedMotion: 'reduce' });
   const { violations } = await atTopOfPage(page, async () => {
     await animationsSettled(page);
     return new AxeBuilder({ page }).withTags(wcagTags).analyze();
-  }).finally(() => page.emulateMedia({ reducedMotion: null }));
+  });
   const theme = await page.evaluate(() => document.documentElement.getAttribute('data-bs-theme') ?? 'none');
   const summary = violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`,
