@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 // First: jsdom's modules require one another in cycles that only its entry point loads in a working order.
 import 'jsdom';
 import { builtinEnvironments, type Environment } from 'vitest/environments';
+import { blankWindow } from './blank-window.ts';
 import { fastCascade, type ElementImpl } from './jsdom-style-cascade.ts';
 
 /*
@@ -129,6 +130,7 @@ function lazyComputedStyle(window: StyleWindow) {
 }
 
 const jsdom = builtinEnvironments.jsdom;
+const keptWindow = Symbol.for('jsdom-environment.kept-window');
 
 export default {
   name: 'jsdom-lazy-styles',
@@ -138,9 +140,19 @@ export default {
     styleTheTestWindow(environment.getVmContext() as unknown as StyleWindow);
     return environment;
   },
+  /*
+   * Without a VM context (the threads pool, which `npm run test:fast` runs without isolation), a
+   * worker keeps one window for all its files: the modules it keeps from file to file (Testing
+   * Library's `screen`, React DOM) hold on to the document they were first loaded with. What a
+   * file leaves in the window is undone before the next one (blank-window.ts).
+   */
   async setup(global, options) {
-    const environment = await jsdom.setup(global, options);
-    styleTheTestWindow(global as StyleWindow);
-    return environment;
+    const kept = global as typeof globalThis & { [keptWindow]?: true };
+    if (!kept[keptWindow]) {
+      await jsdom.setup(global, options);
+      styleTheTestWindow(global as StyleWindow);
+      kept[keptWindow] = true;
+    }
+    return { teardown: () => blankWindow(global as unknown as Window) };
   },
 } satisfies Environment;

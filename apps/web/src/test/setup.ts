@@ -1,10 +1,11 @@
 import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
 /// <reference types="node" />
 import * as webStreams from 'node:stream/web';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 
-// The web project runs in vmThreads (vitest.fast.config.ts): each file's jsdom window is the whole
-// global scope, and jsdom has no streams. Browsers do; the APK reader uses them.
+// In `npm test` the web project runs in vmThreads (apps/web/vitest.config.ts): each file's jsdom
+// window is the whole global scope, and jsdom has no streams. Browsers do; the APK reader uses them.
+// (In the fast loop's threads the window's globals sit beside Node's, which has them.)
 for (const name of [
   'ReadableStream',
   'WritableStream',
@@ -23,6 +24,12 @@ HTMLStyleElement.prototype.appendChild = function <T extends Node>(this: HTMLSty
   if (node instanceof Text && node.data.startsWith('[data-sonner-toaster]')) return node;
   return appendChild.call(this, node) as T;
 };
+
+// In `npm run test:fast` a worker keeps the modules it loaded from one file to the next; the app's own
+// (its stores, the session, the lazily loaded toasts) start again for every file, as they would in
+// a browser tab just opened. Dependencies are kept: React, Testing Library and jsdom are the same
+// for every file, and loading them again is most of what a fresh start costs.
+vi.resetModules();
 
 // Lazy routes compile on first use in a cold test run: give findBy/waitFor room.
 configure({ asyncUtilTimeout: 10_000, getElementError: elementError });
