@@ -106,7 +106,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * every build, so a screen being written today keeps its classes without a list to update:
  * - a class built from a variable (`text-bg-${tone}`, `modal-${size}`) keeps every class that starts
  *   with its literal part, found in the sources the same way;
- * - a custom property (--bs-*) is kept when a kept rule, app.css or a source uses it; unused
+ * - a custom property (--bs-*) is kept when a kept rule, our styles or a source uses it; unused
  *   @keyframes go too.
  * Build only: tests and `vite dev` use the whole file. Figures: docs/decisions/028.
  */

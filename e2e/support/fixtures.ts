@@ -58,7 +58,7 @@ async function expectAxeClean(page: Page) {
  * #3720): on a scrolled page, the row the bar happens to half cover had its buttons reported as
  * too small a target ("target-size"), a failure that came and went with where the test left the
  * page. At the top, the bar is where the layout puts it and covers nothing. Keyboard focus is kept
- * out from under the bar by the layout itself (app.css, scroll-padding-top; shell.spec.ts).
+ * out from under the bar by the layout itself (styles/shell.css, scroll-padding-top; shell.spec.ts).
  * Scrolling slides another control under a mouse that stays put, and its hover colours fade in
  * (Bootstrap's 0.15 s transitions): axe once measured a pager button halfway there as too little
  * contrast. So the mouse moves to the page's corner at once, and the check waits out what that starts.
