@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
  * `npm run test:fast`: the loop before every commit. The same three projects as `npm test` (contract,
  * web components, API on PGlite) minus the API files below, which `npm test` (vitest.config.ts)
  * still runs every time. Each one was, in a timed run, among the slowest files, because it waits on
- * real time, starts processes or sockets, or boots many databases; the file names why.
+ * real time, starts processes or sockets, or boots many databases; the file names why. Workers keep
+ * what they load from file to file here (below); `npm test` gives every web file a fresh start.
  */
 export const slowApiFiles = [
   // Boots a test app per proxy setting.
@@ -45,8 +46,9 @@ export default defineConfig({
     maxWorkers: 2,
     // The forks pool (contract, API) keeps its workers from file to file: one module graph and one
     // pool of migrated databases per worker (src/test/pglite-pool.ts) instead of a new process, a new
-    // import of the whole app and a new PGlite for every file. Only the pool-wide setting decides
-    // whether a worker process is reused; the project setting below decides whether its modules are.
+    // import of the whole app and a new PGlite for every file. The threads pool (web) keeps its
+    // threads the same way. Only the pool-wide setting decides whether a worker is reused; the
+    // project setting below decides whether its modules are.
     poolOptions: { forks: { isolate: false }, threads: { isolate: false } },
     // A reused worker holds databases and the app's modules when it is stopped; on a loaded machine
     // stopping it can take longer than Vitest's 10 s default, which then fails a run that passed.
