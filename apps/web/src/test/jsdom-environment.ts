@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 // First: jsdom's modules require one another in cycles that only its entry point loads in a working order.
 import 'jsdom';
 import { builtinEnvironments, type Environment } from 'vitest/environments';
-import { blankWindow } from './blank-window.ts';
+import { blankWindow, type TestDom } from './blank-window.ts';
 import { fastCascade, type ElementImpl } from './jsdom-style-cascade.ts';
 
 /*
@@ -153,6 +153,6 @@ export default {
       styleTheTestWindow(global as StyleWindow);
       kept[keptWindow] = true;
     }
-    return { teardown: () => blankWindow(global as unknown as Window) };
+    return { teardown: () => blankWindow((global as unknown as { jsdom: TestDom }).jsdom) };
   },
 } satisfies Environment;
