@@ -3,10 +3,11 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { deviceApiMessages, type BatchResult } from '@app/contract/device-api';
 import type { Db } from '#api/db/client.ts';
+import { nulMessage, nulPath } from '#api/lib/nul-guard.ts';
 
 /*
  * The per-item engine of every batch route (docs/device-api.md): each item is parsed on its own, a
- * bad one is refused with a reason naming its field, and the rest go on. Services add their own
+ * bad one (a NUL character included) is refused with a reason naming its field, and the rest go on. Services add their own
  * refusals (a patient that is not theirs, a role that is not an app role) to the same slots, store
  * what is left, and answer in the items' order. Idempotency is by the item's id: a copy of an id
  * within one batch is stored once and answered like the first; an id already stored is 'accepted'.
@@ -77,6 +78,13 @@ export function parseBatch<S extends z.ZodType>(
     };
     if (!item || typeof item !== 'object' || Array.isArray(item)) {
       slot.reason = 'item must be an object';
+      return slot;
+    }
+    // The request's NUL guard leaves batch items to this check (PostgreSQL text cannot hold one).
+    const nulAt = nulPath(item);
+    if (nulAt) {
+      const where = fieldPath(nulAt);
+      slot.reason = `${where}: ${nulMessage(where)}`;
       return slot;
     }
     const parsed = schema.safeParse(item);

@@ -54,7 +54,7 @@ export const syncRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, { db
   app.post(
     apiPaths.appDoctors,
     {
-      config: { access: 'app-user' },
+      config: { access: 'app-user', nulCheckedPerItem: true },
       schema: {
         tags: ['device'],
         summary: 'Register doctors on this machine (a technician signed in on it)',
@@ -73,7 +73,7 @@ export const syncRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, { db
   app.post(
     apiPaths.appPatients,
     {
-      config: { access: 'app-user' },
+      config: { access: 'app-user', nulCheckedPerItem: true },
       schema: {
         tags: ['device'],
         summary: 'Register patients of the signed-in doctor',
@@ -93,7 +93,7 @@ export const syncRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, { db
     apiPaths.appTreatments,
     {
       bodyLimit: treatmentBodyLimit,
-      config: { access: 'app-user' },
+      config: { access: 'app-user', nulCheckedPerItem: true },
       schema: {
         tags: ['device'],
         summary: 'Record treatments of the signed-in doctor, with their pictures',
@@ -115,7 +115,7 @@ export const syncRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, { db
   app.post(
     apiPaths.appAccessLogs,
     {
-      config: { access: 'device' },
+      config: { access: 'device', nulCheckedPerItem: true },
       schema: {
         tags: ['device'],
         summary: "The app's access logs (no app session needed: logs may predate any sign-in)",
@@ -132,7 +132,7 @@ export const syncRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, { db
   app.post(
     apiPaths.appErrorLogs,
     {
-      config: { access: 'device' },
+      config: { access: 'device', nulCheckedPerItem: true },
       schema: {
         tags: ['device'],
         summary: "The app's error logs (no app session needed)",
