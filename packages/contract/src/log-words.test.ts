@@ -45,6 +45,14 @@ describe('an access-log row in words', () => {
     );
   });
 
+  it("names an export's first row, written before its file, with its list and filters", () => {
+    expect(words('EXPORTING patients unmasked: machineNumber=M-1')).toEqual({
+      text: 'Started exporting patients unmasked (filters machineNumber=M-1)',
+      record: null,
+    });
+    expect(words('EXPORTING devices: all')?.text).toBe('Started exporting devices (every row)');
+  });
+
   it('names a bulk action (its records are the listed ids, not one record)', () => {
     expect(
       words('POST /api/v1/admin/machine/bulk-status', { recordKind: 'device', changedFields: ['status'] }),

@@ -80,6 +80,9 @@ const appPhrases: Phrase[] = [
 
 const viewOrReveal = /^(VIEW|REVEAL) (patient|doctor|technician|treatment) (\S+?)(?::? (.*))?$/;
 const exported = /^EXPORT (\S+) (\d+) rows( \(cut short\))?( unmasked)?: (.*)$/;
+/** An export's first row, committed before its first byte left (decision 064); its count comes after. */
+const exportStarted = /^EXPORTING (\S+)( unmasked)?: (.*)$/;
+const filtersInWords = (filters: string) => (filters === 'all' ? 'every row' : `filters ${filters}`);
 const request = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/v1\/(?:admin|app))(\/\S*)$/;
 
 export function logInWords(log: {
@@ -113,9 +116,16 @@ export function logInWords(log: {
       string | undefined,
       string,
     ];
-    const which = filters === 'all' ? 'every row' : `filters ${filters}`;
     return {
-      text: `Exported ${formatCount(Number(rows))} rows of ${list}${unmasked ? ' unmasked' : ''} (${which})${cut ? ', cut short' : ''}`,
+      text: `Exported ${formatCount(Number(rows))} rows of ${list}${unmasked ? ' unmasked' : ''} (${filtersInWords(filters)})${cut ? ', cut short' : ''}`,
+      record: null,
+    };
+  }
+  const started = exportStarted.exec(log.resource);
+  if (started) {
+    const [, list, unmasked, filters] = started as unknown as [string, string, string | undefined, string];
+    return {
+      text: `Started exporting ${list}${unmasked ? ' unmasked' : ''} (${filtersInWords(filters)})`,
       record: null,
     };
   }

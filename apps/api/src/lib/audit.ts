@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { apiMessages } from '@app/contract/envelope';
 import type { Db } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import './request-context.ts';
 import { writeInBatches } from './audit-batch-writer.ts';
+import { AppError } from './errors.ts';
 import { createFailureAggregator } from './failure-aggregator.ts';
 
 /*
@@ -10,6 +12,9 @@ import { createFailureAggregator } from './failure-aggregator.ts';
  * a timer writes the rows in batches (every ~250 ms or 500 rows, and on close), so a log write
  * never slows or fails the request it describes. Rows never hold secrets: the resource is the
  * method and the route pattern (no ids of opaque tokens, no query string), never a body or header.
+ * Except what health data a person saw or took away (a record view or reveal, an export: decision
+ * 064): those rows are written on their own and committed before the first byte of the answer
+ * leaves (`accessNow`), and when they cannot be written the answer is withheld.
  */
 
 export type AccessEntry = typeof accessLogs.$inferInsert;
@@ -27,6 +32,17 @@ export type RecordKind =
   | 'app-update'
   | 'alarm'
   | 'saved-view';
+
+/**
+ * A row that had to be in the trail before its answer could not be written: the answer is withheld
+ * (503, as when the database is away), since data shown without its row is data shown unaccounted.
+ */
+class AuditUnwrittenError extends AppError {
+  constructor(cause: unknown) {
+    super(503, apiMessages.unavailable);
+    this.cause = cause;
+  }
+}
 
 type Options = {
   db: Db;
@@ -134,6 +150,22 @@ export function createAuditLog({
     schedule();
   };
 
+  /**
+   * One access row written now, alone (not with the batch), and committed when this resolves: on
+   * PostgreSQL a single INSERT is its own transaction, flushed to the WAL on disk before the server
+   * acknowledges it; on PGlite its WAL is written to the file system before the query resolves
+   * (decision 018). Throws an AuditUnwrittenError when the database will not take it, so the caller
+   * sends nothing it would have to account for.
+   */
+  async function accessNow(entry: Omit<AccessEntry, 'createdAt'> & { createdAt?: Date }): Promise<void> {
+    try {
+      await db.insert(accessLogs).values({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
+    } catch (err) {
+      log?.error({ err }, 'audit: a row that must be written at once could not be written');
+      throw new AuditUnwrittenError(err);
+    }
+  }
+
   const pushError = (entry: Omit<ErrorEntry, 'createdAt'> & { createdAt?: Date }) => {
     errors.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
     errors = bound(errors);
@@ -150,6 +182,7 @@ export function createAuditLog({
 
   return {
     access: pushAccess,
+    accessNow,
     error: pushError,
     /** An anonymous failure: its own row only when it is not a repeat from that address this window. */
     anonymousError(address: string, entry: Omit<ErrorEntry, 'createdAt'>) {
@@ -158,18 +191,20 @@ export function createAuditLog({
     },
     /**
      * A look at one health record; with `revealed`, a reveal of its masked contact data: the fields
-     * shown and the reason given (decision 045), never the values.
+     * shown and the reason given (decision 045), never the values. Committed when this resolves,
+     * before the handler answers (decision 064); throws when it cannot be, and the record is not sent.
      */
-    recordView(
+    async recordView(
       request: FastifyRequest,
       record: { kind: RecordKind; id: string | number; machineNumber?: string | null },
       revealed?: { fields: readonly string[]; reason: string },
-    ) {
+    ): Promise<void> {
       const auth = request.auth;
       if (!auth) return;
+      // The request's own row goes before the answer too (audit-hooks.ts), and names no record.
       request.auditRecordViewed = true;
       const what = `${record.kind} ${String(record.id)}`;
-      pushAccess({
+      await accessNow({
         userId: auth.userId,
         userEmail: auth.email,
         resource: (revealed
@@ -182,34 +217,6 @@ export function createAuditLog({
         machineNumber: record.machineNumber ?? null,
         recordKind: record.kind,
         recordId: String(record.id).slice(0, 64),
-      });
-    },
-    /**
-     * An export (issue 17 item 3): who, which list, with which filters, how many rows, written when
-     * the file ends (or the client left: then the rows it was sent, marked as cut short).
-     */
-    recordExport(
-      request: FastifyRequest,
-      exported: { list: string; filters: string; rows: number; complete: boolean; unmasked?: boolean },
-    ) {
-      const auth = request.auth;
-      if (!auth) return;
-      const cut = exported.complete ? '' : ' (cut short)';
-      const unmasked = exported.unmasked ? ' unmasked' : '';
-      pushAccess({
-        userId: auth.userId,
-        userEmail: auth.email,
-        resource:
-          `EXPORT ${exported.list} ${exported.rows} rows${cut}${unmasked}: ${exported.filters || 'all'}`.slice(
-            0,
-            200,
-          ),
-        location: clientAddress(request),
-        statusCode: null,
-        durationMs: null,
-        machineNumber: null,
-        recordKind: null,
-        recordId: null,
       });
     },
     flush,

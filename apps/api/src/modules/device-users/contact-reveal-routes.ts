@@ -51,7 +51,7 @@ function revealRoutes<One extends Revealable>(
     },
     async (request) => {
       const record = await spec.get(request.params.id);
-      app.audit.recordView(
+      await app.audit.recordView(
         request,
         { kind: spec.kind, id: record._id, machineNumber: record.machineNumber },
         { fields: spec.fields, reason: reasonOf(request.body) },

@@ -81,7 +81,7 @@ function deviceUserRoutes<Query extends z.ZodType, List, One extends DeviceUser>
     },
     async (request) => {
       const record = await routes.get(request.params.id);
-      app.audit.recordView(request, {
+      await app.audit.recordView(request, {
         kind: routes.kind,
         id: record._id,
         machineNumber: record.machineNumber,

@@ -107,12 +107,11 @@ describe('the audit trail', () => {
 
   it('records who viewed which record, so "who looked at this patient" has an answer', async () => {
     const auth = { userId: 'viewer-1', sessionId: 's', email: 'viewer@example.com' };
-    t.app.audit.recordView({ auth, ip: '10.1.2.3' } as never, {
+    await t.app.audit.recordView({ auth, ip: '10.1.2.3' } as never, {
       kind: 'patient',
       id: 'p-42',
       machineNumber: 'M-7',
     });
-    await t.app.audit.flush();
     const { logs } = await accessLogsAll('?recordId=p-42');
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({
@@ -143,8 +142,14 @@ describe('the audit trail', () => {
 
     const auth = { userId: 'viewer-2', sessionId: 's', email: 'viewer2@example.com' };
     const request = { auth, ip: '10.1.2.4', method: 'GET' } as { auditRecordViewed?: boolean };
-    t.app.audit.recordView(request as never, { kind: 'patient', id: 'p-77' });
+    await t.app.audit.recordView(request as never, { kind: 'patient', id: 'p-77' });
     expect(request.auditRecordViewed).toBe(true);
+    // No flush: the view's own row is committed when recordView resolves (decision 064).
+    const views = await t.database.db
+      .select({ resource: accessLogs.resource })
+      .from(accessLogs)
+      .where(sql`${accessLogs.recordId} = 'p-77'`);
+    expect(views).toEqual([{ resource: 'VIEW patient p-77' }]);
   });
 
   it('keeps answering requests while the log tables cannot be written', async () => {

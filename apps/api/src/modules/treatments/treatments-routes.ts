@@ -54,7 +54,7 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
     },
     async (request) => {
       const treatment = await treatments.get(request.params.id);
-      app.audit.recordView(request, {
+      await app.audit.recordView(request, {
         kind: 'treatment',
         id: treatment._id,
         machineNumber: treatment.machineNumber,
