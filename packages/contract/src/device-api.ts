@@ -35,6 +35,9 @@ export const deviceApiMessages = {
   notEnrolled: 'This device is not enrolled',
   assignedMachines: 'Machines assigned',
   notAppUser: 'Only users whose role is of type app can be assigned to machines',
+  /** A technician's sign-in name is their user name; on one machine a name belongs to one person. */
+  userNameTakenOnMachines: (userName: string, machines: readonly string[]) =>
+    `deviceIds: the user name ${userName} is already used by a doctor on ${machines.length === 1 ? 'machine' : 'machines'} ${machines.join(', ')}`,
 } as const;
 
 const uuid = (field: string) => z.uuid({ error: `${field} must be a UUID` });

@@ -1,11 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
   bigint,
+  check,
   doublePrecision,
   index,
   integer,
   pgSequence,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -164,10 +166,7 @@ export const doctors = pgTable(
   (t) => [
     index('doctors_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
     uniqueIndex('doctors_device_id_client_id_idx').on(t.deviceId, t.clientId),
-    // Sign-in names one doctor per machine.
-    uniqueIndex('doctors_device_id_user_name_lower_idx')
-      .on(t.deviceId, sql`lower(${t.userName})`)
-      .where(sql`${t.passwordHash} is not null`),
+    // A doctor's sign-in name is unique on the machine through device_user_names (below).
   ],
 );
 
@@ -190,6 +189,34 @@ export const technicians = pgTable(
     index('technicians_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
     uniqueIndex('technicians_device_id_account_id_idx').on(t.deviceId, t.accountId),
     index('technicians_account_id_idx').on(t.accountId),
+  ],
+);
+
+/**
+ * The names people sign in with on a machine, one row per machine and lower-cased name, so no two
+ * people of a machine share one and sign-in finds exactly one (issue 32). A row is a doctor who can
+ * sign in (has a password) or a technician assigned to the machine, under their console account's
+ * user name (users.user_name, what they sign in with). Kept by triggers on doctors, technicians
+ * and users (migration 0033), never written by the API: a person whose name is taken on the
+ * machine is refused by this table's primary key, whichever route or race brought them.
+ */
+export const deviceUserNames = pgTable(
+  'device_user_names',
+  {
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    /** lower(user name), by the database's lower(): compare with `lower(<input>)` in SQL. */
+    nameKey: text('name_key').notNull(),
+    doctorId: uuid('doctor_id').references(() => doctors.id, { onDelete: 'cascade' }),
+    technicianId: uuid('technician_id').references(() => technicians.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    // Its name says user_name: the console's user edit maps a violation of it to "user name taken".
+    primaryKey({ name: 'device_user_names_device_id_user_name_pk', columns: [t.deviceId, t.nameKey] }),
+    uniqueIndex('device_user_names_doctor_id_idx').on(t.doctorId),
+    uniqueIndex('device_user_names_technician_id_idx').on(t.technicianId),
+    check('device_user_names_one_person', sql`num_nonnulls(${t.doctorId}, ${t.technicianId}) = 1`),
   ],
 );
 

@@ -1,9 +1,9 @@
-import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppSession, AppUser, AppUserKind } from '@app/contract/device-api';
 import { deviceApiMessages } from '@app/contract/device-api';
 import type { Db } from '#api/db/client.ts';
 import { appSessions } from '#api/db/schema/device-api.ts';
-import { doctors, technicians } from '#api/db/schema/devices.ts';
+import { deviceUserNames, doctors, technicians } from '#api/db/schema/devices.ts';
 import { roles, users } from '#api/db/schema/users.ts';
 import { createAttemptLimiter } from '#api/lib/attempt-limiter.ts';
 import { TooManyRequestsError, UnauthorizedError } from '#api/lib/errors.ts';
@@ -35,7 +35,8 @@ type Deps = { db: Db; now: () => Date; throttleStore?: ThrottleStore };
 /**
  * Doctors and technicians signing in on a machine. A doctor is a doctors row of this machine with
  * a password (registered by a technician through the app); a technician is a console user of an
- * app role assigned to this machine (a technicians row naming the account).
+ * app role assigned to this machine (a technicians row naming the account). Both are found through
+ * the machine's sign-in names (device_user_names), where a name belongs to one person only.
  */
 export function createAppSessionsService({ db, now, throttleStore }: Deps) {
   const wrongTries = createAttemptLimiter({
@@ -45,48 +46,56 @@ export function createAppSessionsService({ db, now, throttleStore }: Deps) {
     store: throttleStore,
   });
 
+  /**
+   * The one person of this machine with this user name (device_user_names holds one per name, so
+   * sign-in never has to choose between a doctor and a technician), while they may sign in: an
+   * active doctor with a password, or an active technician whose account has a role of type app.
+   */
   async function findPerson(deviceId: string, userName: string): Promise<Candidate | null> {
-    const name = userName.toLowerCase();
-    const [doctor] = await db
+    const [row] = await db
       .select({
-        id: doctors.id,
-        userId: doctors.userId,
-        userName: doctors.userName,
-        email: doctors.email,
-        passwordHash: doctors.passwordHash,
+        doctorId: doctors.id,
+        doctorUserId: doctors.userId,
+        doctorName: doctors.userName,
+        doctorEmail: doctors.email,
+        doctorHash: doctors.passwordHash,
+        doctorActive: sql<boolean>`${doctors.status} = 2`,
+        technicianId: technicians.id,
+        technicianUserId: technicians.userId,
+        technicianName: users.userName,
+        technicianEmail: users.email,
+        technicianHash: users.passwordHash,
+        technicianActive: sql<boolean>`${technicians.status} = 2 and ${roles.type} = 'app'`,
       })
-      .from(doctors)
+      .from(deviceUserNames)
+      .leftJoin(doctors, eq(doctors.id, deviceUserNames.doctorId))
+      .leftJoin(technicians, eq(technicians.id, deviceUserNames.technicianId))
+      .leftJoin(users, eq(users.id, technicians.accountId))
+      .leftJoin(roles, eq(roles.id, users.roleId))
+      // lower() on both sides in the database: the key was made by the same function.
       .where(
-        and(
-          eq(doctors.deviceId, deviceId),
-          sql`lower(${doctors.userName}) = ${name}`,
-          isNotNull(doctors.passwordHash),
-          eq(doctors.status, 2),
-        ),
+        and(eq(deviceUserNames.deviceId, deviceId), sql`${deviceUserNames.nameKey} = lower(${userName})`),
       )
       .limit(1);
-    if (doctor) return { kind: 'doctor', ...doctor, passwordHash: doctor.passwordHash! };
-    const [technician] = await db
-      .select({
-        id: technicians.id,
-        userId: technicians.userId,
-        userName: users.userName,
-        email: users.email,
-        passwordHash: users.passwordHash,
-      })
-      .from(technicians)
-      .innerJoin(users, eq(users.id, technicians.accountId))
-      .innerJoin(roles, eq(roles.id, users.roleId))
-      .where(
-        and(
-          eq(technicians.deviceId, deviceId),
-          sql`lower(${users.userName}) = ${name}`,
-          eq(roles.type, 'app'),
-          eq(technicians.status, 2),
-        ),
-      )
-      .limit(1);
-    return technician ? { kind: 'technician', ...technician } : null;
+    if (row?.doctorId && row.doctorActive && row.doctorHash)
+      return {
+        kind: 'doctor',
+        id: row.doctorId,
+        userId: row.doctorUserId!,
+        userName: row.doctorName!,
+        email: row.doctorEmail!,
+        passwordHash: row.doctorHash,
+      };
+    if (row?.technicianId && row.technicianActive && row.technicianHash)
+      return {
+        kind: 'technician',
+        id: row.technicianId,
+        userId: row.technicianUserId!,
+        userName: row.technicianName!,
+        email: row.technicianEmail!,
+        passwordHash: row.technicianHash,
+      };
+    return null;
   }
 
   /** Fresh token pair: the caller stores the digests, the client gets the secrets once. */

@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { userMessages } from '@app/contract/users';
 import type { Db } from '#api/db/client.ts';
-import { devices, technicians } from '#api/db/schema/devices.ts';
+import { deviceUserNames, devices, technicians } from '#api/db/schema/devices.ts';
 import { roles, users } from '#api/db/schema/users.ts';
-import { BadRequestError, NotFoundError } from '#api/lib/errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
+import { isUniqueViolation } from './sync/batch.ts';
 
 export type AssignedMachine = {
   deviceId: string;
@@ -16,7 +17,9 @@ export type AssignedMachine = {
 /**
  * The machines a technician (a console user whose role is of type app) may sign in on: one
  * technicians row per machine, naming the account. Removing a machine deletes its row, and the
- * technician's app sessions on that machine end with it (app_sessions cascade).
+ * technician's app sessions on that machine end with it (app_sessions cascade). They sign in with
+ * their account's user name, so a machine where a doctor already holds that name is refused
+ * (device_user_names, migration 0033).
  */
 export function createTechnicianMachinesService({ db, now }: { db: Db; now: () => Date }) {
   async function userOf(id: string) {
@@ -51,6 +54,27 @@ export function createTechnicianMachinesService({ db, now }: { db: Db; now: () =
     return rows.map((r) => ({ ...r, assignedAt: r.assignedAt ? r.assignedAt.toISOString() : null }));
   }
 
+  /** The machines among `deviceIds` where a doctor holds this user name (by the database's lower()). */
+  async function machinesWithName(userName: string, deviceIds: string[]): Promise<string[]> {
+    if (!deviceIds.length) return [];
+    const rows = await db
+      .select({ machineNumber: devices.machineNumber })
+      .from(deviceUserNames)
+      .innerJoin(devices, eq(devices.id, deviceUserNames.deviceId))
+      .where(
+        and(
+          inArray(deviceUserNames.deviceId, deviceIds),
+          sql`${deviceUserNames.nameKey} = lower(${userName})`,
+          isNotNull(deviceUserNames.doctorId),
+        ),
+      )
+      .orderBy(asc(devices.machineNumber));
+    return rows.map((r) => r.machineNumber);
+  }
+
+  const nameTaken = (userName: string, machines: string[]) =>
+    new ConflictError(deviceApiMessages.userNameTakenOnMachines(userName, machines));
+
   return {
     async get(userId: string) {
       await userOf(userId);
@@ -69,7 +93,12 @@ export function createTechnicianMachinesService({ db, now }: { db: Db; now: () =
         if (unknown.length)
           throw new BadRequestError(`deviceIds: no device has the id ${unknown.join(', ')}`);
       }
-      await db.transaction(async (tx) => {
+      // Only the machines newly assigned: an assignment that stays is left as it is.
+      const kept = new Set((await list(userId)).map((m) => m.deviceId));
+      const added = wanted.filter((id) => !kept.has(id));
+      const clashes = await machinesWithName(user.userName, added);
+      if (clashes.length) throw nameTaken(user.userName, clashes);
+      const assign = db.transaction(async (tx) => {
         await tx
           .delete(technicians)
           .where(
@@ -92,6 +121,12 @@ export function createTechnicianMachinesService({ db, now }: { db: Db; now: () =
               })),
             )
             .onConflictDoNothing({ target: [technicians.deviceId, technicians.accountId] });
+      });
+      await assign.catch(async (error: unknown) => {
+        // A doctor registered with the name since the check above: the database refused it.
+        if (!isUniqueViolation(error, 'device_user_names_device_id_user_name_pk')) throw error;
+        const raced = await machinesWithName(user.userName, added);
+        throw raced.length ? nameTaken(user.userName, raced) : error;
       });
       return list(userId);
     },

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   deviceApiMessages,
   doctorItemSchema,
@@ -6,7 +6,7 @@ import {
   type BatchResult,
 } from '@app/contract/device-api';
 import type { Db } from '#api/db/client.ts';
-import { doctors, patients } from '#api/db/schema/devices.ts';
+import { deviceUserNames, doctors, patients } from '#api/db/schema/devices.ts';
 import { roles } from '#api/db/schema/users.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
 import type { AppUserContext, DeviceContext } from '../device-auth.ts';
@@ -18,7 +18,8 @@ import { answer, isUniqueViolation, notStoredYet, parseBatch, pending, refuse, t
  * per machine (unique (device_id, client_id)).
  */
 
-const userNameIndex = 'doctors_device_id_user_name_lower_idx';
+/** The machine's sign-in names, doctors' and technicians' alike (migration 0033). */
+const userNameKey = 'device_user_names_device_id_user_name_pk';
 
 const sameMachine = (device: DeviceContext, machineNumber: string) =>
   machineNumber.trim().toLowerCase() === device.machineNumber.toLowerCase();
@@ -68,20 +69,23 @@ export function createPeopleSyncService({ db, now }: { db: Db; now: () => Date }
         .from(roles)
         .where(inArray(roles.roleId, [...new Set(live.map((s) => s.value.roleId))]));
       const appRoles = new Map(roleRows.filter((r) => r.type === 'app').map((r) => [r.roleId, r.id]));
+      // Names held on this machine by a doctor or a technician: refused before any password is hashed.
       const names = [...new Set(live.map((s) => s.value.username.toLowerCase()))];
       const taken = new Set(
         (
           await db
-            .select({ name: sql<string>`lower(${doctors.userName})` })
-            .from(doctors)
+            .select({ name: deviceUserNames.nameKey })
+            .from(deviceUserNames)
             .where(
               and(
-                eq(doctors.deviceId, device.deviceId),
-                isNotNull(doctors.passwordHash),
-                inArray(sql`lower(${doctors.userName})`, names),
+                eq(deviceUserNames.deviceId, device.deviceId),
+                sql`${deviceUserNames.nameKey} in (${sql.join(
+                  names.map((name) => sql`lower(${name})`),
+                  sql`, `,
+                )})`,
               ),
             )
-        ).map((r) => r.name),
+        ).map((r) => r.name.toLowerCase()),
       );
 
       // One at a time: argon2 takes ~50 ms and most of a core; a batch must not monopolise the CPU.
@@ -115,8 +119,9 @@ export function createPeopleSyncService({ db, now }: { db: Db; now: () => Date }
             .onConflictDoNothing({ target: [doctors.deviceId, doctors.clientId] });
           taken.add(name);
         } catch (error) {
-          // Another request registered the name between our check and this insert.
-          if (!isUniqueViolation(error, userNameIndex)) throw error;
+          // Held already (another request took it since our check, or the database lowers the
+          // name differently from JavaScript): the table's key refuses it.
+          if (!isUniqueViolation(error, userNameKey)) throw error;
           refuse(slot, 'username', deviceApiMessages.userNameTaken);
         }
       }
