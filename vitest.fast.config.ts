@@ -17,6 +17,9 @@ export const slowApiFiles = [
   // A real SMTP peer, retries on the clock; the retry file also boots a database of its own.
   'src/lib/mailer.test.ts',
   'src/lib/mailer-retry.test.ts',
+  // An SMTP peer that holds its answers for seconds of real time, past the send bound and the lease.
+  'src/lib/mailer-slow-smtp.test.ts',
+  'src/modules/subscriptions/subscription-mail-slow-smtp.test.ts',
   // Migrates two databases from nothing, not from the template, to check one migration's effect.
   'src/db/role-permissions-migration.test.ts',
   // An S3-compatible server in the process.

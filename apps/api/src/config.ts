@@ -51,6 +51,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Device Admin <no-reply@localhost>'),
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  MAIL_SEND_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
   PAYMENT_PROVIDER: z.enum(['stripe', 'demo']).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -148,6 +149,11 @@ export type Config = Readonly<{
   mailRetrySeconds: number;
   /** Tries per message (the first send included) before it stays 'failed' for good. */
   mailMaxAttempts: number;
+  /**
+   * The longest one delivery may take (connection, greeting, the whole SMTP conversation) before it
+   * is cut off and retried; a message being delivered is leased for twice as long (lib/mailer.ts).
+   */
+  mailSendTimeoutSeconds: number;
   paymentProvider: 'stripe' | 'demo';
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
@@ -252,6 +258,7 @@ export function loadConfig(
     mailFrom: e.MAIL_FROM,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,
+    mailSendTimeoutSeconds: e.MAIL_SEND_TIMEOUT_SECONDS,
     paymentProvider,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -65,10 +65,10 @@ describe('mailer outbox retry', () => {
     const a = createMailer({ config, db: own.db, log, now: () => now });
     const b = createMailer({ config, db: own.db, log, now: () => now });
     ctx.peer.failNext(3);
-    for (const n of [1, 2, 3])
-      expect(
-        (await a.send({ to: `twice-${n}@example.test`, subject: 'Link', text: `link ${n}` })).status,
-      ).toBe('queued');
+    for (const n of [1, 2, 3]) {
+      const stored = await a.send({ to: `twice-${n}@example.test`, subject: 'Link', text: `link ${n}` });
+      expect((await stored.delivery).status).toBe('queued');
+    }
     now = new Date(now.getTime() + 61_000);
     const [sentByA, sentByB] = await Promise.all([a.retryDue(), b.retryDue()]);
     expect(sentByA + sentByB).toBe(3);
@@ -92,7 +92,8 @@ describe('mailer outbox retry', () => {
       log,
       now: () => now,
     });
-    const { id } = await mailer.send({ to: 'nobody@example.test', subject: 'x', text: 'y' });
+    const { id, delivery } = await mailer.send({ to: 'nobody@example.test', subject: 'x', text: 'y' });
+    await delivery;
     const read = async () => (await own.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)))[0]!;
     expect(await read()).toMatchObject({
       status: 'failed',
@@ -125,7 +126,7 @@ describe('mailer outbox retry', () => {
     const stop = mailer.startRetryLoop();
     const later = await (async () => {
       const result = await mailer.send({ to: 'late@example.test', subject: 'Code', text: 'Code: 222222' });
-      expect(result.status).toBe('queued');
+      expect((await result.delivery).status).toBe('queued');
       return startSmtpPeer({ port });
     })();
     try {

@@ -19,7 +19,7 @@ describe('mailer', () => {
       text: 'Code: 123456',
       html: '<p>Code: <b>123456</b></p>',
     });
-    expect(result.status).toBe('sent');
+    expect((await result.delivery).status).toBe('sent');
     const mail = await ctx.peer.waitFor((m) => m.to.includes('ann@example.test'));
     expect(mail.from).toBe('no-reply@example.test');
     expect(mail.subject).toBe('Your code — ünïcode');
@@ -44,7 +44,7 @@ describe('mailer', () => {
       subject: 'Link',
       text: 'https://example.test/plans/1',
     });
-    expect(result.status).toBe('queued');
+    expect((await result.delivery).status).toBe('queued');
     let [row] = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.id, result.id));
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row!.lastError).toMatch(/451|Temporary/);
@@ -66,7 +66,7 @@ describe('mailer', () => {
       log,
     });
     const result = await dev.send({ to: 'bob@example.test', subject: 'Your code', text: 'Code: 654321' });
-    expect(result.status).toBe('logged');
+    expect((await result.delivery).status).toBe('logged');
     const [row] = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.id, result.id));
     expect(row).toMatchObject({ status: 'logged', to: 'bob@example.test', text: 'Code: 654321' });
     expect(lines.some((l) => l.includes('Code: 654321') && l.includes('bob@example.test'))).toBe(true);
@@ -76,10 +76,12 @@ describe('mailer', () => {
       db: ctx.database.db,
       log,
     });
-    expect(
-      (await prod.send({ to: 'dave@example.test', subject: 'Your code 112233', text: 'Code: 112233' }))
-        .status,
-    ).toBe('logged');
+    const kept = await prod.send({
+      to: 'dave@example.test',
+      subject: 'Your code 112233',
+      text: 'Code: 112233',
+    });
+    expect((await kept.delivery).status).toBe('logged');
     expect(lines.at(-1)).toBe(
       'mail kept in the outbox (no SMTP_URL); its text is not logged outside development',
     );
@@ -93,7 +95,7 @@ describe('mailer', () => {
       log,
     });
     const result = await mailer.send({ to: 'carol@example.test', subject: 'x', text: 'y' });
-    expect(result.status).toBe('queued');
+    expect((await result.delivery).status).toBe('queued');
     const [row] = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.id, result.id));
     expect(row!.lastError).not.toContain('secret');
     mailer.close();
@@ -118,6 +120,7 @@ describe('mail stored with the caller’s rows (sendWithin)', () => {
       html: '<b>313131</b>',
       secret: true,
     });
+    await secret.delivery;
     expect((await ctx.peer.waitFor((m) => m.to.includes('secret@example.test'))).text).toContain('313131');
     expect(await rowOf(secret.id)).toMatchObject({
       status: 'sent',
@@ -134,6 +137,7 @@ describe('mail stored with the caller’s rows (sendWithin)', () => {
       text: 'https://example.test/plans/secret',
       secret: true,
     });
+    expect((await retried.delivery).status).toBe('queued');
     expect(await rowOf(retried.id)).toMatchObject({
       status: 'failed',
       text: 'https://example.test/plans/secret',
@@ -151,6 +155,7 @@ describe('mail stored with the caller’s rows (sendWithin)', () => {
     });
 
     const plain = await mailer.send({ to: 'plain@example.test', subject: 'Hello', text: 'Nothing secret' });
+    expect((await plain.delivery).status).toBe('sent');
     expect(await rowOf(plain.id)).toMatchObject({
       status: 'sent',
       holdsSecret: false,
@@ -178,7 +183,7 @@ describe('mail stored with the caller’s rows (sendWithin)', () => {
     const sendMail = await ctx.database.db.transaction((tx) =>
       mailer.sendWithin(tx, { to: 'committed@example.test', subject: 'Link', text: 'kept' }),
     );
-    expect((await sendMail()).status).toBe('sent');
+    expect((await sendMail().delivery).status).toBe('sent');
     expect((await ctx.peer.waitFor((m) => m.to.includes('committed@example.test'))).text).toContain('kept');
     expect(ctx.peer.received.some((m) => m.to.includes('rolled-back@example.test'))).toBe(false);
     mailer.close();

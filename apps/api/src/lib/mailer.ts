@@ -1,24 +1,20 @@
-import { and, asc, eq, inArray, lte, lt } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { mailOutbox } from '../db/schema/mail.ts';
 import { loggableMessage } from './loggable-error.ts';
+import { createMailOutbox, type Claimed, type MailMessage } from './mail-outbox.ts';
 
-export type MailMessage = {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  /** The body holds a one-time code or a payment link: the outbox keeps it only until it is sent. */
-  secret?: boolean;
-};
+export type { MailMessage } from './mail-outbox.ts';
 
-/** What a sent secret-holding message keeps of its body in the outbox. */
-export const clearedBody = '[cleared after sending]';
-
-/** 'sent': the SMTP server took it; 'queued': SMTP failed, kept for retry; 'logged': no SMTP, outbox + log. */
+/** 'sent': the SMTP server took it; 'queued': not this time, kept for retry; 'logged': no SMTP, outbox + log. */
 export type MailResult = { id: string; status: 'sent' | 'queued' | 'logged' };
+
+/**
+ * A message committed to the outbox. Its first delivery has started and `delivery` settles when that
+ * try is over (it never rejects); a request never waits for it, so its answer does not depend on
+ * how fast the SMTP server is. Tests await it, or `mailer.idle()`.
+ */
+export type StoredMail = { id: string; delivery: Promise<MailResult> };
 
 type MailLog = {
   info: (obj: object, msg?: string) => void;
@@ -28,21 +24,22 @@ type MailLog = {
 
 export type MailerDeps = {
   config: Pick<Config, 'smtpUrl' | 'mailFrom'> &
-    Partial<Pick<Config, 'mailRetrySeconds' | 'mailMaxAttempts' | 'env'>>;
+    Partial<Pick<Config, 'mailRetrySeconds' | 'mailMaxAttempts' | 'mailSendTimeoutSeconds' | 'env'>>;
   db: Db;
   log: MailLog;
   now?: () => Date;
 };
 
-// Bounds on one SMTP conversation, so a peer that accepts the connection and then says nothing
-// cannot hold a request (or the retry loop) for nodemailer's default of minutes.
-const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 /**
- * A message being delivered is leased: its next_attempt_at is pushed past the longest a delivery
- * can take, so neither this process's retry loop nor another API instance's picks it up meanwhile.
- * If the process dies mid-delivery, the lease lapses and the message is retried (at least once).
+ * Nodemailer's own limits on the steps of one conversation (at most the whole bound each), so a peer
+ * that accepts the connection and then says nothing is noticed early. They are idle timeouts: a
+ * peer that answers slowly but keeps talking is stopped by the overall deadline in `attempt`.
  */
-const leaseMs = 2 * 60_000;
+const smtpTimeouts = (boundMs: number) => ({
+  connectionTimeout: Math.min(10_000, boundMs),
+  greetingTimeout: Math.min(10_000, boundMs),
+  socketTimeout: Math.min(30_000, boundMs),
+});
 
 /** Kept in the outbox row and logged: never the SMTP password of a connection error, nor a query's bound values. */
 const describe = (error: unknown) =>
@@ -51,21 +48,29 @@ const describe = (error: unknown) =>
     .slice(0, 500);
 
 /**
- * Sends mail. With SMTP_URL, through nodemailer; a failed send stays in the outbox as 'failed' and
- * the retry loop tries again. Without SMTP_URL (the embedded default), the message is stored in the
- * outbox and its text written to the server log, so whoever runs the server can still read an OTP.
- * `send` never throws for a delivery problem: callers (OTP, payment links) must not fail with it.
+ * Sends mail. Every message is committed to the outbox first; with SMTP_URL its delivery then runs
+ * in the background (nodemailer), and a failed try stays 'failed' for the retry loop. Without
+ * SMTP_URL (the embedded default) the outbox row is the delivery and its text goes to the server
+ * log, so whoever runs the server can still read an OTP. Nothing here waits for, or throws because
+ * of, the SMTP server: callers (OTP, payment links, notices) answer as soon as the row is stored.
  */
 export function createMailer({ config, db, log, now = () => new Date() }: MailerDeps) {
+  // One try (connection, greeting, the whole SMTP conversation) is cut off after this long...
+  const sendTimeoutMs = (config.mailSendTimeoutSeconds ?? 60) * 1000;
+  // ...and holds its message for twice as long: next_attempt_at is pushed that far ahead, so neither
+  // this process's retry loop nor another API instance's takes the message while a try may still be
+  // under way, and the try's own bookkeeping has the second half to land. If the process dies
+  // mid-try the lease lapses and the message is retried (at least once, decision 018).
+  const leaseMs = 2 * sendTimeoutMs;
   const transport = config.smtpUrl
-    ? nodemailer.createTransport({ url: config.smtpUrl, ...smtpTimeouts })
+    ? nodemailer.createTransport({ url: config.smtpUrl, ...smtpTimeouts(sendTimeoutMs) })
     : null;
   const retryEveryMs = (config.mailRetrySeconds ?? 60) * 1000;
   const maxAttempts = config.mailMaxAttempts ?? 8;
   // Back off one retry interval, then 2, 4, 8 … intervals between tries, capped at an hour.
   const backoffMs = (attempts: number) =>
     Math.min(60 * 60_000, retryEveryMs * 2 ** Math.max(0, attempts - 1));
-  const later = (ms: number) => new Date(now().getTime() + ms);
+  const outbox = createMailOutbox({ db, now, leaseMs, maxAttempts });
   const inFlight = new Set<Promise<unknown>>();
 
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -74,75 +79,55 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     return p;
   };
 
-  async function deliver(id: string, message: MailMessage, previousAttempts: number): Promise<boolean> {
-    if (!transport) return false;
-    const attempts = previousAttempts + 1;
+  /** One try at one claimed message, cut off after MAIL_SEND_TIMEOUT_SECONDS, well inside its lease. */
+  async function attempt(claimed: Claimed): Promise<boolean> {
+    const { id, message } = claimed;
+    const attempts = claimed.attempts + 1;
+    const deadline = AbortSignal.timeout(sendTimeoutMs);
     try {
-      await transport.sendMail({
+      await transport!.sendMail({
         from: config.mailFrom,
         to: message.to,
         subject: message.subject,
         text: message.text,
         html: message.html,
+        // Aborting closes the connection: a server that has not said OK to the data has not taken
+        // the message. One that took it and answered too late gets it again (at least once).
+        signal: deadline,
       });
-      await db
-        .update(mailOutbox)
-        .set({
-          status: 'sent',
-          attempts,
-          sentAt: now(),
-          lastError: null,
-          nextAttemptAt: null,
-          // Delivered: the outbox no longer needs the code or link (the recipient has it).
-          ...(message.secret
-            ? { text: clearedBody, html: message.html === undefined ? null : clearedBody }
-            : {}),
-        })
-        .where(eq(mailOutbox.id, id));
-      return true;
     } catch (error) {
-      const lastError = describe(error);
+      const lastError = deadline.aborted
+        ? `no answer within ${sendTimeoutMs / 1000} s (MAIL_SEND_TIMEOUT_SECONDS); cut off`
+        : describe(error);
       const giveUp = attempts >= maxAttempts;
-      await db
-        .update(mailOutbox)
-        .set({
-          status: 'failed',
-          attempts,
-          lastError,
-          nextAttemptAt: giveUp ? null : later(backoffMs(attempts)),
-        })
-        .where(eq(mailOutbox.id, id));
+      const written = await outbox.recordFailure(claimed, {
+        attempts,
+        lastError,
+        nextAttemptAt: giveUp ? null : outbox.later(backoffMs(attempts)),
+      });
       log.warn(
         { mailId: id, to: message.to, attempts, err: lastError },
-        giveUp ? 'mail failed; giving up' : 'mail failed; will retry',
+        !written
+          ? 'mail failed after its lease had lapsed; the message is another try’s now'
+          : giveUp
+            ? 'mail failed; giving up'
+            : 'mail failed; will retry',
       );
       return false;
     }
+    await outbox.recordSent(claimed, attempts);
+    return true;
   }
 
-  /**
-   * Stored before any delivery attempt, leased to this send: if SMTP or this process fails from
-   * here on, the retry loop still finds the message.
-   */
-  async function store(executor: Db, message: MailMessage): Promise<string> {
-    const [row] = await executor
-      .insert(mailOutbox)
-      .values({
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html ?? null,
-        holdsSecret: message.secret ?? false,
-        status: transport ? 'pending' : 'logged',
-        createdAt: now(),
-        nextAttemptAt: transport ? later(leaseMs) : null,
-      })
-      .returning({ id: mailOutbox.id });
-    return row!.id;
+  /** The first try of a just-committed message; none when another try has taken it already. */
+  async function firstAttempt(id: string, stored: Date): Promise<MailResult> {
+    const claimed = await outbox.claimStored(id, stored);
+    return { id, status: claimed && (await attempt(claimed)) ? 'sent' : 'queued' };
   }
 
-  async function dispatch(id: string, message: MailMessage): Promise<MailResult> {
-    if (!transport) {
+  /** Starts the delivery of a committed message and returns at once. */
+  function start({ id, lease }: { id: string; lease: Date | null }, message: MailMessage): StoredMail {
+    if (!transport || !lease) {
       // Mails carry one-time codes and links: their subject and text reach the server log only in
       // development, where reading the OTP from the console is the point. Elsewhere only the id.
       if (config.env === 'development') {
@@ -156,67 +141,42 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
           'mail kept in the outbox (no SMTP_URL); its text is not logged outside development',
         );
       }
-      return { id, status: 'logged' };
+      return { id, delivery: Promise.resolve({ id, status: 'logged' }) };
     }
-    return { id, status: (await deliver(id, message, 0)) ? 'sent' : 'queued' };
+    const delivery = track(
+      firstAttempt(id, lease).catch((error: unknown): MailResult => {
+        // The database failed around the try: the lease lapses and the retry loop takes it up.
+        log.error({ mailId: id, err: describe(error) }, 'mail delivery failed; left to the retry loop');
+        return { id, status: 'queued' };
+      }),
+    );
+    return { id, delivery };
   }
 
-  async function send(message: MailMessage): Promise<MailResult> {
-    return track((async () => dispatch(await store(db, message), message))());
+  /** Stores the message (committed on return) and starts its delivery without waiting for it. */
+  async function send(message: MailMessage): Promise<StoredMail> {
+    return track((async () => start(await outbox.store(db, message, transport !== null), message))());
   }
 
   /**
    * Stores the message inside the caller's transaction, so it exists exactly when the caller's rows
    * do (a subscription is never saved without its payment-link mail, nor a mail without its
-   * subscription). The returned function sends it: call it once the transaction has committed.
+   * subscription). The returned function starts its delivery and returns at once: call it once the
+   * transaction has committed, and do not wait for the delivery.
    */
-  async function sendWithin(tx: Db, message: MailMessage): Promise<() => Promise<MailResult>> {
-    const id = await store(tx, message);
-    return () => track(dispatch(id, message));
+  async function sendWithin(tx: Db, message: MailMessage): Promise<() => StoredMail> {
+    const stored = await outbox.store(tx, message, transport !== null);
+    return () => start(stored, message);
   }
 
-  /**
-   * Tries once more every message whose time has come: failed ones after their back-off, and
-   * pending ones whose first delivery never finished (the process died). Returns how many went
-   * through. Rows are claimed (leased) in one statement with SKIP LOCKED, so two loops, here or in
-   * another API instance, never send the same message at the same time.
-   */
+  /** Tries once more up to 50 messages whose time has come, one after the other. Returns how many went through. */
   async function retryDue(): Promise<number> {
     if (!transport) return 0;
-    const dueIds = db
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(
-        and(
-          inArray(mailOutbox.status, ['pending', 'failed']),
-          lte(mailOutbox.nextAttemptAt, now()),
-          lt(mailOutbox.attempts, maxAttempts),
-        ),
-      )
-      .orderBy(asc(mailOutbox.nextAttemptAt))
-      .limit(50)
-      .for('update', { skipLocked: true });
-    const due = await db
-      .update(mailOutbox)
-      .set({ nextAttemptAt: later(leaseMs) })
-      .where(inArray(mailOutbox.id, dueIds))
-      .returning();
     let sent = 0;
-    for (const row of due) {
-      const ok = await track(
-        deliver(
-          row.id,
-          {
-            to: row.to,
-            subject: row.subject,
-            text: row.text,
-            html: row.html ?? undefined,
-            secret: row.holdsSecret,
-          },
-          row.attempts,
-        ),
-      );
-      if (ok) sent += 1;
+    for (let i = 0; i < 50; i++) {
+      const claimed = await outbox.claimDue();
+      if (!claimed) break;
+      if (await track(attempt(claimed))) sent += 1;
     }
     return sent;
   }

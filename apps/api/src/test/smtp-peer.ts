@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 export type ReceivedMail = {
@@ -22,6 +22,14 @@ export type SmtpPeer = {
   waitFor: (match: (m: ReceivedMail) => boolean, timeoutMs?: number) => Promise<ReceivedMail>;
   /** Makes the next `count` messages fail with a 451 (to test the outbox retry). */
   failNext: (count: number) => void;
+  /**
+   * A slow but live server: the next `count` messages are received whole, then answered only after
+   * `delayMs`. One whose client hung up meanwhile is not kept (it goes to `abandoned`): the server
+   * never said OK, so the message was not taken. Resolves once the first of them is being held.
+   */
+  holdNext: (count: number, delayMs: number) => Promise<void>;
+  /** Messages received whole but dropped because the client left before the held answer. */
+  abandoned: ReceivedMail[];
   close: () => Promise<void>;
 };
 
@@ -107,11 +115,17 @@ export async function startSmtpPeer(opts: { port?: number } = {}): Promise<SmtpP
   const received: ReceivedMail[] = [];
   const waiters: { match: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }[] = [];
   let failures = 0;
+  const abandoned: ReceivedMail[] = [];
+  const hold = { count: 0, delayMs: 0, started: () => {} };
+  const closedSessions = new Set<string>();
 
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onClose(session) {
+      closedSessions.add(session.id);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -130,14 +144,24 @@ export async function startSmtpPeer(opts: { port?: number } = {}): Promise<SmtpP
           raw,
           ...parseMessage(raw),
         };
-        received.push(mail);
-        for (const w of [...waiters]) {
-          if (w.match(mail)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(mail);
+        const keep = () => {
+          received.push(mail);
+          for (const w of [...waiters]) {
+            if (w.match(mail)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.resolve(mail);
+            }
           }
-        }
-        callback();
+          callback();
+        };
+        if (hold.count === 0) return keep();
+        hold.count -= 1;
+        hold.started();
+        const sessionId = session.id;
+        setTimeout(() => {
+          if (closedSessions.has(sessionId)) abandoned.push(mail);
+          else keep();
+        }, hold.delayMs);
       });
     },
   });
@@ -168,6 +192,45 @@ export async function startSmtpPeer(opts: { port?: number } = {}): Promise<SmtpP
     failNext(count) {
       failures = count;
     },
+    holdNext(count, delayMs) {
+      return new Promise<void>((resolve) => Object.assign(hold, { count, delayMs, started: resolve }));
+    },
+    abandoned,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A server that is never silent and never done: it greets, then answers EHLO with one more "250-"
+ * line every `everyMs`, for ever. Nodemailer's timeouts (connection, greeting, socket idle) never
+ * fire against it; only an overall deadline ends a delivery. `open()` counts its live connections.
+ */
+export async function startTricklingSmtpPeer(
+  everyMs = 200,
+): Promise<{ url: string; open: () => number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    let timer: NodeJS.Timeout | undefined;
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearInterval(timer);
+      sockets.delete(socket);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (timer || !/^(EHLO|HELO) /i.test(chunk.toString())) return;
+      timer = setInterval(() => socket.write('250-still thinking\r\n'), everyMs);
+    });
+    socket.write('220 slow.example.test ESMTP\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    open: () => sockets.size,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -114,11 +114,12 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
 
     /**
      * Creates the link (Pending, expiring in linkDays) and mails it to the customer. The row and its
-     * mail are committed together: a crash in between never leaves a link nobody was sent.
+     * mail are committed together: a crash in between never leaves a link nobody was sent. The
+     * answer does not wait for the SMTP server: the mail goes out (and is retried) after it.
      */
     async create(input: CreateSubscriptionBody, createdBy: string | null): Promise<Subscription> {
       const at = now();
-      const { row, sendMail } = await db.transaction(async (tx) => {
+      const { row, startMail } = await db.transaction(async (tx) => {
         const [created] = await tx
           .insert(subscriptions)
           .values({
@@ -138,10 +139,10 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
           .returning();
         return {
           row: created!,
-          sendMail: await mailer.sendWithin(tx, linkMail(created!, linkOf(created!.id))),
+          startMail: await mailer.sendWithin(tx, linkMail(created!, linkOf(created!.id))),
         };
       });
-      await sendMail();
+      startMail();
       return toSubscription(row);
     },
 
