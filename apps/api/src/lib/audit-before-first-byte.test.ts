@@ -3,9 +3,8 @@ import { and, asc, eq, gt, max, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
-import { doctors, patients, technicians, treatmentRecords } from '#api/db/schema/devices.ts';
+import { devices, doctors, patients, technicians, treatmentRecords } from '#api/db/schema/devices.ts';
 import { accessLogs } from '#api/db/schema/logs.ts';
-import { seedDemoData } from '#api/demo/seed-demo.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import { testAdmin, type TestApp } from '#api/test/test-app.ts';
 
@@ -93,8 +92,46 @@ function holdEachAnswer(server: Server) {
 
 beforeAll(async () => {
   ({ t, token } = await signedInApp());
-  // Rows in every list (devices, subscriptions, users, doctors, patients, treatments, logs).
-  await seedDemoData(t.database.db);
+  // A machine with one of each kind of health record (the other lists have their own rows: the
+  // first admin, the built-in roles, this file's own logs).
+  const db = t.database.db;
+  const [device] = await db
+    .insert(devices)
+    .values({
+      machineNumber: 'FB-1',
+      serialNumber: 'SFB-1',
+      location: 'Clinic',
+      latitude: 1,
+      longitude: 2,
+      city: 'Oslo',
+      country: 'Norway',
+      address: 'Main St 1',
+    })
+    .returning({ id: devices.id });
+  const deviceId = device!.id;
+  const [doctor] = await db
+    .insert(doctors)
+    .values({ deviceId, userName: 'Dr. Byte', email: 'byte@clinic.test', phonenumber: '5551234' })
+    .returning({ id: doctors.id });
+  await db.insert(technicians).values({ deviceId, userName: 'Tech Byte', email: 'tech@clinic.test' });
+  const [patient] = await db
+    .insert(patients)
+    .values({
+      deviceId,
+      doctorId: doctor!.id,
+      patientname: 'Pat Byte',
+      email: 'pat@example.com',
+      phone: '5559876',
+    })
+    .returning({ id: patients.id });
+  await db.insert(treatmentRecords).values({
+    deviceId,
+    doctorId: doctor!.id,
+    patientId: patient!.id,
+    userName: 'Pat Byte',
+    treatmentDevice: 'Laser',
+    treatmentPlan: 'Knee',
+  });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   holdEachAnswer(t.app.server);
 });
