@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
+import { test, expect, signIn, expectAccessible, e2eAdmin, confirmStepUp } from './support/fixtures.ts';
 
 /* Decision 055: bulk status change on Device Management and bulk delete on User Management. */
 
@@ -63,6 +63,8 @@ test('picks machines, selects all matching and deactivates them, answered machin
   await expect(confirm.getByText('Are you sure you want to deactivate 12 machines?')).toBeVisible();
   await expect(confirm.getByRole('button', { name: 'No' })).toBeFocused();
   await confirm.getByRole('button', { name: 'Yes' }).click();
+  // Stopping machines in bulk asks for the password first (decision 063).
+  await confirmStepUp(page);
 
   const results = page.getByRole('dialog', { name: 'Deactivate: results' });
   await expect(results.getByText('12 done, 0 refused')).toBeVisible();
@@ -129,6 +131,8 @@ test("deletes users in bulk after the spec's confirmation, refusing the signed-i
   const confirm = page.getByRole('dialog', { name: 'Remove Data' });
   await expect(confirm.getByText('Are you sure you want to delete this?')).toBeVisible();
   await confirm.getByRole('button', { name: 'Yes' }).click();
+  // Deleting users in bulk asks for the password first (decision 063).
+  await confirmStepUp(page);
 
   const results = page.getByRole('dialog', { name: 'Delete: results' });
   await expect(results.getByText('2 done, 1 refused')).toBeVisible();

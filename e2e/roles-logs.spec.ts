@@ -1,4 +1,4 @@
-import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
+import { test, expect, signIn, expectAccessible, e2eAdmin, confirmStepUp } from './support/fixtures.ts';
 
 test('an admin adds, views, renames and deletes a role, and cannot delete a role in use', async ({
   page,
@@ -54,7 +54,8 @@ test('an admin adds, views, renames and deletes a role, and cannot delete a role
   const renamed = page.getByRole('row').filter({ hasText: `${name} Team` });
   await expect(renamed).toBeVisible();
 
-  // The Admin role is held by the first admin: the server's msg says so and the row stays.
+  // The Admin role is held by the first admin: the server's msg says so, before any password
+  // prompt, and the row stays.
   const adminRole = page
     .getByRole('row')
     .filter({ has: page.getByRole('cell', { name: 'Admin', exact: true }) });
@@ -65,6 +66,8 @@ test('an admin adds, views, renames and deletes a role, and cannot delete a role
 
   await renamed.getByRole('button', { name: `Delete ${name} Team` }).click();
   await page.getByRole('dialog', { name: 'Remove Data' }).getByRole('button', { name: 'Yes' }).click();
+  // Deleting a role asks for the password first (decision 063).
+  await confirmStepUp(page);
   await expect(page.getByText('Role deleted successfully')).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: `${name} Team` })).toHaveCount(0);
 });

@@ -94,6 +94,24 @@ export const permissionMessages = {
   notAList: 'permissions must be a list of permission names',
 } as const;
 
+/**
+ * Nobody grants what they do not hold (decision 063): an admin assigns only roles whose permissions
+ * their own role carries, adds to a role only permissions they hold, manages no user or role that
+ * carries more than they do, and never changes their own role. Each refusal is a 403 naming why.
+ */
+export const grantMessages = {
+  notHeld: (permission: Permission) =>
+    `You cannot grant the permission "${permission}": your own role does not carry it`,
+  outranked: (permission: Permission) =>
+    `You cannot change a user or role that carries the permission "${permission}": your own role does not carry it`,
+  ownRole: 'You cannot change your own role',
+  ownRolePermissions: "You cannot change your own role's type or permissions",
+} as const;
+
+/** The first of `wanted` (in catalogue order) that `held` lacks, or null when `held` covers them all. */
+export const firstNotHeld = (held: readonly string[], wanted: readonly string[]): Permission | null =>
+  permissionNames.find((p) => wanted.includes(p) && !held.includes(p)) ?? null;
+
 /** The permission a 403 answer's msg names (`permissionMessages.missing`), or null for any other msg. */
 export const missingPermissionOf = (msg: string): Permission | null =>
   permissionNames.find((p) => permissionMessages.missing(p) === msg) ?? null;

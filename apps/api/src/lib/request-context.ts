@@ -8,6 +8,8 @@ export type AuthContext = {
   userId: string;
   sessionId: string;
   email: string;
+  /** The role the user holds: nobody changes their own (decision 063). */
+  roleId: string;
   /** Read on every request, so a user whose role stops being admin loses access at once. */
   roleType: RoleType;
   /** The role's permissions, read with the role on every request: a change applies to the next request. */

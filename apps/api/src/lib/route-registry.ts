@@ -12,6 +12,8 @@ export type RegisteredRoute = {
   permission?: RoutePermission;
   /** Whether it needs a fresh step-up: always, on a condition, or as the handler decides (lib/step-up.ts). */
   stepUp?: StepUpKind;
+  /** Whether it checks, before any step-up, that the admin grants nothing they do not hold (decision 063). */
+  authorizes: boolean;
   public: boolean;
   /** The route's zod schemas: the strict-input test walks them. */
   schema?: FastifySchema;
@@ -45,6 +47,7 @@ export function installRouteRegistry(app: FastifyInstance) {
           access,
           permission,
           stepUp,
+          authorizes: typeof route.config?.authorize === 'function',
           public: access === 'public',
           schema: route.schema,
         });

@@ -28,6 +28,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** This admin action needs a fresh step-up (lib/step-up.ts). */
     stepUp?: StepUpRule;
+    /**
+     * Throws a 403 when this admin may not make this change at all (nobody grants what they do not
+     * hold, decision 063). Runs before the step-up, so nobody confirms a password only to be refused.
+     */
+    authorize?: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyInstance {
     /** Throws the step-up 403 unless the signed-in admin confirmed the password within `stepUpMinutes`. */
@@ -75,8 +80,8 @@ export function routeStepUp(
 }
 
 /**
- * Installs the check: a preHandler (after validation, so a predicate sees the parsed body) and
- * `app.requireStepUp` for handlers. `needsCode` is asked only when refusing, so the console knows
+ * Installs the check: a preHandler (after validation, so a predicate sees the parsed body), preceded
+ * by the route's own `authorize`, and `app.requireStepUp` for handlers. `needsCode` is asked only when refusing, so the console knows
  * whether to show a code field; a stepped-up request costs no query here.
  */
 export function installStepUpGate(
@@ -91,7 +96,9 @@ export function installStepUpGate(
   };
   app.decorate('requireStepUp', requireStepUp);
   app.addHook('preHandler', async (request) => {
-    const rule = routeConfigOf(request).stepUp;
+    const config = routeConfigOf(request);
+    if (config.authorize) await config.authorize(request);
+    const rule = config.stepUp;
     if (rule === undefined || rule === 'in-handler') return;
     if (request.auth && isSteppedUp(request.auth, now())) return;
     if (rule === true || (await rule(request))) await requireStepUp(request);

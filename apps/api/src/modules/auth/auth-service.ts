@@ -44,6 +44,7 @@ export function createAuthService({
   const sessionOfToken = db
     .select({
       email: users.email,
+      roleId: users.roleId,
       roleType: roles.type,
       permissions: roles.permissions,
       lastSeenAt: sessions.lastSeenAt,
@@ -170,6 +171,7 @@ export function createAuthService({
         userId: claims.userId,
         sessionId: claims.sessionId,
         email: row.email,
+        roleId: row.roleId,
         roleType: row.roleType,
         permissions: row.permissions,
         endsAt,

@@ -204,7 +204,14 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
   app.post(
     apiPaths.userMfaReset(':id'),
     {
-      config: { access: 'admin', permission: 'security.manage', securityEvent: 'mfa.reset', stepUp: true },
+      config: {
+        access: 'admin',
+        permission: 'security.manage',
+        securityEvent: 'mfa.reset',
+        authorize: (request) =>
+          mfa.assertMayReset(requireAuth(request), (request.params as { id: string }).id),
+        stepUp: true,
+      },
       schema: {
         tags,
         summary:

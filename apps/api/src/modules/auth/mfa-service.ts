@@ -10,8 +10,9 @@ import {
 } from '@app/contract/mfa';
 import type { Db } from '#api/db/client.ts';
 import { mfaAuthenticators, mfaRecoveryCodes } from '#api/db/schema/mfa.ts';
-import { sessions, users } from '#api/db/schema/users.ts';
+import { roles, sessions, users } from '#api/db/schema/users.ts';
 import type { AttemptLimiter } from '#api/lib/attempt-limiter.ts';
+import { heldPermissions, outrankRefusal, type Actor } from '#api/lib/grant-rules.ts';
 import {
   BadRequestError,
   ConflictError,
@@ -165,6 +166,21 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
       if (!target.enabled && !(await authenticator(userId))) throw new ConflictError(mfaMessages.resetNotOn);
       await removeTwoStep(db, userId, { endSessionsAt: now() });
       return { ...target, enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
+    },
+
+    /**
+     * A user who carries a permission the admin lacks is beyond them (decision 063): taking away
+     * their second factor would be a step towards their account. Checked before any step-up.
+     */
+    async assertMayReset(actor: Actor, userId: string) {
+      const [target] = await db
+        .select({ permissions: heldPermissions })
+        .from(users)
+        .leftJoin(roles, eq(users.roleId, roles.id))
+        .where(eq(users.id, userId))
+        .limit(1);
+      const refusal = target && outrankRefusal(actor, target);
+      if (refusal) throw new ForbiddenError(refusal);
     },
 
     /** Whether the user's two-step sign-in is on (a step-up then asks for a code as well). */

@@ -16,12 +16,15 @@ export function deviceRequests(current: () => { t: TestApp; token: string }) {
     put: (id: string, payload: unknown) =>
       as({ method: 'PUT', url: `/api/v1/admin/machine/${id}`, payload: payload as object }),
     /** Bulk Activate / Deactivate (decision 055), as this admin or as `who`. */
-    bulkStatus: (payload: unknown, who = current().token) =>
-      current().t.injectAs(who, {
+    /** The first admin's session is stepped up first, as the console asks (decision 063); another's is not. */
+    bulkStatus: async (payload: unknown, who = current().token) => {
+      if (who === current().token) await current().t.stepUp(who);
+      return current().t.injectAs(who, {
         method: 'POST',
         url: apiPaths.machineBulkStatus,
         payload: payload as object,
-      }),
+      });
+    },
     statusOf: async (id: string) => (await get(id)).json().data.status as number,
   };
 }

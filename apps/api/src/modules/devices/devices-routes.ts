@@ -145,8 +145,9 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
   app.post(
     apiPaths.machineBulkStatus,
     {
-      // The list's status select needs devices.edit: so does doing it to many (decision 055).
-      config: { access: 'admin', permission: 'devices.edit' },
+      // The list's status select needs devices.edit: so does doing it to many (decision 055), and
+      // since it can stop thousands of machines at once, a fresh step-up too (decision 063).
+      config: { access: 'admin', permission: 'devices.edit', stepUp: true },
       bodyLimit: bulkBodyBytes,
       schema: {
         tags: ['devices'],

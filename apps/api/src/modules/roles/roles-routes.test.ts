@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionNames } from '@app/contract/permissions';
+import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;
@@ -283,10 +284,21 @@ describe('role permissions', () => {
 
   it("refuses to take a permission from the first admin's role (403), and keeps it whole", async () => {
     const admin = (await as('GET', '/api/v1/admin/roles/all')).json().data.roles[0];
-    const res = await as('PUT', `/api/v1/admin/roles/${admin._id}`, {
+    const narrowed = {
       roleName: 'Admin',
       type: 'admin',
       permissions: permissionNames.filter((p) => p !== 'roles.manage'),
+    };
+    // The first admin may not change their own role at all (decision 063); another full admin
+    // meets the rule that keeps it whole.
+    const own = await as('PUT', `/api/v1/admin/roles/${admin._id}`, narrowed);
+    expect(own.json().msg).toBe("You cannot change your own role's type or permissions");
+    const other = await signInWithPermissions(t, token, permissionNames);
+    await t.stepUp(other.token, other.password);
+    const res = await t.injectAs(other.token, {
+      method: 'PUT',
+      url: `/api/v1/admin/roles/${admin._id}`,
+      payload: narrowed,
     });
     expect(res.statusCode).toBe(403);
     expect(res.json().msg).toBe("The first admin's role must keep every permission");

@@ -13,6 +13,7 @@ import {
 } from '@app/contract/roles';
 import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
 import type { RolesService } from './roles-service.ts';
 
 const byId = apiPaths.role(':id');
@@ -48,10 +49,15 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.post(
     apiPaths.roles,
     {
-      config: { access: 'admin', permission: 'roles.manage' },
+      config: {
+        access: 'admin',
+        permission: 'roles.manage',
+        // Only permissions the admin holds (decision 063).
+        authorize: (request) => roles.assertMayChange(requireAuth(request), request.body as RoleBody),
+      },
       schema: {
         tags: ['roles'],
-        summary: 'Create a role',
+        summary: 'Create a role (with only permissions your own role carries)',
         body: roleBodySchema,
         response: { 201: roleResponseSchema },
       },
@@ -84,12 +90,16 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
       config: {
         access: 'admin',
         permission: 'roles.manage',
+        // Not one's own role, nothing beyond one's own permissions (decision 063), before any step-up.
+        authorize: (request) =>
+          roles.assertMayChange(requireAuth(request), request.body as RoleBody, idOf(request)),
         // Changing what the holders may do (type or permissions) needs a fresh step-up; a rename does not.
         stepUp: (request) => roles.changesAccess(idOf(request), request.body as RoleBody),
       },
       schema: {
         tags: ['roles'],
-        summary: 'Update a role (a change of type or permissions needs a step-up)',
+        summary:
+          'Update a role (a change of type or permissions needs a step-up, and only permissions your own role carries; never your own role)',
         params: roleIdParamSchema,
         body: roleBodySchema,
         response: { 200: roleResponseSchema },
@@ -103,10 +113,16 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
   app.delete(
     byId,
     {
-      config: { access: 'admin', permission: 'roles.manage' },
+      config: {
+        access: 'admin',
+        permission: 'roles.manage',
+        // A role beyond the admin's own permissions is not theirs to remove (decision 063).
+        authorize: (request) => roles.assertMayRemove(requireAuth(request), idOf(request)),
+        stepUp: true,
+      },
       schema: {
         tags: ['roles'],
-        summary: 'Delete a role no user holds',
+        summary: 'Delete a role no user holds (needs a step-up)',
         params: roleIdParamSchema,
         response: { 200: roleDeleteResponseSchema },
       },

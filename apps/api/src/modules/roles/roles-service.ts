@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { knownPermissions, permissionNames } from '@app/contract/permissions';
+import { firstNotHeld, grantMessages, knownPermissions, permissionNames } from '@app/contract/permissions';
 import {
   roleExportColumns,
   roleMessages,
@@ -53,6 +53,43 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       )
       .limit(1);
     if (taken) throw new ConflictError(roleMessages.nameTaken);
+  }
+
+  type RoleAccess = { type: RoleRow['type']; permissions: string[] };
+  const accessOf = async (id: string): Promise<RoleAccess | undefined> =>
+    (
+      await db
+        .select({ type: roles.type, permissions: roles.permissions })
+        .from(roles)
+        .where(eq(roles.id, id))
+        .limit(1)
+    )[0];
+
+  /**
+   * Whether an update changes what the role's holders may do: its type, or an admin role's
+   * permissions (left out, they stay). A rename alone does not. Such a change needs a fresh
+   * step-up (decision 046).
+   */
+  function changesAccess(current: RoleAccess, body: RoleBody): boolean {
+    if (current.type !== body.type) return true;
+    if (body.type !== 'admin' || body.permissions === undefined) return false;
+    const before = new Set(knownPermissions(current.permissions));
+    const after = new Set(body.permissions);
+    return before.size !== after.size || [...after].some((p) => !before.has(p));
+  }
+
+  /** Refuses a role that carries a permission the actor lacks: it is beyond them (decision 063). */
+  function assertWithin(actor: { permissions: readonly string[] }, current: RoleAccess) {
+    const held = current.type === 'admin' ? knownPermissions(current.permissions) : [];
+    const above = firstNotHeld(actor.permissions, held);
+    if (above) throw new ForbiddenError(grantMessages.outranked(above));
+  }
+
+  async function assertUnheld(id: string) {
+    const [{ holders }] = (await db.select({ holders: count() }).from(users).where(eq(users.roleId, id))) as [
+      { holders: number },
+    ];
+    if (holders > 0) throw new ConflictError(roleMessages.inUse(holders));
   }
 
   /** A race past the check above still ends as a 409, not a 500. */
@@ -115,23 +152,43 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       return toRole(row!);
     },
 
-    /**
-     * Whether an update changes what the role's holders may do: its type, or an admin role's
-     * permissions (left out, they stay). A rename alone does not. Such a change needs a fresh
-     * step-up (decision 046); an unknown role is not one (the update answers 404).
-     */
+    /** Whether this update needs a step-up (see changesAccess); an unknown role does not (404). */
     async changesAccess(id: string, body: RoleBody): Promise<boolean> {
-      const [current] = await db
-        .select({ type: roles.type, permissions: roles.permissions })
-        .from(roles)
-        .where(eq(roles.id, id))
-        .limit(1);
-      if (!current) return false;
-      if (current.type !== body.type) return true;
-      if (body.type !== 'admin' || body.permissions === undefined) return false;
-      const before = new Set(knownPermissions(current.permissions));
-      const after = new Set(body.permissions);
-      return before.size !== after.size || [...after].some((p) => !before.has(p));
+      const current = await accessOf(id);
+      return current !== undefined && changesAccess(current, body);
+    },
+
+    /**
+     * Nobody grants what they do not hold (decision 063), checked before any step-up is asked: a
+     * role created or changed carries only permissions the admin holds, a role that carries more
+     * than they do is beyond them, and nobody changes their own role's type or permissions (a
+     * rename is fine). An unknown role passes: the update answers 404.
+     */
+    async assertMayChange(
+      actor: { roleId: string; permissions: readonly string[] },
+      body: RoleBody,
+      id?: string,
+    ) {
+      if (id) {
+        const current = await accessOf(id);
+        if (!current) return;
+        assertWithin(actor, current);
+        if (!changesAccess(current, body)) return;
+        if (id === actor.roleId) throw new ForbiddenError(grantMessages.ownRolePermissions);
+      }
+      const missing = firstNotHeld(actor.permissions, body.type === 'admin' ? (body.permissions ?? []) : []);
+      if (missing) throw new ForbiddenError(grantMessages.notHeld(missing));
+    },
+
+    /**
+     * A role that carries a permission the admin lacks is not theirs to delete either; one that
+     * users hold cannot be deleted at all. Both are said before any step-up is asked.
+     */
+    async assertMayRemove(actor: { permissions: readonly string[] }, id: string) {
+      const current = await accessOf(id);
+      if (!current) return;
+      assertWithin(actor, current);
+      await assertUnheld(id);
     },
 
     async update(id: string, body: RoleBody) {
@@ -172,11 +229,7 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
 
     async remove(id: string) {
       await find(id);
-      const [{ holders }] = (await db
-        .select({ holders: count() })
-        .from(users)
-        .where(eq(users.roleId, id))) as [{ holders: number }];
-      if (holders > 0) throw new ConflictError(roleMessages.inUse(holders));
+      await assertUnheld(id);
       try {
         await db.delete(roles).where(eq(roles.id, id));
       } catch (error) {

@@ -1,6 +1,7 @@
 import { or, sql } from 'drizzle-orm';
 import { userMessages } from '@app/contract/users';
 import { users } from '#api/db/schema/users.ts';
+import { outrankRefusal, type Actor } from '#api/lib/grant-rules.ts';
 import { containsPattern } from '#api/lib/pagination.ts';
 
 /*
@@ -19,8 +20,11 @@ export const userSearchWhere = (search: string | undefined) =>
     : undefined;
 
 /** Why this admin may not delete this user (null: they may). */
-export function deleteRefusal(actorId: string, user: { id: string; isDeletable: boolean | null }) {
-  if (actorId === user.id) return userMessages.selfDelete;
+export function deleteRefusal(
+  actor: Actor,
+  user: { id: string; isDeletable: boolean | null; permissions: readonly string[] | null },
+) {
+  if (actor.userId === user.id) return userMessages.selfDelete;
   if (user.isDeletable === false) return userMessages.protectedDelete;
-  return null;
+  return outrankRefusal(actor, user);
 }

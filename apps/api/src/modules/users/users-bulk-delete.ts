@@ -1,14 +1,20 @@
-import { desc, inArray } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import { bulkLimit, bulkMessages, type BulkResult, type BulkRowResult } from '@app/contract/bulk-actions';
 import { userMessages, type UserBulkDeleteBody } from '@app/contract/users';
 import type { Db } from '#api/db/client.ts';
-import { users } from '#api/db/schema/users.ts';
+import { roles, users } from '#api/db/schema/users.ts';
 import { chunksOf } from '#api/lib/chunks.ts';
 import { BadRequestError } from '#api/lib/errors.ts';
+import { heldPermissions, type Actor } from '#api/lib/grant-rules.ts';
 import { deleteRefusal, userSearchWhere } from './user-rules.ts';
 
-type Candidate = { id: string; userName: string; isDeletable: boolean | null };
-const candidateColumns = { id: users.id, userName: users.userName, isDeletable: users.isDeletable };
+type Candidate = { id: string; userName: string; isDeletable: boolean | null; permissions: string[] | null };
+const candidateColumns = {
+  id: users.id,
+  userName: users.userName,
+  isDeletable: users.isDeletable,
+  permissions: heldPermissions,
+};
 
 /**
  * User Management's bulk delete: the users picked, or every user the list's search matches. Each
@@ -19,7 +25,11 @@ export function createUserBulkDelete({ db }: { db: Db }) {
   async function picked(ids: readonly string[]): Promise<Map<string, Candidate>> {
     const found = new Map<string, Candidate>();
     for (const run of chunksOf(ids))
-      for (const row of await db.select(candidateColumns).from(users).where(inArray(users.id, run)))
+      for (const row of await db
+        .select(candidateColumns)
+        .from(users)
+        .leftJoin(roles, eq(users.roleId, roles.id))
+        .where(inArray(users.id, run)))
         found.set(row.id, row);
     return found;
   }
@@ -29,6 +39,7 @@ export function createUserBulkDelete({ db }: { db: Db }) {
     const rows = await db
       .select(candidateColumns)
       .from(users)
+      .leftJoin(roles, eq(users.roleId, roles.id))
       .where(where)
       // The list's order, so the answer reads like the list; one past the limit tells "too many".
       .orderBy(desc(users.createdAt), desc(users.id))
@@ -39,13 +50,13 @@ export function createUserBulkDelete({ db }: { db: Db }) {
   }
 
   return async function bulkRemove(
-    actorId: string,
+    actor: Actor,
     body: UserBulkDeleteBody,
   ): Promise<BulkResult & { doneIds: string[] }> {
     const found = body.ids ? await picked(body.ids) : null;
     const ids = body.ids ?? [];
     const candidates = found ? ids.map((id) => found.get(id)) : await matching(body.allMatching!.search);
-    const allowed = candidates.filter((c): c is Candidate => !!c && !deleteRefusal(actorId, c));
+    const allowed = candidates.filter((c): c is Candidate => !!c && !deleteRefusal(actor, c));
     const deleted = new Set<string>();
     if (allowed.length)
       await db.transaction(async (tx) => {
@@ -58,7 +69,7 @@ export function createUserBulkDelete({ db }: { db: Db }) {
       const named = { _id: c.id, userName: c.userName };
       if (deleted.has(c.id)) return { ...named, outcome: 'done' };
       // Refused by a rule, or gone since it was read (another admin deleted it).
-      return { ...named, outcome: 'refused', reason: deleteRefusal(actorId, c) ?? userMessages.notFound };
+      return { ...named, outcome: 'refused', reason: deleteRefusal(actor, c) ?? userMessages.notFound };
     });
     return { results, done: deleted.size, refused: results.length - deleted.size, doneIds: [...deleted] };
   };

@@ -21,6 +21,7 @@ import { requireAuth } from '#api/lib/request-context.ts';
 import type { UsersService } from './users-service.ts';
 
 const byId = apiPaths.user(':id');
+const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
 
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   csvExportRoute(app, {
@@ -57,6 +58,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
         config: {
           access: 'admin',
           permission: 'users.manage',
+          // Only a role within the admin's own permissions (decision 063), before any step-up.
+          authorize: (request) =>
+            users.assertMayAssign(requireAuth(request), (request.body as UserCreateBody).roleId),
           // Creating a console admin needs a fresh step-up (decision 046).
           stepUp: (request) => users.touchesAdmin((request.body as UserCreateBody).roleId),
         },
@@ -79,8 +83,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.post(
     apiPaths.usersBulkDelete,
     {
-      // The single delete's permission, and like it no step-up (decision 046 lists no delete).
-      config: { access: 'admin', permission: 'users.manage' },
+      // The single delete's permission; a step-up always, since "all matching" reaches thousands.
+      config: { access: 'admin', permission: 'users.manage', stepUp: true },
       bodyLimit: bulkBodyBytes,
       schema: {
         tags: ['users'],
@@ -90,7 +94,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       },
     },
     async function bulkDeleteUsers(request) {
-      const { doneIds, ...answer } = await users.bulkRemove(requireAuth(request).userId, request.body);
+      const { doneIds, ...answer } = await users.bulkRemove(requireAuth(request), request.body);
       request.auditFields = [];
       request.auditActedIds = doneIds;
       return ok(answer, bulkSummary(answer));
@@ -119,9 +123,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       config: {
         access: 'admin',
         permission: 'users.manage',
+        // Not one's own role, not a user or role beyond one's own permissions (decision 063).
+        authorize: (request) =>
+          users.assertMayAssign(requireAuth(request), (request.body as UserUpdateBody).roleId, idOf(request)),
         // Editing an admin, or making someone one, needs a fresh step-up (decision 046).
-        stepUp: (request) =>
-          users.touchesAdmin((request.body as UserUpdateBody).roleId, (request.params as { id: string }).id),
+        stepUp: (request) => users.touchesAdmin((request.body as UserUpdateBody).roleId, idOf(request)),
       },
       schema: {
         tags: ['users'],
@@ -143,16 +149,24 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
   app.delete(
     byId,
     {
-      config: { access: 'admin', permission: 'users.manage' },
+      config: {
+        access: 'admin',
+        permission: 'users.manage',
+        // Not yourself, not a protected user, nobody beyond your own permissions (decision 063).
+        authorize: (request) => users.assertMayRemove(requireAuth(request), idOf(request)),
+        // Deleting a console admin needs a fresh step-up, as editing one does (decision 046).
+        stepUp: (request) => users.isConsoleAdmin(idOf(request)),
+      },
       schema: {
         tags: ['users'],
-        summary: 'Delete a user and end their sessions (not yourself, not a protected user)',
+        summary:
+          'Delete a user and end their sessions (not yourself, not a protected user, nobody beyond your own permissions; an admin needs a step-up)',
         params: userIdParamSchema,
         response: { 200: userDeleteResponseSchema },
       },
     },
     async function deleteUser(request) {
-      await users.remove(requireAuth(request).userId, request.params.id);
+      await users.remove(requireAuth(request), request.params.id);
       return ok(null, userMessages.deleted);
     },
   );

@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import { permissionCatalogue, type Permission } from '@app/contract/permissions';
+import { firstNotHeld, permissionCatalogue, type Permission } from '@app/contract/permissions';
 import { roleMessages, type Role } from '@app/contract/roles';
 import { SectionCard } from '#web/components/section-card.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
-import { useCan } from '#web/lib/use-session.ts';
+import { useCan, useHeldPermissions, useSession } from '#web/lib/use-session.ts';
 import { useSaveRole } from '../api/save-role.ts';
 
 type Entry = (typeof permissionCatalogue)[number];
@@ -28,6 +28,11 @@ const intro =
  */
 export function RolePermissionsCard({ role }: { role: Role }) {
   const mayManage = useCan('roles.manage');
+  const held = useHeldPermissions();
+  const ownRoleId = useSession((s) => s.details?.role?._id ?? null);
+  // Nobody grants what they do not hold (decision 063): one's own role, and a role carrying more
+  // than one holds, are shown read-only with the reason; elsewhere only held permissions can be ticked.
+  const above = firstNotHeld(held, role.permissions);
   let body;
   if (role.type === 'app')
     body = (
@@ -35,17 +40,31 @@ export function RolePermissionsCard({ role }: { role: Role }) {
         An App role carries no permissions: its users work on the machines, not in the console.
       </p>
     );
-  else if (mayManage)
-    // Keyed on what is stored, so a save (or another admin's, once read) starts the form afresh.
-    body = <PermissionsForm key={role.permissions.join()} role={role} />;
-  else body = <PermissionsList carried={role.permissions} />;
+  else if (!mayManage) body = <PermissionsList carried={role.permissions} />;
+  else if (role._id === ownRoleId)
+    body = (
+      <PermissionsList
+        carried={role.permissions}
+        why="This is your own role: another admin who holds its permissions can change them."
+      />
+    );
+  else if (above)
+    body = (
+      <PermissionsList
+        carried={role.permissions}
+        why={`This role carries the permission "${above}", which your role does not: only an admin who holds it can change this role.`}
+      />
+    );
+  // Keyed on what is stored, so a save (or another admin's, once read) starts the form afresh.
+  else body = <PermissionsForm key={role.permissions.join()} role={role} held={held} />;
   return <SectionCard title="Permissions">{body}</SectionCard>;
 }
 
-function PermissionsList({ carried }: { carried: readonly Permission[] }) {
+function PermissionsList({ carried, why }: { carried: readonly Permission[]; why?: string }) {
   return (
     <>
       <p>{intro}</p>
+      {why ? <p className="alert alert-info py-2">{why}</p> : null}
       {groups.map(({ group, entries }) => (
         <div key={group} className="mb-3">
           <h3 className="h6">{group}</h3>
@@ -68,7 +87,9 @@ function PermissionsList({ carried }: { carried: readonly Permission[] }) {
   );
 }
 
-function PermissionsForm({ role }: { role: Role }) {
+const notYoursToGrant = 'Your role does not carry this permission, so you cannot grant it.';
+
+function PermissionsForm({ role, held }: { role: Role; held: readonly string[] }) {
   const save = useSaveRole();
   const id = useId();
   const [chosen, setChosen] = useState<readonly Permission[]>(role.permissions);
@@ -99,6 +120,7 @@ function PermissionsForm({ role }: { role: Role }) {
           <legend className="h6">{group}</legend>
           {entries.map((entry) => {
             const input = `${id}-${entry.name}`;
+            const grantable = held.includes(entry.name);
             return (
               <div key={entry.name} className="form-check mb-2">
                 <input
@@ -106,6 +128,7 @@ function PermissionsForm({ role }: { role: Role }) {
                   type="checkbox"
                   className="form-check-input"
                   checked={chosen.includes(entry.name)}
+                  disabled={!grantable}
                   onChange={(event) => toggle(entry.name, event.target.checked)}
                   aria-describedby={`${input}-line`}
                 />
@@ -114,6 +137,7 @@ function PermissionsForm({ role }: { role: Role }) {
                 </label>
                 <div id={`${input}-line`} className="form-text mt-0">
                   {entry.explanation}
+                  {grantable ? null : ` ${notYoursToGrant}`}
                 </div>
               </div>
             );

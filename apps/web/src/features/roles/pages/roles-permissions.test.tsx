@@ -137,6 +137,44 @@ describe('the Permissions card of Role Details', () => {
     expect(within(permissions).getAllByRole('heading', { level: 3 })).toHaveLength(7);
   });
 
+  it('lets an admin tick only what their own role carries, saying why the rest cannot be granted (decision 063)', async () => {
+    signInWith(['roles.manage', 'devices.view', 'logs.view']);
+    openRole(1);
+    const permissions = await card();
+    const box = (name: string) => within(permissions).getByRole('checkbox', { name });
+    expect(box('devices.view')).toHaveProperty('disabled', false);
+    expect(box('logs.view')).toHaveProperty('disabled', false);
+    expect(box('patients.view')).toHaveProperty('disabled', true);
+    expect(box('patients.view').getAttribute('aria-describedby')).toBeTruthy();
+    expect(
+      document.getElementById(box('patients.view').getAttribute('aria-describedby')!)!.textContent,
+    ).toContain('Your role does not carry this permission, so you cannot grant it.');
+  });
+
+  it("shows a role that carries more than the admin holds read-only, with the reason", async () => {
+    signInWith(['roles.manage', 'devices.view']);
+    openRole(1);
+    const wider = await card();
+    expect(within(wider).queryAllByRole('checkbox')).toEqual([]);
+    expect(
+      within(wider).getByText(
+        'This role carries the permission "logs.view", which your role does not: only an admin who holds it can change this role.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it("shows the admin's own role read-only: another admin changes its permissions", async () => {
+    roles = [buildRole(1, { _id: 'r1', roleName: 'Admin', permissions: [...permissionNames] })];
+    renderPage({ path: '/admin/view-role/:id', Component: ViewRolePage, at: '/admin/view-role/r1' });
+    const own = await card();
+    expect(within(own).queryAllByRole('checkbox')).toEqual([]);
+    expect(
+      within(own).getByText(
+        'This is your own role: another admin who holds its permissions can change them.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('says an App role carries none, with nothing to tick', async () => {
     openRole(2);
     const permissions = await card();

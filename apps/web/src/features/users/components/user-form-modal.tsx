@@ -14,8 +14,11 @@ import { Modal } from '#web/components/modal.tsx';
 import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
 import { ApiError, notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
+import { useHeldPermissions, useSession } from '#web/lib/use-session.ts';
+import { grantMessages } from '@app/contract/permissions';
 import { useRoleOptions } from '../api/get-role-options.ts';
 import { useSaveUser } from '../api/save-user.ts';
+import { RoleOptions } from './role-options.tsx';
 
 export type UserFormModalProps = {
   show: boolean;
@@ -39,6 +42,10 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
   const editing = Boolean(user);
   const save = useSaveUser();
   const roles = useRoleOptions(show);
+  const held = useHeldPermissions();
+  // Nobody changes their own role (decision 063): editing oneself offers only the role one holds.
+  const selfId = useSession((s) => s.details?._id ?? null);
+  const ownRole = user && user._id === selfId ? user.roleId : undefined;
   const {
     register,
     handleSubmit,
@@ -155,14 +162,11 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
           required
           wrapperClassName="col-md-6 mb-3"
           error={message('roleId')}
+          hint={ownRole ? grantMessages.ownRole : undefined}
           {...register('roleId')}
         >
-          <option value="">{roles.isPending ? 'Loading roles...' : 'Select role'}</option>
-          {(roles.data ?? []).map((role) => (
-            <option key={role._id} value={role._id}>
-              {role.roleName}
-            </option>
-          ))}
+          {ownRole ? null : <option value="">{roles.isPending ? 'Loading roles...' : 'Select role'}</option>}
+          <RoleOptions roles={roles.data ?? []} held={held} only={ownRole} />
         </FormField>
         {editing ? null : (
           <FormField
