@@ -205,7 +205,7 @@ export async function buildApp({
     app.addHook('onClose', () => sessionAuthFeed.close());
   }
 
-  const deviceAuth = createDeviceAuth({ db: database.db, now });
+  const deviceAuth = createDeviceAuth({ db: database.db, now, failuresPerMinute: config.anonRatePerMinute });
   const deviceAuthFeed = await database.listen(deviceAuthChannel, deviceAuth.cacheFeed);
   app.addHook('onClose', () => deviceAuthFeed.close());
   const deviceGate = createDeviceGate({ db: database.db, config, now, log: app.log });

@@ -29,6 +29,7 @@ export const deviceApiMessages = {
   imageInvalid: 'image must be a PNG or JPEG',
   imageTooLarge: 'image is larger than 5 MB',
   rateLimited: 'Too many requests from this machine; retry later',
+  credentialsThrottled: 'Too many invalid device credentials from this address; retry later',
   // Admin side.
   codeIssued: 'Enrolment code issued',
   revoked: 'Device credential revoked',

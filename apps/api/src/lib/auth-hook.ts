@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiMessages } from '@app/contract/envelope';
 import { deviceApiMessages } from '@app/contract/device-api';
-import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.ts';
+import { limiterAddress } from './anonymous-rate-limit.ts';
+import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from './errors.ts';
 import { routeConfigOf } from './route-config.ts';
 import { isIanaTimeZone } from './time-zone.ts';
 import {
@@ -28,7 +29,8 @@ const secondsUntil = (end: Date, now: Date) =>
 // What the hook needs of modules/auth and modules/device-api, stated here so lib/ never imports a module.
 type SessionAuth = { authenticate(token: string): Promise<AuthContext> };
 type DeviceAuth = {
-  authenticateDevice(credential: string): Promise<DeviceContext>;
+  /** Counts a credential that is not known good against `address`, and may refuse it with a 429. */
+  authenticateDevice(credential: string, address?: string): Promise<DeviceContext>;
   authenticateSession(token: string, device: DeviceContext): Promise<AppUserContext>;
 };
 
@@ -63,7 +65,14 @@ export const authHook = fp(
       if (config.access === 'device' || config.access === 'app-user') {
         const credential = header ? deviceScheme.exec(header)?.[1] : undefined;
         if (!credential) throw new UnauthorizedError(deviceApiMessages.credentialMissing);
-        request.device = await opts.devices.auth.authenticateDevice(credential);
+        try {
+          request.device = await opts.devices.auth.authenticateDevice(credential, limiterAddress(request));
+        } catch (error) {
+          // Refused for the address's earlier refusals, before any check: not an attempt (no
+          // security event), logged as a plain anonymous failure, aggregated (decision 029).
+          if (error instanceof TooManyRequestsError) request.anonymousRateLimited = true;
+          throw error;
+        }
         opts.devices.onDeviceCall?.(request.device);
         if (config.access === 'app-user') {
           const session = request.headers['x-app-session'];

@@ -5,9 +5,10 @@ import type { Db } from '#api/db/client.ts';
 import { appSessions, deviceCredentials } from '#api/db/schema/device-api.ts';
 import { devices, doctors, technicians } from '#api/db/schema/devices.ts';
 import { roles, users } from '#api/db/schema/users.ts';
-import { UnauthorizedError } from '#api/lib/errors.ts';
+import { TooManyRequestsError, UnauthorizedError } from '#api/lib/errors.ts';
 import type { AppUserContext, DeviceContext } from '#api/lib/request-context.ts';
 import { createCredentialCache } from './credential-cache.ts';
+import { createDeviceRateLimit } from './device-rate-limit.ts';
 import { noteRevokedCall } from './revoked-calls.ts';
 
 // Defined beside the request they decorate (lib/ never imports a module); named here too for the device API.
@@ -30,9 +31,33 @@ export const deviceAuthChannel = 'device_auth_changed';
  * other is one indexed lookup (decision 038); a session where a person acts is one more lookup,
  * never cached. The cache is sound only while fed by `cacheFeed` (the database's notices), and
  * this instance's own revocations clear it at once through `forgetDevice`.
+ *
+ * Credentials that are not known good are counted per client address before their lookup (issue
+ * 32; docs/device-api.md, "Rate limits"): a budget of `failuresPerMinute` (ANON_RATE_PER_MINUTE,
+ * the anonymous limit of decision 029) refused credentials, all at once or refilled evenly over the
+ * minute. A credential that proves good gives its count back, so only refusals use the budget; an
+ * address that has used it gets a 429 with Retry-After, before any database work, for every
+ * credential not already known good. A machine whose credential is known good (every enrolled
+ * machine after its first call on this instance) is never held up by another's refusals behind the
+ * same address (a clinic's NAT).
  */
-export function createDeviceAuth({ db, now }: { db: Db; now: () => Date }) {
+export function createDeviceAuth({
+  db,
+  now,
+  failuresPerMinute = 60,
+}: {
+  db: Db;
+  now: () => Date;
+  failuresPerMinute?: number;
+}) {
   const cache = createCredentialCache<DeviceContext>();
+  const refusals = createDeviceRateLimit({
+    perMinute: failuresPerMinute,
+    burst: failuresPerMinute,
+    now: () => now().getTime(),
+    // As many addresses as the anonymous limiter tracks; past it the oldest start afresh.
+    maxBuckets: 10_000,
+  });
   return {
     cacheFeed: {
       onPayload: (deviceId: string) => cache.forgetDevice(deviceId),
@@ -40,29 +65,44 @@ export function createDeviceAuth({ db, now }: { db: Db; now: () => Date }) {
     },
     forgetDevice: (deviceId: string) => cache.forgetDevice(deviceId),
 
-    async authenticateDevice(credential: string): Promise<DeviceContext> {
-      if (!secretShape.test(credential) || !credential.startsWith('dvc_'))
-        throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
-      const hash = digest(credential);
-      const known = cache.get(hash);
+    /**
+     * `address` is the client's (as lib/anonymous-rate-limit.ts counts it): without one (the public
+     * update check, which the anonymous limit already bounds per address) nothing is counted here.
+     */
+    async authenticateDevice(credential: string, address?: string): Promise<DeviceContext> {
+      const hash = secretShape.test(credential) && credential.startsWith('dvc_') ? digest(credential) : null;
+      const known = hash === null ? undefined : cache.get(hash);
       if (known) return known;
+      if (address !== undefined) {
+        const wait = refusals.take(address);
+        if (wait > 0) throw new TooManyRequestsError(deviceApiMessages.credentialsThrottled, wait);
+      }
+      if (hash === null) throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
       const readAt = cache.generation();
-      const [row] = await db
-        .select({
-          deviceId: devices.id,
-          machineNumber: devices.machineNumber,
-          serialNumber: devices.serialNumber,
-          credentialId: deviceCredentials.id,
-        })
-        .from(deviceCredentials)
-        .innerJoin(devices, eq(devices.id, deviceCredentials.deviceId))
-        .where(and(eq(deviceCredentials.secretHash, hash), isNull(deviceCredentials.revokedAt)))
-        .limit(1);
+      let row: DeviceContext | undefined;
+      try {
+        [row] = await db
+          .select({
+            deviceId: devices.id,
+            machineNumber: devices.machineNumber,
+            serialNumber: devices.serialNumber,
+            credentialId: deviceCredentials.id,
+          })
+          .from(deviceCredentials)
+          .innerJoin(devices, eq(devices.id, deviceCredentials.deviceId))
+          .where(and(eq(deviceCredentials.secretHash, hash), isNull(deviceCredentials.revokedAt)))
+          .limit(1);
+      } catch (error) {
+        // No answer is no refusal: a database that failed is not held against the address.
+        if (address !== undefined) refusals.give(address);
+        throw error;
+      }
       if (!row) {
         // Not worth a different answer if this write fails: the 401 stands, the alarm waits a call.
         await noteRevokedCall(db, hash, now()).catch(() => {});
         throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
       }
+      if (address !== undefined) refusals.give(address);
       cache.set(hash, row, readAt);
       return row;
     },

@@ -25,6 +25,22 @@ describe('the per-machine token bucket', () => {
     expect(limit.take('a')).toBe(0);
   });
 
+  it('takes back a call given back, never past the burst', () => {
+    const now = 0;
+    const limit = createDeviceRateLimit({ perMinute: 6, burst: 2, now: () => now });
+    expect(limit.take('a')).toBe(0);
+    expect(limit.take('a')).toBe(0);
+    expect(limit.take('a')).toBe(10);
+    limit.give('a');
+    expect(limit.take('a')).toBe(0);
+    limit.give('a');
+    limit.give('a');
+    limit.give('a');
+    expect(limit.take('a')).toBe(0);
+    expect(limit.take('a')).toBe(0);
+    expect(limit.take('a')).toBe(10);
+  });
+
   it('keeps memory bounded: idle buckets are dropped, and never more than maxBuckets', () => {
     let now = 0;
     const limit = createDeviceRateLimit({

@@ -1,6 +1,7 @@
 /**
  * A token bucket per machine, in this process's memory (docs/decisions/022): `perMinute` calls a
- * minute on average, `burst` at once. Synchronous and O(1) per call, so it sits on the hot path of
+ * minute on average, `burst` at once. Also the budget of refused device credentials per client
+ * address (device-auth.ts), where a call counted first is given back when it turns out good. Synchronous and O(1) per call, so it sits on the hot path of
  * every device request. Memory stays bounded: a bucket that has refilled completely holds nothing
  * a fresh one would not, so idle buckets are dropped, and the map never exceeds `maxBuckets`.
  */
@@ -51,6 +52,11 @@ export function createDeviceRateLimit({
       if (b) buckets.delete(key);
       buckets.set(key, { tokens: tokens - 1, at });
       return 0;
+    },
+    /** Gives back the call `take` last counted for `key` (it turned out not to be one that counts). */
+    give(key: string) {
+      const b = buckets.get(key);
+      if (b) b.tokens = Math.min(burst, b.tokens + 1);
     },
     size: () => buckets.size,
   };
