@@ -20,8 +20,9 @@ export const slowApiFiles = [
   // An SMTP peer that holds its answers for seconds of real time, past the send bound and the lease.
   'src/lib/mailer-slow-smtp.test.ts',
   'src/modules/subscriptions/subscription-mail-slow-smtp.test.ts',
-  // Migrates two databases from nothing, not from the template, to check one migration's effect.
+  // Migrate databases from nothing, not from the template, to check one migration's effect.
   'src/db/role-permissions-migration.test.ts',
+  'src/db/device-user-names-migration.test.ts',
   // An S3-compatible server in the process.
   'src/modules/app-updates/app-updates-s3.test.ts',
   // Runs the operator CLI as a child process.
