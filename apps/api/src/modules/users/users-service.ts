@@ -15,10 +15,10 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#
 import { pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
-import { firstNotHeld, grantMessages } from '@app/contract/permissions';
-import { heldPermissions, outrankRefusal, type Actor } from '#api/lib/grant-rules.ts';
+import type { Actor } from '#api/lib/grant-rules.ts';
 import { deleteRefusal, userSearchWhere } from './user-rules.ts';
 import { createUserBulkDelete } from './users-bulk-delete.ts';
+import { createUserGrants } from './users-grants.ts';
 import { emailChangedMail } from './users-mail.ts';
 
 const columns = {
@@ -78,6 +78,7 @@ export function createUsersService({
   now: () => Date;
   mailer: Pick<Mailer, 'sendWithin'>;
 }) {
+  const grants = createUserGrants({ db });
   const select = () => db.select(columns).from(users).leftJoin(roles, eq(users.roleId, roles.id));
 
   async function find(id: string) {
@@ -126,22 +127,6 @@ export function createUsersService({
     throw error;
   };
 
-  /** A user's role and what it lets them do, for the grant rules (undefined: no such user). */
-  const standingOf = async (userId: string) =>
-    (
-      await db
-        .select({
-          id: users.id,
-          roleId: users.roleId,
-          isDeletable: users.isDeletable,
-          permissions: heldPermissions,
-        })
-        .from(users)
-        .leftJoin(roles, eq(users.roleId, roles.id))
-        .where(eq(users.id, userId))
-        .limit(1)
-    )[0];
-
   const revokeSessions = (userId: string) =>
     db
       .update(sessions)
@@ -169,49 +154,7 @@ export function createUsersService({
       return admin !== undefined;
     },
 
-    /**
-     * Nobody grants what they do not hold (decision 063), checked before any step-up is asked: the
-     * role given must carry only permissions the admin holds; an edited user must carry none beyond
-     * theirs (or their email could be redirected and their account taken); nobody changes their
-     * own role. An unknown role or user passes: the create or update answers it.
-     */
-    async assertMayAssign(actor: Actor, roleId: string, userId?: string) {
-      if (userId) {
-        const target = await standingOf(userId);
-        if (target) {
-          if (target.isDeletable === false) throw new ForbiddenError(userMessages.protectedEdit);
-          if (target.id === actor.userId && target.roleId !== roleId)
-            throw new ForbiddenError(grantMessages.ownRole);
-          const refusal = outrankRefusal(actor, target);
-          if (refusal) throw new ForbiddenError(refusal);
-        }
-      }
-      const [role] = await db
-        .select({ permissions: heldPermissions })
-        .from(roles)
-        .where(eq(roles.id, roleId))
-        .limit(1);
-      const missing = role ? firstNotHeld(actor.permissions, role.permissions) : null;
-      if (missing) throw new ForbiddenError(grantMessages.notHeld(missing));
-    },
-
-    /** The single delete's rules, checked before any step-up is asked (unknown: the delete answers 404). */
-    async assertMayRemove(actor: Actor, userId: string) {
-      const target = await standingOf(userId);
-      const refusal = target && deleteRefusal(actor, target);
-      if (refusal) throw new ForbiddenError(refusal);
-    },
-
-    /** Whether this user's role is of type admin (deleting one needs a step-up); false when unknown. */
-    async isConsoleAdmin(userId: string): Promise<boolean> {
-      const [row] = await db
-        .select({ type: roles.type })
-        .from(users)
-        .innerJoin(roles, eq(users.roleId, roles.id))
-        .where(eq(users.id, userId))
-        .limit(1);
-      return row?.type === 'admin';
-    },
+    ...grants,
 
     /** Every user the search matches as CSV in the columns asked for, newest first (decision 056). */
     exportCsv: ({ search, columns: chosen }: UserExportQuery, counted: (rows: number) => void) =>
@@ -307,7 +250,7 @@ export function createUsersService({
 
     /** Sessions go with the user (sessions.user_id cascades), so their tokens stop working at once. */
     async remove(actor: Actor, id: string) {
-      const current = await standingOf(id);
+      const current = await grants.standingOf(id);
       if (!current) throw new NotFoundError(userMessages.notFound);
       const refusal = deleteRefusal(actor, current);
       if (refusal) throw new ForbiddenError(refusal);

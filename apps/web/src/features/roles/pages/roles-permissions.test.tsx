@@ -151,7 +151,7 @@ describe('the Permissions card of Role Details', () => {
     ).toContain('Your role does not carry this permission, so you cannot grant it.');
   });
 
-  it("shows a role that carries more than the admin holds read-only, with the reason", async () => {
+  it('shows a role that carries more than the admin holds read-only, with the reason', async () => {
     signInWith(['roles.manage', 'devices.view']);
     openRole(1);
     const wider = await card();
