@@ -166,6 +166,14 @@ async function main() {
     });
     const token = JSON.parse(login.text).data.accessToken;
     const auth = { authorization: `Bearer ${token}` };
+    // A release for every machine (no first stage named) needs a step-up (decision 046).
+    const stepUp = await request(port, {
+      method: 'POST',
+      url: '/api/v1/admin/profile/step-up',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: admin.password }),
+    });
+    if (stepUp.status !== 200) throw new Error(`step-up failed: ${stepUp.status} ${stepUp.text}`);
     const fields = (versionCode) => ({
       appName: 'com.bench.app',
       versionCode,

@@ -56,11 +56,8 @@ test('a release at 25 % reaches a quarter of the fleet, is halted, then withdraw
   // The machines run 42 (the simulator's version); 43 goes to a 25 % stage.
   const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
   const headers = { authorization: `Bearer ${(await login.json()).data.accessToken as string}` };
-  for (const [versionCode, stage] of [
-    [42, undefined],
-    [43, '25'],
-  ] as const) {
-    const res = await request.post('/api/v1/admin/system/updates', {
+  const upload = (versionCode: number, stage: string | undefined) =>
+    request.post('/api/v1/admin/system/updates', {
       headers,
       multipart: {
         appName,
@@ -77,6 +74,21 @@ test('a release at 25 % reaches a quarter of the fleet, is halted, then withdraw
         },
       },
     });
+  // 42 goes to every machine at once: like a 100 % stage, that needs the password confirmed, even
+  // with one admin and no second-admin approval (decision 046).
+  const unconfirmed = await upload(42, undefined);
+  expect(unconfirmed.status()).toBe(403);
+  expect((await unconfirmed.json()).data).toMatchObject({ stepUpRequired: true });
+  const stepUp = await request.post('/api/v1/admin/profile/step-up', {
+    headers,
+    data: { password: e2eAdmin.password },
+  });
+  expect(stepUp.status(), await stepUp.text()).toBe(200);
+  for (const [versionCode, stage] of [
+    [42, undefined],
+    [43, '25'],
+  ] as const) {
+    const res = await upload(versionCode, stage);
     expect(res.status(), await res.text()).toBe(201);
   }
 

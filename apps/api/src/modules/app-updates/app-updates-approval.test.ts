@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolloutMessages } from '@app/contract/app-update-rollouts';
 import { apiPaths } from '@app/contract/paths';
+import { stepUpMessages } from '@app/contract/step-up';
 import { accessLogs } from '#api/db/schema/logs.ts';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
 import { enrolDevice, deviceInject } from '#api/test/device-fixtures.ts';
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function release(appName: string, versionCode: number, extra: Record<string, string> = {}) {
+const upload = (token: string, appName: string, versionCode: number, extra: Record<string, string>) => {
   const body = multipart(
     {
       appName,
@@ -36,7 +37,10 @@ async function release(appName: string, versionCode: number, extra: Record<strin
     },
     { name: 'a.apk', data: buildDemoApk('com.example.approval', versionCode, 0, `${versionCode}.0`) },
   );
-  const res = await t.injectAs(first, { method: 'POST', url: apiPaths.systemUpdates, ...body });
+  return t.injectAs(token, { method: 'POST', url: apiPaths.systemUpdates, ...body });
+};
+async function release(appName: string, versionCode: number, extra: Record<string, string> = {}) {
+  const res = await upload(first, appName, versionCode, extra);
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data as { _id: string; approvalPending: string | null };
 }
@@ -110,5 +114,54 @@ describe('second-admin approval', () => {
     const approved = await act(second, staged._id, { action: 'approve' });
     expect(approved.json().data).toMatchObject({ rolloutPercent: 100, approvalPending: null });
     expect(await offered('Approval Stage')).toBe(2);
+  });
+
+  it('asks for a step-up to upload a release for every machine, though it then waits for approval', async () => {
+    await release('Approval Upload', 1, { rolloutPercent: '5' });
+    // A new session of the first admin: signed in, not stepped up.
+    const fresh = await t.login();
+    for (const extra of [{}, { rolloutPercent: '100' }, { updateType: '2', rolloutPercent: '5' }]) {
+      const refused = await upload(fresh, 'Approval Upload', 2, extra);
+      expect([refused.statusCode, refused.json().msg], JSON.stringify(extra)).toEqual([
+        403,
+        stepUpMessages.required,
+      ]);
+    }
+    // As advancing a release to 100 % asks for one, though it waits for approval too.
+    const partial = (await upload(fresh, 'Approval Upload', 2, { rolloutPercent: '25' })).json().data;
+    const advance = await act(fresh, partial._id, { action: 'advance', percent: 100 });
+    expect([advance.statusCode, advance.json().msg]).toEqual([403, stepUpMessages.required]);
+
+    await t.stepUp(fresh);
+    const held = await upload(fresh, 'Approval Upload', 3, {});
+    expect(held.statusCode, held.body).toBe(201);
+    expect(held.json().data).toMatchObject({ rolloutPercent: 100, approvalPending: 'release' });
+  });
+
+  it('refuses the admin who asked before asking for a step-up, and asks another admin for one', async () => {
+    await release('Approval Order', 1, { rolloutPercent: '5' });
+    const held = await release('Approval Order', 2);
+    expect(held.approvalPending).toBe('release');
+    const staged = await release('Approval Order', 3, { rolloutPercent: '25' });
+    expect((await act(first, staged._id, { action: 'advance', percent: 100 })).statusCode).toBe(200);
+
+    // Sessions that have not confirmed the password: the asker's is refused without a prompt.
+    const asker = await t.login();
+    const other = (await signInWithPermissions(t, first, ['devices.view', 'app-updates.publish'])).token;
+    for (const id of [held._id, staged._id]) {
+      const own = await act(asker, id, { action: 'approve' });
+      expect([own.statusCode, own.json()]).toEqual([
+        403,
+        { code: 403, msg: rolloutMessages.approverMustDiffer, data: null },
+      ]);
+      const another = await act(other, id, { action: 'approve' });
+      expect([another.statusCode, another.json().msg]).toEqual([403, stepUpMessages.required]);
+      expect(another.json().data).toMatchObject({ stepUpRequired: true });
+    }
+    // Nothing to approve is said before a prompt too.
+    const nothing = await act(other, (await release('Approval Order', 4, { rolloutPercent: '5' }))._id, {
+      action: 'approve',
+    });
+    expect([nothing.statusCode, nothing.json().msg]).toEqual([409, rolloutMessages.nothingToApprove]);
   });
 });

@@ -12,6 +12,8 @@ let token: string;
 beforeAll(async () => {
   t = await createTestApp();
   token = await t.login();
+  // A release at 100 % needs a step-up (decision 046).
+  await t.stepUp(token);
 });
 afterAll(() => t.close());
 

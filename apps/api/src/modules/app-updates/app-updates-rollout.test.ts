@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolloutMessages } from '@app/contract/app-update-rollouts';
@@ -5,20 +6,25 @@ import { appUpdateMessages } from '@app/contract/app-updates';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
 import { stepUpMessages } from '@app/contract/step-up';
+import { appUpdates } from '#api/db/schema/app-updates.ts';
 import { accessLogs } from '#api/db/schema/logs.ts';
 import { deviceInject, enrolDevice, type EnrolledDevice } from '#api/test/device-fixtures.ts';
 import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
-import { multipart } from './app-updates-test-app.ts';
+import { filesUnder, multipart } from './app-updates-test-app.ts';
 import { inCohort } from './rollout-cohort.ts';
 import { buildDemoApk } from './zip-writer.ts';
 
 let t: TestApp;
 let token: string;
+/** Another session of the same admin, stepped up: a release for every machine asks for it. */
+let uploader: string;
 beforeAll(async () => {
   // Below versionCode 2 a machine is no longer supported: it must update (minimum-supported-version.ts).
   // One admin here: the second admin's approval has its own file (app-updates-approval.test.ts).
   t = await createTestApp({ MIN_SUPPORTED_APP_VERSION_CODE: '2', ROLLOUT_SECOND_ADMIN: 'false' });
   token = await t.login();
+  uploader = await t.login();
+  await t.stepUp(uploader);
 });
 afterAll(() => t.close());
 
@@ -37,7 +43,7 @@ async function release(appName: string, versionCode: number, extra: Record<strin
     },
     { name: 'app.apk', data: buildDemoApk(pkg, versionCode, 0, `${versionCode}.0.0`) },
   );
-  const res = await t.injectAs(token, { method: 'POST', url: apiPaths.systemUpdates, ...body });
+  const res = await t.injectAs(uploader, { method: 'POST', url: apiPaths.systemUpdates, ...body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data as { _id: string; rolloutPercent: number; rolloutState: string };
 }
@@ -228,5 +234,54 @@ describe('staged rollout of a release', () => {
     expect(res.json().data.errors).toEqual([
       { path: 'rolloutPercent', message: rolloutMessages.percentInvalid },
     ]);
+  });
+
+  it('asks for a step-up to upload a release for every machine, as advancing to 100 % does, storing nothing without it', async () => {
+    const app = 'Rollout Step-up';
+    // A session that has not confirmed the password (ROLLOUT_SECOND_ADMIN is off here).
+    const fresh = await t.login();
+    const send = (extra: Record<string, string>, options?: { fileFirst?: boolean }) => {
+      const body = multipart(
+        {
+          appName: app,
+          versionCode: '1',
+          versionName: '1.0.0',
+          remark: 'r',
+          updateDesc: 'd',
+          updateType: '1',
+          ...extra,
+        },
+        { name: 'app.apk', data: buildDemoApk(pkg, 1, 0, '1.0.0') },
+        options,
+      );
+      return t.injectAs(fresh, { method: 'POST', url: apiPaths.systemUpdates, ...body });
+    };
+    const apkFiles = () => filesUnder(path.join(t.config.dataDir, 'files', 'apks')).length;
+    const filesBefore = apkFiles();
+    // A Flexible release at the default stage (100 %), at 100 % said, or with the fields after the file.
+    for (const [extra, options] of [
+      [{}, undefined],
+      [{ rolloutPercent: '100' }, undefined],
+      [{}, { fileFirst: true }],
+      [{ updateType: '2', rolloutPercent: '5' }, undefined],
+    ] as const) {
+      const refused = await send(extra, options);
+      expect([refused.statusCode, refused.json()], JSON.stringify([extra, options])).toEqual([
+        403,
+        { code: 403, msg: stepUpMessages.required, data: { stepUpRequired: true, needsCode: false } },
+      ]);
+    }
+    expect(await t.database.db.select().from(appUpdates).where(eq(appUpdates.appName, app))).toEqual([]);
+    expect(apkFiles()).toBe(filesBefore);
+
+    // A first stage below 100 % does not ask; advancing it to 100 % does, as the upload at 100 % did.
+    const staged = await send({ rolloutPercent: '50' });
+    expect(staged.statusCode, staged.body).toBe(201);
+    const advance = await t.injectAs(fresh, {
+      method: 'POST',
+      url: apiPaths.appUpdateRollout(staged.json().data._id as string),
+      payload: { action: 'advance', percent: 100 },
+    });
+    expect([advance.statusCode, advance.json().msg]).toEqual([403, stepUpMessages.required]);
   });
 });

@@ -10,9 +10,12 @@ import {
   appUpdateResponseSchema,
   latestUpdateQuerySchema,
   latestUpdateResponseSchema,
-  updateTypeSchema,
 } from '@app/contract/app-updates';
-import { rolloutChangeBodySchema, rolloutMessages } from '@app/contract/app-update-rollouts';
+import {
+  rolloutChangeBodySchema,
+  rolloutMessages,
+  type RolloutChangeBody,
+} from '@app/contract/app-update-rollouts';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
 import type { FastifyRequest } from 'fastify';
@@ -68,26 +71,6 @@ async function* uploadParts(parts: AsyncIterable<Multipart>): AsyncGenerator<Upl
 }
 
 /**
- * A Force update makes every machine install it: publishing one needs a fresh step-up (decision
- * 046). The fields arrive in the stream, so the check runs when updateType 2 passes by, before the
- * release is saved (and, when the form sends its fields first as the console does, before the file).
- */
-async function* forceNeedsStepUp(
-  parts: AsyncIterable<UploadPart>,
-  requireStepUp: () => Promise<void>,
-): AsyncGenerator<UploadPart> {
-  for await (const part of parts) {
-    if (
-      part.type === 'field' &&
-      part.fieldname === 'updateType' &&
-      updateTypeSchema.safeParse(part.value).data === 2
-    )
-      await requireStepUp();
-    yield part;
-  }
-}
-
-/**
  * The update check is public, so a machine that is not enrolled can still ask; an enrolled one
  * presents its credential (the device API's `Device` scheme) to be answered by its cohort
  * (decision 051). A credential that is presented must be good: a 401 rather than a silent
@@ -117,7 +100,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
         tags: ['app-updates'],
         summary:
           'Add an app update: multipart/form-data with appName, versionCode, versionName, remark, updateDesc, updateType (1 Flexible, 2 Force) and the file apk. ' +
-          'A Force update needs a step-up (403 with data.stepUpRequired without one). ' +
+          'A Force update, and a release for every machine (rolloutPercent 100 or left out), need a step-up (403 with data.stepUpRequired without one). ' +
           'The APK streams to storage; 415 unless it is a ZIP listing AndroidManifest.xml with a consistent directory and safe entry names, 413 over APK_MAX_BYTES or over the declared zip limits (APK_MAX_ENTRIES, APK_MAX_UNCOMPRESSED_BYTES), 409 for a versionCode the app already has.',
         consumes: ['multipart/form-data'],
         response: { 201: appUpdateResponseSchema },
@@ -131,10 +114,10 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
         // stops at apkMaxBytes with a clear 413; the parser's limit is one byte above as a backstop.
         limits: { fileSize: appUpdates.apkMaxBytes + 1, files: 1, fields: 20 },
       });
-      const created = await appUpdates.create(
-        forceNeedsStepUp(namingFields(request, uploadParts(parts)), () => app.requireStepUp(request)),
-        requireAuth(request).userId,
-      );
+      const created = await appUpdates.create(namingFields(request, uploadParts(parts)), {
+        userId: requireAuth(request).userId,
+        requireStepUp: () => app.requireStepUp(request),
+      });
       return reply.code(201).send(ok(created, appUpdateMessages.added, 201));
     },
   );
@@ -192,17 +175,22 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
       config: {
         access: 'admin',
         permission: 'app-updates.publish',
-        // Withdrawing sends machines back a version, and a 100 % stage reaches every machine.
-        stepUp: (request) => {
-          const body = request.body as { action: string; percent?: number } | undefined;
-          return body?.action === 'withdraw' || body?.action === 'approve' || body?.percent === 100;
+        // Withdrawing sends machines back a version, and a 100 % stage reaches every machine. What
+        // would be refused anyway (above all the asker approving) is refused before the password is
+        // asked for; the change checks it again under its lock.
+        stepUp: async (request) => {
+          const body = request.body as RolloutChangeBody;
+          const dangerous = body.action === 'withdraw' || body.action === 'approve' || body.percent === 100;
+          if (dangerous)
+            await rollouts.check((request.params as { id: string }).id, body, requireAuth(request).userId);
+          return dangerous;
         },
       },
       schema: {
         tags: ['app-updates'],
         summary:
           "Change a release's staged rollout: action pause, resume, advance (with percent above the current stage, 1–100), halt (no new machine gets it) or withdraw (its machines are offered the previous good release). " +
-          'Withdraw, approve and a 100 % stage need a step-up. With ROLLOUT_SECOND_ADMIN on (the default) a 100 % stage, and a new Force or 100 % release, wait for approve by another admin (403 for the admin who asked). ' +
+          'Withdraw, approve and a 100 % stage need a step-up. With ROLLOUT_SECOND_ADMIN on (the default) a 100 % stage, and a new Force or 100 % release, wait for approve by another admin (403 for the admin who asked, before any step-up is asked for). ' +
           "409 when the rollout's state does not allow the action.",
         params: appUpdateIdParamSchema,
         body: rolloutChangeBodySchema,

@@ -26,7 +26,7 @@ import { storageKey } from '#api/lib/storage/storage-key.ts';
 import { validationMessage } from '#api/lib/validation-message.ts';
 import { checkApk, defaultApkLimits, type ApkLimits, type ApkVerdict } from './apk-check.ts';
 import { readApkManifestFile } from './apk-manifest-file.ts';
-import { createReleaseRules } from './release-rules.ts';
+import { createReleaseRules, reachesEveryMachine } from './release-rules.ts';
 import { appUpdateDto } from './app-update-dto.ts';
 import { chooseOffer } from './rollout-offer.ts';
 import { cohortTallies, progressOf } from './rollout-progress.ts';
@@ -103,8 +103,7 @@ export function createAppUpdatesService(deps: {
   secondAdminApproval: boolean;
 }) {
   const { db, storage, publicUrl, apkMaxBytes, apkLimits = defaultApkLimits, minimumSupportedVersion } = deps;
-  const needsApproval = (f: AppUpdateFields) =>
-    deps.secondAdminApproval && (f.updateType === 2 || (f.rolloutPercent ?? 100) === 100);
+  const needsApproval = (f: AppUpdateFields) => deps.secondAdminApproval && reachesEveryMachine(f);
   const rules = createReleaseRules(db);
 
   const toDto = (row: Row) => appUpdateDto(row, publicUrl);
@@ -157,8 +156,16 @@ export function createAppUpdatesService(deps: {
      * before a byte of it is stored; the file streams to storage. Any failure (bad field, wrong
      * content, too large, unreadable manifest, a form that disagrees with it, another package, a
      * versionCode not above the newest, client gone) leaves neither file nor row.
+     *
+     * A release for every machine (reachesEveryMachine) calls requireStepUp, which throws when the
+     * admin has not confirmed the password: once the fields sent before the file have passed their
+     * checks, before a byte of it is stored (the console sends its fields first), and again with the
+     * final fields before the row is written (a field after the file; a stage left out is 100 %).
      */
-    async create(parts: AsyncIterable<UploadPart>, userId: string | null): Promise<AppUpdate> {
+    async create(
+      parts: AsyncIterable<UploadPart>,
+      { userId, requireStepUp }: { userId: string | null; requireStepUp: () => Promise<void> },
+    ): Promise<AppUpdate> {
       const raw: Record<string, unknown> = {};
       let stored: StoredApk | null = null;
       try {
@@ -187,10 +194,12 @@ export function createAppUpdatesService(deps: {
           // With the fields in hand, refuse early rather than after receiving a large file.
           const early = appUpdateFieldKeys.every((k) => k in raw) ? parseFields(raw) : null;
           if (early) await rules.assertVersionAbove(early.appName, early.versionCode);
+          if (early && reachesEveryMachine(early)) await requireStepUp();
           stored = await storeApk(part.filename, part.file, early);
         }
         const fields = parseFields(raw);
         if (!stored) throw new BadRequestError(appUpdateMessages.fileRequired);
+        if (reachesEveryMachine(fields)) await requireStepUp();
         const { key, fileName, size, sha256, manifest } = stored;
         // The file is the truth for the package and the version; the form had to agree with it.
         const row = await rules.insertRelease(fields, manifest, async (tx) => {

@@ -25,6 +25,8 @@ export function onStorage(kind: 'disk' | 's3') {
       ...ctx.standIn?.env(),
     });
     ctx.token = await ctx.t.login();
+    // A release for every machine (the uploads here name no first stage) needs a step-up (decision 046).
+    await ctx.t.stepUp(ctx.token);
   });
   afterAll(async () => {
     await ctx.t.close();

@@ -13,6 +13,15 @@ const formDisagrees = (path: keyof AppUpdateFields, message: string) =>
   new BadRequestError(message, { errors: [{ path, message }] });
 
 /**
+ * A release that every machine is offered at once, or that machines must install: a Force update,
+ * or one at 100 % (the stage when the upload names none). Publishing it needs a step-up (decision
+ * 046), as advancing a release to 100 % does; with ROLLOUT_SECOND_ADMIN it also waits for a second
+ * admin (decision 051).
+ */
+export const reachesEveryMachine = (f: Pick<AppUpdateFields, 'updateType' | 'rolloutPercent'>) =>
+  f.updateType === 2 || (f.rolloutPercent ?? 100) === 100;
+
+/**
  * What makes an APK a valid next release of an app (issue 16). The manifest is the truth: the
  * form must agree with it, its package must be the app's (the first release that recorded one
  * set it), and its versionCode must be above the app's newest.

@@ -29,8 +29,25 @@ const percentField = (message: string) =>
   new BadRequestError(message, { errors: [{ path: 'percent', message }] });
 
 /**
- * The change an action makes to the row. With second-admin approval on (ROLLOUT_SECOND_ADMIN),
- * advancing to 100 % only asks for it; approve, by another admin, grants what was asked.
+ * Refuses what the action cannot do to this release now: a state that does not allow it, a stage
+ * not above the current one, nothing to approve, or an approval by the admin who asked for it.
+ */
+function assertAllowed(row: Row, action: RolloutAction, percent: number | undefined, userId: string) {
+  const state = row.rolloutState as RolloutState;
+  if (!transitions[action].from.includes(state))
+    throw new ConflictError(rolloutMessages.notAllowed(action, state));
+  if (percent !== undefined && percent <= row.rolloutPercent)
+    throw percentField(rolloutMessages.percentNotAbove(row.rolloutPercent));
+  if (action === 'approve') {
+    if (!row.approvalPending) throw new ConflictError(rolloutMessages.nothingToApprove);
+    if (row.approvalRequestedBy === userId) throw new ForbiddenError(rolloutMessages.approverMustDiffer);
+  }
+}
+
+/**
+ * The change an allowed action makes to the row. With second-admin approval on
+ * (ROLLOUT_SECOND_ADMIN), advancing to 100 % only asks for it; approve, by another admin, grants
+ * what was asked.
  */
 function changeOf(
   row: Row,
@@ -39,39 +56,49 @@ function changeOf(
   userId: string,
   approval: boolean,
 ) {
-  const state = row.rolloutState as RolloutState;
-  if (action === 'approve') {
-    if (!row.approvalPending) throw new ConflictError(rolloutMessages.nothingToApprove);
-    if (row.approvalRequestedBy === userId) throw new ForbiddenError(rolloutMessages.approverMustDiffer);
+  if (action === 'approve')
     return {
       approvalPending: null,
       approvalRequestedBy: null,
       ...(row.approvalPending === 'full-stage' && { rolloutPercent: 100 }),
     };
-  }
   if (action === 'advance' && percent === 100 && approval)
     return { approvalPending: row.approvalPending ?? 'full-stage', approvalRequestedBy: userId };
+  const state = row.rolloutState as RolloutState;
   return { rolloutState: transitions[action].to ?? state, rolloutPercent: percent ?? row.rolloutPercent };
+}
+
+function assertPercentTaken({ action, percent }: RolloutChangeBody) {
+  if (action === 'advance' && percent === undefined) throw percentField(rolloutMessages.percentRequired);
+  if (action !== 'advance' && percent !== undefined)
+    throw percentField(`Percent is only taken with advance, not with ${action}`);
 }
 
 export function createRolloutService({ db, secondAdminApproval }: { db: Db; secondAdminApproval: boolean }) {
   return {
     /**
+     * Refuses, from the release as it stands, what change would refuse: the route asks this before
+     * it asks for a step-up, so an admin is not made to confirm the password only to be refused
+     * (the admin who asked for a stage approving it, above all). change checks again under the lock.
+     */
+    async check(id: string, body: RolloutChangeBody, userId: string) {
+      assertPercentTaken(body);
+      const [row] = await db.select().from(appUpdates).where(eq(appUpdates.id, id));
+      if (!row) throw new NotFoundError(appUpdateMessages.notFound);
+      assertAllowed(row, body.action, body.percent, userId);
+    },
+
+    /**
      * One state change, checked against the state read under a row lock so two admins acting at
      * once cannot both pass the check.
      */
-    async change(id: string, { action, percent }: RolloutChangeBody, userId: string) {
-      const rule = transitions[action];
-      if (action === 'advance' && percent === undefined) throw percentField(rolloutMessages.percentRequired);
-      if (action !== 'advance' && percent !== undefined)
-        throw percentField(`Percent is only taken with advance, not with ${action}`);
+    async change(id: string, body: RolloutChangeBody, userId: string) {
+      assertPercentTaken(body);
+      const { action, percent } = body;
       return db.transaction(async (tx) => {
         const [row] = await tx.select().from(appUpdates).where(eq(appUpdates.id, id)).for('update');
         if (!row) throw new NotFoundError(appUpdateMessages.notFound);
-        const state = row.rolloutState as RolloutState;
-        if (!rule.from.includes(state)) throw new ConflictError(rolloutMessages.notAllowed(action, state));
-        if (percent !== undefined && percent <= row.rolloutPercent)
-          throw percentField(rolloutMessages.percentNotAbove(row.rolloutPercent));
+        assertAllowed(row, action, percent, userId);
         const [updated] = await tx
           .update(appUpdates)
           .set(changeOf(row, action, percent, userId, secondAdminApproval))

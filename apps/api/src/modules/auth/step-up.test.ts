@@ -14,7 +14,8 @@ import { addAdmin, codeAt, enrol, freshIp, nextStep, password } from './mfa-test
 /*
  * Step-up (issue 15 item 4, decision 046): creating or editing an admin, changing a role's
  * permissions or type, resetting another user's two-step sign-in, revoking a machine and publishing
- * a Force update need the admin's password (and code) confirmed on this session within 5 minutes.
+ * a Force update (or any release for every machine) need the admin's password (and code) confirmed
+ * on this session within 5 minutes.
  */
 
 let t: TestApp;
@@ -216,7 +217,7 @@ describe('the six dangerous actions', () => {
 });
 
 describe('what does not need a step-up', () => {
-  it('creating and editing an app user, renaming a role, a Flexible update', async () => {
+  it('creating and editing an app user, renaming a role, a Flexible update to part of the fleet', async () => {
     const token = await t.login();
     const n = next();
     const created = await t.injectAs(token, {
@@ -255,6 +256,7 @@ describe('what does not need a step-up', () => {
         remark: 'Minor',
         updateDesc: 'Install when convenient',
         updateType: '1',
+        rolloutPercent: '25',
       },
       { name: 'flexible.apk', data: buildDemoApk('com.example.flexible', 1, 2000) },
     );
@@ -262,7 +264,7 @@ describe('what does not need a step-up', () => {
     expect(upload.statusCode, upload.body).toBe(201);
   });
 
-  it('but moving an admin to an app role, or an app user to an admin role, or an app role to admin, does', async () => {
+  it('but moving an admin to an app role, or an app user to an admin role, or an app role to admin, or a Flexible update to every machine, does', async () => {
     const token = await t.login();
     const adminId = await addAdmin(t, `step-up-demoted-${next()}@example.test`);
     const demote = await t.injectAs(token, {
@@ -290,6 +292,21 @@ describe('what does not need a step-up', () => {
       payload: { roleName: 'Step-up technicians', type: 'admin' },
     });
     expect(retype.json()).toEqual(stepUpAnswer());
+
+    // No first stage is 100 %: every machine is offered it at once, as advancing to 100 % does.
+    const everyMachine = multipart(
+      {
+        appName: 'com.example.flexible-all',
+        versionCode: '1',
+        versionName: '1.0.0',
+        remark: 'Minor',
+        updateDesc: 'Install when convenient',
+        updateType: '1',
+      },
+      { name: 'flexible-all.apk', data: buildDemoApk('com.example.flexible-all', 1, 2000) },
+    );
+    const upload = await t.injectAs(token, { method: 'POST', url: apiPaths.systemUpdates, ...everyMachine });
+    expect(upload.json()).toEqual(stepUpAnswer());
   });
 });
 
