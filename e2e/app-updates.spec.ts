@@ -43,6 +43,12 @@ test('adds an app update with a small APK, sees it listed and downloads it intac
   await expect(row).toBeVisible();
   await expect(row.getByRole('cell', { name: 'Force', exact: true })).toBeVisible();
   await expect(row.getByRole('cell', { name: '3.0.0', exact: true })).toBeVisible();
+  // A Force update waits for a second admin (ROLLOUT_SECOND_ADMIN, on here): the admin who asked is
+  // not offered Approve, and the row says why (decision 051).
+  await expect(row).toContainText('Awaiting approval');
+  await expect(row).toContainText('Waiting for another admin to approve');
+  await expect(row.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: `Withdraw: ${appName} 3.0.0` })).toBeVisible();
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),

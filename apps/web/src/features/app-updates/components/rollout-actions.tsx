@@ -4,17 +4,28 @@ import type { AppUpdateListItem } from '@app/contract/app-updates';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
+import { useSession } from '#web/lib/use-session.ts';
 import { useChangeRollout } from '../api/change-rollout.ts';
 
 type Offer = { label: string; body: RolloutChangeBody; text: string; danger?: boolean };
 
-/** What an admin may do with a release now, mirroring the API's transitions (decision 051). */
-export function rolloutOffers(r: AppUpdateListItem): Offer[] {
+/** Said in the Actions cell, instead of Approve, to the admin who asked for what waits. */
+const waitingForAnotherAdmin = 'Waiting for another admin to approve';
+
+/** Whether what waits for approval on this release was asked for by the signed-in admin `me`. */
+const askedBy = (r: AppUpdateListItem, me: string | null) =>
+  r.approvalPending !== null && me !== null && r.approvalRequestedBy === me;
+
+/**
+ * What an admin (`me`, the signed-in admin's id) may do with a release now, mirroring the API's
+ * transitions (decision 051). Approve is not offered to the admin who asked: the API refuses them.
+ */
+export function rolloutOffers(r: AppUpdateListItem, me: string | null): Offer[] {
   if (r.rolloutState === 'withdrawn') return [];
   const offers: Offer[] = [];
   const act = (action: RolloutAction, label: string, text: string, danger = false) =>
     offers.push({ label, body: { action }, text, danger });
-  if (r.approvalPending)
+  if (r.approvalPending && !askedBy(r, me))
     act(
       'approve',
       'Approve',
@@ -53,6 +64,7 @@ export function rolloutOffers(r: AppUpdateListItem): Offer[] {
 export function useRolloutActions() {
   const [asked, setAsked] = useState<{ release: AppUpdateListItem; offer: Offer } | null>(null);
   const change = useChangeRollout();
+  const me = useSession((s) => s.details?._id ?? null);
   const onConfirm = async () => {
     if (!asked) return;
     try {
@@ -64,8 +76,11 @@ export function useRolloutActions() {
     }
   };
   const buttons = (release: AppUpdateListItem) => (
-    <div className="d-flex flex-wrap gap-1">
-      {rolloutOffers(release).map((offer) => (
+    <div className="d-flex flex-wrap gap-1 align-items-center">
+      {askedBy(release, me) && release.rolloutState !== 'withdrawn' ? (
+        <span className="small text-body-secondary">{waitingForAnotherAdmin}</span>
+      ) : null}
+      {rolloutOffers(release, me).map((offer) => (
         <button
           key={offer.label}
           type="button"

@@ -309,4 +309,37 @@ describe('App Update rollout', () => {
     expect(JSON.parse(post.body)).toEqual({ action: 'pause' });
     expect(await screen.findByRole('button', { name: 'Resume: com.example.device 1.3.0' })).toBeTruthy();
   }, 20_000);
+
+  it('does not offer Approve to the admin who asked for what waits, and says why; another admin gets it', async () => {
+    // The signed-in admin (a1) asked for release 1.4.0; another admin (a2) for the 100 % stage of 1.5.0.
+    const own: AppUpdateListItem = {
+      ...saved,
+      _id: 'u3',
+      id: 'u3',
+      versionName: '1.4.0',
+      approvalPending: 'release',
+      approvalRequestedBy: admin._id,
+    };
+    const others: AppUpdateListItem = {
+      ...staged,
+      _id: 'u4',
+      id: 'u4',
+      versionName: '1.5.0',
+      approvalPending: 'full-stage',
+      approvalRequestedBy: 'a2',
+    };
+    rows = [own, others];
+    renderPage();
+    const ownRow = (await screen.findByText('1.4.0')).closest('tr')!;
+    expect(within(ownRow).queryByRole('button', { name: /^Approve/ })).toBeNull();
+    const cells = within(ownRow).getAllByRole('cell');
+    const actions = cells[cells.length - 1]!;
+    expect(actions.textContent).toContain('Waiting for another admin to approve');
+    // What else the release allows is still offered to the asker.
+    expect(within(actions).getByRole('button', { name: 'Withdraw: com.example.device 1.4.0' })).toBeTruthy();
+
+    const othersRow = screen.getByText('1.5.0').closest('tr')!;
+    expect(within(othersRow).getByRole('button', { name: 'Approve: com.example.device 1.5.0' })).toBeTruthy();
+    expect(othersRow.textContent).not.toContain('Waiting for another admin to approve');
+  });
 });
