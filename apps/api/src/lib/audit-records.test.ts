@@ -205,6 +205,8 @@ describe("a write's audit row", () => {
       name: 'audited.apk',
       data: buildDemoApk('com.example.audited', 1, 100),
     });
+    // A release for every machine at once needs a step-up (decision 063).
+    await t.stepUp(token);
     const res = await t.injectAs(token, { method: 'POST', url: apiPaths.systemUpdates, ...body });
     expect(res.statusCode, res.body).toBe(201);
     const row = rowOf(await rowsSince(before), 'POST /api/v1/admin/system/updates');

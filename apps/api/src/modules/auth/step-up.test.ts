@@ -12,10 +12,11 @@ import { multipart } from '../app-updates/app-updates-test-app.ts';
 import { addAdmin, codeAt, enrol, freshIp, nextStep, password } from './mfa-test-helpers.ts';
 
 /*
- * Step-up (issue 15 item 4, decision 046): creating or editing an admin, changing a role's
- * permissions or type, resetting another user's two-step sign-in, revoking a machine and publishing
- * a Force update (or any release for every machine) need the admin's password (and code) confirmed
- * on this session within 5 minutes.
+ * Step-up (issue 15 item 4, decision 046): creating, editing or deleting an admin, deleting users in
+ * bulk, changing a role's permissions or type, deleting a role, resetting another user's two-step
+ * sign-in, revoking a machine, changing machines' status in bulk, and publishing a Force update (or
+ * any release for every machine) need the admin's password (and code) confirmed on this session
+ * within 5 minutes (issue 32 finding 2 added the deletes and the bulk actions, decision 063).
  */
 
 let t: TestApp;
@@ -101,6 +102,49 @@ async function dangerousActions(): Promise<Action[]> {
         }),
     },
     {
+      name: 'deleting an admin',
+      run: async (tk) =>
+        t.injectAs(tk, {
+          method: 'DELETE',
+          url: apiPaths.user(await addAdmin(t, `step-up-deleted-${next()}@example.test`)),
+        }),
+    },
+    {
+      name: 'deleting users in bulk',
+      run: async (tk) => {
+        const [user] = await t.database.db
+          .insert(users)
+          .values({ ...userForm(next(), appRoleId), passwordHash: 'not-a-hash' })
+          .returning({ id: users.id });
+        return t.injectAs(tk, {
+          method: 'POST',
+          url: apiPaths.usersBulkDelete,
+          payload: { ids: [user!.id] },
+        });
+      },
+    },
+    {
+      name: 'deleting a role',
+      run: async (tk) => {
+        const [role] = await t.database.db
+          .insert(roles)
+          .values({ roleName: `Step-up doomed ${next()}`, type: 'app', permissions: [] })
+          .returning({ id: roles.id });
+        return t.injectAs(tk, { method: 'DELETE', url: apiPaths.role(role!.id) });
+      },
+    },
+    {
+      name: "changing machines' status in bulk",
+      run: async (tk) => {
+        const device = await addDevice(t);
+        return t.injectAs(tk, {
+          method: 'POST',
+          url: apiPaths.machineBulkStatus,
+          payload: { ids: [device.deviceId], status: 1 },
+        });
+      },
+    },
+    {
       name: "resetting another user's two-step sign-in",
       run: async (tk) => {
         const email = `step-up-lost-${next()}@example.test`;
@@ -137,7 +181,7 @@ async function dangerousActions(): Promise<Action[]> {
   ];
 }
 
-describe('the six dangerous actions', () => {
+describe('the dangerous actions', () => {
   let actions: Action[];
   beforeAll(async () => {
     actions = await dangerousActions();
@@ -429,7 +473,7 @@ describe('the step-up itself', () => {
 });
 
 describe('which routes declare a step-up', () => {
-  it('exactly the six actions, and a staged rollout withdrawn or taken to 100 % (decision 051), each as reviewed', () => {
+  it('exactly the dangerous actions, and a staged rollout withdrawn or taken to 100 % (decision 051), each as reviewed', () => {
     const declared = Object.fromEntries(
       t.app.registeredRoutes.filter((r) => r.stepUp).map((r) => [`${r.method} ${r.url}`, r.stepUp]),
     );
@@ -437,7 +481,11 @@ describe('which routes declare a step-up', () => {
       'POST /api/v1/admin/users/': 'conditional',
       'POST /api/v1/admin/users': 'conditional',
       'PUT /api/v1/admin/users/:id': 'conditional',
+      'DELETE /api/v1/admin/users/:id': 'conditional',
+      'POST /api/v1/admin/users/bulk-delete': 'always',
       'PUT /api/v1/admin/roles/:id': 'conditional',
+      'DELETE /api/v1/admin/roles/:id': 'always',
+      'POST /api/v1/admin/machine/bulk-status': 'always',
       'POST /api/v1/admin/users/:id/mfa/reset': 'always',
       'POST /api/v1/admin/machine/:id/enrolment/revoke': 'always',
       'POST /api/v1/admin/system/updates': 'in-handler',
