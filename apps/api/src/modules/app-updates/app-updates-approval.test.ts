@@ -120,7 +120,10 @@ describe('second-admin approval', () => {
     await release('Approval Upload', 1, { rolloutPercent: '5' });
     // A new session of the first admin: signed in, not stepped up.
     const fresh = await t.login();
-    for (const extra of [{}, { rolloutPercent: '100' }, { updateType: '2', rolloutPercent: '5' }]) {
+    for (const extra of [{}, { rolloutPercent: '100' }, { updateType: '2', rolloutPercent: '5' }] as Record<
+      string,
+      string
+    >[]) {
       const refused = await upload(fresh, 'Approval Upload', 2, extra);
       expect([refused.statusCode, refused.json().msg], JSON.stringify(extra)).toEqual([
         403,

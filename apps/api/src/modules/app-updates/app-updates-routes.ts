@@ -28,6 +28,7 @@ import { requireAuth } from '#api/lib/request-context.ts';
 import { apkContentType, type AppUpdatesService, type UploadPart } from './app-updates-service.ts';
 import type { AppUpdatesExport } from './app-updates-export.ts';
 import type { RolloutService } from './rollout-service.ts';
+import { limiterAddress } from '#api/lib/anonymous-rate-limit.ts';
 
 const malformed = 'The upload was incomplete or is not valid multipart/form-data';
 
@@ -81,7 +82,8 @@ async function enrolledDevice(request: FastifyRequest, devices: DeviceGate): Pro
   if (header === undefined) return null;
   const credential = /^Device (\S+)$/.exec(header)?.[1];
   if (!credential) throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
-  const device = await devices.auth.authenticateDevice(credential);
+  // Counted per address like every device call's credential (decision 066).
+  const device = await devices.auth.authenticateDevice(credential, limiterAddress(request));
   devices.onDeviceCall?.(device);
   return device.deviceId;
 }
