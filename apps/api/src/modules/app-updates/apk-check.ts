@@ -1,16 +1,6 @@
-import { open, type FileHandle } from 'node:fs/promises';
-import {
-  CENTRAL_HEADER,
-  CENTRAL_MIN,
-  EOCD,
-  EOCD_MIN,
-  LOCAL_HEADER,
-  LOCAL_MIN,
-  MAX_COMMENT,
-  ZIP64_EOCD,
-  ZIP64_EXTRA,
-  ZIP64_LOCATOR,
-} from '@app/contract/zip-format';
+import { findCentralDirectory, readCentralEntry, type CentralEntry } from '@app/contract/zip-directory';
+import { CENTRAL_MIN, EOCD_MIN, LOCAL_HEADER, LOCAL_MIN } from '@app/contract/zip-format';
+import { withZipFile } from './zip-file.ts';
 
 /**
  * Judges an uploaded APK by its ZIP structure alone. Only the file's edges are read: the first
@@ -42,49 +32,6 @@ export type ApkVerdict =
   | { ok: false; reason: 'not-apk' | 'malformed' | 'unsafe-name'; detail: string }
   | { ok: false; reason: 'too-many-entries' | 'too-large-uncompressed'; detail: string };
 
-async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await file.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead);
-}
-
-type Directory = { entries: number; size: number; offset: number; end: number };
-
-/** The central directory's place, from the EOCD record (and the ZIP64 one when the EOCD defers to it). */
-async function findDirectory(file: FileHandle, fileSize: number): Promise<Directory | null> {
-  const tailLength = Math.min(fileSize, EOCD_MIN + MAX_COMMENT);
-  const tailStart = fileSize - tailLength;
-  const tail = await readAt(file, tailStart, tailLength);
-  for (let i = tail.length - EOCD_MIN; i >= 0; i--) {
-    if (tail.readUInt32LE(i) !== EOCD) continue;
-    // The comment must run exactly to the end of the file, or this is not the real record.
-    if (i + EOCD_MIN + tail.readUInt16LE(i + 20) !== tail.length) continue;
-    const end = tailStart + i;
-    const entries = tail.readUInt16LE(i + 10);
-    const size = tail.readUInt32LE(i + 12);
-    const offset = tail.readUInt32LE(i + 16);
-    if (entries !== 0xffff && size !== 0xffffffff && offset !== 0xffffffff)
-      return { entries, size, offset, end };
-    const locatorAt = end - 20;
-    if (locatorAt < 0) return null;
-    const locator = await readAt(file, locatorAt, 20);
-    if (locator.length < 20 || locator.readUInt32LE(0) !== ZIP64_LOCATOR) return null;
-    const recordAt = Number(locator.readBigUInt64LE(8));
-    if (!Number.isSafeInteger(recordAt) || recordAt + 56 > locatorAt) return null;
-    const record = await readAt(file, recordAt, 56);
-    if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD) return null;
-    // Numbers past 2^53 cannot be honest for any file we accept; they become Infinity and fail below.
-    const big = (n: bigint) => (n > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(n));
-    return {
-      entries: big(record.readBigUInt64LE(32)),
-      size: big(record.readBigUInt64LE(40)),
-      offset: big(record.readBigUInt64LE(48)),
-      end: recordAt,
-    };
-  }
-  return null;
-}
-
 /**
  * A name that could leave its folder when unpacked (Android 14's ZipFile refuses the same): `..` as
  * a segment, an absolute path, a drive letter, a backslash, or a control character.
@@ -96,55 +43,20 @@ export function isUnsafeEntryName(name: string): boolean {
   return name.split('/').some((segment) => segment === '..');
 }
 
-type Entry = { name: string; compressed: number; uncompressed: number; localOffset: number };
-
-/** The ZIP64 extra field's 64-bit values, in the order the 32-bit fields deferred to it. */
-function applyZip64(
-  extra: Buffer,
-  entry: Entry,
-  wants: { uncompressed: boolean; compressed: boolean; offset: boolean },
-): boolean {
-  for (let at = 0; at + 4 <= extra.length;) {
-    const id = extra.readUInt16LE(at);
-    const size = extra.readUInt16LE(at + 2);
-    if (at + 4 + size > extra.length) return false;
-    if (id === ZIP64_EXTRA) {
-      let p = at + 4;
-      const take = () => {
-        if (p + 8 > at + 4 + size) return null;
-        const v = extra.readBigUInt64LE(p);
-        p += 8;
-        return v > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(v);
-      };
-      for (const field of ['uncompressed', 'compressed', 'offset'] as const) {
-        if (!wants[field]) continue;
-        const v = take();
-        if (v === null) return false;
-        if (field === 'offset') entry.localOffset = v;
-        else entry[field] = v;
-      }
-      return true;
-    }
-    at += 4 + size;
-  }
-  return !wants.uncompressed && !wants.compressed && !wants.offset;
-}
-
 /** Checks a ZIP's declared structure against `limits` and looks for AndroidManifest.xml. */
-export async function checkApk(path: string, limits: ApkLimits = defaultApkLimits): Promise<ApkVerdict> {
+export function checkApk(path: string, limits: ApkLimits = defaultApkLimits): Promise<ApkVerdict> {
   const refuse = (reason: 'not-apk' | 'malformed' | 'unsafe-name', detail: string): ApkVerdict => ({
     ok: false,
     reason,
     detail,
   });
-  const file = await open(path, 'r');
-  try {
-    const { size: fileSize } = await file.stat();
-    if (fileSize < LOCAL_MIN + EOCD_MIN) return refuse('not-apk', 'too short for a ZIP');
-    const head = await readAt(file, 0, 4);
-    if (head.readUInt32LE(0) !== LOCAL_HEADER) return refuse('not-apk', 'no ZIP signature');
+  return withZipFile(path, async (zip) => {
+    if (zip.size < LOCAL_MIN + EOCD_MIN) return refuse('not-apk', 'too short for a ZIP');
+    const head = await zip.read(0, 4);
+    if (new DataView(head.buffer, head.byteOffset, 4).getUint32(0, true) !== LOCAL_HEADER)
+      return refuse('not-apk', 'no ZIP signature');
 
-    const dir = await findDirectory(file, fileSize);
+    const dir = await findCentralDirectory(zip);
     if (!dir) return refuse('not-apk', 'no end of central directory');
     if (dir.entries === 0) return refuse('not-apk', 'an empty ZIP');
     // The count comes first: nothing is allocated for a directory that claims too many entries.
@@ -162,43 +74,23 @@ export async function checkApk(path: string, limits: ApkLimits = defaultApkLimit
     if (!Number.isSafeInteger(dir.offset) || dir.offset + dir.size > dir.end)
       return refuse('malformed', 'central directory offset');
 
-    const central = await readAt(file, dir.offset, dir.size);
+    const central = await zip.read(dir.offset, dir.size);
     if (central.length < dir.size) return refuse('malformed', 'central directory cut short');
-    const entries: Entry[] = [];
+    const entries: CentralEntry[] = [];
     const names = new Set<string>();
     let uncompressedBytes = 0;
     let hasManifest = false;
     let at = 0;
     for (let n = 0; n < dir.entries; n++) {
-      if (at + CENTRAL_MIN > central.length || central.readUInt32LE(at) !== CENTRAL_HEADER)
-        return refuse('malformed', `entry ${n} header`);
-      const nameLength = central.readUInt16LE(at + 28);
-      const extraLength = central.readUInt16LE(at + 30);
-      const commentLength = central.readUInt16LE(at + 32);
-      const next = at + CENTRAL_MIN + nameLength + extraLength + commentLength;
-      if (next > central.length) return refuse('malformed', `entry ${n} runs past the directory`);
-      const name = central.toString('utf8', at + CENTRAL_MIN, at + CENTRAL_MIN + nameLength);
+      const entry = readCentralEntry(central, at);
+      if (typeof entry === 'string') return refuse('malformed', `entry ${n} ${entry}`);
+      const { name } = entry;
       if (isUnsafeEntryName(name)) return refuse('unsafe-name', JSON.stringify(name.slice(0, 100)));
       // Two entries of one name: a device and a scanner might each read a different one.
       if (names.has(name))
         return refuse('malformed', `duplicate entry ${JSON.stringify(name.slice(0, 100))}`);
       names.add(name);
-      const entry: Entry = {
-        name,
-        compressed: central.readUInt32LE(at + 20),
-        uncompressed: central.readUInt32LE(at + 24),
-        localOffset: central.readUInt32LE(at + 42),
-      };
-      const wants = {
-        uncompressed: entry.uncompressed === 0xffffffff,
-        compressed: entry.compressed === 0xffffffff,
-        offset: entry.localOffset === 0xffffffff,
-      };
-      const extra = central.subarray(
-        at + CENTRAL_MIN + nameLength,
-        at + CENTRAL_MIN + nameLength + extraLength,
-      );
-      if (!applyZip64(extra, entry, wants)) return refuse('malformed', `entry ${n} ZIP64 field`);
+      if (!entry.sizesKnown) return refuse('malformed', `entry ${n} ZIP64 field`);
       uncompressedBytes += entry.uncompressed;
       if (uncompressedBytes > limits.maxUncompressedBytes) {
         return {
@@ -209,7 +101,7 @@ export async function checkApk(path: string, limits: ApkLimits = defaultApkLimit
       }
       if (name === MANIFEST) hasManifest = true;
       entries.push(entry);
-      at = next;
+      at = entry.next;
     }
     // The count and the size the end record declared must be exactly what the directory holds.
     if (at !== central.length) return refuse('malformed', 'central directory longer than its entries');
@@ -226,7 +118,5 @@ export async function checkApk(path: string, limits: ApkLimits = defaultApkLimit
     }
     if (!hasManifest) return refuse('not-apk', 'no AndroidManifest.xml');
     return { ok: true, entries: entries.length, uncompressedBytes };
-  } finally {
-    await file.close();
-  }
+  });
 }
