@@ -1,4 +1,5 @@
 import { formatCount } from './count-format.ts';
+import type { RecordKind } from './logs.ts';
 
 /**
  * An access-log row in words, beside its raw resource (issue 15, item 6): "Viewed patient",
@@ -8,19 +9,9 @@ import { formatCount } from './count-format.ts';
  * values (decision 048). Null for a row it has no words for (a route it does not know, a resource a
  * machine's app wrote).
  */
-export type LogRecordKind =
-  | 'patient'
-  | 'doctor'
-  | 'technician'
-  | 'treatment'
-  | 'device'
-  | 'user'
-  | 'role'
-  | 'subscription'
-  | 'app-update';
-export type LogInWords = { text: string; record: { kind: LogRecordKind; id: string } | null };
+export type LogInWords = { text: string; record: { kind: RecordKind; id: string } | null };
 
-type Phrase = [method: string, pattern: RegExp, text: string, record?: LogRecordKind];
+type Phrase = [method: string, pattern: RegExp, text: string, record?: RecordKind];
 
 const admin = '/api/v1/admin';
 const app = '/api/v1/app';
@@ -95,13 +86,7 @@ export function logInWords(log: {
   const on = log.machineNumber ? ` on ${log.machineNumber}` : '';
   const looked = viewOrReveal.exec(log.resource);
   if (looked) {
-    const [, action, kind, id, detail] = looked as unknown as [
-      string,
-      string,
-      LogRecordKind,
-      string,
-      string?,
-    ];
+    const [, action, kind, id, detail] = looked as unknown as [string, string, RecordKind, string, string?];
     const record = { kind, id };
     if (action === 'VIEW') return { text: `Viewed ${kind}${on}`, record };
     return { text: `Revealed ${kind}${on}: ${detail ?? ''}`.trimEnd(), record };

@@ -82,6 +82,23 @@ export const errorLogExportQuerySchema = logExportQuery(errorLogExportColumns);
 export type AccessLogExportQuery = z.output<typeof accessLogExportQuerySchema>;
 export type ErrorLogExportQuery = z.output<typeof errorLogExportQuerySchema>;
 
+/**
+ * What an access-log row is about (its `recordKind`, beside `recordId`): the API names it when it
+ * writes the row (audit.ts, audit-records.ts), and the console links the row to that record's page.
+ */
+export type RecordKind =
+  | 'patient'
+  | 'doctor'
+  | 'technician'
+  | 'treatment'
+  | 'device'
+  | 'user'
+  | 'role'
+  | 'subscription'
+  | 'app-update'
+  | 'alarm'
+  | 'saved-view';
+
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 
 /** docs/product.md §3.8 "Access log": resource, location, time (createdTime elsewhere), userEmail or user. */

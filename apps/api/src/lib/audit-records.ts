@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { apiPaths } from '@app/contract/paths';
-import type { RecordKind } from './audit.ts';
+import type { RecordKind } from '@app/contract/logs';
 import { routeConfigOf } from './route-config.ts';
 
 /*

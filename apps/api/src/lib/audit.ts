@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { apiMessages } from '@app/contract/envelope';
+import type { RecordKind } from '@app/contract/logs';
 import type { Db } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import './request-context.ts';
@@ -19,19 +20,6 @@ import { createFailureAggregator } from './failure-aggregator.ts';
 
 export type AccessEntry = typeof accessLogs.$inferInsert;
 export type ErrorEntry = typeof errorLogs.$inferInsert;
-
-export type RecordKind =
-  | 'patient'
-  | 'doctor'
-  | 'technician'
-  | 'treatment'
-  | 'device'
-  | 'user'
-  | 'role'
-  | 'subscription'
-  | 'app-update'
-  | 'alarm'
-  | 'saved-view';
 
 /**
  * A row that had to be in the trail before its answer could not be written: the answer is withheld

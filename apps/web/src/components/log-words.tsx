@@ -1,10 +1,10 @@
-import { logInWords, type LogRecordKind } from '@app/contract/log-words';
-import type { AccessLog } from '@app/contract/logs';
+import { logInWords } from '@app/contract/log-words';
+import type { AccessLog, RecordKind } from '@app/contract/logs';
 import { orNA } from '../lib/format.ts';
 import { paths } from '../lib/paths.ts';
 import { Link } from './link.tsx';
 
-const pageOf: Partial<Record<LogRecordKind, (id: string) => string>> = {
+const pageOf: Partial<Record<RecordKind, (id: string) => string>> = {
   device: (id) => paths.deviceDetails.href({ id }),
   patient: (id) => paths.viewPatient.href({ id }),
   doctor: (id) => paths.viewDoctor.href({ id }),
