@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/contract', 'apps/api', 'apps/web'],
+    projects: ['packages/contract', 'packages/fake-data', 'apps/api', 'apps/web'],
   },
 });

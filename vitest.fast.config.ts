@@ -59,6 +59,7 @@ export default defineConfig({
     teardownTimeout: 60_000,
     projects: [
       'packages/contract',
+      'packages/fake-data',
       // Component files share a worker's window and dependencies, put back between files
       // (src/test/jsdom-environment.ts), and load the app's modules afresh (src/test/setup.ts):
       // a third less CPU than a VM context per file, which `npm test` keeps (decision 062).

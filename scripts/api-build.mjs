@@ -1,6 +1,7 @@
 // Compiles the API to plain JavaScript once its sources change, so production runs `node` on
 // apps/api/dist/server.js with no TypeScript loader (issue 14): one ES module bundle of our own
-// code and the contract; every npm package stays an import, resolved from node_modules at run time.
+// code and the workspace packages it imports (the contract, the demo data's fake data); every npm
+// package stays an import, resolved from node_modules at run time.
 import { createHash } from 'node:crypto';
 import {
   cpSync,
@@ -18,7 +19,13 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const apiDir = path.join(root, 'apps/api');
 export const apiServerEntry = path.join(apiDir, 'dist/server.js');
-const inputs = ['apps/api/src', 'apps/api/package.json', 'packages/contract/src', 'package-lock.json'];
+const inputs = [
+  'apps/api/src',
+  'apps/api/package.json',
+  'packages/contract/src',
+  'packages/fake-data/src',
+  'package-lock.json',
+];
 const isSource = (p) => !/\.test\.tsx?$/.test(p) && !p.includes(`${path.sep}hardening${path.sep}`);
 
 function hashInputs() {

@@ -6,150 +6,91 @@ import type {
   PatientItem,
   TreatmentItem,
 } from '@app/contract/device-api';
+import { appErrors, appScreens, fakeIp } from '@app/fake-data/app-logs';
+import { appPhone, fakeName, fakeResident } from '@app/fake-data/people';
+import { cities } from '@app/fake-data/places';
+import { createRng, type Rng } from '@app/fake-data/random';
+import { fakeSession, treatmentPlans } from '@app/fake-data/treatments';
 
 /*
- * Deterministic fake records for the fleet simulator: one seeded generator per machine, so a run
- * with the same seed registers the same people (item ids stay random UUIDs: they are the
- * idempotency keys and must never collide between runs against the same server).
+ * The device API's items, made of the fake data the demo data set uses too (@app/fake-data): one
+ * seeded generator per machine, so a run with the same seed registers the same people. Item ids stay
+ * random UUIDs: they are the idempotency keys and must never collide between runs against the same
+ * server.
  */
 
-/** mulberry32: a tiny seeded generator, good enough for fake names. */
-export function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!,
-    chance: (p: number) => next() < p,
-  };
-}
-export type Random = ReturnType<typeof seededRandom>;
+/** A machine's generator: the same seed, the same people and records. */
+export const seededRandom = (seed: number): Rng => createRng(seed);
 
-const firstNames = [
-  'Amira',
-  'Ben',
-  'Chen',
-  'Dara',
-  'Elif',
-  'Farid',
-  'Greta',
-  'Hugo',
-  'Ines',
-  'Jonas',
-  'Kai',
-  'Lina',
-];
-const lastNames = [
-  'Ahmed',
-  'Becker',
-  'Costa',
-  'Dubois',
-  'Eriksen',
-  'Fischer',
-  'Garcia',
-  'Haddad',
-  'Ivanova',
-  'Jensen',
-];
-const places = [
-  { city: 'Berlin', state: 'Berlin', country: 'Germany', lat: 52.52, long: 13.405 },
-  { city: 'Lyon', state: 'Auvergne-Rhône-Alpes', country: 'France', lat: 45.764, long: 4.8357 },
-  { city: 'Porto', state: 'Porto', country: 'Portugal', lat: 41.1579, long: -8.6291 },
-  { city: 'Austin', state: 'Texas', country: 'United States', lat: 30.2672, long: -97.7431 },
-  { city: 'Pune', state: 'Maharashtra', country: 'India', lat: 18.5204, long: 73.8567 },
-] as const;
-export const treatmentPlans = [
-  'Knee, 3 sessions',
-  'Lower back, 6 sessions',
-  'Shoulder, 4 sessions',
-  'Heel spur, 5 sessions',
-];
-const screens = ['home', 'patients', 'patient/detail', 'treatment/start', 'treatment/summary', 'settings'];
-const failures = [
-  { functionName: 'PulseController.arm', message: 'Capacitor charge timed out after 800 ms' },
-  { functionName: 'SyncWorker.flush', message: 'Network unreachable' },
-  { functionName: 'CameraFragment.capture', message: 'Camera busy' },
-];
+export const placeOf = (random: Rng) => random.pick(cities);
 
-export const placeOf = (random: Random) => random.pick(places);
-
-function person(random: Random, machineNumber: string, tag: string, createdAt: Date) {
-  const first = random.pick(firstNames);
-  const last = random.pick(lastNames);
-  const place = random.pick(places);
-  const handle = `${first}.${last}.${tag}`.toLowerCase().replace(/[^a-z0-9.]/g, '');
+/** As the app registers a person; `tag` keeps the user name unique on the machine. */
+function person(random: Rng, machineNumber: string, tag: string, createdAt: Date) {
+  const place = placeOf(random);
+  const name = fakeName(random);
+  const { latitude, longitude, ...resident } = fakeResident(random, place, [18, 90]);
   return {
     id: crypto.randomUUID(),
-    username: handle,
-    nickName: `${first} ${last}`,
-    email: `${handle}@clinic.example`,
-    sex: random.int(0, 2),
-    age: random.int(18, 90),
-    phonenumber: `+49${String(random.int(1_000_000_000, 1_999_999_999))}`,
+    username: `${name.handle}.${tag}`.toLowerCase().replace(/[^a-z0-9.]/g, ''),
+    nickName: name.first,
+    name: name.name,
+    email: name.email,
+    phonenumber: appPhone(random),
     machineNumber,
-    lat: place.lat,
-    long: place.long,
-    address: `${random.int(1, 200)} Main Street`,
-    city: place.city,
-    state: place.state,
-    country: place.country,
+    lat: latitude,
+    long: longitude,
+    ...resident,
     createdAt: createdAt.toISOString(),
   };
 }
 
 export const fakeDoctor = (
-  random: Random,
+  random: Rng,
   machineNumber: string,
   tag: string,
   roleId: number,
   password: string,
   at: Date,
-): DoctorItem => ({ ...person(random, machineNumber, tag, at), password, roleId });
-
-/** Patients do not sign in: their user name is the name the console shows, as a person types it. */
-export const fakePatient = (random: Random, machineNumber: string, tag: string, at: Date): PatientItem => {
-  const patient = person(random, machineNumber, tag, at);
-  return { ...patient, username: patient.nickName };
+): DoctorItem => {
+  const { name: _name, ...doctor } = person(random, machineNumber, tag, at);
+  return { ...doctor, password, roleId };
 };
 
-export function fakeTreatment(random: Random, patientId: string, images: string[], at: Date): TreatmentItem {
-  const minutes = random.int(5, 40);
-  const energy = Math.round(random.next() * 200) / 10;
-  const pulses = random.int(500, 3000);
+/** Patients do not sign in: their user name is the name the console shows, as a person types it. */
+export const fakePatient = (random: Rng, machineNumber: string, tag: string, at: Date): PatientItem => {
+  const { name, ...patient } = person(random, machineNumber, tag, at);
+  return { ...patient, username: name };
+};
+
+export function fakeTreatment(random: Rng, patientId: string, images: string[], at: Date): TreatmentItem {
+  const session = fakeSession(random);
   return {
     id: crypto.randomUUID(),
     patientId,
-    treatmentDevice: 'ESWT Pro 2',
+    treatmentDevice: session.model,
     treatmentPlan: random.pick(treatmentPlans),
-    treatmentStartTime: new Date(at.getTime() - minutes * 60_000).toISOString(),
+    treatmentStartTime: new Date(at.getTime() - session.duration * 60_000).toISOString(),
     treatmentEndTime: at.toISOString(),
-    treatmentDuration: minutes,
-    treatmentEnergy: energy,
-    totalEnergyOutput: Math.round(energy * pulses),
+    treatmentDuration: session.duration,
+    treatmentEnergy: session.energy,
+    totalEnergyOutput: session.totalEnergyOutput,
     treatmentImages: images.map((data) => ({ id: crypto.randomUUID(), data })),
   };
 }
 
-export const fakeAccessLog = (random: Random, userId: number | undefined, at: Date): AccessLogItem => ({
+export const fakeAccessLog = (random: Rng, userId: number | undefined, at: Date): AccessLogItem => ({
   id: crypto.randomUUID(),
-  resource: `app/${random.pick(screens)}`,
-  location: `10.0.${random.int(0, 255)}.${random.int(1, 254)}`,
+  resource: random.pick(appScreens),
+  location: fakeIp(random),
   time: at.toISOString(),
   ...(userId === undefined ? {} : { userId }),
 });
 
-export function fakeErrorLog(random: Random, userId: number | undefined, at: Date): ErrorLogItem {
-  const failure = random.pick(failures);
+export function fakeErrorLog(random: Rng, userId: number | undefined, at: Date): ErrorLogItem {
+  const failure = random.pick(appErrors);
   return {
     id: crypto.randomUUID(),
-    resource: `app/${random.pick(screens)}`,
+    resource: failure.screen,
     functionName: failure.functionName,
     message: failure.message,
     utcTime: at.toISOString(),
@@ -179,7 +120,7 @@ const chunk = (type: string, data: Buffer) => {
 };
 
 /** A small RGB PNG (a gradient tinted by the seed): a real image the server can decode and re-encode. */
-export function tinyPng(random: Random, width = 32, height = 24): Buffer {
+export function tinyPng(random: Rng, width = 32, height = 24): Buffer {
   const [r0, g0, b0] = [random.int(0, 255), random.int(0, 255), random.int(0, 255)];
   const rows: Buffer[] = [];
   for (let y = 0; y < height; y++) {
@@ -204,7 +145,7 @@ export function tinyPng(random: Random, width = 32, height = 24): Buffer {
 }
 
 /** The same picture as a JPEG (camera captures are JPEGs), through sharp. */
-export async function tinyJpeg(random: Random): Promise<Buffer> {
+export async function tinyJpeg(random: Rng): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
   return sharp(tinyPng(random)).jpeg({ quality: 70 }).toBuffer();
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { consolePhone } from '@app/fake-data/people';
+import { fakeClinic } from '@app/fake-data/places';
 import { AdminClient, type Holdings } from './admin-client.ts';
-import { seededRandom, tinyJpeg, tinyPng, placeOf } from './fake-data.ts';
+import { seededRandom, tinyJpeg, tinyPng } from './fake-data.ts';
 import { newHttpStats, type HttpStats } from './http.ts';
 import { recordKinds, tally, type RecordKind } from './ledger.ts';
 import { appVersion, SimMachine } from './machine.ts';
@@ -93,16 +95,13 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
         badShare: options.badShare ?? 0.03,
         images: () => Array.from({ length: mine.int(1, 2) }, () => mine.pick(pictures)),
       });
-      const place = placeOf(mine);
+      const place = machine.place;
       const device = await admin.addDevice({
         machineNumber: `SIM-${label}`,
         serialNumber: `SN-SIM-${label}`,
-        location: `Clinic ${place.city} ${i + 1}`,
-        latitude: place.lat,
-        longitude: place.long,
+        ...fakeClinic(mine, place),
         city: place.city,
         country: place.country,
-        address: `${mine.int(1, 200)} Harbour Road`,
       });
       const { code } = await admin.issueEnrolmentCode(device._id);
       await machine.client.enrol(code);
@@ -110,7 +109,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
       const user = await admin.addTechnician(role._id, [device._id], technician, {
         lastName: `Technician ${i + 1}`,
         email: `tech-${label}@fleet.example`,
-        phone: String(mine.int(1_000_000_000, 9_999_999_999)),
+        phone: consolePhone(mine),
       });
       await machine.heartbeat();
       await machine.setUpPeople(technician, role.roleId);

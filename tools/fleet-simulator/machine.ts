@@ -7,16 +7,10 @@ import type {
   PatientItem,
   TreatmentItem,
 } from '@app/contract/device-api';
+import type { City } from '@app/fake-data/places';
+import type { Rng } from '@app/fake-data/random';
 import { DeviceClient } from './device-client.ts';
-import {
-  fakeAccessLog,
-  fakeDoctor,
-  fakeErrorLog,
-  fakePatient,
-  fakeTreatment,
-  placeOf,
-  type Random,
-} from './fake-data.ts';
+import { fakeAccessLog, fakeDoctor, fakeErrorLog, fakePatient, fakeTreatment, placeOf } from './fake-data.ts';
 import type { HttpOptions } from './http.ts';
 import { newLedger, recordAnswers, type RecordKind } from './ledger.ts';
 
@@ -38,7 +32,7 @@ type Entry =
 
 export type MachineOptions = {
   http: HttpOptions;
-  random: Random;
+  random: Rng;
   /** Share of batches re-sent on purpose with the same ids (as after a lost answer). */
   resendShare: number;
   /** Share of records made bad on purpose (they must be refused with a reason). */
@@ -56,7 +50,8 @@ export class SimMachine {
   maxBacklog = 0;
   private recorded = 0;
   private outbox: Entry[] = [];
-  private readonly place;
+  /** Where the machine stands: its check-ins report this place. */
+  readonly place: City;
 
   constructor(
     readonly label: string,
@@ -74,7 +69,7 @@ export class SimMachine {
   }
 
   async heartbeat() {
-    await this.client.heartbeat(appVersion.code, appVersion.name, this.place.lat, this.place.long);
+    await this.client.heartbeat(appVersion.code, appVersion.name, this.place.lat, this.place.lon);
     this.heartbeats++;
   }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '@app/fake-data/random';
 import { createStorage } from '../lib/storage/create-storage.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { seedAppUpdates } from './app-updates-seed.ts';
-import { createRng } from './rng.ts';
 
 let t: TestApp;
 beforeAll(async () => {

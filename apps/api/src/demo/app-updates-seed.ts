@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
+import type { Rng } from '@app/fake-data/random';
 import type { Db } from '../db/client.ts';
 import { appUpdates } from '../db/schema/app-updates.ts';
 import { storageKey } from '../lib/storage/storage-key.ts';
 import { buildDemoApk } from '../modules/app-updates/zip-writer.ts';
-import type { Rng } from './rng.ts';
 import type { DemoContext } from './demo-context.ts';
 
 const apps = [

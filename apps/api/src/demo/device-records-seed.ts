@@ -1,10 +1,11 @@
+import { appErrors, fakeIp } from '@app/fake-data/app-logs';
+import type { Rng } from '@app/fake-data/random';
+import { fakeSession, treatmentPlans } from '@app/fake-data/treatments';
 import type { Db } from '../db/client.ts';
 import { treatmentImages, treatmentRecords } from '../db/schema/devices.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
-import { appErrors, models, plans } from './device-demo-lists.ts';
 import type { DemoDevice } from './devices-seed.ts';
 import { treatmentImage } from './images.ts';
-import type { Rng } from './rng.ts';
 
 /*
  * The demo machines' records as the device API stores what the app sends: the app's ids
@@ -13,7 +14,6 @@ import type { Rng } from './rng.ts';
 
 const day = 86_400_000;
 const minute = 60_000;
-const ip = (rng: Rng) => `${rng.pick(['203.0.113', '198.51.100', '192.0.2'])}.${rng.int(2, 254)}`;
 const hex = (rng: Rng, n: number) => Array.from({ length: n }, () => rng.int(0, 15).toString(16)).join('');
 /** A version 4 UUID from the seeded generator: the ids the app generates, deterministic here. */
 export const demoUuid = (rng: Rng) =>
@@ -46,29 +46,27 @@ export async function seedTreatments(
   }[],
   doctorIds: Map<string, { id: string }>,
 ) {
-  const treatmentPlans: { row: typeof treatmentRecords.$inferInsert; images: number }[] = [];
+  const sessions: { row: typeof treatmentRecords.$inferInsert; images: number }[] = [];
   for (const patient of patientRows) {
     const { plan } = patient;
-    const course = rng.pick(plans);
+    const course = rng.pick(treatmentPlans);
     let start = plan.row.createTime!.getTime() + rng.int(1, 72) * 60 * minute;
     for (let s = 0; s < plan.treatments && start < now.getTime() - 2 * 60 * minute; s++) {
-      const duration = rng.int(8, 40);
-      const energy = rng.float(0.05, 0.45, 2);
-      const pulses = rng.int(1500, 3000);
-      const end = new Date(start + duration * minute);
-      treatmentPlans.push({
+      const session = fakeSession(rng);
+      const end = new Date(start + session.duration * minute);
+      sessions.push({
         row: {
           deviceId: plan.row.deviceId,
           doctorId: doctorIds.get(plan.doctorKey)!.id,
           patientId: patient.id,
           userName: plan.row.patientname,
-          treatmentDevice: rng.pick(models),
+          treatmentDevice: session.model,
           treatmentPlan: course,
           treatmentStartTime: new Date(start),
           treatmentEndTime: end,
-          treatmentDuration: duration,
-          treatmentEnergy: energy,
-          totalEnergyOutput: Number((energy * pulses).toFixed(1)),
+          treatmentDuration: session.duration,
+          treatmentEnergy: session.energy,
+          totalEnergyOutput: session.totalEnergyOutput,
           // As the device API stores it: the device's end time, and when the server got it.
           createdAt: end,
           clientId: demoUuid(rng),
@@ -80,7 +78,7 @@ export async function seedTreatments(
     }
   }
   const imageRows: (typeof treatmentImages.$inferInsert)[] = [];
-  await insertInBatches(treatmentPlans, async (batch) => {
+  await insertInBatches(sessions, async (batch) => {
     const rows = await db
       .insert(treatmentRecords)
       .values(batch.map((b) => b.row))
@@ -127,7 +125,7 @@ export async function seedAppLogs(
     // An app user's logs start when they were registered (or with the device).
     const from = (user.createTime ?? device.createdAt).getTime();
     const span = Math.max(60_000, now.getTime() - from);
-    const where = ip(rng);
+    const where = fakeIp(rng);
     const common = () => {
       const createdAt = new Date(from + rng.int(0, span));
       return {

@@ -1,15 +1,9 @@
+import { appRoutes, technicianRoutes } from '@app/fake-data/app-logs';
+import { appPhone, fakeName, fakeResident } from '@app/fake-data/people';
+import { cities, fakeClinic, type City } from '@app/fake-data/places';
+import type { Rng } from '@app/fake-data/random';
 import type { Db } from '../db/client.ts';
 import { devices, doctors, patients, technicians } from '../db/schema/devices.ts';
-import { cities } from './cities.ts';
-import {
-  appResources,
-  appVersions,
-  districts,
-  firstNames,
-  lastNames,
-  practices,
-  technicianResources,
-} from './device-demo-lists.ts';
 import {
   demoUuid,
   insertInBatches,
@@ -17,7 +11,6 @@ import {
   seedAppLogs,
   seedTreatments,
 } from './device-records-seed.ts';
-import type { Rng } from './rng.ts';
 
 export type DemoDevice = {
   id: string;
@@ -30,15 +23,13 @@ export type DemoDevice = {
 
 const day = 86_400_000;
 const minute = 60_000;
-const ascii = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
-const phone = (rng: Rng) => `+${rng.int(1, 49)}${String(rng.int(100_000_000, 999_999_999))}${rng.int(0, 9)}`;
 
-type Place = { city: string; country: string; lat: number; lon: number; streets: readonly string[] };
+/** The treatment app's releases the machines run (the demo's App Update list): versionCode → versionName. */
+const appVersions = [
+  { code: 20, name: '1.1.0' },
+  { code: 30, name: '1.2.0' },
+  { code: 40, name: '1.3.0' },
+] as const;
 
 /**
  * About 60 devices across real cities, each with doctors, technicians, patients, treatment records
@@ -50,32 +41,19 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
   const usedEmails = new Set<string>();
   const usedNames = new Set<string>();
   /** A person as the app registers them: a lower-case user name, nick name, sex, age, where they live. */
-  const person = (place: Place, ages: [number, number]) => {
+  const person = (place: City, ages: [number, number]) => {
     for (;;) {
-      const first = rng.pick(firstNames);
-      const last = rng.pick(lastNames);
-      const email = `${ascii(first)}.${ascii(last)}${rng.int(1, 99)}@${rng.pick(['example.com', 'example.org', 'example.net'])}`;
-      if (usedEmails.has(email)) continue;
-      usedEmails.add(email);
-      let handle = `${ascii(first)}.${ascii(last)}`;
-      for (let n = 2; usedNames.has(handle); n++) handle = `${ascii(first)}.${ascii(last)}${n}`;
+      const name = fakeName(rng);
+      if (usedEmails.has(name.email)) continue;
+      usedEmails.add(name.email);
+      let handle = name.handle;
+      for (let n = 2; usedNames.has(handle); n++) handle = `${name.handle}${n}`;
       usedNames.add(handle);
       return {
-        name: `${first} ${last}`,
+        name: name.name,
         handle,
-        email,
-        details: {
-          nickName: first,
-          sex: rng.chance(0.05) ? 0 : rng.int(1, 2),
-          age: rng.int(...ages),
-          address: `${rng.int(1, 120)} ${rng.pick(place.streets)}, ${place.city}`,
-          city: place.city,
-          // The demo cities carry no region; the city stands in for it.
-          state: place.city,
-          country: place.country,
-          latitude: Number((place.lat + rng.float(-0.05, 0.05, 4)).toFixed(4)),
-          longitude: Number((place.lon + rng.float(-0.05, 0.05, 4)).toFixed(4)),
-        },
+        email: name.email,
+        details: { nickName: name.first, ...fakeResident(rng, place, ages) },
       };
     }
   };
@@ -96,12 +74,9 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
     return {
       machineNumber: `MN-${String(1001 + i)}`,
       serialNumber: `SN-${2023 + (i % 3)}-${String(rng.int(10_000, 99_999))}${String.fromCharCode(65 + (i % 26))}`,
-      location: `${rng.pick(districts)} ${rng.pick(practices)}`,
-      latitude: Number((c.lat + rng.float(-0.03, 0.03, 4)).toFixed(4)),
-      longitude: Number((c.lon + rng.float(-0.03, 0.03, 4)).toFixed(4)),
+      ...fakeClinic(rng, c),
       city: c.city,
       country: c.country,
-      address: `${rng.int(1, 240)} ${rng.pick(c.streets)}, ${c.city}`,
       status,
       createdAt,
       updatedAt: createdAt,
@@ -147,7 +122,7 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
         receivedAt: receivedAfter(rng, createTime, now),
         userName: `dr.${p.handle}`,
         email: p.email,
-        phonenumber: phone(rng),
+        phonenumber: appPhone(rng),
         status: rng.chance(0.9) ? 2 : 1,
         createTime,
         ...p.details,
@@ -167,7 +142,7 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
             receivedAt: receivedAfter(rng, registered, now),
             patientname: pp.name,
             email: pp.email,
-            phone: phone(rng),
+            phone: appPhone(rng),
             createTime: registered,
             ...pp.details,
           },
@@ -183,7 +158,7 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
         deviceId: device.id,
         userName: p.handle,
         email: p.email,
-        phonenumber: phone(rng),
+        phonenumber: appPhone(rng),
         status: rng.chance(0.85) ? 2 : 1,
         createTime: when(),
       });
@@ -230,8 +205,8 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
 
   await seedTreatments(db, rng, now, patientRows, doctorIds);
   await seedAppLogs(db, rng, now, inserted, [
-    ...[...doctorIds.values()].map((d) => ({ ...d, resources: appResources, weight: 8 })),
-    ...techRows.map((t) => ({ ...t, resources: [...appResources, ...technicianResources], weight: 4 })),
+    ...[...doctorIds.values()].map((d) => ({ ...d, resources: appRoutes, weight: 8 })),
+    ...techRows.map((t) => ({ ...t, resources: [...appRoutes, ...technicianRoutes], weight: 4 })),
   ]);
   return inserted;
 }

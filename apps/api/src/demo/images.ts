@@ -1,4 +1,4 @@
-import type { Rng } from './rng.ts';
+import type { Rng } from '@app/fake-data/random';
 
 const palettes = [
   ['#0d3b66', '#f4d35e', '#ee964b', '#f95738'],

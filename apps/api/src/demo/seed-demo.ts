@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { createRng } from '@app/fake-data/random';
 import type { Db } from '../db/client.ts';
 import { devices } from '../db/schema/devices.ts';
 import type { Storage } from '../lib/storage/storage.ts';
 import { seedAppUpdates } from './app-updates-seed.ts';
 import type { DemoContext } from './demo-context.ts';
 import { seedDevices } from './devices-seed.ts';
-import { createRng } from './rng.ts';
 import { seedSubscriptions } from './subscriptions-seed.ts';
 import { seedUsers } from './users-seed.ts';
 

@@ -4,10 +4,10 @@
 // Everything is deterministic: row n is always the same row. Meant for PostgreSQL (DATABASE_URL).
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
+import { cities, districts, practices } from '@app/fake-data/places';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase, type Db } from '../db/client.ts';
 import { rowsOf } from '../db/rows-of.ts';
-import { cities } from './cities.ts';
 
 const { values } = parseArgs({
   options: {
@@ -45,16 +45,14 @@ function progress(label: string, target: number, startDone: number, unit = 'rows
   };
 }
 
-const cityList = sql.raw(`ARRAY[${cities.map((c) => `'${c.city.replace(/'/g, "''")}'`).join(',')}]`);
-const countryList = sql.raw(`ARRAY[${cities.map((c) => `'${c.country.replace(/'/g, "''")}'`).join(',')}]`);
+const textArray = (items: readonly string[]) =>
+  sql.raw(`ARRAY[${items.map((t) => `'${t.replace(/'/g, "''")}'`).join(',')}]`);
+const cityList = textArray(cities.map((c) => c.city));
+const countryList = textArray(cities.map((c) => c.country));
 const latList = sql.raw(`ARRAY[${cities.map((c) => c.lat).join(',')}]::float8[]`);
 const lonList = sql.raw(`ARRAY[${cities.map((c) => c.lon).join(',')}]::float8[]`);
-const places = sql.raw(
-  `ARRAY['Central','North','South','East','West','Riverside','Old Town','Harbour','University','Park']`,
-);
-const kinds = sql.raw(
-  `ARRAY['Physio Clinic','Sports Medicine Centre','Orthopaedic Practice','Rehab Centre','Pain Clinic','Medical Centre']`,
-);
+const places = textArray(districts);
+const kinds = textArray(practices);
 const resources = sql.raw(
   `ARRAY['GET /api/v1/admin/machine','GET /api/v1/admin/machine/:id','PUT /api/v1/admin/machine/:id','GET /api/v1/admin/doctor/all','GET /api/v1/admin/patient/all','POST /api/v1/app/login','POST /api/v1/app/treatments','POST /api/v1/app/treatments/images','GET /api/v1/app/updates/latest']`,
 );
@@ -65,7 +63,7 @@ const insertDevices = (db: Db, from: number, to: number) =>
     insert into devices (machine_number, serial_number, location, latitude, longitude, city, country, address, status, subscription_status, created_at, updated_at)
     select 'SC-' || lpad(g::text, 7, '0'),
            'SCS-' || lpad(((g * 7919) % 10000000)::text, 7, '0') || '-' || g,
-           (${places})[1 + (g * 31) % 10] || ' ' || (${kinds})[1 + (g * 17) % 6],
+           (${places})[1 + (g * 31) % ${districts.length}] || ' ' || (${kinds})[1 + (g * 17) % ${practices.length}],
            round(((${latList})[1 + g % ${cities.length}] + ((g * 13) % 600 - 300) / 10000.0)::numeric, 4)::float8,
            round(((${lonList})[1 + g % ${cities.length}] + ((g * 29) % 600 - 300) / 10000.0)::numeric, 4)::float8,
            (${cityList})[1 + g % ${cities.length}],

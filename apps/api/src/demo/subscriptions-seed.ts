@@ -1,10 +1,11 @@
 import { subscriptionStatuses, type PlanType } from '@app/contract/subscriptions';
+import { ascii, mailDomains } from '@app/fake-data/people';
+import type { Rng } from '@app/fake-data/random';
 import type { Db } from '../db/client.ts';
 import { subscriptions } from '../db/schema/subscriptions.ts';
 import { addPeriod } from '../lib/payments/payment-provider.ts';
 import { newSubscriptionId } from '../modules/subscriptions/subscriptions-service.ts';
 import type { DemoContext } from './demo-context.ts';
-import type { Rng } from './rng.ts';
 
 const day = 24 * 3600_000;
 const linkDays = 7;
@@ -25,16 +26,9 @@ const customers = [
   'Lucía Torres',
   'Jan Novák',
 ];
-const domains = ['example.com', 'example.org', 'example.net'];
 const amounts = [49, 99, 149.99, 199, 299.5, 499, 749, 1200];
 const { pending, complete, expired, failed } = subscriptionStatuses;
 type Status = (typeof subscriptionStatuses)[keyof typeof subscriptionStatuses];
-
-const ascii = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[^\w\s]/g, '')
-    .toLowerCase();
 
 /**
  * Payment links for most demo devices, in every status: Pending and Failed links still open,
@@ -76,7 +70,7 @@ export async function seedSubscriptions(db: Db, rng: Rng, { now, devices }: Demo
       rows.push({
         id: newSubscriptionId(),
         fullName: name,
-        email: `${ascii(first)}.${ascii(last)}@${rng.pick(domains)}`,
+        email: `${ascii(first)}.${ascii(last)}@${rng.pick(mailDomains)}`,
         machineSerialNumber: device.serialNumber,
         amountCents: Math.round(rng.pick(amounts) * 100),
         isRecurring,

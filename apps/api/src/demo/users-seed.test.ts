@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionNames } from '@app/contract/permissions';
+import { createRng } from '@app/fake-data/random';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { createRng } from './rng.ts';
 import { seedUsers } from './users-seed.ts';
 
 let t: TestApp;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import type { Permission } from '@app/contract/permissions';
+import { ascii, consolePhone } from '@app/fake-data/people';
+import type { Rng } from '@app/fake-data/random';
 import type { Db } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import { roles, users } from '../db/schema/users.ts';
 import { hashPassword } from '../lib/passwords.ts';
-import type { Rng } from './rng.ts';
 import type { DemoContext } from './demo-context.ts';
 
 /**
@@ -128,16 +129,13 @@ export async function seedUsers(db: Db, rng: Rng, context: DemoContext): Promise
   const passwordHash = await hashPassword(randomBytes(24).toString('base64url'));
   const people = firstNames.map((firstName, i) => {
     const lastName = lastNames[i]!;
-    const handle = `${firstName}.${lastName}`
-      .normalize('NFD')
-      .replace(/[^A-Za-z.]/g, '')
-      .toLowerCase();
+    const handle = `${ascii(firstName)}.${ascii(lastName)}`;
     return {
       firstName,
       lastName,
       userName: handle.replace('.', '_'),
       email: `${handle}@example.com`,
-      phone: String(rng.int(2_000_000_000, 9_999_999_999)),
+      phone: consolePhone(rng),
       roleId: roleId(assignable[i % assignable.length]!)!,
       passwordHash,
       isDeletable: true,

@@ -1,6 +1,6 @@
 /**
- * A small seeded pseudo-random generator (mulberry32) for the demo data: the same seed gives the
- * same data set on every machine. Not for anything secret.
+ * A small seeded pseudo-random generator (mulberry32) for the demo data and the fleet simulator: the
+ * same seed gives the same data on every machine. Not for anything secret.
  */
 export type Rng = {
   /** A float in [0, 1). */
