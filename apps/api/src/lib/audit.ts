@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import './request-context.ts';
 import { writeInBatches } from './audit-batch-writer.ts';
+import { createBatchWriter } from './batch-writer.ts';
 import { AppError } from './errors.ts';
 import { createFailureAggregator } from './failure-aggregator.ts';
 
@@ -78,11 +79,6 @@ export function createAuditLog({
   maxBuffered = 50_000,
   aggregateWindowMs = 60_000,
 }: Options) {
-  let access: AccessEntry[] = [];
-  let errors: ErrorEntry[] = [];
-  let timer: NodeJS.Timeout | null = null;
-  let chain: Promise<void> = Promise.resolve();
-  let closed = false;
   /** Rows lost: refused by the database for their content (audit-batch-writer.ts), or pushed out of a full buffer. */
   let dropped = 0;
 
@@ -96,47 +92,29 @@ export function createAuditLog({
   const writeRows = <T>(rows: T[], insert: (batch: T[]) => Promise<unknown>, kind: string) =>
     writeInBatches(rows, insert, { kind, maxBatch, log, onDropped: () => dropped++ });
 
-  async function write() {
-    const a = access;
-    const e = errors;
-    access = [];
-    errors = [];
+  type Rows = { access: AccessEntry[]; errors: ErrorEntry[] };
+  const writer = createBatchWriter<Rows>({
+    flushIntervalMs,
+    flushAtSize: maxBatch,
+    empty: () => ({ access: [], errors: [] }),
+    size: (rows) => rows.access.length + rows.errors.length,
     // Unwritten rows wait for the next round (the database may be back), unless we are closing;
     // the requests they describe have long been answered.
-    const accessLeft = await writeRows(a, (batch) => db.insert(accessLogs).values(batch), 'access');
-    if (accessLeft.length && !closed) access = bound([...accessLeft, ...access]);
-    const errorsLeft = await writeRows(e, (batch) => db.insert(errorLogs).values(batch), 'error');
-    if (errorsLeft.length && !closed) errors = bound([...errorsLeft, ...errors]);
-  }
+    putBack: (left, since) => ({
+      access: bound([...left.access, ...since.access]),
+      errors: bound([...left.errors, ...since.errors]),
+    }),
+    write: async (rows) => ({
+      access: await writeRows(rows.access, (batch) => db.insert(accessLogs).values(batch), 'access'),
+      errors: await writeRows(rows.errors, (batch) => db.insert(errorLogs).values(batch), 'error'),
+    }),
+  });
 
-  /** Writes everything buffered so far; resolves when it is in the database (or given up). */
-  function flush(): Promise<void> {
-    if (timer) {
-      clearTimeout(timer);
-      timer = null;
-    }
-    chain = chain.then(write, write);
-    return chain;
-  }
-
-  function schedule() {
-    if (access.length + errors.length >= maxBatch) {
-      void flush();
-      return;
-    }
-    if (timer || closed) return;
-    timer = setTimeout(() => {
-      timer = null;
-      void flush();
-    }, flushIntervalMs);
-    timer.unref();
-  }
-
-  const pushAccess = (entry: Omit<AccessEntry, 'createdAt'> & { createdAt?: Date }) => {
-    access.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
-    access = bound(access);
-    schedule();
-  };
+  const pushAccess = (entry: Omit<AccessEntry, 'createdAt'> & { createdAt?: Date }) =>
+    writer.add((rows) => {
+      rows.access.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
+      rows.access = bound(rows.access);
+    });
 
   /**
    * One access row written now, alone (not with the batch), and committed when this resolves: on
@@ -154,11 +132,11 @@ export function createAuditLog({
     }
   }
 
-  const pushError = (entry: Omit<ErrorEntry, 'createdAt'> & { createdAt?: Date }) => {
-    errors.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
-    errors = bound(errors);
-    schedule();
-  };
+  const pushError = (entry: Omit<ErrorEntry, 'createdAt'> & { createdAt?: Date }) =>
+    writer.add((rows) => {
+      rows.errors.push({ ...storableText(entry), createdAt: entry.createdAt ?? now() });
+      rows.errors = bound(rows.errors);
+    });
   // Repeated anonymous failures: counted, one summary row per window (failure-aggregator.ts).
   const anonymous = createFailureAggregator({
     emit: pushError,
@@ -207,14 +185,14 @@ export function createAuditLog({
         recordId: String(record.id).slice(0, 64),
       });
     },
-    flush,
+    /** Writes everything buffered so far; resolves when it is in the database (or given up). */
+    flush: writer.flush,
     /** For health checks and the fuzz suite: rows waiting in memory, rows lost. */
-    stats: () => ({ buffered: access.length + errors.length, dropped }),
+    stats: () => ({ buffered: writer.size(), dropped }),
     async close() {
       clearInterval(sweep);
       anonymous.closeAll();
-      closed = true;
-      await flush();
+      await writer.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '#api/db/client.ts';
+import { createBatchWriter } from '#api/lib/batch-writer.ts';
 
 /** What a machine's calls said since the last write; the newest call wins, fields it left out keep theirs. */
 export type CheckIn = {
@@ -33,11 +34,6 @@ export function createCheckIns({
   maxRowsPerStatement = 5000,
   maxPending = 200_000,
 }: Options) {
-  let pending = new Map<string, CheckIn>();
-  let timer: NodeJS.Timeout | null = null;
-  let chain: Promise<void> = Promise.resolve();
-  let closed = false;
-
   const merge = (into: Map<string, CheckIn>, deviceId: string, next: CheckIn) => {
     const old = into.get(deviceId);
     if (!old) {
@@ -85,54 +81,42 @@ export function createCheckIns({
       where devices.id = v.id`);
   }
 
-  async function write() {
-    if (pending.size === 0) return;
-    const batch = pending;
-    pending = new Map();
-    // In id order: two API instances writing the same rows lock them in the same order.
-    const rows = [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (let i = 0; i < rows.length; i += maxRowsPerStatement) {
-      const chunk = rows.slice(i, i + maxRowsPerStatement);
-      try {
-        await writeChunk(chunk);
-      } catch (err) {
-        log?.warn({ err, machines: rows.length - i }, 'check-ins: writing last-seen times failed; retrying');
-        if (!closed) for (const [id, c] of rows.slice(i)) merge(pending, id, c);
-        schedule();
-        return;
+  type Pending = Map<string, CheckIn>;
+  const writer = createBatchWriter<Pending>({
+    flushIntervalMs,
+    // The database away: the entries wait (bounded by maxPending) and are tried again a second later.
+    retryLeftovers: true,
+    empty: () => new Map(),
+    size: (pending) => pending.size,
+    putBack: (left, since) => {
+      for (const [id, c] of left) merge(since, id, c);
+      return since;
+    },
+    async write(batch) {
+      // In id order: two API instances writing the same rows lock them in the same order.
+      const rows = [...batch].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      for (let i = 0; i < rows.length; i += maxRowsPerStatement) {
+        try {
+          await writeChunk(rows.slice(i, i + maxRowsPerStatement));
+        } catch (err) {
+          log?.warn(
+            { err, machines: rows.length - i },
+            'check-ins: writing last-seen times failed; retrying',
+          );
+          return new Map(rows.slice(i));
+        }
       }
-    }
-  }
-
-  function flush(): Promise<void> {
-    if (timer) {
-      clearTimeout(timer);
-      timer = null;
-    }
-    chain = chain.then(write, write);
-    return chain;
-  }
-
-  function schedule() {
-    if (timer || closed || pending.size === 0) return;
-    timer = setTimeout(() => {
-      timer = null;
-      void flush();
-    }, flushIntervalMs);
-    timer.unref();
-  }
+      return new Map();
+    },
+  });
 
   return {
     /** Notes a call from the machine (and what its heartbeat said). Memory only; never waits. */
     record(deviceId: string, checkIn: CheckIn) {
-      merge(pending, deviceId, checkIn);
-      schedule();
+      writer.add((pending) => merge(pending, deviceId, checkIn));
     },
     /** Writes what is pending; resolves when it is in the database (tests await it). */
-    flush,
-    async close() {
-      await flush();
-      closed = true;
-    },
+    flush: writer.flush,
+    close: writer.close,
   };
 }
