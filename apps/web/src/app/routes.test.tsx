@@ -11,7 +11,7 @@ import {
   reloadSessionFromStorage,
   SESSION_STORAGE_KEY,
 } from '../lib/session-store.ts';
-import { routes } from './routes.tsx';
+import { routerOptions, routes } from './routes.tsx';
 
 const signIn = (toggle = true) => {
   localStorage.setItem(
@@ -35,7 +35,7 @@ const signIn = (toggle = true) => {
 };
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { ...routerOptions, initialEntries: [path] });
   render(<RouterProvider router={router} />);
   return router;
 }
@@ -71,7 +71,7 @@ describe('routes', () => {
     ['/enter-otp', 'Enter OTP'],
     ['/reset-password/abc', 'Reset Password'],
   ])('serves the public page %s (%s) without the admin layout', async (path, title) => {
-    const router = createMemoryRouter(routes, { initialEntries: [path] });
+    const router = createMemoryRouter(routes, { ...routerOptions, initialEntries: [path] });
     const titles: string[] = [];
     router.subscribe(() => titles.push(document.title));
     render(<RouterProvider router={router} />);

@@ -1,6 +1,12 @@
-import { Navigate, redirectDocument, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import {
+  Navigate,
+  redirectDocument,
+  type LoaderFunctionArgs,
+  type PatchRoutesOnNavigationFunction,
+  type RouteObject,
+} from 'react-router';
 import { paths, type RoutePattern } from '../lib/paths.ts';
-import { lazyPage } from './lazy-page.ts';
+import { lazyPage } from '../lib/lazy-page.ts';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
@@ -9,8 +15,9 @@ import { RouteFallback } from './route-fallback.tsx';
 
 /*
  * Every route of docs/product.md §2. Screens are lazy: the sign-in page loads none of the admin code.
- * To fill a screen, edit its page file in src/features/<domain>/pages/; to add one, name its path in
- * lib/paths.ts and add `page(paths.x, title, lazyPage(() => import(...), 'XPage'))` here.
+ * The public pages and the checkout's hand-offs are written here; the admin screens are declared by
+ * their features (features/<domain>/<domain>-screens.ts), listed in screen-list.ts, and join the
+ * router on the first visit under /admin/ (`routerOptions` below).
  */
 const handle = (title: string): RouteHandle => ({ title });
 
@@ -29,6 +36,27 @@ const checkoutPage = ({ request }: LoaderFunctionArgs) => {
   const url = new URL(request.url);
   return redirectDocument(`${url.pathname}${url.search}`);
 };
+
+/** The route the admin screens are patched into, inside the admin layout. */
+const ADMIN_SCREENS = 'admin-screens';
+
+/*
+ * The admin screens' table (screen-list.ts, with every feature's declarations) is loaded on the first
+ * navigation under /admin/ and patched into the router, so the sign-in screen carries none of it
+ * (docs/architecture.md §7). React Router asks again for paths with parameters; it keeps one copy of
+ * each route.
+ */
+const patchRoutesOnNavigation: PatchRoutesOnNavigationFunction = async ({ path, patch }) => {
+  if (!path.startsWith(`${paths.admin.path}/`)) return;
+  const { adminScreens } = await import('./screen-list.ts');
+  patch(
+    ADMIN_SCREENS,
+    adminScreens.map((screen) => page(screen.route, screen.title, screen.page)),
+  );
+};
+
+/** What the console's router takes besides `routes` (console.tsx, and tests that render the console). */
+export const routerOptions = { patchRoutesOnNavigation };
 
 const signIn = lazyPage(() => import('../features/auth/pages/sign-in-page.tsx'), 'SignInPage');
 
@@ -81,129 +109,11 @@ export const routes: RouteObject[] = [
             lazy: lazyPage(() => import('./layouts/admin-layout.tsx'), 'AdminLayout'),
             children: [
               {
+                id: ADMIN_SCREENS,
                 // One broken screen shows the error inside the layout; the console stays usable.
                 errorElement: <RouteError />,
-                children: [
-                  page(
-                    paths.dashboard,
-                    'Dashboard',
-                    lazyPage(() => import('../features/dashboard/pages/dashboard-page.tsx'), 'DashboardPage'),
-                  ),
-                  page(
-                    paths.widgets,
-                    'Widgets',
-                    lazyPage(() => import('../features/dashboard/pages/widgets-page.tsx'), 'WidgetsPage'),
-                  ),
-                  page(
-                    paths.devices,
-                    'Device Management',
-                    lazyPage(() => import('../features/devices/pages/devices-page.tsx'), 'DevicesPage'),
-                  ),
-                  page(
-                    paths.deviceDetails,
-                    'Device Details',
-                    lazyPage(
-                      () => import('../features/devices/pages/device-details-page.tsx'),
-                      'DeviceDetailsPage',
-                    ),
-                  ),
-                  page(
-                    paths.viewDoctor,
-                    'Doctor Details',
-                    lazyPage(
-                      () => import('../features/devices/pages/view-doctor-page.tsx'),
-                      'ViewDoctorPage',
-                    ),
-                  ),
-                  page(
-                    paths.viewPatient,
-                    'Patient Details',
-                    lazyPage(
-                      () => import('../features/devices/pages/view-patient-page.tsx'),
-                      'ViewPatientPage',
-                    ),
-                  ),
-                  page(
-                    paths.viewTechnician,
-                    'Technician Details',
-                    lazyPage(
-                      () => import('../features/devices/pages/view-technician-page.tsx'),
-                      'ViewTechnicianPage',
-                    ),
-                  ),
-                  page(
-                    paths.roles,
-                    'Roles',
-                    lazyPage(() => import('../features/roles/pages/roles-page.tsx'), 'RolesPage'),
-                  ),
-                  page(
-                    paths.viewRole,
-                    'Role Details',
-                    lazyPage(() => import('../features/roles/pages/view-role-page.tsx'), 'ViewRolePage'),
-                  ),
-                  page(
-                    paths.logs,
-                    'Admin Logs',
-                    lazyPage(() => import('../features/logs/pages/logs-page.tsx'), 'LogsPage'),
-                  ),
-                  page(
-                    paths.users,
-                    'User Management',
-                    lazyPage(() => import('../features/users/pages/users-page.tsx'), 'UsersPage'),
-                  ),
-                  page(
-                    paths.viewUser,
-                    'User Details',
-                    lazyPage(() => import('../features/users/pages/view-user-page.tsx'), 'ViewUserPage'),
-                  ),
-                  page(
-                    paths.subscriptions,
-                    'Subscription',
-                    lazyPage(
-                      () => import('../features/subscriptions/pages/subscriptions-page.tsx'),
-                      'SubscriptionsPage',
-                    ),
-                  ),
-                  page(
-                    paths.appUpdates,
-                    'App Update',
-                    lazyPage(
-                      () => import('../features/app-updates/pages/app-updates-page.tsx'),
-                      'AppUpdatesPage',
-                    ),
-                  ),
-                  page(
-                    paths.alarms,
-                    'Alarms',
-                    lazyPage(() => import('../features/alarms/pages/alarms-page.tsx'), 'AlarmsPage'),
-                  ),
-                  page(
-                    paths.treatments,
-                    'Treatment Records',
-                    lazyPage(() => import('../features/devices/pages/treatments-page.tsx'), 'TreatmentsPage'),
-                  ),
-                  page(
-                    paths.changePassword,
-                    'Change Password',
-                    lazyPage(
-                      () => import('../features/profile/pages/change-password-page.tsx'),
-                      'ChangePasswordPage',
-                    ),
-                  ),
-                  page(
-                    paths.profile,
-                    'My Profile',
-                    lazyPage(() => import('../features/profile/pages/profile-page.tsx'), 'ProfilePage'),
-                  ),
-                  page(
-                    paths.updateProfile,
-                    'Update Profile',
-                    lazyPage(
-                      () => import('../features/profile/pages/update-profile-page.tsx'),
-                      'UpdateProfilePage',
-                    ),
-                  ),
-                ],
+                // Patched in from screen-list.ts by `routerOptions`.
+                children: [],
               },
             ],
           },

@@ -8,7 +8,7 @@ import { clearSession } from '#web/lib/session-store.ts';
 import { buildAdminProfile, failure, ok } from '#web/test/fixtures.ts';
 import { serveTestApi } from '#web/test/test-api.ts';
 import { signInWith } from '#web/test/session.ts';
-import { routes } from '../routes.tsx';
+import { routerOptions, routes } from '../routes.tsx';
 
 /*
  * Decision 047 on the whole console (the real routes, layout and query cache): the sidebar offers what
@@ -64,7 +64,7 @@ afterEach(() => clearSession());
 function openAs(permissions: Permission[], path: string, now: Permission[] = permissions) {
   carried = now;
   signInWith(permissions);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { ...routerOptions, initialEntries: [path] });
   render(<RouterProvider router={router} />);
   return router;
 }

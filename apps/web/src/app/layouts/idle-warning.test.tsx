@@ -11,7 +11,7 @@ import {
   SESSION_STORAGE_KEY,
 } from '#web/lib/session-store.ts';
 import { startTestServer } from '#web/test/http-server.ts';
-import { routes } from '../routes.tsx';
+import { routerOptions, routes } from '../routes.tsx';
 import { IdleWarning } from './idle-warning.tsx';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -109,7 +109,7 @@ describe('sessions across tabs', () => {
   it('a sign-out in another tab signs this tab out to the sign-in page', async () => {
     signIn();
     secondsLeft = '1800';
-    const router = createMemoryRouter(routes, { initialEntries: ['/admin/dashboard'] });
+    const router = createMemoryRouter(routes, { ...routerOptions, initialEntries: ['/admin/dashboard'] });
     render(<RouterProvider router={router} />);
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/dashboard'));
     fromAnotherTab(
@@ -124,7 +124,7 @@ describe('sessions across tabs', () => {
   });
 
   it('a sign-in in another tab takes this tab from the sign-in page into the console', async () => {
-    const router = createMemoryRouter(routes, { initialEntries: ['/login-admin'] });
+    const router = createMemoryRouter(routes, { ...routerOptions, initialEntries: ['/login-admin'] });
     render(<RouterProvider router={router} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign In' })).toBeTruthy();
     fromAnotherTab(

@@ -6,6 +6,7 @@ import { ChevronDownIcon } from '#web/components/icons.tsx';
 import { paths } from '#web/lib/paths.ts';
 import { useHeldPermissions } from '#web/lib/use-session.ts';
 import { isActive, isGroup, navItemsFor, type NavGroup, type NavLeaf } from './nav-items.ts';
+import { screenPermission } from './screen-permissions.ts';
 
 function Leaf({ item, pathname, open }: { item: NavLeaf; pathname: string; open: boolean }) {
   const active = isActive(item, pathname);
@@ -61,7 +62,8 @@ export function Sidebar({ open }: { open: boolean }) {
   const held = useHeldPermissions();
   const items = useMemo(() => navItemsFor(held), [held]);
   // The spec's brand link goes to Device Management; an admin who cannot open it goes to the Dashboard.
-  const home = held.includes('devices.view') ? paths.devices.href() : paths.dashboard.href();
+  const needs = screenPermission(paths.devices.path);
+  const home = needs === null || held.includes(needs) ? paths.devices.href() : paths.dashboard.href();
   return (
     <nav id="admin-sidebar" aria-label="Main" className="sidebar">
       <Link to={home} className="sidebar-brand" title={open ? undefined : 'Device Admin'}>

@@ -1,0 +1,28 @@
+import { alarmsScreens } from '../features/alarms/alarms-screens.ts';
+import { appUpdatesScreens } from '../features/app-updates/app-updates-screens.ts';
+import { dashboardScreens } from '../features/dashboard/dashboard-screens.ts';
+import { devicesScreens } from '../features/devices/devices-screens.ts';
+import { logsScreens } from '../features/logs/logs-screens.ts';
+import { profileScreens } from '../features/profile/profile-screens.ts';
+import { rolesScreens } from '../features/roles/roles-screens.ts';
+import { subscriptionsScreens } from '../features/subscriptions/subscriptions-screens.ts';
+import { usersScreens } from '../features/users/users-screens.ts';
+import type { AdminScreen } from '#web/lib/admin-screens.ts';
+
+/*
+ * Every admin screen, as its feature declares it (lib/admin-screens.ts). The router (routes.tsx), the
+ * sidebar (layouts/nav-items.ts) and the no-access page (layouts/screen-permissions.ts) read this list
+ * and nothing else, so a new feature's screens take one line here. The sidebar's order is each
+ * entry's `order`, not this list's.
+ */
+export const adminScreens: readonly AdminScreen[] = [
+  ...dashboardScreens,
+  ...devicesScreens,
+  ...rolesScreens,
+  ...logsScreens,
+  ...usersScreens,
+  ...subscriptionsScreens,
+  ...appUpdatesScreens,
+  ...alarmsScreens,
+  ...profileScreens,
+];

@@ -1,0 +1,36 @@
+import { DeviceIcon } from './base-icons.tsx';
+import {
+  AccountIcon,
+  BellIcon,
+  CardIcon,
+  DashboardIcon,
+  EditUserIcon,
+  KeyIcon,
+  LogsIcon,
+  ShieldIcon,
+  UploadIcon,
+  UserIcon,
+  UsersIcon,
+} from './icons.tsx';
+
+/*
+ * The sidebar's icons, by the name a screen's declaration gives (lib/admin-screens.ts). Declarations
+ * name them rather than import them: they are read by the router, which is on the sign-in screen, and
+ * the icons are not (docs/architecture.md §7). Only the admin layout imports this file.
+ */
+export const navIcons = {
+  account: AccountIcon,
+  bell: BellIcon,
+  card: CardIcon,
+  dashboard: DashboardIcon,
+  device: DeviceIcon,
+  'edit-user': EditUserIcon,
+  key: KeyIcon,
+  logs: LogsIcon,
+  shield: ShieldIcon,
+  upload: UploadIcon,
+  user: UserIcon,
+  users: UsersIcon,
+};
+
+export type NavIconName = keyof typeof navIcons;
