@@ -124,8 +124,8 @@ describe('the no-access page', () => {
     },
   );
 
-  it('stands in for a screen whose declared permission the role lacks, naming it, for each permission', async () => {
-    // Every screen's permission is checked above; rendering one screen per permission keeps this file quick.
+  it('stands in for a screen whose declared permission the role lacks, naming it', async () => {
+    // Every screen's permission is checked above; one rendered screen per permission keeps this file quick.
     const onePerPermission = withPermission.filter(
       (s, i) => withPermission.findIndex((other) => other.permission === s.permission) === i,
     );

@@ -15,8 +15,8 @@ import {
 
 /*
  * The sidebar's icons, by the name a screen's declaration gives (lib/admin-screens.ts). Declarations
- * name them rather than import them: they are read by the router, which is on the sign-in screen, and
- * the icons are not (docs/architecture.md §7). Only the admin layout imports this file.
+ * name them rather than import them: the router fetches the declarations before the first admin
+ * screen, and keeps them small; the icons come with the admin layout, the only importer of this file.
  */
 export const navIcons = {
   account: AccountIcon,

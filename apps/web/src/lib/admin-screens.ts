@@ -8,15 +8,16 @@ import type { RoutePattern } from './paths.ts';
  * The app lists those declarations once (app/screen-list.ts); the router (app/routes.tsx), the sidebar
  * (app/layouts/nav-items.ts) and the no-access page (app/layouts/screen-permissions.ts) all read them.
  *
- * The router is on the sign-in screen (docs/architecture.md §7), so a declaration holds plain data
- * and one lazy import: icons are named, not imported, and the page loads when its route is visited.
+ * The router fetches the screen list before the first admin screen (app/routes.tsx), ahead of the
+ * layout and the page, so a declaration holds plain data and one lazy import: icons are named, not
+ * imported, and the page loads when its route is visited (docs/architecture.md §6, §7).
  */
 export type AdminScreen = {
   /** Its pattern in lib/paths.ts, which links build hrefs from. */
   route: RoutePattern;
   /** The document title, shown as '<title> | ADMIN' (docs/product.md §1). */
   title: string;
-  /** `lazyPage(() => import('./pages/x-page.tsx'), 'XPage')`: a static import would put it on sign-in. */
+  /** `lazyPage(() => import('./pages/x-page.tsx'), 'XPage')`: a static import would load every page. */
   page: LazyPage;
   /**
    * The permission of the API route the screen reads (apps/api/src/lib/route-permissions.test.ts):
@@ -32,7 +33,7 @@ export type AdminScreen = {
 export type NavGroupName = 'account';
 
 export type NavEntry = {
-  /** Where it stands in the sidebar: entries of every feature are sorted by it; a group stands at its first entry. */
+  /** Its place in the sidebar: all entries are sorted by it; a group stands at its first entry. */
   order: number;
   icon: NavIconName;
   /** The label, when it is not the screen's title. */
