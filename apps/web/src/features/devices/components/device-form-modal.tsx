@@ -1,18 +1,6 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  deviceFormSchema,
-  deviceMessages,
-  type Device,
-  type DeviceForm,
-  type DeviceFormInput,
-} from '@app/contract/devices';
-import { FormField } from '#web/components/form-field.tsx';
-import { Modal } from '#web/components/modal.tsx';
-import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
-import { notify } from '#web/lib/notify.ts';
-import { notifyError } from '#web/lib/api-client.ts';
+import { deviceFormSchema, deviceMessages, type Device, type DeviceFormInput } from '@app/contract/devices';
+import { FormModal, useFormModal } from '#web/components/form-modal.tsx';
 import { useAddDevice } from '../api/add-device.ts';
 import { useUpdateDevice } from '../api/update-device.ts';
 
@@ -50,75 +38,35 @@ export function DeviceFormModal({ show, onClose, device }: DeviceFormModalProps)
   const editing = Boolean(device);
   const add = useAddDevice();
   const update = useUpdateDevice();
-  const pending = add.isPending || update.isPending;
-  const {
-    register,
-    handleSubmit,
-    reset,
-    formState: { errors },
-  } = useForm<DeviceFormInput, unknown, DeviceForm>({
+  const form = useFormModal({
+    show,
     resolver: zodResolver(deviceFormSchema),
-    defaultValues: blank,
+    blank,
+    record: device,
+    valuesOf: fromDevice,
+    columns: 2,
   });
-
-  useEffect(() => {
-    if (show) reset(device ? fromDevice(device) : blank);
-  }, [show, device, reset]);
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      const response = device
-        ? await update.mutateAsync({ id: device._id, body: values })
-        : await add.mutateAsync(values);
-      notify.success(response.msg || deviceMessages.added);
-      onClose();
-    } catch (error) {
-      notifyError(error);
-    }
-  });
-
-  const field = (
-    name: keyof DeviceFormInput,
-    label: string,
-    extra: { readOnly?: boolean; inputMode?: 'decimal' } = {},
-  ) => (
-    <FormField
-      label={label}
-      required
-      error={errors[name]?.message}
-      wrapperClassName="col-md-6 mb-3"
-      autoComplete="off"
-      {...extra}
-      {...register(name)}
-    />
-  );
+  const { field } = form;
 
   return (
-    <Modal
+    <FormModal
+      form={form}
       show={show}
       onClose={onClose}
       title={editing ? 'Edit Device' : 'Add New Device'}
-      size="lg"
-      staticBackdrop
-      footer={
-        <ModalFormFooter
-          onCancel={onClose}
-          pending={pending}
-          submitLabel={editing ? 'Update Device' : 'Add Device'}
-          form="device-form"
-        />
-      }
+      submitLabel={editing ? 'Update Device' : 'Add Device'}
+      pending={add.isPending || update.isPending}
+      onSave={(body) => (device ? update.mutateAsync({ id: device._id, body }) : add.mutateAsync(body))}
+      saved={deviceMessages.added}
     >
-      <form id="device-form" noValidate onSubmit={submit} className="row">
-        {field('machineNumber', 'Machine Number', { readOnly: editing })}
-        {field('serialNumber', 'Serial Number', { readOnly: editing })}
-        {field('location', 'Location')}
-        {field('city', 'City')}
-        {field('latitude', 'Latitude', { inputMode: 'decimal' })}
-        {field('longitude', 'Longitude', { inputMode: 'decimal' })}
-        {field('country', 'Country')}
-        {field('address', 'Address')}
-      </form>
-    </Modal>
+      {field('machineNumber', 'Machine Number', { readOnly: editing })}
+      {field('serialNumber', 'Serial Number', { readOnly: editing })}
+      {field('location', 'Location')}
+      {field('city', 'City')}
+      {field('latitude', 'Latitude', { inputMode: 'decimal' })}
+      {field('longitude', 'Longitude', { inputMode: 'decimal' })}
+      {field('country', 'Country')}
+      {field('address', 'Address')}
+    </FormModal>
   );
 }

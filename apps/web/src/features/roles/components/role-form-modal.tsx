@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   roleBodySchema,
@@ -7,14 +5,9 @@ import {
   roleTypeLabels,
   roleTypes,
   type Role,
-  type RoleBody,
   type RoleBodyInput,
 } from '@app/contract/roles';
-import { FormField } from '#web/components/form-field.tsx';
-import { Modal } from '#web/components/modal.tsx';
-import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
-import { ApiError, notifyError } from '#web/lib/api-client.ts';
-import { notify } from '#web/lib/notify.ts';
+import { FormModal, useFormModal } from '#web/components/form-modal.tsx';
 import { useSaveRole } from '../api/save-role.ts';
 
 export type RoleFormModalProps = {
@@ -25,65 +18,45 @@ export type RoleFormModalProps = {
 };
 
 const blank = { roleName: '', type: '' } as unknown as RoleBodyInput;
+const fromRole = (role: Role): RoleBodyInput => ({ roleName: role.roleName, type: role.type });
 
 /** Add Role / Edit Role (docs/product.md §5.8 "Role"): a name and a type, App or Web. */
 export function RoleFormModal({ show, onClose, role }: RoleFormModalProps) {
   const save = useSaveRole();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm<RoleBodyInput, unknown, RoleBody>({
+  const form = useFormModal({
+    show,
     resolver: zodResolver(roleBodySchema),
-    defaultValues: blank,
+    blank,
+    record: role,
+    valuesOf: fromRole,
   });
 
-  useEffect(() => {
-    if (show) reset(role ? { roleName: role.roleName, type: role.type } : blank);
-  }, [show, role, reset]);
-
-  const submit = handleSubmit(async (body) => {
-    try {
-      const response = await save.mutateAsync({ id: role?._id, body });
-      notify.success(response.msg || (role ? roleMessages.updated : roleMessages.created));
-      onClose();
-    } catch (error) {
-      // A taken name belongs under the name field; anything else is a toast.
-      if (error instanceof ApiError && error.status === 409) setError('roleName', { message: error.msg });
-      else notifyError(error);
-    }
-  });
-
-  const title = role ? 'Edit Role' : 'Add Role';
   return (
-    <Modal
+    <FormModal
+      form={form}
       show={show}
       onClose={onClose}
-      title={title}
-      staticBackdrop
-      footer={
-        <ModalFormFooter onCancel={onClose} pending={save.isPending} submitLabel="Save" form="role-form" />
-      }
+      title={role ? 'Edit Role' : 'Add Role'}
+      submitLabel="Save"
+      pending={save.isPending}
+      onSave={(body) => save.mutateAsync({ id: role?._id, body })}
+      saved={role ? roleMessages.updated : roleMessages.created}
+      // A taken name belongs under the name field; anything else is a toast.
+      fieldOfError={(error) => (error.status === 409 ? 'roleName' : undefined)}
     >
-      <form id="role-form" noValidate onSubmit={submit}>
-        <FormField
-          label="Role Name"
-          required
-          autoComplete="off"
-          error={errors.roleName?.message}
-          {...register('roleName')}
-        />
-        <FormField as="select" label="Type" required error={errors.type?.message} {...register('type')}>
+      {form.field('roleName', 'Role Name')}
+      {form.select(
+        'type',
+        'Type',
+        <>
           <option value="">Select type</option>
           {roleTypes.map((type) => (
             <option key={type} value={type}>
               {roleTypeLabels[type]}
             </option>
           ))}
-        </FormField>
-      </form>
-    </Modal>
+        </>,
+      )}
+    </FormModal>
   );
 }

@@ -1,21 +1,15 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { grantMessages } from '@app/contract/permissions';
 import {
   userCreateBodySchema,
   userMessages,
   userUpdateBodySchema,
   type User,
-  type UserCreateBody,
   type UserCreateBodyInput,
 } from '@app/contract/users';
-import { FormField } from '#web/components/form-field.tsx';
-import { Modal } from '#web/components/modal.tsx';
-import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
-import { ApiError, notifyError } from '#web/lib/api-client.ts';
-import { notify } from '#web/lib/notify.ts';
+import { FormModal, useFormModal } from '#web/components/form-modal.tsx';
+import type { ApiError } from '#web/lib/api-client.ts';
 import { useHeldPermissions, useSession } from '#web/lib/use-session.ts';
-import { grantMessages } from '@app/contract/permissions';
 import { useRoleOptions } from '../api/get-role-options.ts';
 import { useSaveUser } from '../api/save-user.ts';
 import { RoleOptions } from './role-options.tsx';
@@ -37,6 +31,24 @@ const blank: UserCreateBodyInput = {
   password: '',
 };
 
+const fromUser = (user: User): UserCreateBodyInput => ({
+  firstName: user.firstName ?? '',
+  lastName: user.lastName ?? '',
+  roleId: user.roleId,
+  userName: user.userName,
+  email: user.email,
+  phone: user.phone ?? '',
+  password: '',
+});
+
+/** A taken email or user name goes under its field; anything else is a toast. */
+function takenField(error: ApiError): 'email' | 'userName' | undefined {
+  if (error.status !== 409) return undefined;
+  if (error.msg === userMessages.emailTaken) return 'email';
+  if (error.msg === userMessages.userNameTaken) return 'userName';
+  return undefined;
+}
+
 /** Add New User / Edit User (docs/product.md §5.9 "User"): the edit form has no password field. */
 export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
   const editing = Boolean(user);
@@ -46,140 +58,46 @@ export function UserFormModal({ show, onClose, user }: UserFormModalProps) {
   // Nobody changes their own role (decision 063): editing oneself offers only the role one holds.
   const selfId = useSession((s) => s.details?._id ?? null);
   const ownRole = user && user._id === selfId ? user.roleId : undefined;
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm<UserCreateBodyInput, unknown, UserCreateBody>({
+  const form = useFormModal({
+    show,
     // The edit schema has no password; its output is the create body without it.
     resolver: zodResolver(
       (editing ? userUpdateBodySchema : userCreateBodySchema) as typeof userCreateBodySchema,
     ),
-    defaultValues: blank,
+    blank,
+    record: user,
+    valuesOf: fromUser,
+    columns: 2,
   });
+  const { field, select } = form;
 
-  useEffect(() => {
-    if (!show) return;
-    reset(
-      user
-        ? {
-            firstName: user.firstName ?? '',
-            lastName: user.lastName ?? '',
-            roleId: user.roleId,
-            userName: user.userName,
-            email: user.email,
-            phone: user.phone ?? '',
-            password: '',
-          }
-        : blank,
-    );
-  }, [show, user, reset]);
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      const response = user
-        ? await save.mutateAsync({ id: user._id, body: values })
-        : await save.mutateAsync({ body: values });
-      notify.success(response.msg || (user ? userMessages.updated : userMessages.created));
-      onClose();
-    } catch (error) {
-      // A taken email or user name goes under its field; anything else is a toast.
-      if (error instanceof ApiError && error.status === 409 && error.msg === userMessages.emailTaken)
-        setError('email', { message: error.msg });
-      else if (error instanceof ApiError && error.status === 409 && error.msg === userMessages.userNameTaken)
-        setError('userName', { message: error.msg });
-      else notifyError(error);
-    }
-  });
-
-  const title = editing ? 'Edit User' : 'Add New User';
-  const message = (name: keyof UserCreateBodyInput) => errors[name]?.message;
   return (
-    <Modal
+    <FormModal
+      form={form}
       show={show}
       onClose={onClose}
-      title={title}
-      size="lg"
-      staticBackdrop
-      footer={
-        <ModalFormFooter
-          onCancel={onClose}
-          pending={save.isPending}
-          submitLabel={editing ? 'Save' : 'Add User'}
-          form="user-form"
-        />
-      }
+      title={editing ? 'Edit User' : 'Add New User'}
+      submitLabel={editing ? 'Save' : 'Add User'}
+      pending={save.isPending}
+      onSave={(body) => (user ? save.mutateAsync({ id: user._id, body }) : save.mutateAsync({ body }))}
+      saved={user ? userMessages.updated : userMessages.created}
+      fieldOfError={takenField}
     >
-      <form id="user-form" noValidate onSubmit={submit} className="row">
-        <FormField
-          label="First Name"
-          required
-          autoComplete="off"
-          wrapperClassName="col-md-6 mb-3"
-          error={message('firstName')}
-          {...register('firstName')}
-        />
-        <FormField
-          label="Last Name"
-          required
-          autoComplete="off"
-          wrapperClassName="col-md-6 mb-3"
-          error={message('lastName')}
-          {...register('lastName')}
-        />
-        <FormField
-          label="User Name"
-          required
-          autoComplete="off"
-          wrapperClassName="col-md-6 mb-3"
-          error={message('userName')}
-          {...register('userName')}
-        />
-        <FormField
-          label="Email"
-          type="email"
-          required
-          autoComplete="off"
-          wrapperClassName="col-md-6 mb-3"
-          error={message('email')}
-          {...register('email')}
-        />
-        <FormField
-          label="Phone No."
-          type="tel"
-          inputMode="numeric"
-          required
-          autoComplete="off"
-          wrapperClassName="col-md-6 mb-3"
-          error={message('phone')}
-          {...register('phone')}
-        />
-        <FormField
-          as="select"
-          label="Role"
-          required
-          wrapperClassName="col-md-6 mb-3"
-          error={message('roleId')}
-          hint={ownRole ? grantMessages.ownRole : undefined}
-          {...register('roleId')}
-        >
+      {field('firstName', 'First Name')}
+      {field('lastName', 'Last Name')}
+      {field('userName', 'User Name')}
+      {field('email', 'Email', { type: 'email' })}
+      {field('phone', 'Phone No.', { type: 'tel', inputMode: 'numeric' })}
+      {select(
+        'roleId',
+        'Role',
+        <>
           {ownRole ? null : <option value="">{roles.isPending ? 'Loading roles...' : 'Select role'}</option>}
           <RoleOptions roles={roles.data ?? []} held={held} only={ownRole} />
-        </FormField>
-        {editing ? null : (
-          <FormField
-            label="Password"
-            type="password"
-            required
-            autoComplete="new-password"
-            wrapperClassName="col-md-6 mb-3"
-            error={message('password')}
-            {...register('password')}
-          />
-        )}
-      </form>
-    </Modal>
+        </>,
+        ownRole ? grantMessages.ownRole : undefined,
+      )}
+      {editing ? null : field('password', 'Password', { type: 'password', autoComplete: 'new-password' })}
+    </FormModal>
   );
 }
