@@ -4,6 +4,7 @@ import type { Db } from './db/client.ts';
 import { roles, users } from './db/schema/users.ts';
 import { permissionNames } from '@app/contract/permissions';
 import { hashPassword } from './lib/passwords.ts';
+import { rollOutPermissions } from './lib/permission-rollout.ts';
 
 // The first admin's role carries every permission: someone must be able to hand the others out.
 export const defaultRoles: { roleName: string; type: 'admin' | 'app'; permissions: string[] }[] = [
@@ -15,7 +16,10 @@ export const defaultRoles: { roleName: string; type: 'admin' | 'app'; permission
 
 export type BootstrapResult = { created: boolean; email: string; generatedPassword?: string };
 
-/** First start: the default roles and the first admin, who can never be deleted. */
+/**
+ * Every start: on the first, the default roles and the first admin, who can never be deleted; on
+ * every one, the catalogue's new permissions granted.
+ */
 export async function bootstrap(
   db: Db,
   opts: { adminEmail: string; adminPassword?: string },
@@ -24,6 +28,8 @@ export async function bootstrap(
     { count: number },
   ];
   if (roleCount === 0) await db.insert(roles).values(defaultRoles);
+  // A permission new to this database reaches the roles that should have it (decision 067).
+  await rollOutPermissions(db);
 
   const [{ count: userCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [
     { count: number },

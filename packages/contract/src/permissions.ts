@@ -1,6 +1,20 @@
 import { z } from 'zod';
 
 /**
+ * One permission, declared here once: the API's routes name it (`config.permission`), the console's
+ * screens name it, and a start-up grants it to existing roles (apps/api/src/bootstrap.ts): to the
+ * first admin's role always, and to every role carrying `grantedWith` when it says so, which is how a
+ * new permission that splits an old one keeps what those roles could do (decision 067).
+ */
+export type PermissionEntry = {
+  name: string;
+  group: string;
+  explanation: string;
+  /** When it first appears on a database, roles carrying this permission get it too. */
+  grantedWith?: string;
+};
+
+/**
  * What a role of type admin may do in the console, beyond what every signed-in admin may do
  * (their own profile, password, two-step sign-in and session). A fixed list: the API checks these
  * names on every request and each admin route declares the one it needs; a role carries a set of
@@ -70,9 +84,13 @@ export const permissionCatalogue = [
     explanation:
       "Look after other users' sign-in: see their two-step sign-in and reset it when they lost their authenticator.",
   },
-] as const satisfies readonly { name: string; group: string; explanation: string }[];
+] as const satisfies readonly PermissionEntry[];
 
 export type Permission = (typeof permissionCatalogue)[number]['name'];
+
+// A `grantedWith` must name a permission of the catalogue: checked when the contract compiles.
+type GrantedWith = Extract<(typeof permissionCatalogue)[number], { grantedWith: string }>['grantedWith'];
+const _grantedWithIsKnown: [GrantedWith] extends [Permission] ? true : never = true;
 
 /** Every permission, in catalogue order (the order a role's set is stored and answered in). */
 export const permissionNames = permissionCatalogue.map((p) => p.name) as [Permission, ...Permission[]];

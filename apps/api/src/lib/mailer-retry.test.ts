@@ -7,6 +7,7 @@ import { startSmtpPeer } from '../test/smtp-peer.ts';
 import { freshDatabase } from '../test/test-app.ts';
 import { createMailer } from './mailer.ts';
 import { ctx, log, onMailTestbed } from './mail-testbed.ts';
+import { startJobs } from './jobs.ts';
 
 onMailTestbed();
 
@@ -123,7 +124,7 @@ describe('mailer outbox retry', () => {
       db: own.db,
       log,
     });
-    const stop = mailer.startRetryLoop();
+    const stop = startJobs([mailer.retryJob], log);
     const later = await (async () => {
       const result = await mailer.send({ to: 'late@example.test', subject: 'Code', text: 'Code: 222222' });
       expect((await result.delivery).status).toBe('queued');
@@ -137,7 +138,7 @@ describe('mailer outbox retry', () => {
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect(later.received.filter((m) => m.to.includes('late@example.test'))).toHaveLength(1);
     } finally {
-      stop();
+      await stop();
       await mailer.idle();
       mailer.close();
       await later.close();

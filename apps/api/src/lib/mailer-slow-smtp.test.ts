@@ -5,6 +5,7 @@ import { mailOutbox } from '../db/schema/mail.ts';
 import { startTricklingSmtpPeer } from '../test/smtp-peer.ts';
 import { createMailer } from './mailer.ts';
 import { ctx, log, onMailTestbed } from './mail-testbed.ts';
+import { startJobs } from './jobs.ts';
 
 onMailTestbed();
 
@@ -67,8 +68,8 @@ describe('a slow but live SMTP server', () => {
       secret: true,
     });
     await held;
-    const stopA = a.startRetryLoop();
-    const stopB = b.startRetryLoop();
+    const stopA = startJobs([a.retryJob], log);
+    const stopB = startJobs([b.retryJob], log);
     try {
       expect((await stored.delivery).status).toBe('queued');
       expect(Date.now() - started).toBeLessThan(2500);
@@ -87,8 +88,8 @@ describe('a slow but live SMTP server', () => {
         text: '[cleared after sending]',
       });
     } finally {
-      stopA();
-      stopB();
+      await stopA();
+      await stopB();
       await Promise.all([a.idle(), b.idle()]);
       a.close();
       b.close();

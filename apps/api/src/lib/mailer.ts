@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { loggableMessage } from './loggable-error.ts';
 import { createMailOutbox, type Claimed, type MailMessage } from './mail-outbox.ts';
+import type { Job } from './jobs.ts';
 
 export type { MailMessage } from './mail-outbox.ts';
 
@@ -181,22 +182,15 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     return sent;
   }
 
-  /** Retries due mail every MAIL_RETRY_SECONDS until stopped; the timer never keeps the process alive. */
-  function startRetryLoop(): () => void {
-    if (!transport) return () => {};
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      retryDue()
-        .catch((error: unknown) => log.error({ err: describe(error) }, 'mail retry failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, retryEveryMs);
-    timer.unref();
-    return () => clearInterval(timer);
-  }
+  /**
+   * The outbox's retries as a job (`lib/jobs.ts`), every MAIL_RETRY_SECONDS; none without SMTP,
+   * where every message stays in the outbox.
+   */
+  const retryJob: Job = {
+    name: 'mail retry',
+    everySeconds: transport ? retryEveryMs / 1000 : 0,
+    run: retryDue,
+  };
 
   /** Resolves when every send started so far has finished (tests, graceful shutdown). */
   async function idle(): Promise<void> {
@@ -207,7 +201,7 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     send,
     sendWithin,
     retryDue,
-    startRetryLoop,
+    retryJob,
     idle,
     close: () => transport?.close(),
   };

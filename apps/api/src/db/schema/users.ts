@@ -19,6 +19,15 @@ export const roles = pgTable(
   (t) => [uniqueIndex('roles_role_name_lower_idx').on(sql`lower(${t.roleName})`)],
 );
 
+/**
+ * Every catalogue permission this database has rolled out (bootstrap.ts): a permission added to the
+ * catalogue is granted to the roles that should have it once, the first start that knows it.
+ */
+export const permissionRollouts = pgTable('permission_rollouts', {
+  name: text('name').primaryKey(),
+  rolledOutAt: timestamp('rolled_out_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const users = pgTable(
   'users',
   {

@@ -6,6 +6,10 @@ import type { Mailer } from '#api/lib/mailer.ts';
 import { rowsOf } from '#api/db/rows-of.ts';
 import { alarmDigestMail } from './alarm-digest-mail.ts';
 import { alarmColumns, toAlarm, type AlarmsService } from './alarms-service.ts';
+import type { Permission } from '@app/contract/permissions';
+
+/** Who may receive the digest: the permission of the Alarms screen (a bound value, never spliced). */
+const digestPermission: Permission = 'devices.view';
 
 /** The most alarms one digest lists; the rest are counted ("…and 12 more"). */
 const listedPerDigest = 50;
@@ -68,7 +72,7 @@ export function createAlarmDigest({
         await db.execute(sql`
           update alarm_digest_recipients r set last_sent_at = ${at.toISOString()}::timestamptz
           from users u join roles ro on ro.id = u.role_id
-          where u.id = r.user_id and ro.type = 'admin' and 'devices.view' = any(ro.permissions)
+          where u.id = r.user_id and ro.type = 'admin' and ${digestPermission}::text = any(ro.permissions)
             and coalesce(r.last_sent_at, r.created_at) < ${moment.toISOString()}::timestamptz
           returning u.email`),
       ).map((r) => String(r.email));

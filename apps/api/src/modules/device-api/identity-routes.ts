@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appSessionRoutes } from './app-session-routes.ts';
 import { createAppSessionsService } from './app-sessions-service.ts';
 import { checkInRoutes } from './check-in-routes.ts';
-import type { DeviceApiDeps } from './device-api-plugin.ts';
+import type { DeviceApiDeps } from './device-api-module.ts';
 import { enrolmentRoutes } from './enrolment-routes.ts';
 import { createEnrolmentService } from './enrolment-service.ts';
 import { technicianMachinesRoutes } from './technician-machines-routes.ts';

@@ -97,22 +97,5 @@ export function createSubscriptionSweep({
     return { reconciled, expired: lapsed + ended };
   }
 
-  /** Runs the sweep every `seconds` until stopped; the timer never keeps the process alive. */
-  function startSweep(seconds: number): () => void {
-    if (seconds <= 0) return () => {};
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      sweep()
-        .catch((error: unknown) => log.error({ err: messageOf(error) }, 'subscription sweep failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, seconds * 1000);
-    timer.unref();
-    return () => clearInterval(timer);
-  }
-
-  return { sweep, startSweep };
+  return { sweep };
 }

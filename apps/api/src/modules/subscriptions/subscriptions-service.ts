@@ -84,7 +84,7 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
   }
 
   const states = createPaymentStateMachine({ provider, now });
-  const { sweep, startSweep } = createSubscriptionSweep({ db, provider, states, now, log });
+  const { sweep } = createSubscriptionSweep({ db, provider, states, now, log });
 
   return {
     exportCsv: (filters: SubscriptionExportQuery, counted: (rows: number) => void) =>
@@ -255,7 +255,6 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
 
     /** Periodic: reconcile open payments, then write down lapsed links as Expired and close their intents. */
     sweep,
-    startSweep,
   };
 }
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;

@@ -22,7 +22,7 @@ import { ok } from '#api/lib/envelope.ts';
 import { ForbiddenError } from '#api/lib/errors.ts';
 import { requireAppUser, requireDevice } from '#api/lib/request-context.ts';
 import type { AppUserContext } from '../device-auth.ts';
-import type { DeviceApiDeps } from '../device-api-plugin.ts';
+import type { DeviceApiDeps } from '../device-api-module.ts';
 import { createAppReadsService } from './app-reads-service.ts';
 import { createLogsSyncService } from './logs-sync-service.ts';
 import { createPeopleSyncService } from './people-sync-service.ts';

@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import { defineModule } from '#api/app-module.ts';
 import type { Config } from '#api/config.ts';
 import type { Db } from '#api/db/client.ts';
 import type { Storage } from '#api/lib/storage/storage.ts';
@@ -22,9 +23,23 @@ export type DeviceApiDeps = {
 
 /**
  * The machines' side (docs/device-api.md): enrolment and the console's enrolment controls, people
- * signing in on a machine, check-ins (identity-routes.ts); the records the app sends (sync/).
+ * signing in on a machine, check-ins (identity-routes.ts); the records the app sends (sync/). The
+ * machines' credentials and their gate are shared services: the auth hook checks them.
  */
-export const deviceApiPlugin: FastifyPluginAsync<DeviceApiDeps> = async (app, deps) => {
-  await app.register(identityRoutes, deps);
-  await app.register(syncRoutes, deps);
-};
+export const deviceApiModule = defineModule({
+  name: 'device-api',
+  async register(app, { db, config, now, log, storage, deviceAuth, deviceGate, throttleStore }) {
+    const deps: DeviceApiDeps = {
+      db,
+      config,
+      now,
+      log,
+      storage,
+      deviceAuth,
+      gate: deviceGate,
+      throttleStore,
+    };
+    await app.register(identityRoutes, deps);
+    await app.register(syncRoutes, deps);
+  },
+});

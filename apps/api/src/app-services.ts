@@ -1,0 +1,136 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import { createAttemptLimiter } from './lib/attempt-limiter.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
+import { createRedisThrottleStore } from './lib/redis-throttle-store.ts';
+import type { Storage } from './lib/storage/storage.ts';
+import { createMemoryThrottleStore, type ThrottleStore } from './lib/throttle-store.ts';
+import { createTokenSigner, type TokenSigner } from './lib/tokens.ts';
+import { createAuthService, type AuthService } from './modules/auth/auth-service.ts';
+import { createMfaCrypto } from './modules/auth/mfa-crypto.ts';
+import { createMfaService, type MfaService } from './modules/auth/mfa-service.ts';
+import { createSessionActivity, type SessionActivity } from './modules/auth/session-activity.ts';
+import { createSignInThrottle } from './modules/auth/sign-in-throttle.ts';
+import { createStepUpService, type StepUpService } from './modules/auth/step-up-service.ts';
+import { createDeviceAuth, deviceAuthChannel, type DeviceAuth } from './modules/device-api/device-auth.ts';
+import { createDeviceGate, type DeviceGateService } from './modules/device-api/device-gate.ts';
+import { createProfileService, type ProfileService } from './modules/profile/profile-service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Outgoing mail (SMTP or the outbox); tests await `app.mailer.idle()`. */
+    mailer: Mailer;
+  }
+}
+
+/**
+ * What every module receives (`AppModule.register`): the services more than one module uses, built
+ * once per app. Console sessions and machines' credentials are here because the auth hook, which
+ * runs before every module's routes, reads them.
+ */
+export type AppServices = {
+  config: Config;
+  database: Database;
+  db: Db;
+  /** The clock services read; tests move it. */
+  now: () => Date;
+  log: FastifyBaseLogger;
+  storage: Storage;
+  mailer: Mailer;
+  /** One store for every throttle: this process's memory, or Redis shared by every API instance. */
+  throttleStore: ThrottleStore;
+  signer: TokenSigner;
+  profiles: ProfileService;
+  activity: SessionActivity;
+  mfa: MfaService;
+  auth: AuthService;
+  stepUp: StepUpService;
+  deviceAuth: DeviceAuth;
+  deviceGate: DeviceGateService;
+};
+
+/** Builds the shared services, and closes each with the app. */
+export async function createAppServices(
+  app: FastifyInstance,
+  { config, database, now, storage }: Pick<AppServices, 'config' | 'database' | 'now' | 'storage'>,
+): Promise<AppServices> {
+  const { db } = database;
+  const log = app.log;
+  const signer = createTokenSigner(config.jwtSecret, now);
+  const throttleStore = config.redisUrl
+    ? createRedisThrottleStore({ url: config.redisUrl, prefix: config.redisPrefix, log })
+    : createMemoryThrottleStore();
+  if ('ready' in throttleStore) await throttleStore.ready;
+  app.addHook('onClose', () => throttleStore.close());
+
+  const mailer = createMailer({ config, db, log, now });
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', async () => {
+    await mailer.idle();
+    mailer.close();
+  });
+
+  const profiles = createProfileService({ db, storage, now, log });
+  const activity = createSessionActivity({ db, idleMinutes: config.sessionIdleMinutes, now });
+  const limiter = (name: string, max: number) =>
+    createAttemptLimiter({
+      name,
+      max,
+      windowMs: 15 * 60_000,
+      now: () => now().getTime(),
+      store: throttleStore,
+    });
+  const mfa = createMfaService({
+    db,
+    crypto: createMfaCrypto(config.jwtSecret),
+    signer,
+    // Wrong codes: an attacker who has the password gets 5 guesses per 15 minutes at a 1-in-330,000 code.
+    limiters: { byUser: limiter('mfa-user', 5), byIp: limiter('mfa-ip', 30) },
+    requireMfa: config.requireMfa,
+    now,
+  });
+  const auth = createAuthService({
+    db,
+    signer,
+    mfa,
+    profiles,
+    signInThrottle: createSignInThrottle({ db, now, store: throttleStore }),
+    sessionHours: config.sessionHours,
+    activity,
+    now,
+    // PGlite is one process: a change's notice arrives before the change returns (decision 042).
+    cacheSessions: database.kind === 'pglite',
+  });
+  if (database.kind === 'pglite') {
+    const sessionAuthFeed = await database.listen('session_auth_changed', auth.sessionCacheFeed);
+    app.addHook('onClose', () => sessionAuthFeed.close());
+  }
+
+  const deviceAuth = createDeviceAuth({ db, now, failuresPerMinute: config.anonRatePerMinute });
+  const deviceAuthFeed = await database.listen(deviceAuthChannel, deviceAuth.cacheFeed);
+  app.addHook('onClose', () => deviceAuthFeed.close());
+  const deviceGate = createDeviceGate({ db, config, now, log });
+  app.decorate('deviceGate', deviceGate);
+  app.addHook('onClose', () => deviceGate.close());
+
+  const stepUp = createStepUpService({ db, mfa, now });
+  return {
+    config,
+    database,
+    db,
+    now,
+    log,
+    storage,
+    mailer,
+    throttleStore,
+    signer,
+    profiles,
+    activity,
+    mfa,
+    auth,
+    stepUp,
+    deviceAuth,
+    deviceGate,
+  };
+}

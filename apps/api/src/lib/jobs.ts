@@ -1,0 +1,55 @@
+/**
+ * Periodic work a module declares (`AppModule.jobs`): the outbox's retries, the subscription sweep,
+ * the alarm checks. Today each API instance runs each job on its own timer, so every job is written
+ * to be safe run twice at once (each claims its rows); the several-instances issue moves them to a
+ * queue on PostgreSQL that runs each once per period, without changing these declarations.
+ */
+export type Job = {
+  /** Names the job in the log (and on the queue later). */
+  name: string;
+  /** How often it runs; 0 or less: never (a setting turned it off). */
+  everySeconds: number;
+  /** Whether it also runs once right after start (the alarms: a fresh start sees the fleet at once). */
+  atStart?: boolean;
+  run: () => Promise<unknown>;
+};
+
+/** Where a failed run is told (the app's logger). */
+type JobLog = { error: (fields: object, message: string) => void };
+
+/**
+ * Starts every job on its own timer. A run never overlaps the job's previous one (a slow run is
+ * skipped over, not queued), a failure is logged and the job runs again next period, and the timers
+ * never keep the process alive. The answer stops them all and waits for runs in progress.
+ */
+export function startJobs(jobs: readonly Job[], log: JobLog): () => Promise<void> {
+  const stops = jobs.filter((job) => job.everySeconds > 0).map((job) => startJob(job, log));
+  return async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  };
+}
+
+function startJob(job: Job, log: JobLog): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    if (running) return;
+    running = job
+      .run()
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        log.error({ err: error instanceof Error ? error.message : String(error) }, `${job.name} failed`),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const first = job.atStart ? setTimeout(run, 0) : null;
+  first?.unref();
+  const timer = setInterval(run, job.everySeconds * 1000);
+  timer.unref();
+  return async () => {
+    if (first) clearTimeout(first);
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,41 @@
+import type { AppModule } from '#api/app-module.ts';
+import { accountModule } from './account/account-module.ts';
+import { alarmsModule } from './alarms/alarms-module.ts';
+import { appUpdatesModule } from './app-updates/app-updates-module.ts';
+import { authModule } from './auth/auth-module.ts';
+import { dashboardModule } from './dashboard/dashboard-module.ts';
+import { deviceApiModule } from './device-api/device-api-module.ts';
+import { deviceUsersModule } from './device-users/device-users-module.ts';
+import { devicesModule } from './devices/devices-module.ts';
+import { healthModule } from './health/health-module.ts';
+import { logsModule } from './logs/logs-module.ts';
+import { preferencesModule } from './preferences/preferences-module.ts';
+import { profileModule } from './profile/profile-module.ts';
+import { rolesModule } from './roles/roles-module.ts';
+import { subscriptionsModule } from './subscriptions/subscriptions-module.ts';
+import { treatmentsModule } from './treatments/treatments-module.ts';
+import { usersModule } from './users/users-module.ts';
+
+/**
+ * Every module of the API, in the order app.ts registers them (the OpenAPI document lists their
+ * routes in this order). Adding a module is adding it here: its folder declares the rest
+ * (app-module.ts).
+ */
+export const appModules: readonly AppModule[] = [
+  healthModule,
+  authModule,
+  profileModule,
+  accountModule,
+  appUpdatesModule,
+  rolesModule,
+  usersModule,
+  logsModule,
+  devicesModule,
+  deviceUsersModule,
+  treatmentsModule,
+  preferencesModule,
+  dashboardModule,
+  subscriptionsModule,
+  deviceApiModule,
+  alarmsModule,
+];
