@@ -30,13 +30,17 @@ function withQuery(path: string, query: Query = {}) {
   return text ? `${path}?${text}` : path;
 }
 
-/** A route without path parameters; `Q` names the query it reads (none by default). */
-function fixed<Q extends Query = Record<never, string>>(path: string) {
+/**
+ * A route without path parameters; `Q` names the query it reads (none by default). A screen that
+ * only the sidebar links to may name its route in its own feature's declaration (decision 067);
+ * one that other screens link to is named below, since a feature never imports another.
+ */
+export function fixed<Q extends Query = Record<never, string>>(path: string) {
   return { path, href: (query?: Q) => withQuery(path, query) };
 }
 
 /** A route ending in one parameter, e.g. /admin/view-role/:id; the value is URL-encoded. */
-function withParam<K extends string>(prefix: string, key: K) {
+export function withParam<K extends string>(prefix: string, key: K) {
   return {
     path: `${prefix}/:${key}`,
     href: (params: Record<K, string>) => `${prefix}/${encodeURIComponent(params[key])}`,
