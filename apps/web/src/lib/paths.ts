@@ -40,7 +40,7 @@ export function fixed<Q extends Query = Record<never, string>>(path: string) {
 }
 
 /** A route ending in one parameter, e.g. /admin/view-role/:id; the value is URL-encoded. */
-export function withParam<K extends string>(prefix: string, key: K) {
+function withParam<K extends string>(prefix: string, key: K) {
   return {
     path: `${prefix}/:${key}`,
     href: (params: Record<K, string>) => `${prefix}/${encodeURIComponent(params[key])}`,
