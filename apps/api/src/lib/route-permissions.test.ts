@@ -109,6 +109,10 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/views': 'any-admin',
   'POST /api/v1/admin/views': 'any-admin',
   'DELETE /api/v1/admin/views/:id': 'any-admin',
+  // The Outbox: what the server sent and what failed, read as the Admin Logs are (issue 35).
+  'GET /api/v1/admin/outbox': 'logs.view',
+  'GET /api/v1/admin/outbox/:id': 'logs.view',
+  'POST /api/v1/admin/outbox/:id/resend': 'logs.view',
 };
 
 const key = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

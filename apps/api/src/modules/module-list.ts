@@ -9,6 +9,7 @@ import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
 import { healthModule } from './health/health-module.ts';
 import { logsModule } from './logs/logs-module.ts';
+import { outboxModule } from './outbox/outbox-module.ts';
 import { preferencesModule } from './preferences/preferences-module.ts';
 import { profileModule } from './profile/profile-module.ts';
 import { rolesModule } from './roles/roles-module.ts';
@@ -38,4 +39,5 @@ export const appModules: readonly AppModule[] = [
   subscriptionsModule,
   deviceApiModule,
   alarmsModule,
+  outboxModule,
 ];

@@ -3,6 +3,7 @@ import { appUpdatesScreens } from '../features/app-updates/app-updates-screens.t
 import { dashboardScreens } from '../features/dashboard/dashboard-screens.ts';
 import { devicesScreens } from '../features/devices/devices-screens.ts';
 import { logsScreens } from '../features/logs/logs-screens.ts';
+import { outboxScreens } from '../features/outbox/outbox-screens.ts';
 import { profileScreens } from '../features/profile/profile-screens.ts';
 import { rolesScreens } from '../features/roles/roles-screens.ts';
 import { subscriptionsScreens } from '../features/subscriptions/subscriptions-screens.ts';
@@ -20,6 +21,7 @@ export const adminScreens: readonly AdminScreen[] = [
   ...devicesScreens,
   ...rolesScreens,
   ...logsScreens,
+  ...outboxScreens,
   ...usersScreens,
   ...subscriptionsScreens,
   ...appUpdatesScreens,
