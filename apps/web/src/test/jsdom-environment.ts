@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import 'jsdom';
 import { builtinEnvironments, type Environment } from 'vitest/environments';
 import { blankWindow, type TestDom } from './blank-window.ts';
-import { fastCascade, type ElementImpl } from './jsdom-style-cascade.ts';
 
 /*
  * Vitest's jsdom environment with one change: `getComputedStyle` works out a property's value when
@@ -32,17 +31,13 @@ const styleRules = requireFromJsdom('./lib/jsdom/living/helpers/style-rules.js')
 const elementInterface = requireFromJsdom('./lib/jsdom/living/generated/Element.js') as {
   convert: (globalObject: object, value: unknown) => object;
 };
-const { implForWrapper } = requireFromJsdom('./lib/jsdom/living/generated/utils.js') as {
-  implForWrapper: (wrapper: object) => object;
-};
 const { CSSStyleDeclaration: Declaration } = requireFromJsdom('cssstyle') as {
   CSSStyleDeclaration: new () => CSSStyleDeclaration;
 };
 if (
   typeof styleRules.getDeclarationForElement !== 'function' ||
   typeof styleRules.getResolvedValue !== 'function' ||
-  typeof elementInterface.convert !== 'function' ||
-  typeof implForWrapper !== 'function'
+  typeof elementInterface.convert !== 'function'
 )
   throw new Error("jsdom-environment: jsdom's style helpers are not where they were; see this file");
 
@@ -57,28 +52,9 @@ const resolvedByName = new Map<string, string>(
 /** Reading any of these reads every property: resolve them all first. */
 const wholeDeclaration = new Set(['length', 'item', 'cssText']);
 
-type StyleWindow = {
-  document: Document;
-  getComputedStyle: (element: Element, pseudoElement?: string | null) => unknown;
-};
-
-/*
- * The cascade of the tests' documents leaves out the rules that cannot match (jsdom-style-cascade.ts).
- * jsdom reads its cascade through this export, also when it walks up to resolve an inherited value;
- * any other document (the plain window jsdom-environment.test.ts compares with) keeps jsdom's own.
- */
-const fastDocuments = new WeakSet<object>();
-const jsdomDeclaration = styleRules.getDeclarationForElement;
-const fastDeclaration = fastCascade(requireFromJsdom);
-styleRules.getDeclarationForElement = (element) => {
-  const impl = element as ElementImpl;
-  return (
-    fastDocuments.has(impl._ownerDocument) ? fastDeclaration(impl) : jsdomDeclaration(element)
-  ) as CSSStyleDeclaration;
-};
+type StyleWindow = { getComputedStyle: (element: Element, pseudoElement?: string | null) => unknown };
 
 function styleTheTestWindow(window: StyleWindow) {
-  fastDocuments.add(implForWrapper(window.document));
   window.getComputedStyle = lazyComputedStyle(window);
 }
 
