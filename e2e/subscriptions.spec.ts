@@ -1,5 +1,28 @@
 import type { Browser, Page } from '@playwright/test';
-import { test, expect, signIn, expectAccessible } from './support/fixtures.ts';
+import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
+
+/** A subscription belongs to a machine of the fleet (decision 068): the one these links name. */
+const serialNumber = 'SN-E2E-0001';
+test.beforeAll(async ({ request }) => {
+  const login = await request.post('/api/v1/admin/login', { data: e2eAdmin });
+  const headers = { authorization: `Bearer ${(await login.json()).data.accessToken as string}` };
+  const res = await request.post('/api/v1/admin/machine/add', {
+    headers,
+    data: {
+      machineNumber: 'MN-E2E-SUBSCRIBED',
+      serialNumber,
+      location: 'Subscribed ward',
+      latitude: 52.37,
+      longitude: 4.89,
+      city: 'Amsterdam',
+      country: 'Netherlands',
+      address: 'Damrak 1',
+      status: 2,
+    },
+  });
+  // Added now, or by an earlier run of this file against the same server.
+  expect([201, 409], await res.text()).toContain(res.status());
+});
 
 /** Creates a subscription through the Add Subscription modal and returns the customer's link. */
 async function createSubscription(page: Page, fullName: string, opts: { recurring?: boolean } = {}) {
@@ -10,7 +33,7 @@ async function createSubscription(page: Page, fullName: string, opts: { recurrin
   await expect(dialog).toBeVisible();
   await dialog.getByLabel('Full Name').fill(fullName);
   await dialog.getByLabel('Email').fill(`${fullName.toLowerCase().replace(/\W+/g, '.')}@example.com`);
-  await dialog.getByLabel('Machine Serial Number').fill('SN-E2E-0001');
+  await dialog.getByLabel('Machine Serial Number').fill(serialNumber);
   await dialog.getByLabel('Amount ($)').fill('49.99');
   await dialog.getByLabel('Payment Type').selectOption({ label: opts.recurring ? 'Recurring' : 'One Time' });
   if (opts.recurring) await dialog.getByLabel('Plan Type').selectOption({ label: 'Monthly' });

@@ -15,12 +15,15 @@ import { createSignInThrottle } from './modules/auth/sign-in-throttle.ts';
 import { createStepUpService, type StepUpService } from './modules/auth/step-up-service.ts';
 import { createDeviceAuth, deviceAuthChannel, type DeviceAuth } from './modules/device-api/device-auth.ts';
 import { createDeviceGate, type DeviceGateService } from './modules/device-api/device-gate.ts';
+import { createLicences, type Licences } from './modules/licences/licences-service.ts';
 import { createProfileService, type ProfileService } from './modules/profile/profile-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Outgoing mail (SMTP or the outbox); tests await `app.mailer.idle()`. */
     mailer: Mailer;
+    /** Machines' licences; tests run the sweeps with the clock where they want it. */
+    licences: Licences;
   }
 }
 
@@ -48,6 +51,8 @@ export type AppServices = {
   stepUp: StepUpService;
   deviceAuth: DeviceAuth;
   deviceGate: DeviceGateService;
+  /** Machines' licences: the subscriptions module derives them again on every payment (decision 068). */
+  licences: Licences;
 };
 
 /** Builds the shared services, and closes each with the app. */
@@ -115,7 +120,10 @@ export async function createAppServices(
   app.addHook('onClose', () => deviceGate.close());
 
   const stepUp = createStepUpService({ db, mfa, now });
+  const licences = createLicences({ db, now, config: config.licences });
+  app.decorate('licences', licences);
   return {
+    licences,
     config,
     database,
     db,

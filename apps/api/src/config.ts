@@ -1,34 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, flag } from './config-env.ts';
 import { alarmsConfig, alarmsEnv, type AlarmsConfig } from './config-alarms.ts';
+import { licencesConfig, licencesEnv, type LicencesConfig } from './config-licences.ts';
 import { mapConfig, mapEnv, type MapConfig } from './config-map.ts';
 import { storageConfig, storageEnv, type StorageConfig } from './config-storage.ts';
 import type { Timeouts } from './lib/request-timeouts.ts';
-
-/**
- * TRUST_PROXY: whose X-Forwarded-For to believe. A number is how many proxies stand in front of the
- * API (1: the address the one proxy saw), a list names the proxies (addresses, CIDRs, or
- * proxy-addr's loopback / linklocal / uniquelocal). Never "trust every hop": then any client would
- * choose the address the throttles and the audit trail see (issue 18). null: not a valid setting.
- */
-function trustProxySetting(value: string | undefined): false | number | string[] | null {
-  const v = value?.trim();
-  if (!v || v === '0' || v === 'false') return false;
-  if (/^\d{1,2}$/.test(v)) return Number(v);
-  const entries = v.split(',').map((s) => s.trim());
-  const valid = entries.every((entry) => {
-    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
-    const [address, bits, extra] = entry.split('/');
-    const family = isIP(address ?? '');
-    if (!family || extra !== undefined) return false;
-    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
-  });
-  return valid ? entries : null;
-}
+import { trustProxySetting } from './lib/trust-proxy.ts';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -128,6 +108,7 @@ const envSchema = z.object({
     .default('device-admin:throttle:'),
   ...storageEnv,
   ...alarmsEnv,
+  ...licencesEnv,
   ...mapEnv,
 });
 
@@ -182,6 +163,8 @@ export type Config = Readonly<{
   deviceRatePerMinute: number;
   /** Device health alarms and their daily digest (modules/alarms). */
   alarms: AlarmsConfig;
+  /** Machines' licences (modules/licences, decision 068). */
+  licences: LicencesConfig;
   /** The fleet map's tiles (decision 052). */
   map: MapConfig;
   /** Anonymous calls one address may make per minute to one group of public routes (429 past it). */
@@ -277,6 +260,7 @@ export function loadConfig(
     deviceHeartbeatSeconds: e.DEVICE_HEARTBEAT_SECONDS,
     deviceRatePerMinute: e.DEVICE_RATE_PER_MINUTE,
     alarms: alarmsConfig(e),
+    licences: licencesConfig(e),
     map: mapConfig(e),
     anonRatePerMinute: e.ANON_RATE_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,

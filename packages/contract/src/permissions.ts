@@ -74,6 +74,14 @@ export const permissionCatalogue = [
     explanation: 'Create a subscription and email its payment link to a customer.',
   },
   {
+    name: 'licences.manage',
+    group: 'Subscriptions',
+    explanation:
+      'Give a machine time without payment: exempt it, extend its paid-through date or grant grace.',
+    // Roles that could manage subscriptions before licences existed keep doing what came with them.
+    grantedWith: 'subscriptions.manage',
+  },
+  {
     name: 'app-updates.publish',
     group: 'App updates',
     explanation: "Upload a new version of the machines' app, including a forced update.",

@@ -34,6 +34,8 @@ export const subscriptionMessages = {
   paymentTypeInvalid: 'Payment Type must be Recurring or One Time',
   planTypeInvalid: 'Plan type must be month or year',
   created: 'Subscription created and the payment link sent',
+  /** Ours (decision 068): a subscription belongs to a machine of the fleet. */
+  machineNotFound: 'No machine of the fleet has this serial number',
 } as const;
 
 export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {

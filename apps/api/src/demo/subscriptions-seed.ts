@@ -72,6 +72,9 @@ export async function seedSubscriptions(db: Db, rng: Rng, { now, devices }: Demo
         fullName: name,
         email: `${ascii(first)}.${ascii(last)}@${rng.pick(mailDomains)}`,
         machineSerialNumber: device.serialNumber,
+        deviceId: device.id,
+        // What the payment licenses (decision 068): the paid period, or a year for a one-time payment.
+        paidThrough: paidAt ? (planType ? expiredAt : new Date(paidAt.getTime() + 365 * day)) : null,
         amountCents: Math.round(rng.pick(amounts) * 100),
         isRecurring,
         planType,

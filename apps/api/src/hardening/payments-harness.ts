@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { processedPaymentEvents, subscriptions } from '../db/schema/subscriptions.ts';
 import { postStripeWebhook, stripeEventJson } from '../test/stripe-events.ts';
 import type { TestApp } from '../test/test-app.ts';
+import { machineWithSerial } from '#api/modules/subscriptions/subscription-test-requests.ts';
 
 /** One thing that can happen to a link's payment in a random sequence of webhook deliveries. */
 export type Step =
@@ -48,13 +49,15 @@ export function paymentsHarness({ current, webhookSecret, onMismatch, onUnexpect
     postStripeWebhook(current().t, payload, signature);
 
   const createLink = async (recurring = false) => {
+    const serial = `SN-H-${++seq}`;
+    await machineWithSerial(current().t, serial);
     const res = await current().t.injectAs(current().token, {
       method: 'POST',
       url: '/api/v1/admin/subscrption/add',
       payload: {
         fullName: 'Hardening Test',
         email: 'payments@example.com',
-        machineSerialNumber: `SN-H-${++seq}`,
+        machineSerialNumber: serial,
         amount: 10,
         isRecurring: recurring,
         ...(recurring ? { planType: 'month' } : {}),

@@ -55,11 +55,14 @@ export function bodyFor(
   return {
     fullName: `Customer ${n}`,
     email: `c-${u}@example.test`,
-    machineSerialNumber: `SN-${u}`,
+    // A subscription names a machine of the fleet (decision 068): the one the stream adds first.
+    machineSerialNumber: subscribedSerial(tag),
     amount: 10 + (n % 90) + 0.5,
     isRecurring: false,
   };
 }
+
+const subscribedSerial = (tag: string) => `SN-${tag}-subscribed`;
 
 const createPath: Record<WriteKind, string> = {
   device: apiPaths.machineAdd,
@@ -81,7 +84,15 @@ export function startWriteStream(opts: {
   const tag = randomBytes(3).toString('hex');
   let stopped = false;
   let n = 0;
+  // The machine every subscription of the stream names, added before the stream starts.
+  const machine = call(opts.url, opts.token, 'POST', apiPaths.machineAdd, {
+    ...bodyFor('device', tag, -1, opts.adminRoleId),
+    serialNumber: subscribedSerial(tag),
+  }).then((res) => {
+    if (res.status !== 201) throw new Error(`the stream's machine: ${res.status} ${res.text.slice(0, 200)}`);
+  });
   const loops = Array.from({ length: opts.workers }, async () => {
+    await machine;
     while (!stopped) {
       const i = n++;
       const kind = kinds[i % kinds.length]!;

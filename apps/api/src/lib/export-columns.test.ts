@@ -11,6 +11,7 @@ import { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
 import { csvCells } from '#api/test/csv-file.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import type { TestApp } from '#api/test/test-app.ts';
+import { machineWithSerial } from '../modules/subscriptions/subscription-test-requests.ts';
 
 /*
  * Issue 17 item 3: each list's Export CSV writes the columns the admin shows, in their order, keyed
@@ -44,6 +45,7 @@ beforeAll(async () => {
   }
   for (const n of [1, 2, 3]) {
     t.clock.advance(1000);
+    await machineWithSerial(t, `SN-C${n}`);
     const res = await t.injectAs(token, {
       method: 'POST',
       url: apiPaths.subscriptionAdd,

@@ -109,6 +109,10 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/views': 'any-admin',
   'POST /api/v1/admin/views': 'any-admin',
   'DELETE /api/v1/admin/views/:id': 'any-admin',
+  // A machine's licence (decision 068): read with the machine; exempting it gives service unpaid.
+  'GET /api/v1/admin/machine/:id/licence': 'devices.view',
+  'PUT /api/v1/admin/machine/:id/licence/exemption': 'licences.manage',
+  'POST /api/v1/admin/machine/:id/licence/exemption/end': 'licences.manage',
   // The Outbox: what the server sent and what failed, read as the Admin Logs are (issue 35).
   'GET /api/v1/admin/outbox': 'logs.view',
   'GET /api/v1/admin/outbox/:id': 'logs.view',

@@ -93,6 +93,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // requests do. The alarm tests run the checks themselves (app.alarmJobs); alarm-rules.test.ts
     // ("the timer") turns it back on.
     ALARM_CHECK_SECONDS: '0',
+    // Nor the licence sweeps: the licence tests run them, with the clock where they want it.
+    LICENCE_SWEEP_SECONDS: '0',
     // The Redis run (vitest.redis.config.ts): throttle counters in Redis, under a prefix of this
     // app's own unless a test shares one between two apps on purpose.
     ...(process.env.REDIS_URL

@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
-  bigint,
   check,
   doublePrecision,
   index,
@@ -14,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { licenceStates as licenceStateValues } from '@app/contract/licences';
 import { roles, users } from './users.ts';
 
 /**
@@ -67,6 +67,14 @@ export const devices = pgTable(
     mapLongitude: doublePrecision('map_longitude')
       .notNull()
       .generatedAlwaysAs((): SQL => sql`coalesce(${devices.reportedLongitude}, ${devices.longitude})`),
+    // The licence (decision 068), derived by modules/licences, kept here for the list's index and
+    // the device API; the version grows with every change (active_until: when grace begins).
+    licenceState: text('licence_state', { enum: licenceStateValues }).notNull().default('unlicensed'),
+    licencePaidThrough: timestamp('licence_paid_through', { withTimezone: true }),
+    licenceActiveUntil: timestamp('licence_active_until', { withTimezone: true }),
+    licenceGraceUntil: timestamp('licence_grace_until', { withTimezone: true }),
+    licenceVersion: integer('licence_version').notNull().default(1),
+    licenceSince: timestamp('licence_since', { withTimezone: true }),
   },
   (t) => [
     // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.
@@ -90,6 +98,14 @@ export const devices = pgTable(
     // With the index above, the whole fleet's extent is four index endpoints, not a scan.
     index('devices_map_latitude_idx').on(t.mapLatitude),
     index('devices_subscription_status_id_idx').on(t.subscriptionStatus, t.id),
+    index('devices_licence_state_id_idx').on(t.licenceState, t.id),
+    // The licence sweep's clocks: an active licence whose time is up, a grace that has run out.
+    index('devices_licence_active_until_idx')
+      .on(t.licenceActiveUntil)
+      .where(sql`${t.licenceState} = 'active'`),
+    index('devices_licence_grace_until_idx')
+      .on(t.licenceGraceUntil)
+      .where(sql`${t.licenceState} = 'grace'`),
   ],
 );
 
@@ -98,15 +114,6 @@ export const lastSeenSortKey = (t: { lastSeenAt: unknown }): SQL =>
   sql`coalesce(${t.lastSeenAt}, '-infinity'::timestamptz)`;
 export const appVersionSortKey = (t: { appVersionCode: unknown }): SQL =>
   sql`coalesce(${t.appVersionCode}, -1)`;
-
-/**
- * Row counts kept by statement triggers as rows are written (see the device_counts migration), so
- * the unfiltered device list knows its 'Page X of Y' without counting the table per request.
- */
-export const tableRowCounts = pgTable('table_row_counts', {
-  tableName: text('table_name').primaryKey(),
-  n: bigint('n', { mode: 'number' }).notNull(),
-});
 
 /**
  * Doctors, patients and technicians are users of the devices' mobile app. Their numeric userId (the

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { devices } from './devices.ts';
 import { users } from './users.ts';
 
 /**
@@ -33,11 +45,27 @@ export const subscriptions = pgTable(
     paymentAttempts: integer('payment_attempts').notNull().default(0),
     lastPaymentError: text('last_payment_error'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The machine the serial number named when the subscription was made (decision 068). */
+    deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'restrict' }),
+    /** Until when the payments made license the machine (recurring: the period's end). */
+    paidThrough: timestamp('paid_through', { withTimezone: true }),
+    /** Grace an admin granted (or collection paused) until this moment. */
+    graceUntil: timestamp('grace_until', { withTimezone: true }),
+    /** A renewal's payment failed and none has succeeded since. */
+    renewalFailedAt: timestamp('renewal_failed_at', { withTimezone: true }),
+    /** Collection paused (Stripe's pause of payment collection) until graceUntil. */
+    collectionPausedAt: timestamp('collection_paused_at', { withTimezone: true }),
+    /** A recurring plan that ends at its period's end instead of renewing. */
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** An unpaid link an admin revoked: it can no longer be paid. */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [
     index('subscriptions_machine_serial_number_idx').on(t.machineSerialNumber, t.createdAt),
     index('subscriptions_status_expired_at_idx').on(t.status, t.expiredAt),
     index('subscriptions_created_at_idx').on(t.createdAt),
+    index('subscriptions_device_id_idx').on(t.deviceId, t.createdAt),
     index('subscriptions_provider_ref_idx')
       .on(t.providerRef)
       .where(sql`${t.providerRef} is not null`),
@@ -50,3 +78,48 @@ export const processedPaymentEvents = pgTable('processed_payment_events', {
   type: text('type').notNull(),
   processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Everything that happened to a subscription, for its timeline: created, mailed, opened, paid,
+ * renewed, failed, extended, grace, paused, resumed, cancelled, revoked, resent, retried, reminded...
+ * `detail` carries what the kind needs (a reason, an amount, the new paid-through date).
+ */
+export const subscriptionEvents = pgTable(
+  'subscription_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The admin's email at the time (kept when the user is deleted). */
+    actorEmail: text('actor_email'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('subscription_events_subscription_at_idx').on(t.subscriptionId, t.at)],
+);
+
+/** Each payment taken for a subscription, with its receipt (Stripe's hosted one, or the demo's page). */
+export const subscriptionPayments = pgTable(
+  'subscription_payments',
+  {
+    /** 144 random bits: the demo receipt page's only key. */
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['demo', 'stripe'] }).notNull(),
+    /** The provider's id of the payment (PaymentIntent or invoice): one row per payment. */
+    providerRef: text('provider_ref').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    receiptUrl: text('receipt_url'),
+  },
+  (t) => [
+    uniqueIndex('subscription_payments_provider_ref_idx').on(t.provider, t.providerRef),
+    index('subscription_payments_subscription_idx').on(t.subscriptionId, t.paidAt),
+  ],
+);

@@ -10,7 +10,8 @@ import {
 } from '@app/contract/alarms';
 import type { Db } from '#api/db/client.ts';
 import { alarms } from '#api/db/schema/alarms.ts';
-import { devices, tableRowCounts } from '#api/db/schema/devices.ts';
+import { devices } from '#api/db/schema/devices.ts';
+import { tableRowCounts } from '#api/db/schema/table-row-counts.ts';
 import { ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import { containsPattern, offsetOf, pageCount } from '#api/lib/pagination.ts';
 

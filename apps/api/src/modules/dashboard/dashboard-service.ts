@@ -9,7 +9,7 @@ import type { Permission } from '@app/contract/permissions';
 import { subscriptionStatuses } from '@app/contract/checkout';
 import type { Db } from '#api/db/client.ts';
 import { treatmentDailyCounts } from '#api/db/schema/dashboard.ts';
-import { tableRowCounts } from '#api/db/schema/devices.ts';
+import { tableRowCounts } from '#api/db/schema/table-row-counts.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import { createOnlineCounts } from '../devices/online-counts.ts';
 import { expiringWithin, statusAt } from '../subscriptions/subscription-filters.ts';

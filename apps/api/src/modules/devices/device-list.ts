@@ -1,7 +1,8 @@
 import { asc, desc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Device, DeviceList, DeviceSortKey, SortDirection } from '@app/contract/devices';
 import type { Db } from '#api/db/client.ts';
-import { appVersionSortKey, devices, lastSeenSortKey, tableRowCounts } from '#api/db/schema/devices.ts';
+import { appVersionSortKey, devices, lastSeenSortKey } from '#api/db/schema/devices.ts';
+import { tableRowCounts } from '#api/db/schema/table-row-counts.ts';
 import { offsetOf, pageCount } from '#api/lib/pagination.ts';
 import { deviceFilterWhere, type DeviceFilters } from './device-filters.ts';
 import { subscriptionsJsonOf } from './device-subscriptions.ts';

@@ -26,7 +26,18 @@ export const deviceColumns = {
 };
 export type DeviceListRow = Omit<
   DeviceRow,
-  'searchText' | 'reportedLatitude' | 'reportedLongitude' | 'mapLatitude' | 'mapLongitude'
+  | 'searchText'
+  | 'reportedLatitude'
+  | 'reportedLongitude'
+  | 'mapLatitude'
+  | 'mapLongitude'
+  // The licence has its own reads (modules/licences); the list shows its state once it carries it.
+  | 'licenceState'
+  | 'licencePaidThrough'
+  | 'licenceActiveUntil'
+  | 'licenceGraceUntil'
+  | 'licenceVersion'
+  | 'licenceSince'
 >;
 
 type DeviceFields = Omit<DeviceListRow, 'createdAt' | 'updatedAt' | 'lastSeenAt'>;

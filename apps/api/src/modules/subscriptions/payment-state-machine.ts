@@ -1,7 +1,9 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { subscriptionStatuses } from '@app/contract/subscriptions';
+import type { LicenceCause } from '@app/contract/licences';
 import type { Db } from '#api/db/client.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import type { Licences } from '#api/modules/licences/licences-service.ts';
 import {
   addPeriod,
   paymentCurrency,
@@ -23,19 +25,32 @@ export const unpaidStatuses = [pending, failed];
 export function createPaymentStateMachine({
   provider,
   now,
+  licences,
 }: {
   provider: Pick<PaymentProvider, 'name' | 'retrieveState'>;
   now: () => Date;
+  /** Every change ends with the machine's licence derived again, in the same transaction (decision 068). */
+  licences: Pick<Licences, 'recomputeForSubscription' | 'oneTimePaidThrough'>;
 }) {
-  async function markPaid(executor: Db, id: string, periodEnd: Date | null) {
+  const relicense = (executor: Db, id: string, cause: LicenceCause) =>
+    licences.recomputeForSubscription(executor, id, { cause });
+
+  async function markPaid(executor: Db, id: string, periodEnd: Date | null, cause: LicenceCause = 'payment') {
     const at = now();
     const [row] = await executor.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
     if (!row) return;
     if (!row.isRecurring) {
       await executor
         .update(subscriptions)
-        .set({ status: complete, paidAt: at, updatedAt: at, lastPaymentError: null })
+        .set({
+          status: complete,
+          paidAt: at,
+          paidThrough: licences.oneTimePaidThrough(at),
+          updatedAt: at,
+          lastPaymentError: null,
+        })
         .where(and(eq(subscriptions.id, id), ne(subscriptions.status, complete)));
+      await relicense(executor, id, cause);
       return;
     }
     const end =
@@ -48,10 +63,13 @@ export function createPaymentStateMachine({
         status: complete,
         paidAt: sql`coalesce(${subscriptions.paidAt}, ${at.toISOString()}::timestamptz)`,
         expiredAt: sql`case when ${subscriptions.status} = ${complete} then greatest(${subscriptions.expiredAt}, ${end.toISOString()}::timestamptz) else ${end.toISOString()}::timestamptz end`,
+        paidThrough: sql`greatest(${subscriptions.paidThrough}, ${end.toISOString()}::timestamptz)`,
+        renewalFailedAt: null,
         updatedAt: at,
         lastPaymentError: null,
       })
       .where(eq(subscriptions.id, id));
+    await relicense(executor, id, cause);
   }
 
   async function markFailed(executor: Db, id: string, message: string) {
@@ -61,11 +79,12 @@ export function createPaymentStateMachine({
       .where(and(eq(subscriptions.id, id), inArray(subscriptions.status, unpaidStatuses)));
   }
 
-  async function markEnded(executor: Db, id: string) {
+  async function markEnded(executor: Db, id: string, cause: LicenceCause = 'webhook') {
     await executor
       .update(subscriptions)
       .set({ status: expired, updatedAt: now() })
       .where(and(eq(subscriptions.id, id), ne(subscriptions.status, expired)));
+    await relicense(executor, id, cause);
   }
 
   async function applyState(executor: Db, row: SubscriptionRow, state: PaymentState) {
@@ -106,9 +125,9 @@ export function createPaymentStateMachine({
     const mismatch = mismatchOf(event, row);
     if (mismatch) return mismatch;
     const id = row.id;
-    if (event.effect.kind === 'paid') await markPaid(executor, id, event.effect.periodEnd);
+    if (event.effect.kind === 'paid') await markPaid(executor, id, event.effect.periodEnd, 'webhook');
     else if (event.effect.kind === 'failed') await markFailed(executor, id, event.effect.message);
-    else await markEnded(executor, id);
+    else await markEnded(executor, id, 'webhook');
     return null;
   }
 

@@ -5,6 +5,7 @@ import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import { startStripeStandIn, type StripeStandIn } from '#api/test/stripe-stand-in.ts';
 import { postStripeWebhook, stripeEventJson } from '#api/test/stripe-events.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { machineWithSerial } from './subscription-test-requests.ts';
 
 export const webhookSecret = 'whsec_route_test';
 
@@ -43,10 +44,12 @@ export function stripeRequests(current: () => StripeApp) {
   let eventSeq = 0;
   const create = async (overrides: object = {}) => {
     const { t, token } = current();
+    const payload = { ...valid, ...overrides } as { machineSerialNumber: string };
+    await machineWithSerial(t, payload.machineSerialNumber);
     const res = await t.injectAs(token, {
       method: 'POST',
       url: '/api/v1/admin/subscrption/add',
-      payload: { ...valid, ...overrides },
+      payload,
     });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data._id as string;

@@ -1,7 +1,35 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { devices } from '#api/db/schema/devices.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import type { TestApp } from '#api/test/test-app.ts';
+
+/**
+ * A subscription names a machine of the fleet (decision 068): the machine with this serial number,
+ * added straight into the database when there is none yet. Answers its id.
+ */
+export async function machineWithSerial(t: TestApp, serialNumber: string): Promise<string> {
+  const [found] = await t.database.db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(sql`lower(${devices.serialNumber}) = lower(${serialNumber})`)
+    .limit(1);
+  if (found) return found.id;
+  const [added] = await t.database.db
+    .insert(devices)
+    .values({
+      machineNumber: `MN-${serialNumber}`,
+      serialNumber,
+      location: 'Subscribed clinic',
+      latitude: 52.37,
+      longitude: 4.89,
+      city: 'Amsterdam',
+      country: 'Netherlands',
+      address: 'Damrak 1',
+    })
+    .returning({ id: devices.id });
+  return added!.id;
+}
 
 export const validSubscription = {
   fullName: 'Ada Lovelace',
@@ -13,12 +41,17 @@ export const validSubscription = {
 
 /** The subscription routes as the console and the customer's browser call them. */
 export function subscriptionRequests(current: () => { t: TestApp; token: string }) {
-  const add = (payload: unknown) =>
-    current().t.injectAs(current().token, {
+  /** As the console sends it; a serial number it names is made a machine of the fleet first. */
+  const add = async (payload: unknown) => {
+    const serial = (payload as { machineSerialNumber?: unknown } | null)?.machineSerialNumber;
+    if (typeof serial === 'string' && serial.trim() && serial.length <= 100)
+      await machineWithSerial(current().t, serial.trim());
+    return current().t.injectAs(current().token, {
       method: 'POST',
       url: '/api/v1/admin/subscrption/add',
       payload: payload as object,
     });
+  };
   const detail = (id: string) =>
     current().t.app.inject({ method: 'GET', url: `/api/v1/admin/subscrption/detail/${id}` });
   const checkout = (id: string) =>

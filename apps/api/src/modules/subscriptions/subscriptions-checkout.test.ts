@@ -4,7 +4,11 @@ import { accessLogs } from '#api/db/schema/logs.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
-import { subscriptionRequests, validSubscription as valid } from './subscription-test-requests.ts';
+import {
+  machineWithSerial,
+  subscriptionRequests,
+  validSubscription as valid,
+} from './subscription-test-requests.ts';
 
 let t: TestApp;
 let token: string;
@@ -132,6 +136,7 @@ describe('the public checkout', () => {
     const t2 = await createTestApp();
     try {
       const tk = await t2.login();
+      await machineWithSerial(t2, valid.machineSerialNumber);
       const sub = (
         await t2.injectAs(tk, { method: 'POST', url: '/api/v1/admin/subscrption/add', payload: valid })
       ).json().data;

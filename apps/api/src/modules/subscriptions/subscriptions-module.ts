@@ -9,9 +9,10 @@ import { createSubscriptionsService } from './subscriptions-service.ts';
  */
 export const subscriptionsModule = defineModule({
   name: 'subscriptions',
-  async register(app, { db, mailer, config, now, log }) {
+  async register(app, { db, mailer, config, now, log, licences }) {
     const subscriptions = createSubscriptionsService({
       db,
+      licences,
       mailer,
       provider: createPaymentProvider(config),
       publicUrl: config.publicUrl,

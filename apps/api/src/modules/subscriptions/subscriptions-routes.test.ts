@@ -5,7 +5,11 @@ import { mailOutbox } from '#api/db/schema/mail.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import type { TestApp } from '#api/test/test-app.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
-import { subscriptionRequests, validSubscription as valid } from './subscription-test-requests.ts';
+import {
+  machineWithSerial,
+  subscriptionRequests,
+  validSubscription as valid,
+} from './subscription-test-requests.ts';
 
 let t: TestApp;
 let token: string;
@@ -95,6 +99,7 @@ describe('GET /api/v1/admin/subscrption/all', () => {
   });
 
   it('pages newest first with subscriptions and total_pages', async () => {
+    await machineWithSerial(own.t, valid.machineSerialNumber);
     for (let i = 1; i <= 12; i++) {
       own.t.clock.advance(1000);
       await own.t.injectAs(own.token, {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { demoCardMessages, expiryInFuture } from '@app/contract/demo-card';
 import {
   checkoutMessages,
+  subscriptionMessages,
   subscriptionStatuses,
   type CheckoutSummary,
   type CreateSubscriptionBody,
@@ -12,7 +13,9 @@ import {
   type SubscriptionListQuery,
 } from '@app/contract/subscriptions';
 import type { Db } from '#api/db/client.ts';
+import { devices } from '#api/db/schema/devices.ts';
 import { processedPaymentEvents, subscriptions } from '#api/db/schema/subscriptions.ts';
+import type { Licences } from '#api/modules/licences/licences-service.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
 import { offsetOf, pageCount } from '#api/lib/pagination.ts';
@@ -33,6 +36,8 @@ import { createSubscriptionSweep } from './subscription-sweep.ts';
 
 type Deps = {
   db: Db;
+  /** A subscription's machine licence follows every change to it (decision 068). */
+  licences: Pick<Licences, 'recomputeForSubscription' | 'oneTimePaidThrough'>;
   mailer: Pick<Mailer, 'sendWithin'>;
   provider: PaymentProvider;
   publicUrl: string;
@@ -48,7 +53,16 @@ export const newSubscriptionId = () => randomBytes(18).toString('base64url');
 
 const providerUnavailable = 'The payment provider is not available right now. Please try again.';
 
-export function createSubscriptionsService({ db, mailer, provider, publicUrl, linkDays, now, log }: Deps) {
+export function createSubscriptionsService({
+  db,
+  licences,
+  mailer,
+  provider,
+  publicUrl,
+  linkDays,
+  now,
+  log,
+}: Deps) {
   const linkOf = (id: string) => `${publicUrl}/plans/${id}`;
 
   const toSubscription = (row: Row) => subscriptionView(row, now(), linkOf(row.id));
@@ -83,7 +97,21 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
     }
   }
 
-  const states = createPaymentStateMachine({ provider, now });
+  const states = createPaymentStateMachine({ provider, now, licences });
+
+  /** The machine a serial number names (any case), or a 400 naming the field. */
+  async function deviceOfSerial(serial: string): Promise<string> {
+    const [device] = await db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(sql`lower(${devices.serialNumber}) = lower(${serial})`)
+      .limit(1);
+    if (!device)
+      throw new BadRequestError(subscriptionMessages.machineNotFound, {
+        errors: [{ path: 'machineSerialNumber', message: subscriptionMessages.machineNotFound }],
+      });
+    return device.id;
+  }
   const { sweep } = createSubscriptionSweep({ db, provider, states, now, log });
 
   return {
@@ -118,6 +146,7 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
      * answer does not wait for the SMTP server: the mail goes out (and is retried) after it.
      */
     async create(input: CreateSubscriptionBody, createdBy: string | null): Promise<Subscription> {
+      const deviceId = await deviceOfSerial(input.machineSerialNumber);
       const at = now();
       const { row, startMail } = await db.transaction(async (tx) => {
         const [created] = await tx
@@ -135,6 +164,7 @@ export function createSubscriptionsService({ db, mailer, provider, publicUrl, li
             updatedAt: at,
             expiredAt: new Date(at.getTime() + linkDays * 24 * 3600_000),
             createdBy,
+            deviceId,
           })
           .returning();
         return {
