@@ -21,12 +21,15 @@ async function main() {
     dataDir: config.dataDir,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
-  const first = await bootstrap(database.db, {
-    adminEmail: config.adminEmail,
-    adminPassword: config.adminPassword,
-  });
-  // The demo data set fills an empty database (DEMO_DATA; on by default for the embedded one).
-  const demo = config.demoData ? await seedDemoData(database.db, { storage: createStorage(config) }) : null;
+  // Under the start-up lock, so instances started together create one first admin and one demo set.
+  const { first, demo } = await database.startupLock(async () => ({
+    first: await bootstrap(database.db, {
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+    }),
+    // The demo data set fills an empty database (DEMO_DATA; on by default for the embedded one).
+    demo: config.demoData ? await seedDemoData(database.db, { storage: createStorage(config) }) : null,
+  }));
   const app = await buildApp({ config, database });
   await app.listen({ port: config.port, host: config.host });
 

@@ -24,8 +24,18 @@ export type Database = {
   ping: () => Promise<void>;
   /** Notices on a channel (NOTIFY), with whether none can have been missed (notifications.ts). */
   listen: (channel: string, handlers: NotificationHandlers) => Promise<NotificationFeed>;
+  /**
+   * Runs start-up work (migrations, the first admin, demo data) while holding the start-up lock: on
+   * PostgreSQL an advisory lock, so instances started together on one database take turns instead
+   * of racing (issue 32 finding 10: of five started at once, four died in migrations). PGlite is
+   * one process: the work just runs.
+   */
+  startupLock: <T>(work: () => Promise<T>) => Promise<T>;
   close: () => Promise<void>;
 };
+
+/** The advisory lock key of start-up work: any number the application uses for nothing else. */
+const startupLockKey = 0x5e70_0001;
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -60,10 +70,26 @@ export async function openDatabase(opts: {
     // transaction's next statement fails instead, and the pool discards the connection.
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzle(pool);
-    await migrate(db, { migrationsFolder });
+    const startupLock = async <T>(work: () => Promise<T>): Promise<T> => {
+      // A session lock on a connection of its own: the work's queries run on other connections
+      // of the pool, and other instances wait in pg_advisory_lock until this one is done.
+      const holder = await pool.connect();
+      try {
+        await holder.query('select pg_advisory_lock($1)', [startupLockKey]);
+        try {
+          return await work();
+        } finally {
+          await holder.query('select pg_advisory_unlock($1)', [startupLockKey]);
+        }
+      } finally {
+        holder.release();
+      }
+    };
+    await startupLock(() => migrate(db, { migrationsFolder }));
     return {
       db: db as unknown as Db,
       kind: 'postgres',
+      startupLock,
       ping: async () => void (await db.execute(sql`select 1`)),
       listen: async (channel, handlers) =>
         listenOnPostgres(
@@ -98,6 +124,7 @@ export async function openDatabase(opts: {
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
     listen: (channel, handlers) => listenOnPglite(client, channel, handlers),
+    startupLock: (work) => work(),
     close: () => client.close(),
   };
 }

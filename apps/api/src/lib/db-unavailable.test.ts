@@ -47,6 +47,7 @@ function unreachableDatabase(url: string): Database {
     ping: async () => void (await db.execute(sql`select 1`)),
     listen: async (channel, handlers) =>
       listenOnPostgres({ connectionString: url, connectionTimeoutMillis: 500 }, channel, handlers),
+    startupLock: (work) => work(),
     close: () => pool.end(),
   };
 }
