@@ -135,6 +135,8 @@ export const subscriptionSchema = z.object({
   fullName: z.string(),
   email: z.string(),
   machineSerialNumber: z.string(),
+  /** The machine the serial named (decision 068), linked from the list; null if made before that. */
+  deviceId: z.string().nullable(),
   amount: z.number(),
   isRecurring: z.boolean(),
   planType: z.enum(planTypes).nullable(),

@@ -73,6 +73,8 @@ export const paths = {
   subscriptions: fixed<ListQuery & { status?: number; expiresWithin?: number }>(
     '/admin/subscription-management',
   ),
+  // Ours (issue 34): one subscription (details, machine, payments, timeline); Device Details links here.
+  viewSubscription: withParam('/admin/view-subscription', 'id'),
   appUpdates: fixed<ListQuery>('/admin/app-update'),
   // Ours (decision 049): open or past alarms, one rule or all.
   alarms: fixed<ListQuery & { state?: 'open' | 'past'; rule?: string }>('/admin/alarms'),

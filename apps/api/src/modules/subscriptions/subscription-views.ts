@@ -8,6 +8,7 @@ export const subscriptionView = (row: SubscriptionRow, at: Date, link: string): 
   fullName: row.fullName,
   email: row.email,
   machineSerialNumber: row.machineSerialNumber,
+  deviceId: row.deviceId,
   amount: row.amountCents / 100,
   isRecurring: row.isRecurring,
   planType: row.planType ?? null,

@@ -128,6 +128,18 @@ describe('Subscription Management', () => {
     expect(screen.getByRole('button', { name: 'Copy link for Customer 1' })).toBeTruthy();
   });
 
+  it("links the serial number to the machine's Device Details when the subscription names a machine", async () => {
+    list = [
+      { ...row(1, 2), deviceId: 'device-1' },
+      { ...row(2, 2), deviceId: null },
+    ];
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Subscriptions' });
+    const link = await within(table).findByRole('link', { name: 'SN-1' });
+    expect(link.getAttribute('href')).toBe('/admin/device-details/device-1');
+    expect(within(table).getByText('SN-2').closest('a')).toBeNull();
+  });
+
   it("labels a demo payment 'Demo payment' beside its status, and a real one not", async () => {
     list = [row(1, 2, true), row(2, 2, false)];
     renderPage();

@@ -15,7 +15,9 @@ import { PageHeader } from '#web/components/page-header.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
+import { Link } from '#web/components/link.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
+import { paths } from '#web/lib/paths.ts';
 import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { FilterSelect } from '#web/components/filter-select.tsx';
@@ -42,7 +44,12 @@ const columns: DataTableColumn<Subscription>[] = [
   // The column that names the row cannot be hidden (decision 057).
   { key: 'fullName', header: 'Name', mandatory: true },
   { key: 'email', header: 'Email' },
-  { key: 'machineSerialNumber', header: 'Machine Serial No.', className: 'text-nowrap' },
+  {
+    key: 'machineSerialNumber',
+    header: 'Machine Serial No.',
+    className: 'text-nowrap',
+    render: (s) => <MachineSerial subscription={s} />,
+  },
   {
     key: 'amount',
     header: 'Amount ($)',
@@ -65,6 +72,17 @@ const columns: DataTableColumn<Subscription>[] = [
 ];
 
 const choices = columnChoicesOf(columns);
+
+/** The serial, linked to the machine's Device Details for an admin who may see machines (issue 34). */
+function MachineSerial({ subscription: s }: { subscription: Subscription }) {
+  const maySeeMachines = useCan('devices.view');
+  if (!s.deviceId || !maySeeMachines) return s.machineSerialNumber;
+  return (
+    <Link to={paths.deviceDetails.href({ id: s.deviceId })} state={{ deviceId: s.deviceId }}>
+      {s.machineSerialNumber}
+    </Link>
+  );
+}
 
 /**
  * /admin/subscription-management (docs/product.md §2.12 "Subscription Management"); adding one is for an
