@@ -8,6 +8,7 @@ import { deviceApiModule } from './device-api/device-api-module.ts';
 import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
 import { healthModule } from './health/health-module.ts';
+import { licenceNoticesModule } from './licence-notices/licence-notices-module.ts';
 import { licencesModule } from './licences/licences-module.ts';
 import { logsModule } from './logs/logs-module.ts';
 import { outboxModule } from './outbox/outbox-module.ts';
@@ -42,4 +43,5 @@ export const appModules: readonly AppModule[] = [
   alarmsModule,
   outboxModule,
   licencesModule,
+  licenceNoticesModule,
 ];
