@@ -8,8 +8,8 @@ import {
 import type { Db } from '#api/db/client.ts';
 import { rowsOf } from '#api/db/rows-of.ts';
 import { licenceNotices } from '#api/db/schema/licences.ts';
-import { subscriptionEvents } from '#api/db/schema/subscriptions.ts';
 import type { Mailer, StoredMail } from '#api/lib/mailer.ts';
+import { recordEvent } from '#api/modules/subscriptions/subscription-history.ts';
 
 const day = 86_400_000;
 /** A lapse older than this is not announced: a first start on old data must not mail every customer. */
@@ -176,10 +176,10 @@ export function createLicenceNotices({
       if (!claimed.length) return null;
       const link = linkOf(notice);
       const mail = mailOf(notice, at, link);
-      await tx.insert(subscriptionEvents).values({
+      await recordEvent(tx, {
         subscriptionId: notice.subscriptionId,
-        at,
         kind: 'reminded',
+        at,
         detail: { notice: notice.kind, period: notice.periodKey, to: notice.email, subject: mail.subject },
       });
       // A mail with a link to the customer's card or payment is cleared from the outbox once sent.
