@@ -27,6 +27,9 @@ export const slowApiFiles = [
   'src/modules/app-updates/app-updates-s3.test.ts',
   // Runs the operator CLI as a child process.
   'src/modules/auth/operator-reset-mfa.test.ts',
+  // Every permission pair through every route that hands permissions out: 676 requests (the file
+  // beside it, grant-rules.test.ts, asks each route once each way and stays).
+  'src/lib/grant-rules-pairs.test.ts',
   // Hundreds of argon2 sign-ins to reach each throttle.
   'src/modules/auth/sign-in-throttle.test.ts',
   'src/modules/auth/throttle-burst.test.ts',

@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
 import { grantMessages, permissionNames, type Permission } from '@app/contract/permissions';
-import { roles, users } from '#api/db/schema/users.ts';
+import { roles } from '#api/db/schema/users.ts';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
 import { firstAdminRoleId } from '#api/test/admin-role.ts';
+import { grantRequests, grantRoutes } from '#api/test/grant-requests.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { enrol } from '#api/modules/auth/mfa-test-helpers.ts';
 
@@ -12,44 +13,33 @@ import { enrol } from '#api/modules/auth/mfa-test-helpers.ts';
  * Nobody grants what they do not hold (issue 32 finding 1, decision 063). A role with users.manage or
  * roles.manage alone could make its holder a full admin: move themselves into the Admin role, create
  * a full admin, or add every permission to their own role. Each such change is now a 403 naming the
- * permission, answered before any step-up is asked.
+ * permission, answered before any step-up is asked. Every pair of permissions through every route
+ * that hands them out is grant-rules-pairs.test.ts, which `npm test` runs and the fast loop does not.
  */
 
 let t: TestApp;
 let adminToken: string;
 let fullAdminRoleId: string;
+let grants: ReturnType<typeof grantRequests>;
 beforeAll(async () => {
   t = await createTestApp();
   adminToken = await t.login();
   fullAdminRoleId = await firstAdminRoleId(t.database.db);
+  grants = grantRequests(t);
 });
 afterAll(() => t.close());
 
-let serial = 0;
-const userForm = (roleId: string) => {
-  const n = ++serial;
-  return {
-    firstName: 'Grant',
-    lastName: `Rule ${n}`,
-    roleId,
-    userName: `grant_rule_${n}`,
-    email: `grant-rule-${n}@example.test`,
-    phone: '0123456789',
-  };
-};
-const createUser = (token: string, roleId: string) =>
-  t.injectAs(token, {
-    method: 'POST',
-    url: apiPaths.users,
-    payload: { ...userForm(roleId), password: 'Granted-Passw0rd' },
-  });
 /** A role made by the first admin, carrying exactly these permissions; answers its id. */
 async function roleWith(permissions: readonly Permission[], type: 'admin' | 'app' = 'admin') {
   await t.stepUp(adminToken);
   const res = await t.injectAs(adminToken, {
     method: 'POST',
     url: apiPaths.roles,
-    payload: { roleName: `Grant ${++serial}`, type, permissions: type === 'admin' ? permissions : undefined },
+    payload: {
+      roleName: grants.named('Grant'),
+      type,
+      permissions: type === 'admin' ? permissions : undefined,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data._id as string;
@@ -69,7 +59,7 @@ describe('an admin holding users.manage alone', () => {
       method: 'PUT',
       url: apiPaths.user(actor.userId),
       payload: {
-        ...userForm(fullAdminRoleId),
+        ...grants.userForm(fullAdminRoleId),
         email: me.json().data.email,
         userName: me.json().data.userName,
       },
@@ -85,19 +75,19 @@ describe('an admin holding users.manage alone', () => {
 
   it('is refused creating a full admin with a 403 naming the first permission they lack, before any step-up', async () => {
     const fresh = await signInWithPermissions(t, adminToken, ['users.manage']);
-    const res = await createUser(fresh.token, fullAdminRoleId);
+    const res = await grants.createUser(fresh.token, fullAdminRoleId);
     expect(res.json()).toEqual(forbidden(grantMessages.notHeld('devices.view')));
   });
 
   it('cannot edit, delete or bulk-delete a user who carries more than they do', async () => {
     await t.stepUp(actor.token, actor.password);
-    const above = await createUser(adminToken, await roleWith(['users.manage', 'logs.view']));
+    const above = await grants.createUser(adminToken, await roleWith(['users.manage', 'logs.view']));
     const aboveId = above.json().data._id as string;
     const edit = await t.injectAs(actor.token, {
       method: 'PUT',
       url: apiPaths.user(aboveId),
       // Redirecting their email to one's own would hand over their account through a password reset.
-      payload: { ...userForm(above.json().data.roleId), email: 'taken-over@example.test' },
+      payload: { ...grants.userForm(above.json().data.roleId), email: 'taken-over@example.test' },
     });
     expect(edit.json()).toEqual(forbidden(grantMessages.outranked('logs.view')));
     const del = await t.injectAs(actor.token, { method: 'DELETE', url: apiPaths.user(aboveId) });
@@ -122,15 +112,15 @@ describe('an admin holding users.manage alone', () => {
 
   it('may still create, edit and delete users of roles within their own permissions', async () => {
     await t.stepUp(actor.token, actor.password);
-    const appUser = await createUser(actor.token, await roleWith([], 'app'));
+    const appUser = await grants.createUser(actor.token, await roleWith([], 'app'));
     expect(appUser.statusCode, appUser.body).toBe(201);
-    const peer = await createUser(actor.token, await roleWith(['users.manage']));
+    const peer = await grants.createUser(actor.token, await roleWith(['users.manage']));
     expect(peer.statusCode, peer.body).toBe(201);
     const peerId = peer.json().data._id as string;
     const edit = await t.injectAs(actor.token, {
       method: 'PUT',
       url: apiPaths.user(peerId),
-      payload: { ...userForm(appUser.json().data.roleId) },
+      payload: { ...grants.userForm(appUser.json().data.roleId) },
     });
     expect(edit.statusCode, edit.body).toBe(200);
     const del = await t.injectAs(actor.token, { method: 'DELETE', url: apiPaths.user(peerId) });
@@ -183,7 +173,7 @@ describe('an admin holding roles.manage alone', () => {
     const res = await t.injectAs(actor.token, {
       method: 'PUT',
       url: apiPaths.role(actor.roleId),
-      payload: { roleName: `Renamed ${++serial}`, type: 'admin', permissions: ['roles.manage'] },
+      payload: { roleName: grants.named('Renamed'), type: 'admin', permissions: ['roles.manage'] },
     });
     expect(res.statusCode, res.body).toBe(200);
   });
@@ -224,77 +214,32 @@ describe('an admin holding security.manage', () => {
 });
 
 /*
- * Every pair: an admin holding both managing permissions and one other (A) tries to grant each
- * permission (B) through each route that hands permissions out. B is granted exactly when the admin
- * holds it; otherwise the answer is 403 naming B.
+ * Each route that hands permissions out, once each way: an admin holding both managing permissions
+ * and devices.view may grant devices.view and is refused logs.view with a 403 naming it. Every pair
+ * of permissions, route by route, is grant-rules-pairs.test.ts.
  */
-describe('every permission pair, route by route', () => {
-  const routes = ['POST roles', 'PUT roles/:id', 'POST users', 'PUT users/:id'] as const;
-  const onlyRole = new Map<Permission, string>();
-  let appRoleId: string;
+describe('each route that hands permissions out', () => {
+  let token: string;
   beforeAll(async () => {
-    for (const b of permissionNames) onlyRole.set(b, await roleWith([b]));
-    appRoleId = await roleWith([], 'app');
+    const actor = await signInWithPermissions(t, adminToken, [
+      'roles.manage',
+      'users.manage',
+      'devices.view',
+    ]);
+    token = await t.stepUp(actor.token, actor.password);
   });
 
-  // Targets straight into the database: this test is about the answers, not the set-up's routes.
-  const emptyRole = async () =>
-    (
-      await t.database.db
-        .insert(roles)
-        .values({ roleName: `Pair target ${++serial}`, type: 'admin', permissions: [] })
-        .returning({ id: roles.id })
-    )[0]!.id;
-  const appUser = async () => {
-    const { password: _, ...form } = { ...userForm(appRoleId), password: '' };
-    return (
-      await t.database.db
-        .insert(users)
-        .values({ ...form, passwordHash: 'not-a-hash' })
-        .returning({ id: users.id })
-    )[0]!.id;
-  };
-
-  async function tryGrant(route: (typeof routes)[number], token: string, b: Permission) {
-    const roleBody = { roleName: `Pair ${++serial}`, type: 'admin', permissions: [b] };
-    if (route === 'POST roles')
-      return t.injectAs(token, { method: 'POST', url: apiPaths.roles, payload: roleBody });
-    if (route === 'PUT roles/:id')
-      return t.injectAs(token, { method: 'PUT', url: apiPaths.role(await emptyRole()), payload: roleBody });
-    if (route === 'POST users') return createUser(token, onlyRole.get(b)!);
-    return t.injectAs(token, {
-      method: 'PUT',
-      url: apiPaths.user(await appUser()),
-      payload: userForm(onlyRole.get(b)!),
-    });
-  }
-
-  it('granted exactly what the admin holds', async () => {
-    const outcomes: string[] = [];
-    const expected: string[] = [];
-    for (const a of permissionNames) {
-      const held = [...new Set<Permission>(['roles.manage', 'users.manage', a])];
-      const actor = await signInWithPermissions(t, adminToken, held);
-      await t.stepUp(actor.token, actor.password);
-      for (const route of routes)
-        for (const b of permissionNames) {
-          const res = await tryGrant(route, actor.token, b);
-          outcomes.push(
-            `${route}: ${a} grants ${b}: ${res.statusCode} ${res.statusCode === 403 ? res.json().msg : ''}`,
-          );
-          const ok = route.startsWith('POST') ? 201 : 200;
-          expected.push(
-            `${route}: ${a} grants ${b}: ${held.includes(b) ? `${ok} ` : `403 ${grantMessages.notHeld(b)}`}`,
-          );
-        }
-    }
-    expect(outcomes).toEqual(expected);
+  it.each(grantRoutes)('%s grants a permission the admin holds and refuses one they lack', async (route) => {
+    const held = await grants.tryGrant(route, token, 'devices.view');
+    expect(held.statusCode, held.body).toBe(route.startsWith('POST') ? 201 : 200);
+    const lacked = await grants.tryGrant(route, token, 'logs.view');
+    expect(lacked.json()).toEqual(forbidden(grantMessages.notHeld('logs.view')));
   });
 });
 
 it('the first admin, holding everything, may create and delete a full admin', async () => {
   await t.stepUp(adminToken);
-  const res = await createUser(adminToken, fullAdminRoleId);
+  const res = await grants.createUser(adminToken, fullAdminRoleId);
   expect(res.statusCode, res.body).toBe(201);
   const del = await t.injectAs(adminToken, { method: 'DELETE', url: apiPaths.user(res.json().data._id) });
   expect(del.statusCode, del.body).toBe(200);
