@@ -37,8 +37,9 @@ export const slowApiFiles = [
   'src/modules/auth/mfa-routes.test.ts',
   // The fleet simulator against a served API.
   'src/modules/device-api/simulator.test.ts',
-  // Builds the whole demo data set.
+  // Build the whole demo data set.
   'src/demo/seed-demo.test.ts',
+  'src/demo/subscriptions-seed.test.ts',
   // Tens of thousands of log rows, and 10,001 devices: the lists and the bulk limit at real size.
   'src/modules/logs/logs-list-volume.test.ts',
   'src/modules/devices/devices-bulk-limit.test.ts',
