@@ -97,7 +97,9 @@ export type RecordKind =
   | 'subscription'
   | 'app-update'
   | 'alarm'
-  | 'saved-view';
+  | 'saved-view'
+  // A mail of the outbox (its resend).
+  | 'mail';
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 

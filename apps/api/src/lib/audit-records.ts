@@ -32,9 +32,13 @@ const kindByWord: Record<string, RecordKind | 'self'> = {
   users: 'user',
   roles: 'role',
   subscrption: 'subscription',
+  // Ours: a subscription's operations (resend, extend, cancel...), beside the spec's misspelt list.
+  subscriptions: 'subscription',
   system: 'app-update',
   alarms: 'alarm',
   views: 'saved-view',
+  // A mail sent again from the Outbox (modules/outbox).
+  outbox: 'mail',
   // An admin's own list preferences and colour mode (decisions 053, 054).
   preferences: 'self',
   // A reveal is named by its own REVEAL row (audit.recordView); the request row then names nothing.
