@@ -121,6 +121,9 @@ test.describe('signed in', () => {
   });
 
   test('keeps each control the keyboard reaches out from under the sticky top bar', async ({ page }) => {
+    // Up to 200 key presses, each waiting for the page to settle: on a loaded 2-core machine this
+    // took 66 s, past the default 60 (CI of 2026-11-28).
+    test.slow();
     await signIn(page);
     await page.goto('/admin/user-management?limit=100');
     const table = page.getByRole('table');
