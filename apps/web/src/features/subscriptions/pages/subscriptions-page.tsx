@@ -27,6 +27,8 @@ import { useCan } from '#web/lib/use-session.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { AddSubscriptionModal } from '../components/add-subscription-modal.tsx';
 import { CopyLinkButton } from '../components/copy-link-button.tsx';
+import { OperationDialogs, type OperationTarget } from '../components/operation-dialogs.tsx';
+import { SubscriptionRowMenu } from '../components/subscription-row-menu.tsx';
 import { SubscriptionStatusBadge } from '../components/subscription-status-badge.tsx';
 
 const statusValues = ['1', '2', '3', '4'] as const;
@@ -86,7 +88,8 @@ function MachineSerial({ subscription: s }: { subscription: Subscription }) {
 
 /**
  * /admin/subscription-management (docs/product.md §2.12 "Subscription Management"); adding one is for an
- * admin whose role carries subscriptions.manage (decision 047).
+ * admin whose role carries subscriptions.manage (decision 047). Each row's menu opens the
+ * subscription's page and runs the operations the admin may run on it.
  */
 export function SubscriptionsPage() {
   // The page size the admin last chose is kept on the server (decision 053).
@@ -94,6 +97,8 @@ export function SubscriptionsPage() {
 
   const mayAdd = useCan('subscriptions.manage');
   const [adding, setAdding] = useState(false);
+  // An operation chosen from a row's menu (issue 34 item 5), on that row's subscription.
+  const [operation, setOperation] = useState<OperationTarget | null>(null);
   const shown = useListColumns('subscriptions', choices);
   // ?status=1..4 and ?expiresWithin=7|30: the dashboard's subscription figures link here.
   const [status, setStatus] = useUrlFilter('status', statusValues, '');
@@ -158,8 +163,14 @@ export function SubscriptionsPage() {
         totalPages={data?.total_pages}
         pagerLabel="Subscriptions pages"
         srNoHeader="Sr No."
-        actions={(s) => <CopyLinkButton link={s.link} name={s.fullName} />}
+        actions={(s) => (
+          <>
+            <CopyLinkButton link={s.link} name={s.fullName} />
+            <SubscriptionRowMenu subscription={s} onChoose={setOperation} />
+          </>
+        )}
       />
+      <OperationDialogs target={operation} onClose={() => setOperation(null)} />
       {mayAdd ? <AddSubscriptionModal show={adding} onClose={() => setAdding(false)} /> : null}
     </>
   );
