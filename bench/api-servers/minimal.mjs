@@ -15,7 +15,8 @@ const app = Fastify({ logger: false });
 const q = (name, text, values) => pool.query({ name, text, values });
 
 const deviceColumns = `id, machine_number, serial_number, location, latitude, longitude, city, country, address,
-  status, subscription_status, created_at, updated_at, last_seen_at, app_version_code, app_version_name`;
+  status, subscription_status, created_at, updated_at, last_seen_at, app_version_code, app_version_name,
+  licence_state, licence_paid_through, licence_grace_until`;
 const toDevice = (r, subs) => ({
   _id: r.id,
   machineNumber: r.machine_number,
@@ -34,6 +35,9 @@ const toDevice = (r, subs) => ({
   lastSeenAt: r.last_seen_at?.toISOString() ?? null,
   appVersionCode: r.app_version_code,
   appVersionName: r.app_version_name,
+  licenceState: r.licence_state,
+  licencePaidThrough: r.licence_paid_through?.toISOString() ?? null,
+  licenceGraceUntil: r.licence_grace_until?.toISOString() ?? null,
 });
 const subscriptionsOf = async (serials) =>
   serials.length === 0
@@ -41,7 +45,8 @@ const subscriptionsOf = async (serials) =>
     : (
         await q(
           'subs',
-          `select id, lower(machine_serial_number) as serial, status, created_at, expired_at, is_recurring, plan_type, amount_cents
+          `select id, lower(machine_serial_number) as serial, status, created_at, expired_at, is_recurring, plan_type, amount_cents,
+             paid_through
            from subscriptions where lower(machine_serial_number) = any($1) order by created_at desc, id desc`,
           [serials.map((s) => s.toLowerCase())],
         )

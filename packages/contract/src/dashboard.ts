@@ -18,6 +18,13 @@ const operationsSubscriptionsSchema = z.object({
   failed: z.number().int(),
   expiringIn7Days: z.number().int(),
 });
+/** Machines whose licence needs an admin (issue 34), each figure the total of Device Management's filter. */
+const operationsLicencesSchema = z.object({
+  grace: z.number().int(),
+  lapsed: z.number().int(),
+  /** Active licences whose paid time ends within `licenceLapsingDays`. */
+  lapsing: z.number().int(),
+});
 /** One UTC day of the last 30, oldest first, today last. */
 const treatmentDaySchema = z.object({ day: z.string(), count: z.number().int() });
 const operationsTreatmentsSchema = z.object({
@@ -28,6 +35,8 @@ const operationsTreatmentsSchema = z.object({
 const operationsSchema = z.object({
   machines: operationsMachinesSchema.optional(),
   openAlarms: z.number().int().optional(),
+  /** With devices.view, like the machines: the figures link to Device Management. */
+  licences: operationsLicencesSchema.optional(),
   subscriptions: operationsSubscriptionsSchema.optional(),
   treatments: operationsTreatmentsSchema.optional(),
 });
@@ -39,6 +48,8 @@ export const operationsResponseSchema = envelope(operationsSchema);
 export const treatmentChartDays = 30;
 /** "Expiring in 7 days". */
 export const expiringWithinDays = 7;
+/** "Lapsing within 14 days": the licence figure and Device Management's Licence ends filter. */
+export const licenceLapsingDays = 14;
 
 export const dashboardTexts = {
   operations: 'Operations',
@@ -51,6 +62,10 @@ export const dashboardTexts = {
   pending: 'Pending',
   failed: 'Failed',
   expiring: 'Expiring in 7 days',
+  licences: 'Licences',
+  inGrace: 'In grace',
+  lapsed: 'Lapsed',
+  lapsing: `Lapsing within ${licenceLapsingDays} days`,
   treatments: 'Treatments',
   today: 'Today',
   last30Days: 'Last 30 days',

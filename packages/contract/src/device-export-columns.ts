@@ -13,6 +13,7 @@ export const deviceExportColumns = {
   lastSeenAt: 'Last Seen',
   online: 'Online',
   appVersionCode: 'App Version',
+  licenceState: 'Licence',
   city: 'City',
   country: 'Country',
   address: 'Address',

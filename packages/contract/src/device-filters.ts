@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deviceSortKeys, deviceStatuses, onlineFilters, sortDirections } from './devices.ts';
 import { envelope } from './envelope.ts';
+import { licenceStates } from './licences.ts';
 import { pageQuery, strictObject } from './fields.ts';
 
 /** A facet value meaning "not set": no subscription, or no app version reported yet. */
@@ -34,6 +35,15 @@ export const deviceFilterShape = {
     .max(9, 'appVersion must be a version code or none')
     .regex(/^(none|\d{1,9})$/, 'appVersion must be a version code or none')
     .optional(),
+  /** Ours (issue 34): the machine's licence state. */
+  licence: z.enum(licenceStates, { error: `licence must be one of ${licenceStates.join(', ')}` }).optional(),
+  /** Ours (the dashboard's "lapsing" figure links here): an active licence whose paid time ends within N days. */
+  licenceEndsWithin: z.coerce
+    .number({ error: 'licenceEndsWithin must be a number of days' })
+    .int('licenceEndsWithin must be a whole number of days')
+    .min(1, 'licenceEndsWithin must be at least 1')
+    .max(366, 'licenceEndsWithin must be at most 366')
+    .optional(),
 };
 export type DeviceFilterQuery = {
   [K in keyof typeof deviceFilterShape]?: z.output<(typeof deviceFilterShape)[K]>;
@@ -56,6 +66,8 @@ export const deviceFacetsSchema = z.object({
   /** Within `country` when the request names one. */
   cities: z.array(facetValue),
   appVersions: z.array(facetValue),
+  /** Every licence state, with how many machines are in it (issue 34). */
+  licences: z.array(facetValue),
 });
 export type DeviceFacets = z.infer<typeof deviceFacetsSchema>;
 export const deviceFacetsQuerySchema = strictObject({ country: place('country').optional() });

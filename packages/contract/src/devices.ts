@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
+import { licenceStateLabels, licenceStates, type LicenceState } from './licences.ts';
 
 /** docs/product.md §5.5 "Device": every form field is required; the coordinates must be numbers. */
 export const deviceMessages = {
@@ -141,6 +142,8 @@ export const deviceSortKeys = [
   // Check-ins from the machine's app (the column chooser's optional Last Seen, Online and App Version).
   'lastSeenAt',
   'appVersionCode',
+  // The licence (issue 34): by state, in the order of its labels (Active, Exempt, In grace, Lapsed, Unlicensed).
+  'licenceState',
 ] as const;
 export type DeviceSortKey = (typeof deviceSortKeys)[number];
 export const sortDirections = ['asc', 'desc'] as const;
@@ -166,6 +169,8 @@ export const subscriptionSummarySchema = z.object({
   isRecurring: z.boolean(),
   planType: z.string().nullable(),
   amount: z.number(),
+  /** Until when its payments license the machine (decision 068); null while unpaid. */
+  paidThrough: z.string().nullable(),
 });
 export type SubscriptionSummary = z.infer<typeof subscriptionSummarySchema>;
 
@@ -190,8 +195,29 @@ export const deviceSchema = z.object({
   online: z.boolean(),
   appVersionCode: z.number().int().nullable(),
   appVersionName: z.string().nullable(),
+  /** The machine's licence (decision 068), as kept on its row; its Licence card reads the rest. */
+  licenceState: z.enum(licenceStates),
+  licencePaidThrough: z.string().nullable(),
+  licenceGraceUntil: z.string().nullable(),
 });
 export type Device = z.infer<typeof deviceSchema>;
+
+/**
+ * The Licence column's words (issue 34): the state's label and the date that matters to it, e.g.
+ * "In grace until 12-03-2027". `date` writes a date (the console's DD-MM-YYYY in the admin's time
+ * zone; the export's UTC day).
+ */
+export function licenceText(
+  device: { licenceState: LicenceState; licencePaidThrough: string | null; licenceGraceUntil: string | null },
+  date: (iso: string) => string,
+): string {
+  const label = licenceStateLabels[device.licenceState];
+  const { licencePaidThrough: paidThrough, licenceGraceUntil: graceUntil } = device;
+  if (device.licenceState === 'active' && paidThrough) return `${label} until ${date(paidThrough)}`;
+  if (device.licenceState === 'grace' && graceUntil) return `${label} until ${date(graceUntil)}`;
+  if (device.licenceState === 'lapsed' && graceUntil) return `${label} since ${date(graceUntil)}`;
+  return label;
+}
 
 export const deviceListSchema = z.object({
   allDevices: z.array(deviceSchema),

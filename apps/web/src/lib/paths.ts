@@ -60,7 +60,13 @@ export const paths = {
   // Admin (docs/product.md §2.3), in sidebar order; literal texts, as they minify smaller than joined ones.
   dashboard: fixed('/admin/dashboard'),
   widgets: fixed('/admin/widgets'),
-  devices: fixed<ListQuery & { online?: 'online' | 'offline' | 'never' }>('/admin/device'),
+  devices: fixed<
+    ListQuery & {
+      online?: 'online' | 'offline' | 'never';
+      licence?: 'active' | 'grace' | 'lapsed' | 'exempt' | 'unlicensed';
+      licenceEndsWithin?: number;
+    }
+  >('/admin/device'),
   deviceDetails: withParam('/admin/device-details', 'id'),
   viewDoctor: withParam('/admin/view-doctor', 'id'),
   viewPatient: withParam('/admin/view-patient', 'id'),

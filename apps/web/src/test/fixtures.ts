@@ -58,6 +58,9 @@ export const buildDevice = (n: number, over: Partial<Device> = {}): Device => ({
   online: false,
   appVersionCode: null,
   appVersionName: null,
+  licenceState: 'unlicensed',
+  licencePaidThrough: null,
+  licenceGraceUntil: null,
   ...over,
 });
 

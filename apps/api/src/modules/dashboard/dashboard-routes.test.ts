@@ -210,10 +210,11 @@ describe('permissions', () => {
     const only = async (permissions: Parameters<typeof signInWithPermissions>[2]) =>
       Object.keys(await operations((await signInWithPermissions(t, admin, permissions)).token)).sort();
     expect(await only([])).toEqual([]);
-    expect(await only(['devices.view'])).toEqual(['machines', 'openAlarms']);
+    expect(await only(['devices.view'])).toEqual(['licences', 'machines', 'openAlarms']);
     expect(await only(['subscriptions.view'])).toEqual(['subscriptions']);
     expect(await only(['patients.view'])).toEqual(['treatments']);
     expect(await only(['devices.view', 'subscriptions.view', 'patients.view'])).toEqual([
+      'licences',
       'machines',
       'openAlarms',
       'subscriptions',
@@ -250,6 +251,31 @@ describe('each figure is the total of the list it links to', () => {
     expect(await total(apiPaths.machines, { online: 'never', search: row!.machineNumber })).toBe(0);
   });
 
+  it('licences: the device list filtered by grace, lapsed and an active licence ending within 14 days', async () => {
+    const now = t.clock.now.getTime();
+    const before = (await operations()).licences!;
+    const rows = await addMachines([null, null, null, null, null]);
+    const states = [
+      { licenceState: 'grace' as const, licenceActiveUntil: new Date(now - day) },
+      { licenceState: 'lapsed' as const, licenceActiveUntil: new Date(now - 30 * day) },
+      { licenceState: 'active' as const, licenceActiveUntil: new Date(now + 13 * day) },
+      // Ends after the 14 days, and an exempt one: in none of the figures.
+      { licenceState: 'active' as const, licenceActiveUntil: new Date(now + 15 * day) },
+      { licenceState: 'exempt' as const, licenceActiveUntil: null },
+    ];
+    for (const [i, row] of rows.entries())
+      await db().update(devices).set(states[i]!).where(eq(devices.id, row.id));
+    const { licences } = await operations();
+    expect(licences).toEqual({
+      grace: before.grace + 1,
+      lapsed: before.lapsed + 1,
+      lapsing: before.lapsing + 1,
+    });
+    expect(await total(apiPaths.machines, { licence: 'grace' })).toBe(licences!.grace);
+    expect(await total(apiPaths.machines, { licence: 'lapsed' })).toBe(licences!.lapsed);
+    expect(await total(apiPaths.machines, { licenceEndsWithin: '14' })).toBe(licences!.lapsing);
+  });
+
   it('subscriptions: the list filtered by status and by expiry within 7 days', async () => {
     const now = t.clock.now.getTime();
     await addSubscription(1, new Date(now + day));
@@ -280,6 +306,8 @@ describe('each figure is the total of the list it links to', () => {
       expect(res.json().msg).toContain(field);
     };
     await bad(apiPaths.machines, { online: 'sometimes' }, 'online');
+    await bad(apiPaths.machines, { licence: 'paid' }, 'licence');
+    await bad(apiPaths.machines, { licenceEndsWithin: '0' }, 'licenceEndsWithin');
     await bad(apiPaths.subscriptionsAll, { status: '9' }, 'status');
     await bad(apiPaths.subscriptionsAll, { expiresWithin: '0' }, 'expiresWithin');
     await bad(apiPaths.treatmentsAll, { from: '2026-13-01' }, 'from');

@@ -17,7 +17,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ dashboard: DashboardServic
       schema: {
         tags: ['dashboard'],
         summary:
-          "The dashboard's Operations figures: machines (devices.view), open alarms (devices.view), subscriptions (subscriptions.view), treatments (patients.view)",
+          "The dashboard's Operations figures: machines (devices.view), open alarms (devices.view), licences in grace, lapsed and lapsing (devices.view), subscriptions (subscriptions.view), treatments (patients.view)",
         response: { 200: operationsResponseSchema },
       },
     },

@@ -1,6 +1,7 @@
 import { eq, gte, sql, type SQL } from 'drizzle-orm';
 import {
   expiringWithinDays,
+  licenceLapsingDays,
   treatmentChartDays,
   type Operations,
   type TreatmentDay,
@@ -10,7 +11,9 @@ import { subscriptionStatuses } from '@app/contract/checkout';
 import type { Db } from '#api/db/client.ts';
 import { treatmentDailyCounts } from '#api/db/schema/dashboard.ts';
 import { tableRowCounts } from '#api/db/schema/table-row-counts.ts';
+import { devices } from '#api/db/schema/devices.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { deviceFilterWhere } from '../devices/device-filters.ts';
 import { createOnlineCounts } from '../devices/online-counts.ts';
 import { expiringWithin, statusAt } from '../subscriptions/subscription-filters.ts';
 
@@ -50,6 +53,28 @@ export function createDashboardService({
     return { online, offline, neverSeen: never, offlineMinutes };
   }
 
+  /**
+   * With Device Management's own filters, so each figure is the total its link shows: equalities on
+   * devices_licence_state_id_idx, and the lapsing ones a range of the partial index on the active
+   * licences' end (devices_licence_active_until_idx); index-only counts of the machines that need an
+   * admin, not of the fleet.
+   */
+  async function licenceFigures(at: Date) {
+    const count = async (filters: Parameters<typeof deviceFilterWhere>[0]) =>
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(devices)
+          .where(deviceFilterWhere(filters, at, at).where)
+      )[0]!.n;
+    const [grace, lapsed, lapsing] = await Promise.all([
+      count({ licence: 'grace' }),
+      count({ licence: 'lapsed' }),
+      count({ licenceEndsWithin: licenceLapsingDays }),
+    ]);
+    return { grace, lapsed, lapsing };
+  }
+
   /** As the Subscriptions list shows them, with the list's own filters (so a figure is its list's total). */
   async function subscriptionFigures(at: Date) {
     const [pendingCount, failedCount, expiring] = await Promise.all([
@@ -83,13 +108,14 @@ export function createDashboardService({
   async function operations(permissions: readonly Permission[]): Promise<Operations> {
     const at = now();
     const may = (p: Permission) => permissions.includes(p);
-    const [m, alarms, s, t] = await Promise.all([
+    const [m, alarms, l, s, t] = await Promise.all([
       may('devices.view') ? machines(at) : undefined,
       may('devices.view') ? counter('alarms_open') : undefined,
+      may('devices.view') ? licenceFigures(at) : undefined,
       may('subscriptions.view') ? subscriptionFigures(at) : undefined,
       may('patients.view') ? treatments(at) : undefined,
     ]);
-    return { machines: m, openAlarms: alarms, subscriptions: s, treatments: t };
+    return { machines: m, openAlarms: alarms, licences: l, subscriptions: s, treatments: t };
   }
 
   return { operations };

@@ -33,8 +33,9 @@ export function createDeviceBulkStatus({
   setStatus: SetDeviceStatus;
 }) {
   async function idsMatching(filters: DeviceBulkFilters): Promise<string[]> {
-    const onlineSince = new Date(now().getTime() - offlineMinutes * 60_000);
-    const { where } = deviceFilterWhere(filters, onlineSince);
+    const at = now();
+    const onlineSince = new Date(at.getTime() - offlineMinutes * 60_000);
+    const { where } = deviceFilterWhere(filters, onlineSince, at);
     // One past the limit tells "too many" without counting every match first.
     const rows = await db
       .select({ id: devices.id })

@@ -4,7 +4,12 @@ import {
   type DeviceExportColumn,
   type DeviceExportQuery,
 } from '@app/contract/device-export';
-import { deviceStatusLabels, subscriptionStatusLabel, type DeviceStatus } from '@app/contract/devices';
+import {
+  deviceStatusLabels,
+  licenceText,
+  subscriptionStatusLabel,
+  type DeviceStatus,
+} from '@app/contract/devices';
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
@@ -27,6 +32,16 @@ const cellsAsOf = (
     r.lastSeenAt === null ? 'Never seen' : r.lastSeenAt.getTime() >= since ? 'Online' : 'Offline',
   appVersionCode: (r) =>
     r.appVersionCode === null ? null : `${r.appVersionName ?? ''} (${r.appVersionCode})`.trim(),
+  // The Licence column's words, its date as the UTC day (the console writes the admin's own).
+  licenceState: (r) =>
+    licenceText(
+      {
+        licenceState: r.licenceState,
+        licencePaidThrough: r.licencePaidThrough?.toISOString() ?? null,
+        licenceGraceUntil: r.licenceGraceUntil?.toISOString() ?? null,
+      },
+      (iso) => iso.slice(0, 10),
+    ),
   city: (r) => r.city,
   country: (r) => r.country,
   address: (r) => r.address,
@@ -42,7 +57,7 @@ export function deviceExportCsv(
   { now, offlineMinutes, counted }: { now: Date; offlineMinutes: number; counted: (rows: number) => void },
 ): AsyncGenerator<string> {
   const onlineSince = now.getTime() - offlineMinutes * 60_000;
-  const { where } = deviceFilterWhere(query, new Date(onlineSince));
+  const { where } = deviceFilterWhere(query, new Date(onlineSince), now);
   return keysetCsv(
     chosenColumns(deviceExportColumns, cellsAsOf(onlineSince), query.columns, defaultColumns),
     (after, size) =>

@@ -5,6 +5,7 @@ import {
   type DeviceFacets,
   type FacetValue,
 } from '@app/contract/device-filters';
+import { licenceStateLabels, licenceStates } from '@app/contract/licences';
 import type { Db } from '#api/db/client.ts';
 import { appVersionSortKey, devices } from '#api/db/schema/devices.ts';
 
@@ -14,9 +15,10 @@ const keepMs = 30_000;
 const keptLimit = 500;
 
 /**
- * The values the device list's facets offer (countries, cities, app versions), each with its count.
- * A count groups the whole table, so an answer is kept for 30 s, and dropped when a machine is added
- * or moves to another place; the list's own count stays exact whatever this one says.
+ * The values the device list's facets offer (countries, cities, app versions, licence states), each
+ * with its count. A count groups the whole table, so an answer is kept for 30 s, and dropped when a
+ * machine is added or moves to another place (a licence changes by the clock and by payments: its
+ * counts may lag by those 30 s); the list's own count stays exact whatever this one says.
  */
 export function createDeviceFacets({ db, now }: { db: Db; now: () => Date }) {
   const kept = new Map<string, { at: number; answer: Promise<DeviceFacets> }>();
@@ -48,11 +50,14 @@ export function createDeviceFacets({ db, now }: { db: Db; now: () => Date }) {
 
   async function load(country: string | undefined): Promise<DeviceFacets> {
     const version = appVersionSortKey(devices);
-    const [countries, cities, versions] = await Promise.all([
+    const [countries, cities, versions, licences] = await Promise.all([
       places(devices.country),
       places(devices.city, country === undefined ? undefined : eq(devices.country, country)),
       grouped(version, sql`max(${devices.appVersionName})`),
+      // An index-only scan of devices_licence_state_id_idx; every state is offered, also at 0.
+      grouped(sql`${devices.licenceState}`, sql`''`),
     ]);
+    const perState = new Map(licences.map((r) => [r.key, r.count]));
     return {
       countries,
       cities,
@@ -61,6 +66,11 @@ export function createDeviceFacets({ db, now }: { db: Db; now: () => Date }) {
           ? { value: noneFilter, label: 'Never reported', count: r.count }
           : { value: r.key, label: r.label ? `${r.label} (${r.key})` : r.key, count: r.count },
       ),
+      licences: licenceStates.map((state) => ({
+        value: state,
+        label: licenceStateLabels[state],
+        count: perState.get(state) ?? 0,
+      })),
     };
   }
 

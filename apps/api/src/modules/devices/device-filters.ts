@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { noneFilter, type DeviceFilterQuery } from '@app/contract/device-filters';
 import { appVersionSortKey, devices } from '#api/db/schema/devices.ts';
 import { containsPattern } from '#api/lib/pagination.ts';
@@ -10,9 +10,11 @@ export type DeviceFilters = DeviceFilterQuery;
  * the fleet map so all show the same machines. `onlineSince`: a machine seen at or after it is
  * online (the Online column's rule; the plain last_seen_at index serves these ranges, decision 050).
  * Each facet is an equality on a column that has its own index (the sort indexes), so a facet alone
- * is an index range and combines with the others by the planner's choice.
+ * is an index range and combines with the others by the planner's choice. `at` is now: an active
+ * licence "ends within N days" when its active time ends before `at` + N days (the partial index
+ * devices_licence_active_until_idx holds exactly the active ones).
  */
-export function deviceFilterWhere(filters: DeviceFilters, onlineSince: Date) {
+export function deviceFilterWhere(filters: DeviceFilters, onlineSince: Date, at: Date) {
   const search = filters.search?.toLowerCase();
   const searched = search ? sql`${devices.searchText} like ${containsPattern(search)}` : undefined;
   const byOnline =
@@ -22,7 +24,7 @@ export function deviceFilterWhere(filters: DeviceFilters, onlineSince: Date) {
       offline: lt(devices.lastSeenAt, onlineSince),
       never: isNull(devices.lastSeenAt),
     }[filters.online];
-  const { subscriptionStatus, appVersion } = filters;
+  const { subscriptionStatus, appVersion, licenceEndsWithin } = filters;
   const facets = [
     filters.status ? eq(devices.status, Number(filters.status)) : undefined,
     subscriptionStatus === noneFilter
@@ -35,6 +37,13 @@ export function deviceFilterWhere(filters: DeviceFilters, onlineSince: Date) {
     // The App Version sort key (-1 for never reported), so its index serves the filter too.
     appVersion
       ? sql`${appVersionSortKey(devices)} = ${appVersion === noneFilter ? -1 : Number(appVersion)}`
+      : undefined,
+    filters.licence ? eq(devices.licenceState, filters.licence) : undefined,
+    licenceEndsWithin
+      ? and(
+          eq(devices.licenceState, 'active'),
+          lte(devices.licenceActiveUntil, new Date(at.getTime() + licenceEndsWithin * 86_400_000)),
+        )
       : undefined,
   ].filter((c): c is SQL => c !== undefined);
   return {

@@ -26,6 +26,7 @@ const sortColumns: Record<DeviceSortKey, { column: AnyColumn | SQL; unique: bool
   subscriptionStatus: { column: devices.subscriptionStatus, unique: false },
   lastSeenAt: { column: lastSeenSortKey(devices), unique: false },
   appVersionCode: { column: appVersionSortKey(devices), unique: false },
+  licenceState: { column: devices.licenceState, unique: false },
 };
 
 export type DeviceListParams = DeviceFilters & {
@@ -124,7 +125,7 @@ export function createDeviceList({
     };
     const onlineAt = now();
     const onlineSince = new Date(onlineAt.getTime() - offlineMinutes * 60_000);
-    const { searched, faceted, where } = deviceFilterWhere(params, onlineSince);
+    const { searched, faceted, where } = deviceFilterWhere(params, onlineSince, onlineAt);
     const offset = offsetOf(page, limit);
 
     // Page ids first from the index alone, then only those rows: a deep page skips index entries,

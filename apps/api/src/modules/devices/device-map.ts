@@ -27,8 +27,9 @@ export function createDeviceMap({
   overview: FleetOverview;
 }) {
   return async function deviceMap(params: DeviceMapParams): Promise<Omit<DeviceMap, 'tiles'>> {
-    const onlineSince = new Date(now().getTime() - offlineMinutes * 60_000);
-    const { where: filtered } = deviceFilterWhere(params, onlineSince);
+    const at = now();
+    const onlineSince = new Date(at.getTime() - offlineMinutes * 60_000);
+    const { where: filtered } = deviceFilterWhere(params, onlineSince, at);
     const bounds =
       params.west !== undefined
         ? { west: params.west, south: params.south!, east: params.east!, north: params.north! }

@@ -23,6 +23,9 @@ export const deviceColumns = {
   lastSeenAt: devices.lastSeenAt,
   appVersionCode: devices.appVersionCode,
   appVersionName: devices.appVersionName,
+  licenceState: devices.licenceState,
+  licencePaidThrough: devices.licencePaidThrough,
+  licenceGraceUntil: devices.licenceGraceUntil,
 };
 export type DeviceListRow = Omit<
   DeviceRow,
@@ -31,17 +34,22 @@ export type DeviceListRow = Omit<
   | 'reportedLongitude'
   | 'mapLatitude'
   | 'mapLongitude'
-  // The licence has its own reads (modules/licences); the list shows its state once it carries it.
-  | 'licenceState'
-  | 'licencePaidThrough'
+  // The list shows the licence's state and its dates; the rest is the Licence card's (modules/licences).
   | 'licenceActiveUntil'
-  | 'licenceGraceUntil'
   | 'licenceVersion'
   | 'licenceSince'
 >;
 
-type DeviceFields = Omit<DeviceListRow, 'createdAt' | 'updatedAt' | 'lastSeenAt'>;
-type DeviceTimes = { createdAt: string; updatedAt: string; lastSeenAt: string | null; online: boolean };
+type Timestamps = 'createdAt' | 'updatedAt' | 'lastSeenAt' | 'licencePaidThrough' | 'licenceGraceUntil';
+type DeviceFields = Omit<DeviceListRow, Timestamps>;
+type DeviceTimes = {
+  createdAt: string;
+  updatedAt: string;
+  lastSeenAt: string | null;
+  online: boolean;
+  licencePaidThrough: string | null;
+  licenceGraceUntil: string | null;
+};
 
 const deviceOf = (row: DeviceFields, subs: SubscriptionSummary[], times: DeviceTimes): Device => ({
   _id: row.id,
@@ -60,6 +68,7 @@ const deviceOf = (row: DeviceFields, subs: SubscriptionSummary[], times: DeviceT
   ...times,
   appVersionCode: row.appVersionCode,
   appVersionName: row.appVersionName,
+  licenceState: row.licenceState,
 });
 
 /** `onlineSince`: a machine seen at or after this time (ms) is online. */
@@ -69,6 +78,8 @@ export const toDevice = (row: DeviceListRow, subs: SubscriptionSummary[], online
     updatedAt: row.updatedAt.toISOString(),
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
     online: row.lastSeenAt !== null && row.lastSeenAt.getTime() >= onlineSince,
+    licencePaidThrough: row.licencePaidThrough?.toISOString() ?? null,
+    licenceGraceUntil: row.licenceGraceUntil?.toISOString() ?? null,
   });
 
 /** A timestamp as JavaScript's toISOString() writes it (both cut sub-millisecond digits). */
@@ -87,12 +98,16 @@ export const deviceJsonOf = (subscriptions: SQL) => sql`json_build_object(
   'status', ${devices.status}, 'subscriptionStatus', ${devices.subscriptionStatus},
   'createdAt', ${isoUtc(devices.createdAt)}, 'updatedAt', ${isoUtc(devices.updatedAt)},
   'lastSeenAt', ${isoUtc(devices.lastSeenAt)}, 'appVersionCode', ${devices.appVersionCode},
-  'appVersionName', ${devices.appVersionName}, 'subs', ${subscriptions})`;
+  'appVersionName', ${devices.appVersionName}, 'licenceState', ${devices.licenceState},
+  'licencePaidThrough', ${isoUtc(devices.licencePaidThrough)},
+  'licenceGraceUntil', ${isoUtc(devices.licenceGraceUntil)}, 'subs', ${subscriptions})`;
 
-export type DeviceJson = Omit<DeviceListRow, 'createdAt' | 'updatedAt' | 'lastSeenAt'> & {
+export type DeviceJson = Omit<DeviceListRow, Timestamps> & {
   createdAt: string;
   updatedAt: string;
   lastSeenAt: string | null;
+  licencePaidThrough: string | null;
+  licenceGraceUntil: string | null;
   subs: SubscriptionJson[];
 };
 
@@ -103,4 +118,6 @@ export const deviceFromJson = (row: DeviceJson, at: number, onlineSince: number)
     updatedAt: row.updatedAt,
     lastSeenAt: row.lastSeenAt,
     online: row.lastSeenAt !== null && Date.parse(row.lastSeenAt) >= onlineSince,
+    licencePaidThrough: row.licencePaidThrough,
+    licenceGraceUntil: row.licenceGraceUntil,
   });

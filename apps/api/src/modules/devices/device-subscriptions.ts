@@ -16,6 +16,7 @@ const buildQuery = (db: Db) =>
       isRecurring: subscriptions.isRecurring,
       planType: subscriptions.planType,
       amountCents: subscriptions.amountCents,
+      paidThrough: subscriptions.paidThrough,
     })
     .from(subscriptions)
     .where(sql`lower(${subscriptions.machineSerialNumber}) = any(${sql.placeholder('serials')}::text[])`)
@@ -51,6 +52,7 @@ type SubscriptionRow = {
   isRecurring: boolean;
   planType: SubscriptionSummary['planType'];
   amountCents: number;
+  paidThrough: Date | null;
 };
 
 /** An unpaid link past its expiry reads as Expired (3). `at`: now in ms. */
@@ -63,6 +65,7 @@ export function toSubscriptionSummary(row: SubscriptionRow, at: number): Subscri
     isRecurring: row.isRecurring,
     planType: row.planType,
     amount: row.amountCents / 100,
+    paidThrough: row.paidThrough?.toISOString() ?? null,
   };
 }
 
@@ -74,20 +77,27 @@ export const subscriptionsJsonOf = (serialNumber: AnyColumn) => sql<Subscription
   select json_agg(json_build_object(
     'id', ${subscriptions.id}, 'status', ${subscriptions.status}, 'createdAt', ${subscriptions.createdAt},
     'expiredAt', ${subscriptions.expiredAt}, 'isRecurring', ${subscriptions.isRecurring},
-    'planType', ${subscriptions.planType}, 'amountCents', ${subscriptions.amountCents})
+    'planType', ${subscriptions.planType}, 'amountCents', ${subscriptions.amountCents},
+    'paidThrough', ${subscriptions.paidThrough})
     order by ${subscriptions.createdAt} desc, ${subscriptions.id} desc)
   from ${subscriptions} where lower(${subscriptions.machineSerialNumber}) = lower(${serialNumber})
 ), '[]'::json)`;
 
-export type SubscriptionJson = Omit<SubscriptionRow, 'createdAt' | 'expiredAt'> & {
+export type SubscriptionJson = Omit<SubscriptionRow, 'createdAt' | 'expiredAt' | 'paidThrough'> & {
   createdAt: string;
   expiredAt: string;
+  paidThrough: string | null;
 };
 
 export const subscriptionsFromJson = (rows: SubscriptionJson[], at: number): SubscriptionSummary[] =>
   rows.map((row) =>
     toSubscriptionSummary(
-      { ...row, createdAt: new Date(row.createdAt), expiredAt: new Date(row.expiredAt) },
+      {
+        ...row,
+        createdAt: new Date(row.createdAt),
+        expiredAt: new Date(row.expiredAt),
+        paidThrough: row.paidThrough === null ? null : new Date(row.paidThrough),
+      },
       at,
     ),
   );

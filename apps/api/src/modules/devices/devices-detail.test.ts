@@ -147,6 +147,7 @@ describe('GET and PUT /api/v1/admin/machine/{id}', () => {
         isRecurring: true,
         planType: 'month',
         amount: 25.5,
+        paidThrough: null,
       },
       expect.objectContaining({ _id: 'sub-old', status: 2, isRecurring: false, amount: 10 }),
     ]);

@@ -170,7 +170,7 @@ describe('GET /api/v1/admin/machine', () => {
       [{ limit: 1.5 }, 'limit must be a whole number'],
       [
         { sort: 'password' },
-        'sort must be one of createdAt, machineNumber, serialNumber, location, city, country, status, subscriptionStatus, lastSeenAt, appVersionCode',
+        'sort must be one of createdAt, machineNumber, serialNumber, location, city, country, status, subscriptionStatus, lastSeenAt, appVersionCode, licenceState',
       ],
       [{ direction: 'up' }, 'direction must be asc or desc'],
       [{ search: 'x'.repeat(101) }, 'search must be at most 100 characters'],

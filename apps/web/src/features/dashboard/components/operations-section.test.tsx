@@ -15,6 +15,7 @@ const days = Array.from({ length: 30 }, (_, i) => ({
 const everything: Operations = {
   machines: { online: 1200, offline: 35, neverSeen: 7, offlineMinutes: 15 },
   openAlarms: 3,
+  licences: { grace: 4, lapsed: 1, lapsing: 12 },
   subscriptions: { pending: 5, failed: 2, expiringIn7Days: 9 },
   treatments: { today: 4, last30Days: 291, days },
 };
@@ -45,6 +46,11 @@ describe('the Operations section', () => {
       ['7 Never seen', '/admin/device?online=never'],
     ]);
     expect(links('Open alarms')).toEqual([['3 Open alarms', '/admin/alarms?state=open']]);
+    expect(links('Licences')).toEqual([
+      ['4 In grace', '/admin/device?licence=grace'],
+      ['1 Lapsed', '/admin/device?licence=lapsed'],
+      ['12 Lapsing within 14 days', '/admin/device?licenceEndsWithin=14'],
+    ]);
     expect(links('Subscriptions')).toEqual([
       ['5 Pending', '/admin/subscription-management?status=1'],
       ['2 Failed', '/admin/subscription-management?status=4'],
@@ -71,6 +77,7 @@ describe('the Operations section', () => {
     render();
     expect(await screen.findByRole('region', { name: 'Subscriptions' })).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Machines' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Licences' })).toBeNull();
     expect(screen.queryByRole('region', { name: 'Treatments' })).toBeNull();
     cleanup();
     answer = ok({});

@@ -1,5 +1,10 @@
 import { lazy, Suspense, useId, type ReactNode } from 'react';
-import { dashboardTexts, expiringWithinDays, type Operations } from '@app/contract/dashboard';
+import {
+  dashboardTexts,
+  expiringWithinDays,
+  licenceLapsingDays,
+  type Operations,
+} from '@app/contract/dashboard';
 import { Link } from '#web/components/link.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { paths } from '#web/lib/paths.ts';
@@ -50,9 +55,9 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 }
 
 function Groups({ data }: { data: Operations }) {
-  const { machines, openAlarms, subscriptions, treatments } = data;
+  const { machines, openAlarms, licences, subscriptions, treatments } = data;
   const lastDay = treatments?.days.at(-1)?.day;
-  if (!machines && openAlarms === undefined && !subscriptions && !treatments)
+  if (!machines && openAlarms === undefined && !licences && !subscriptions && !treatments)
     return <p className="mb-0">{dashboardTexts.nothingToShow}</p>;
   return (
     <div className="row g-3">
@@ -84,6 +89,27 @@ function Groups({ data }: { data: Operations }) {
               value={openAlarms}
               label={dashboardTexts.openAlarms}
               to={paths.alarms.href({ state: 'open' })}
+            />
+          </ul>
+        </Group>
+      ) : null}
+      {licences ? (
+        <Group title={dashboardTexts.licences}>
+          <ul className="row row-cols-3 g-2 list-unstyled mb-0">
+            <Figure
+              value={licences.grace}
+              label={dashboardTexts.inGrace}
+              to={paths.devices.href({ licence: 'grace' })}
+            />
+            <Figure
+              value={licences.lapsed}
+              label={dashboardTexts.lapsed}
+              to={paths.devices.href({ licence: 'lapsed' })}
+            />
+            <Figure
+              value={licences.lapsing}
+              label={dashboardTexts.lapsing}
+              to={paths.devices.href({ licenceEndsWithin: licenceLapsingDays })}
             />
           </ul>
         </Group>

@@ -7,17 +7,35 @@ import {
   onlineFilters,
   subscriptionStatusLabels,
 } from '@app/contract/devices';
+import { licenceLapsingDays } from '@app/contract/dashboard';
+import { licenceStateLabels, licenceStates } from '@app/contract/licences';
 import { FilterSelect } from '#web/components/filter-select.tsx';
 import { useUrlFilters } from '#web/lib/use-url-filters.ts';
 import { useDeviceFacets } from '../api/get-device-facets.ts';
 
-const facetNames = ['online', 'status', 'subscriptionStatus', 'country', 'city', 'appVersion'] as const;
+const facetNames = [
+  'online',
+  'status',
+  'subscriptionStatus',
+  'licence',
+  'licenceEndsWithin',
+  'country',
+  'city',
+  'appVersion',
+] as const;
 export type DeviceFacetFilters = Omit<DeviceFilterQuery, 'search'>;
 
 /** Device Management's filters, read from and kept in the URL (issue 17 item 2). */
 export function useDeviceFacetFilters() {
   const filters = useUrlFilters(facetNames);
-  return { ...filters, values: filters.values as DeviceFacetFilters };
+  const { licenceEndsWithin, ...values } = filters.values;
+  return {
+    ...filters,
+    values: {
+      ...values,
+      ...(licenceEndsWithin ? { licenceEndsWithin: Number(licenceEndsWithin) } : {}),
+    } as DeviceFacetFilters,
+  };
 }
 
 const onlineOptions = onlineFilters.map((value) => ({ value, label: onlineFilterLabels[value] }));
@@ -26,16 +44,25 @@ const subscriptionOptions = [
   ...Object.entries(subscriptionStatusLabels).map(([value, label]) => ({ value, label })),
   { value: noneFilter, label: 'No subscription' },
 ];
-/** A facet's values as options, each with its count; one set in the URL but not offered still shows. */
-const facetOptions = (values: FacetValue[] | undefined, current: string | undefined) => {
-  const options = (values ?? []).map((v) => ({
-    value: v.value,
-    label: `${v.label} (${formatCount(v.count)})`,
-  }));
-  if (current && !options.some((o) => o.value === current))
-    options.unshift({ value: current, label: current });
-  return options;
-};
+type Option = { value: string; label: string };
+/** The options, and the value in the URL first when none of them is it (a link or a saved view may carry any). */
+const withCurrent = (options: Option[], current: string | undefined, label = (value: string) => value) =>
+  current && !options.some((o) => o.value === current)
+    ? [{ value: current, label: label(current) }, ...options]
+    : options;
+/** A facet's values as options, each with its count. */
+const facetOptions = (values: FacetValue[] | undefined, current: string | undefined) =>
+  withCurrent(
+    (values ?? []).map((v) => ({ value: v.value, label: `${v.label} (${formatCount(v.count)})` })),
+    current,
+  );
+const licenceOptions = licenceStates.map((value) => ({ value, label: licenceStateLabels[value] }));
+// The dashboard's "lapsing within 14 days" links here, and a month ahead is offered too.
+const endsLabel = (days: string) => `Active, ending within ${days} days`;
+const endsOptions = [String(licenceLapsingDays), '30'].map((days) => ({
+  value: days,
+  label: endsLabel(days),
+}));
 
 /**
  * The selects for online state, status, subscription status, country, city and app version. The
@@ -44,6 +71,7 @@ const facetOptions = (values: FacetValue[] | undefined, current: string | undefi
 export function DeviceFacetSelects({ filters }: { filters: ReturnType<typeof useDeviceFacetFilters> }) {
   const { values, set } = filters;
   const facets = useDeviceFacets(values.country);
+  const ends = values.licenceEndsWithin === undefined ? undefined : String(values.licenceEndsWithin);
   return (
     <div className="d-flex flex-wrap align-items-center gap-2" role="group" aria-label="Filters">
       <FilterSelect
@@ -66,6 +94,20 @@ export function DeviceFacetSelects({ filters }: { filters: ReturnType<typeof use
         value={values.subscriptionStatus ?? ''}
         options={subscriptionOptions}
         onChange={(subscriptionStatus) => set({ subscriptionStatus })}
+      />
+      <FilterSelect
+        label="Licence"
+        allLabel="Any licence"
+        value={values.licence ?? ''}
+        options={facets.data ? facetOptions(facets.data.licences, values.licence) : licenceOptions}
+        onChange={(licence) => set({ licence })}
+      />
+      <FilterSelect
+        label="Licence ends"
+        allLabel="Any time"
+        value={ends ?? ''}
+        options={withCurrent(endsOptions, ends, endsLabel)}
+        onChange={(licenceEndsWithin) => set({ licenceEndsWithin })}
       />
       <FilterSelect
         label="Country"

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { formatDateTime } from '#web/lib/format.ts';
+import { formatDate, formatDateTime } from '#web/lib/format.ts';
 import { buildDevice, ok, pageOf } from '#web/test/fixtures.ts';
 import { renderPage } from '#web/test/render-router.tsx';
 import { serveTestApi } from '#web/test/test-api.ts';
@@ -12,6 +12,7 @@ import { signedInForEachTest, signInWith } from '#web/test/session.ts';
 signedInForEachTest();
 
 const seen = '2025-03-01T10:30:00.000Z';
+const graceUntil = '2025-03-15T10:30:00.000Z';
 
 // The admin's list preferences as the server keeps them (decision 053).
 let savedDevicePrefs: object | undefined;
@@ -44,6 +45,13 @@ const api = serveTestApi((request, url) => {
         ? [{ value: 'Lyon', label: 'Lyon', count: 3 }]
         : [{ value: 'Berlin', label: 'Berlin', count: 1200 }],
       appVersions: [{ value: 'none', label: 'Never reported', count: 7 }],
+      licences: [
+        { value: 'active', label: 'Active', count: 20 },
+        { value: 'grace', label: 'In grace', count: 2 },
+        { value: 'lapsed', label: 'Lapsed', count: 1 },
+        { value: 'exempt', label: 'Exempt', count: 0 },
+        { value: 'unlicensed', label: 'Unlicensed', count: 0 },
+      ],
     });
   }
   if (request.method === 'PUT') {
@@ -59,25 +67,30 @@ const api = serveTestApi((request, url) => {
       : Array.from({ length: 23 }, (_, i) =>
           buildDevice(
             i + 1,
-            i === 2
-              ? { lastSeenAt: seen, online: true, appVersionCode: 42, appVersionName: '1.4.2' }
-              : i === 3
-                ? { lastSeenAt: '2025-02-01T08:00:00.000Z', appVersionCode: 41, appVersionName: '1.4.1' }
-                : i === 1
-                  ? {
-                      subscriptionDetails: [
-                        {
-                          _id: 's',
-                          status: 3,
-                          createdAt: '',
-                          expiredAt: null,
-                          isRecurring: false,
-                          planType: null,
-                          amount: 1,
-                        },
-                      ],
-                    }
-                  : {},
+            i === 4
+              ? { licenceState: 'grace', licencePaidThrough: seen, licenceGraceUntil: graceUntil }
+              : i === 5
+                ? { licenceState: 'active', licencePaidThrough: seen, licenceGraceUntil: graceUntil }
+                : i === 2
+                  ? { lastSeenAt: seen, online: true, appVersionCode: 42, appVersionName: '1.4.2' }
+                  : i === 3
+                    ? { lastSeenAt: '2025-02-01T08:00:00.000Z', appVersionCode: 41, appVersionName: '1.4.1' }
+                    : i === 1
+                      ? {
+                          subscriptionDetails: [
+                            {
+                              _id: 's',
+                              status: 3,
+                              createdAt: '',
+                              expiredAt: null,
+                              isRecurring: false,
+                              planType: null,
+                              paidThrough: null,
+                              amount: 1,
+                            },
+                          ],
+                        }
+                      : {},
           ),
         );
   const { rows, ...rest } = pageOf(all, { page, limit });
@@ -278,6 +291,43 @@ describe('Device Management page', { timeout: 20_000 }, () => {
         ],
       }),
     );
+  });
+
+  it('offers the Licence column in the chooser, hidden until chosen: the state with its date, sortable', async () => {
+    const router = renderAt('/admin/device');
+    const table = await screen.findByRole('table', { name: 'Devices' });
+    await within(table).findByText('MN-1');
+    expect(within(table).queryByRole('columnheader', { name: 'Licence' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    const box = (await screen.findByRole('checkbox', { name: 'Licence' })) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    await userEvent.click(box);
+    const licenceOf = (n: number) =>
+      within(within(table).getByText(`MN-${n}`).closest('tr')!)
+        .getAllByRole('cell')
+        .at(-2)!.textContent;
+    expect(licenceOf(5)).toBe(`In grace until ${formatDate(graceUntil)}`);
+    expect(licenceOf(6)).toBe(`Active until ${formatDate(seen)}`);
+    expect(licenceOf(1)).toBe('Unlicensed');
+    await userEvent.click(within(table).getByRole('button', { name: 'Licence' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=licenceState&direction=asc'));
+    await waitFor(() => expect(listRequests().at(-1)!.get('sort')).toBe('licenceState'));
+  });
+
+  it('filters by licence state and by an active licence ending soon, from the URL (a dashboard link) and its selects', async () => {
+    const router = renderAt('/admin/device?licenceEndsWithin=14');
+    await screen.findByText('MN-1');
+    const ends = screen.getByRole('combobox', { name: 'Licence ends' }) as HTMLSelectElement;
+    expect(ends.value).toBe('14');
+    expect(listRequests().at(-1)!.get('licenceEndsWithin')).toBe('14');
+    await userEvent.selectOptions(ends, 'Any time');
+    const licence = screen.getByRole('combobox', { name: 'Licence' });
+    // The facet's counts, once they have come.
+    await screen.findByRole('option', { name: 'In grace (2)' });
+    await userEvent.selectOptions(licence, 'In grace (2)');
+    await waitFor(() => expect(router.state.location.search).toBe('?licence=grace'));
+    await waitFor(() => expect(listRequests().at(-1)!.get('licence')).toBe('grace'));
+    expect(listRequests().at(-1)!.get('licenceEndsWithin')).toBeNull();
   });
 
   it('sorts Last Seen and Online by lastSeenAt and App Version by appVersionCode', async () => {

@@ -26,6 +26,7 @@ import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-
 import { DeviceFacetSelects, useDeviceFacetFilters } from '../components/device-facet-filters.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
 import { SubscriptionStatus } from '../components/subscription-status.tsx';
+import { LicenceCell } from '../components/licence-badge.tsx';
 
 const columns: DataTableColumn<Device>[] = [
   {
@@ -49,6 +50,14 @@ const columns: DataTableColumn<Device>[] = [
     sortable: true,
     render: (device) => <SubscriptionStatus device={device} />,
   },
+  // Ours (issue 34): whether the machine is paid for, and until when.
+  {
+    key: 'licenceState',
+    header: 'Licence',
+    sortable: true,
+    className: 'text-nowrap',
+    render: (device) => <LicenceCell device={device} />,
+  },
   // Check-ins from the machine's app (issue 13): optional, so the spec's default view is unchanged.
   { key: 'lastSeenAt', header: 'Last Seen', sortable: true, className: 'text-nowrap', render: lastSeenText },
   {
@@ -69,7 +78,7 @@ const loadDeviceForm = () => import('../components/device-form-modal.tsx');
 const DeviceFormModal = lazy(() => loadDeviceForm().then((m) => ({ default: m.DeviceFormModal })));
 const preloadDeviceForm = () => void loadDeviceForm();
 
-const hiddenByDefault = new Set(['lastSeenAt', 'online', 'appVersionCode']);
+const hiddenByDefault = new Set(['licenceState', 'lastSeenAt', 'online', 'appVersionCode']);
 const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) => ({
   key,
   header,
