@@ -17,6 +17,7 @@ const usage = `Usage: npm run simulate -- --url URL --admin-email EMAIL --admin-
   --minutes M            how long they run, may be fractional (default 1)
   --concurrency C        machines working at once (default 12)
   --seed S               seed of the fake data (default 13)
+  --issuer URL           the server's PUBLIC_URL, which its licences name (default: --url)
   --quiet                no progress output
 `;
 
@@ -45,6 +46,7 @@ async function main() {
         minutes: { type: 'string' },
         concurrency: { type: 'string' },
         seed: { type: 'string' },
+        issuer: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -91,6 +93,7 @@ async function main() {
       minutes,
       concurrency,
       seed,
+      issuer: values.issuer,
       progress: values.quiet ? silentProgress : createProgress(),
     });
   } catch (err) {
@@ -105,6 +108,7 @@ async function main() {
   if (!values.quiet)
     process.stderr.write(
       `${summary.heartbeats} heartbeats, ${summary.resent} items re-sent on purpose (${summary.resentSame} answered as before), ` +
+        `${summary.refusedStarts} treatment starts refused by a licence, ` +
         `${http.requests} requests, ${http.retries} retried, ${http.throttled} throttled\n`,
     );
   process.stdout.write(

@@ -6,10 +6,12 @@ import {
   type DoctorItem,
   type EnrolResult,
   type ErrorLogItem,
+  type HeartbeatResult,
   type PatientItem,
   type TreatmentItem,
 } from '@app/contract/device-api';
 import type { LatestUpdate } from '@app/contract/app-updates';
+import { licencePaths } from '@app/contract/licences';
 import { apiPaths } from '@app/contract/paths';
 import { ApiError, createHttp, type HttpOptions } from './http.ts';
 
@@ -50,11 +52,20 @@ export class DeviceClient {
     return result;
   }
 
+  /** Checks in; the answer names the licence version to hold (fetch the licence when it is newer). */
   heartbeat(versionCode: number, versionName: string, latitude?: number, longitude?: number) {
-    return this.asMachine<{ serverTime: string; nextHeartbeatSeconds: number }>({
+    return this.asMachine<HeartbeatResult>({
       method: 'POST',
       path: apiPaths.appHeartbeat,
       body: { versionCode, versionName, latitude, longitude },
+    });
+  }
+
+  /** This machine's signed licence (verify it before obeying it: licence.ts). */
+  licence() {
+    return this.asMachine<{ token: string; version: number; expiresAt: string }>({
+      method: 'GET',
+      path: licencePaths.appLicence,
     });
   }
 

@@ -14,6 +14,7 @@ import type { Progress } from './progress.ts';
  * machines with their codes, let people on them record for `minutes`, take some offline (they queue)
  * and bring them back (they sync their backlog), re-send some batches on purpose, and finally
  * count through the console's lists that every machine holds each accepted record exactly once.
+ * Every machine holds a licence it verified, and starts no treatment its licence refuses.
  */
 
 export type FleetOptions = {
@@ -29,6 +30,10 @@ export type FleetOptions = {
   resendShare?: number;
   badShare?: number;
   progress?: Progress;
+  /** The machines' clock (their licence checks); default: the real one. */
+  now?: () => Date;
+  /** The licences' issuer, the server's PUBLIC_URL; default: `url`. */
+  issuer?: string;
 };
 
 export type MachineReport = {
@@ -51,6 +56,8 @@ export type FleetSummary = {
   resent: number;
   resentSame: number;
   heartbeats: number;
+  /** Treatments not started because a machine's licence refused them (each logged as an error). */
+  refusedStarts: number;
   http: HttpStats;
   surprises: string[];
   machines: MachineReport[];
@@ -94,6 +101,8 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
         resendShare: options.resendShare ?? 0.2,
         badShare: options.badShare ?? 0.03,
         images: () => Array.from({ length: mine.int(1, 2) }, () => mine.pick(pictures)),
+        now: options.now,
+        issuer: options.issuer,
       });
       const place = machine.place;
       const device = await admin.addDevice({
@@ -137,7 +146,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
     const started = Date.now();
     await eachLimited(reports, concurrency, async ({ machine }, i) => {
       machine.online = !(i < offlineCount && tick < offlineUntil);
-      await machine.record(new Date());
+      await machine.record(machine.now());
       if (machine.online) {
         await machine.heartbeat();
         await machine.sync();
@@ -192,6 +201,8 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
       );
     if (report.machine.backlog > 0)
       surprises.push(`${report.machine.label}: ${report.machine.backlog} records never sent`);
+    if (!report.machine.licence.claims)
+      surprises.push(`${report.machine.label}: holds no licence that verified`);
   }
   return {
     devices: reports.length,
@@ -210,6 +221,7 @@ function summarize(reports: MachineReport[]) {
   let resent = 0;
   let resentSame = 0;
   let heartbeats = 0;
+  let refusedStarts = 0;
   for (const { machine } of reports) {
     const t = tally(machine.ledger);
     accepted += t.acceptedTotal;
@@ -217,8 +229,9 @@ function summarize(reports: MachineReport[]) {
     resent += machine.ledger.resent;
     resentSame += machine.ledger.resentSame;
     heartbeats += machine.heartbeats;
+    refusedStarts += machine.refusedStarts;
   }
-  return { accepted, refused, resent, resentSame, heartbeats };
+  return { accepted, refused, resent, resentSame, heartbeats, refusedStarts };
 }
 
 /** The console's counts; logs may reach their lists a moment after they were acknowledged, so wait briefly for them. */

@@ -13,12 +13,14 @@ import { DeviceClient } from './device-client.ts';
 import { fakeAccessLog, fakeDoctor, fakeErrorLog, fakePatient, fakeTreatment, placeOf } from './fake-data.ts';
 import type { HttpOptions } from './http.ts';
 import { newLedger, recordAnswers, type RecordKind } from './ledger.ts';
+import { HeldLicence } from './licence.ts';
 
 /*
  * One simulated machine running the app: what the people on it record goes into an outbox (the
  * app's local queue) and is sent in batches whenever the machine is online, oldest first, in the
  * order the server needs (patients before their treatments). A machine that is offline keeps
- * recording and syncs its backlog when it is back.
+ * recording and syncs its backlog when it is back. It obeys its licence (licence.ts): a treatment
+ * the licence does not allow is not started, and the refusal is logged with its reason.
  */
 
 export const appVersion = { code: 42, name: '4.2.0' } as const;
@@ -38,6 +40,10 @@ export type MachineOptions = {
   /** Share of records made bad on purpose (they must be refused with a reason). */
   badShare: number;
   images: () => string[];
+  /** The machine's clock (licence checks): tests move it. Default: the real one. */
+  now?: () => Date;
+  /** The licences' issuer (the server's PUBLIC_URL); default: the address it calls. */
+  issuer?: string;
 };
 
 export class SimMachine {
@@ -48,6 +54,9 @@ export class SimMachine {
   heartbeats = 0;
   /** The longest queue the machine built up while offline. */
   maxBacklog = 0;
+  /** Treatments not started because the licence did not allow them. */
+  refusedStarts = 0;
+  readonly licence: HeldLicence;
   private recorded = 0;
   private outbox: Entry[] = [];
   /** Where the machine stands: its check-ins report this place. */
@@ -59,7 +68,17 @@ export class SimMachine {
   ) {
     this.client = new DeviceClient(options.http);
     this.place = placeOf(options.random);
+    this.licence = new HeldLicence({
+      baseUrl: options.http.baseUrl,
+      issuer: options.issuer ?? options.http.baseUrl,
+      serial: () => this.client.serialNumber!,
+      now: this.now,
+      fetchToken: () => this.client.licence(),
+    });
   }
+
+  /** The machine's clock. */
+  readonly now = () => this.options.now?.() ?? new Date();
 
   get machineNumber() {
     return this.client.machineNumber!;
@@ -68,9 +87,61 @@ export class SimMachine {
     return this.outbox.length;
   }
 
+  /** Checks in; fetches the licence when the answer names a newer one (or none is held, or it is getting old). */
   async heartbeat() {
-    await this.client.heartbeat(appVersion.code, appVersion.name, this.place.lat, this.place.lon);
+    const answer = await this.client.heartbeat(
+      appVersion.code,
+      appVersion.name,
+      this.place.lat,
+      this.place.lon,
+    );
     this.heartbeats++;
+    if (this.licence.wants(answer.licenceVersion)) await this.refreshLicence();
+  }
+
+  /**
+   * Fetches and verifies the licence; one that fails verification is not kept, and is logged (and,
+   * from a real server, unexpected). A fetch that fails keeps the licence held: the next heartbeat
+   * tries again.
+   */
+  async refreshLicence() {
+    let problem: string | null;
+    try {
+      problem = await this.licence.refresh();
+    } catch (err) {
+      this.ledger.surprises.push(`${this.label} licence: ${(err as Error).message}`);
+      return;
+    }
+    if (problem === null) return;
+    this.ledger.surprises.push(`${this.label} licence: ${problem}`);
+    this.logError('app/licence', 'LicenceVerifier.verify', problem, this.now());
+  }
+
+  /** An error log queued for the next sync (the app's own log, as the console's Error Logs show it). */
+  private logError(resource: string, functionName: string, message: string, at: Date, userId?: number) {
+    this.outbox.push({
+      kind: 'errorLogs',
+      item: {
+        id: crypto.randomUUID(),
+        resource,
+        functionName,
+        message,
+        utcTime: at.toISOString(),
+        ...(userId === undefined ? {} : { userId }),
+      },
+    });
+  }
+
+  /**
+   * Whether a treatment may start now: not when the licence locks the machine or is older than its
+   * offline validity. A refusal is counted and logged with its reason.
+   */
+  mayStartTreatment(at: Date, userId?: number): boolean {
+    const refusal = this.licence.refusal();
+    if (refusal === null) return true;
+    this.refusedStarts++;
+    this.logError('app/treatment/start', 'TreatmentRunner.start', refusal, at, userId);
+    return false;
   }
 
   /** The technician signs in and registers 1-3 doctors, who then sign in on the machine. */
@@ -88,7 +159,7 @@ export class SimMachine {
         `${this.label}d${i}`,
         appRoleId,
         password,
-        new Date(),
+        this.now(),
       );
       items.push(item);
       credentials.push({ userName: item.username, password });
@@ -96,7 +167,7 @@ export class SimMachine {
     // One doctor with a phone number that is not one: refused with the field named, the rest taken.
     if (random.chance(this.options.badShare * 4)) {
       const bad = {
-        ...fakeDoctor(random, this.machineNumber, `${this.label}bad`, appRoleId, 'secret-1', new Date()),
+        ...fakeDoctor(random, this.machineNumber, `${this.label}bad`, appRoleId, 'secret-1', this.now()),
       };
       bad.phonenumber = 'call-me';
       this.ledger.meantBad.add(bad.id);
@@ -123,7 +194,7 @@ export class SimMachine {
       } else doctor.patients.push(patient.id);
       this.outbox.push({ kind: 'patients', by, item: patient });
     }
-    if (doctor.patients.length > 0) {
+    if (doctor.patients.length > 0 && this.mayStartTreatment(at, userId)) {
       const item = fakeTreatment(random, random.pick(doctor.patients), this.options.images(), at);
       this.outbox.push({ kind: 'treatments', by, item });
     }

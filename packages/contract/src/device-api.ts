@@ -104,7 +104,13 @@ export const heartbeatResultSchema = z.object({
   serverTime: z.string(),
   /** When the app should send its next heartbeat. */
   nextHeartbeatSeconds: z.number().int(),
+  /**
+   * The machine's licence version now: when it is higher than the `ver` of the licence the app
+   * holds, the app fetches a new one (GET /api/v1/app/licence; docs/device-api.md).
+   */
+  licenceVersion: z.number().int(),
 });
+export type HeartbeatResult = z.infer<typeof heartbeatResultSchema>;
 export const heartbeatResponseSchema = envelope(heartbeatResultSchema);
 
 // ---------- people signing in on the machine ----------

@@ -78,6 +78,8 @@ export const licenceMessages = {
   refusedLocked: (state: LicenceState) =>
     `Treatment refused: the machine's licence is ${licenceStateLabels[state].toLowerCase()}`,
   refusedStale: 'Treatment refused: the machine has had no licence from the server for too long',
+  /** Logged by the app when a licence fails verification: it keeps the one it had. */
+  tokenRejected: 'Licence not accepted: it failed verification',
 } as const;
 
 const dateField = z
@@ -171,6 +173,24 @@ export type LicenceClaims = z.infer<typeof licenceClaimsSchema>;
 export const appLicenceResponseSchema = envelope(
   z.object({ token: z.string(), version: z.number().int(), expiresAt: z.string() }),
 );
+
+/**
+ * GET /.well-known/jwks.json: the public keys licences are signed with (RFC 7517), the one that
+ * signs now and any retired one whose licences may still be valid. Not in the `{ code, msg, data }`
+ * envelope: a JWKS is read by standard libraries.
+ */
+export const licenceJwksSchema = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string(),
+      kid: z.string(),
+      alg: z.literal('EdDSA'),
+      use: z.literal('sig'),
+    }),
+  ),
+});
 
 export const licencePaths = {
   /** A machine's own signed licence (device credential). */

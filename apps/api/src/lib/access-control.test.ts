@@ -47,15 +47,25 @@ describe('deny by default, declared', () => {
       'POST /api/v1/admin/subscription/checkout',
       'POST /api/v1/admin/subscription/demo-pay',
       'POST /api/v1/admin/subscription/reconcile',
+      // The demo provider's receipt page (an unguessable payment id) and card-update form (the link's id).
+      'GET /api/v1/receipts/:paymentId',
+      'POST /api/v1/admin/subscription/demo-card',
       // Signed by Stripe instead of a session.
       'POST /api/v1/admin/subscription/webhook',
       'GET /api/v1/app/updates/:id/apk',
       'GET /api/v1/app/updates/latest',
       // A machine trades its one-time enrolment code for its credential.
       'POST /api/v1/app/enrol',
+      // The public keys machines verify their licences with: public by nature (a JWKS, RFC 7517).
+      'GET /.well-known/jwks.json',
     ];
     const publicApi = t.app.registeredRoutes
-      .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.access === 'public')
+      .filter(
+        (r) =>
+          (r.url.startsWith('/api/') || r.url.startsWith('/.well-known/')) &&
+          !r.url.startsWith('/api/docs') &&
+          r.access === 'public',
+      )
       .map((r) => `${r.method} ${r.url}`);
     expect(publicApi).toContain('POST /api/v1/admin/login');
     for (const entry of publicApi) {

@@ -32,6 +32,12 @@ export async function serveWebApp(app: FastifyInstance, distDir: string) {
   return true;
 }
 
+/**
+ * Paths the console never serves: the API, and the documents machines read under /.well-known/
+ * (the licences' JWKS), where an unknown path must be a JSON 404, not the console's page.
+ */
 export function isApiPath(url: string) {
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+  return (
+    url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') || url.startsWith('/.well-known/')
+  );
 }

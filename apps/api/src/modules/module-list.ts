@@ -5,10 +5,12 @@ import { appUpdatesModule } from './app-updates/app-updates-module.ts';
 import { authModule } from './auth/auth-module.ts';
 import { dashboardModule } from './dashboard/dashboard-module.ts';
 import { deviceApiModule } from './device-api/device-api-module.ts';
+import { clockControlModule } from './clock-control/clock-control-module.ts';
 import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
 import { healthModule } from './health/health-module.ts';
 import { licenceNoticesModule } from './licence-notices/licence-notices-module.ts';
+import { licenceTokensModule } from './licence-tokens/licence-tokens-module.ts';
 import { licencesModule } from './licences/licences-module.ts';
 import { logsModule } from './logs/logs-module.ts';
 import { outboxModule } from './outbox/outbox-module.ts';
@@ -44,4 +46,7 @@ export const appModules: readonly AppModule[] = [
   outboxModule,
   licencesModule,
   licenceNoticesModule,
+  licenceTokensModule,
+  // Last, and only with CLOCK_CONTROL=1: the e2e tests' movable clock.
+  clockControlModule,
 ];

@@ -1,47 +1,23 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import { recoveryCodeCount } from '@app/contract/mfa';
+import { createSecretBox, deriveServerKey } from '#api/lib/secret-box.ts';
 
 /*
- * Keys for two-step sign-in, each derived (HKDF-SHA-256) from the server secret with its own label,
- * so the TOTP-secret key, the recovery-code key and the JWT key are never the same bytes.
- * Consequence: changing JWT_SECRET makes stored authenticators and recovery codes unusable; the
- * decision record (two-step sign-in) says what an operator does then.
+ * Keys for two-step sign-in, each derived from the server secret with its own label
+ * (lib/secret-box.ts), so the TOTP-secret key, the recovery-code key and the JWT key are never the
+ * same bytes. Consequence: changing JWT_SECRET makes stored authenticators and recovery codes
+ * unusable; the decision record (two-step sign-in) says what an operator does then.
  */
-const derive = (secret: string, label: string) =>
-  Buffer.from(
-    hkdfSync('sha256', Buffer.from(secret), Buffer.from('device-admin-mfa'), Buffer.from(label), 32),
-  );
-
-const version = 'v1';
-
 export function createMfaCrypto(serverSecret: string) {
-  const secretKey = derive(serverSecret, 'totp-secret-aes-256-gcm');
-  const recoveryKey = derive(serverSecret, 'recovery-code-hmac');
+  const secrets = createSecretBox(serverSecret, 'totp-secret-aes-256-gcm');
+  const recoveryKey = deriveServerKey(serverSecret, 'recovery-code-hmac');
 
   return {
     /** AES-256-GCM; the user id is the additional data, so a row copied onto another user fails. */
-    encryptSecret(secret: Uint8Array, userId: string): string {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', secretKey, iv);
-      cipher.setAAD(Buffer.from(userId));
-      const body = Buffer.concat([cipher.update(secret), cipher.final()]);
-      return `${version}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
-    },
+    encryptSecret: (secret: Uint8Array, userId: string): string => secrets.seal(secret, userId),
 
     /** The secret, or null when the stored value was not made with this key (tampered, or the secret changed). */
-    decryptSecret(stored: string, userId: string): Buffer | null {
-      const [v, packed] = stored.split('.');
-      if (v !== version || !packed) return null;
-      const bytes = Buffer.from(packed, 'base64url');
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', secretKey, bytes.subarray(0, 12));
-        decipher.setAAD(Buffer.from(userId));
-        decipher.setAuthTag(bytes.subarray(12, 28));
-        return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]);
-      } catch {
-        return null;
-      }
-    },
+    decryptSecret: (stored: string, userId: string): Buffer | null => secrets.open(stored, userId),
 
     /**
      * Recovery codes carry ~50 bits of randomness, so a keyed HMAC (not a slow password hash) is

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { deviceApiMessages } from '@app/contract/device-api';
+import { licencePaths } from '@app/contract/licences';
 import { apiPaths } from '@app/contract/paths';
 import { devices } from '#api/db/schema/devices.ts';
 import {
@@ -31,7 +32,42 @@ describe('POST appHeartbeat', () => {
     const d = await enrolDevice(t);
     const res = await heartbeat(d, { versionCode: 7, versionName: '1.7.0' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ serverTime: t.clock.now.toISOString(), nextHeartbeatSeconds: 300 });
+    expect(res.json().data).toEqual({
+      serverTime: t.clock.now.toISOString(),
+      nextHeartbeatSeconds: 300,
+      licenceVersion: 1,
+    });
+  });
+
+  it("answers the machine's licence version, which grows when its licence changes (an exemption)", async () => {
+    const d = await enrolDevice(t);
+    const version = async () =>
+      (await heartbeat(d, { versionCode: 7, versionName: '1.7.0' })).json().data.licenceVersion as number;
+    const before = await version();
+    const token = await t.stepUp(await adminToken(t));
+    const exempted = await t.injectAs(token, {
+      method: 'PUT',
+      url: licencePaths.deviceExemption(d.deviceId),
+      payload: {
+        kind: 'loaner',
+        reason: 'Loaner while theirs is repaired',
+        until: new Date(t.clock.now.getTime() + 30 * 86_400_000).toISOString().slice(0, 10),
+      },
+    });
+    expect(exempted.statusCode, exempted.body).toBe(200);
+    const now = exempted.json().data.version as number;
+    expect(now).toBeGreaterThan(before);
+    // PGlite's notice arrives before the change returns; PostgreSQL's a moment after its commit.
+    await expect.poll(version, { timeout: 5000, interval: 200 }).toBe(now);
+  });
+
+  it('learns of a licence changed outside the API (in SQL) through the database notice', async () => {
+    const d = await enrolDevice(t);
+    const version = async () =>
+      (await heartbeat(d, { versionCode: 7, versionName: '1.7.0' })).json().data.licenceVersion as number;
+    expect(await version()).toBe(1);
+    await t.database.db.update(devices).set({ licenceVersion: 41 }).where(eq(devices.id, d.deviceId));
+    await expect.poll(version, { timeout: 5000, interval: 200 }).toBe(41);
   });
 
   it('writes last seen, version and position within a flush, not before', async () => {

@@ -4,13 +4,19 @@ import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
 import { requireDevice } from '#api/lib/request-context.ts';
 import type { DeviceGateService } from './device-gate.ts';
+import type { LicenceVersions } from './licence-versions.ts';
 
-/** The heartbeat: the app's version and position join the coalesced last-seen write (check-ins.ts). */
+/**
+ * The heartbeat: the app's version and position join the coalesced last-seen write (check-ins.ts);
+ * the answer names the machine's licence version (from memory, licence-versions.ts), so a changed
+ * licence reaches the machine within one heartbeat.
+ */
 export const checkInRoutes: FastifyPluginAsyncZod<{
   gate: DeviceGateService;
+  licenceVersions: LicenceVersions;
   now: () => Date;
   heartbeatSeconds: number;
-}> = async (app, { gate, now, heartbeatSeconds }) => {
+}> = async (app, { gate, licenceVersions, now, heartbeatSeconds }) => {
   app.post(
     apiPaths.appHeartbeat,
     {
@@ -20,7 +26,8 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
         summary: "Check in: the app's version (and position when known)",
         description:
           'Every device call marks the machine as seen; the heartbeat also reports the app version. ' +
-          'The answer says when to send the next one. Written within about a second, not at once.',
+          'The answer says when to send the next one, and the licence version: when it is higher than ' +
+          "the held licence's `ver`, fetch the licence again. Written within about a second, not at once.",
         body: heartbeatBodySchema.meta({
           examples: [{ versionCode: 42, versionName: '2.3.0', latitude: 52.52, longitude: 13.405 }],
         }),
@@ -31,14 +38,19 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const { body } = request;
       const at = now();
-      gate.checkIns.record(requireDevice(request).deviceId, {
+      const { deviceId } = requireDevice(request);
+      gate.checkIns.record(deviceId, {
         at,
         versionCode: body.versionCode,
         versionName: body.versionName,
         latitude: body.latitude,
         longitude: body.longitude,
       });
-      return ok({ serverTime: at.toISOString(), nextHeartbeatSeconds: heartbeatSeconds });
+      return ok({
+        serverTime: at.toISOString(),
+        nextHeartbeatSeconds: heartbeatSeconds,
+        licenceVersion: await licenceVersions.get(deviceId),
+      });
     },
   );
 };

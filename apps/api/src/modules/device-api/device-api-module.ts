@@ -7,6 +7,7 @@ import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 import type { DeviceAuth } from './device-auth.ts';
 import type { DeviceGateService } from './device-gate.ts';
 import { identityRoutes } from './identity-routes.ts';
+import { createLicenceVersions, licenceChangedChannel, type LicenceVersions } from './licence-versions.ts';
 import { syncRoutes } from './sync/sync-routes.ts';
 
 export type DeviceApiDeps = {
@@ -17,6 +18,8 @@ export type DeviceApiDeps = {
   storage: Storage;
   deviceAuth: DeviceAuth;
   gate: DeviceGateService;
+  /** Each machine's licence version, kept current by the database's notices (the heartbeat answers it). */
+  licenceVersions: LicenceVersions;
   /** The throttles' store (memory, or Redis shared by every API instance): enrolment and sign-in tries. */
   throttleStore?: ThrottleStore;
 };
@@ -28,7 +31,10 @@ export type DeviceApiDeps = {
  */
 export const deviceApiModule = defineModule({
   name: 'device-api',
-  async register(app, { db, config, now, log, storage, deviceAuth, deviceGate, throttleStore }) {
+  async register(app, { db, database, config, now, log, storage, deviceAuth, deviceGate, throttleStore }) {
+    const licenceVersions = createLicenceVersions({ db });
+    const licenceFeed = await database.listen(licenceChangedChannel, licenceVersions.feed);
+    app.addHook('onClose', () => licenceFeed.close());
     const deps: DeviceApiDeps = {
       db,
       config,
@@ -37,6 +43,7 @@ export const deviceApiModule = defineModule({
       storage,
       deviceAuth,
       gate: deviceGate,
+      licenceVersions,
       throttleStore,
     };
     await app.register(identityRoutes, deps);

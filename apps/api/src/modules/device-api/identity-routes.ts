@@ -13,7 +13,7 @@ import { createTechnicianMachinesService } from './technician-machines-service.t
  * in on a machine, check-ins, and which machines a technician may sign in on.
  */
 export const identityRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, deps) => {
-  const { db, config, now, gate, throttleStore, deviceAuth } = deps;
+  const { db, config, now, gate, throttleStore, deviceAuth, licenceVersions } = deps;
   await app.register(enrolmentRoutes, {
     enrolment: createEnrolmentService({
       db,
@@ -24,7 +24,12 @@ export const identityRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, 
     }),
   });
   await app.register(appSessionRoutes, { sessions: createAppSessionsService({ db, now, throttleStore }) });
-  await app.register(checkInRoutes, { gate, now, heartbeatSeconds: config.deviceHeartbeatSeconds });
+  await app.register(checkInRoutes, {
+    gate,
+    licenceVersions,
+    now,
+    heartbeatSeconds: config.deviceHeartbeatSeconds,
+  });
   await app.register(technicianMachinesRoutes, {
     machines: createTechnicianMachinesService({ db, now }),
   });

@@ -32,6 +32,8 @@ beforeAll(async () => {
     // Many bad items and re-sent batches, so a short run surely has both.
     badShare: 0.2,
     resendShare: 0.6,
+    // The licences name the server's PUBLIC_URL, not the port this test listens on.
+    issuer: t.config.publicUrl,
   });
 }, 180_000);
 
