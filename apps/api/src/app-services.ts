@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import type { MovableClock } from './lib/movable-clock.ts';
 import { createRedisThrottleStore } from './lib/redis-throttle-store.ts';
 import type { Storage } from './lib/storage/storage.ts';
 import { createMemoryThrottleStore, type ThrottleStore } from './lib/throttle-store.ts';
@@ -24,6 +25,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** Machines' licences; tests run the sweeps with the clock where they want it. */
     licences: Licences;
+    /** Runs every module's periodic job once, now (lib/jobs.ts runJobsOnce). */
+    runJobsNow: () => Promise<void>;
   }
 }
 
@@ -38,6 +41,8 @@ export type AppServices = {
   db: Db;
   /** The clock services read; tests move it. */
   now: () => Date;
+  /** The movable clock behind `now` with CLOCK_CONTROL=1 (e2e tests), else null. */
+  clock: MovableClock | null;
   log: FastifyBaseLogger;
   storage: Storage;
   mailer: Mailer;
@@ -58,7 +63,13 @@ export type AppServices = {
 /** Builds the shared services, and closes each with the app. */
 export async function createAppServices(
   app: FastifyInstance,
-  { config, database, now, storage }: Pick<AppServices, 'config' | 'database' | 'now' | 'storage'>,
+  {
+    config,
+    database,
+    now,
+    storage,
+    clock,
+  }: Pick<AppServices, 'config' | 'database' | 'now' | 'storage' | 'clock'>,
 ): Promise<AppServices> {
   const { db } = database;
   const log = app.log;
@@ -128,6 +139,7 @@ export async function createAppServices(
     database,
     db,
     now,
+    clock,
     log,
     storage,
     mailer,

@@ -26,14 +26,15 @@ import type { Storage } from './lib/storage/storage.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
 import { lazyRequestLogger } from './lib/lazy-request-logger.ts';
 import { redactedLogPaths } from './lib/log-redaction.ts';
-import { startJobs } from './lib/jobs.ts';
+import { runJobsOnce, startJobs } from './lib/jobs.ts';
+import { createMovableClock } from './lib/movable-clock.ts';
 import { createAppServices } from './app-services.ts';
 import { appModules } from './modules/module-list.ts';
 
 export type AppDeps = {
   config: Config;
   database: Database;
-  /** The clock services read; tests move it. */
+  /** The clock services read; tests move it. With CLOCK_CONTROL=1 a movable clock runs ahead of it. */
   now?: () => Date;
   logger?: boolean;
   /** Where the server log goes instead of stdout (tests write it to a file and grep it for secrets). */
@@ -47,7 +48,7 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 export async function buildApp({
   config,
   database,
-  now = () => new Date(),
+  now: baseNow = () => new Date(),
   logger = true,
   logStream,
   storage = createStorage(config),
@@ -97,7 +98,10 @@ export async function buildApp({
     },
   });
 
-  const services = await createAppServices(app, { config, database, now, storage });
+  // CLOCK_CONTROL=1 (e2e tests only): a clock the clock-control module moves forward.
+  const clock = config.clockControl ? createMovableClock(() => baseNow().getTime()) : null;
+  const now = clock?.now ?? baseNow;
+  const services = await createAppServices(app, { config, database, now, storage, clock });
   const { auth, deviceAuth, deviceGate, stepUp } = services;
   await app.register(authHook, {
     auth,
@@ -112,6 +116,7 @@ export async function buildApp({
   for (const module of appModules) await module.register(app, services);
   const jobs = [services.mailer.retryJob, ...appModules.flatMap((m) => m.jobs?.(app, services) ?? [])];
   const stopJobs = startJobs(jobs, app.log);
+  app.decorate('runJobsNow', () => runJobsOnce(jobs, app.log));
   // preClose runs before any onClose hook, so no job is left running against a closed service.
   app.addHook('preClose', stopJobs);
 

@@ -39,6 +39,8 @@ const envSchema = z.object({
   SUBSCRIPTION_LINK_DAYS: z.coerce.number().positive().max(365).default(7),
   SUBSCRIPTION_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   DEMO_DATA: flag,
+  // Tests only: a server clock an admin can move forward (modules/clock-control).
+  CLOCK_CONTROL: flag,
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUIRE_MFA: flag,
@@ -145,6 +147,8 @@ export type Config = Readonly<{
   /** How often unpaid links are reconciled with the provider and lapsed ones expired; 0 = never. */
   subscriptionSweepSeconds: number;
   demoData: boolean;
+  /** A movable server clock with its route (e2e tests of time; never in a real deployment). */
+  clockControl: boolean;
   webDist: string | undefined;
   logLevel: string;
   /** Absolute lifetime of a sign-in, however active. */
@@ -250,6 +254,7 @@ export function loadConfig(
     subscriptionSweepSeconds: e.SUBSCRIPTION_SWEEP_SECONDS,
     // The demo data set fills an empty embedded database by default; a real PostgreSQL only on request.
     demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
+    clockControl: e.CLOCK_CONTROL ?? false,
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
     sessionHours: e.SESSION_HOURS,

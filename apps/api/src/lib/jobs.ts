@@ -53,3 +53,17 @@ function startJob(job: Job, log: JobLog): () => Promise<void> {
     await running;
   };
 }
+
+/**
+ * Runs every job once now, one after the other, whatever its period (the clock-control route: the
+ * jobs catch up with a clock moved forward). A failure is logged as a timer's would be.
+ */
+export async function runJobsOnce(jobs: readonly Job[], log: JobLog): Promise<void> {
+  for (const job of jobs) {
+    try {
+      await job.run();
+    } catch (error) {
+      log.error({ err: error instanceof Error ? error.message : String(error) }, `${job.name} failed`);
+    }
+  }
+}
