@@ -19,11 +19,27 @@ const out = path.join(root, '.test-output');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
+/**
+ * CPU-seconds used by this process's finished children (Linux: /proc/self/stat's cutime and cstime,
+ * in clock ticks of 1/100 s), so each suite's line says how busy it kept the cores: a suite far
+ * below 2 CPU-seconds a second leaves a core idle. The database server's CPU is not in it.
+ */
+const childCpuSeconds = () => {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+};
+
 const results = [];
 const run = (name, command, args, env, readCounts) => {
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
+  const cpuBefore = childCpuSeconds();
   const res = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const cpu = Math.round(childCpuSeconds() - cpuBefore);
   let counts;
   try {
     counts = readCounts(res);
@@ -32,7 +48,7 @@ const run = (name, command, args, env, readCounts) => {
   }
   // A suite that crashed before reporting counts as one failure, never as silence.
   if (res.status !== 0 && counts.failed === 0) counts.failed = 1;
-  results.push({ name, ...counts, seconds: Math.round((Date.now() - started) / 1000) });
+  results.push({ name, ...counts, seconds: Math.round((Date.now() - started) / 1000), cpu });
 };
 
 const vitestCounts = (file) => () => {
@@ -122,10 +138,10 @@ if (process.env.TEST_E2E !== '0') {
   );
 }
 
-console.log('\nSuite                 passed  failed  seconds');
+console.log('\nSuite                 passed  failed  seconds  cpu-s');
 for (const r of results)
   console.log(
-    `${r.name.padEnd(22)}${String(r.passed).padStart(6)}${String(r.failed).padStart(8)}${String(r.seconds).padStart(9)}`,
+    `${r.name.padEnd(22)}${String(r.passed).padStart(6)}${String(r.failed).padStart(8)}${String(r.seconds).padStart(9)}${String(r.cpu).padStart(7)}`,
   );
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
