@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { RowMenu } from './row-menu.tsx';
@@ -71,6 +71,27 @@ describe('RowMenu', () => {
     expect(receipt.getAttribute('rel')).toContain('noopener');
     await userEvent.keyboard('{Tab}');
     expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('stays open and follows its button while the page scrolls (a smooth scroll may still be running)', async () => {
+    const { button } = renderMenu();
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    fireEvent.scroll(window);
+    expect(screen.getByRole('menu')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Resend link' }));
+  });
+
+  it('ends with a Loading… item while more items are fetched, fetched once the button is reached', async () => {
+    const intent = vi.fn();
+    render(<RowMenu label="Actions for Ada" items={[]} pending onIntent={intent} />);
+    const button = screen.getByRole('button', { name: 'Actions for Ada' });
+    button.focus();
+    expect(intent).toHaveBeenCalled();
+    await userEvent.keyboard('{ArrowDown}');
+    const loading = screen.getByRole('menuitem', { name: 'Loading…' });
+    expect(loading.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(loading);
   });
 
   it('shows no button when the admin may do nothing on the row', () => {

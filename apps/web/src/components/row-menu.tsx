@@ -11,6 +11,10 @@ export type RowMenuItem = {
 
 /** Where the menu is drawn: under the button's right edge, in the viewport. */
 type Place = { top: number; right: number };
+const placeUnder = (rect: DOMRect): Place => ({
+  top: rect.bottom + 2,
+  right: window.innerWidth - rect.right,
+});
 
 /**
  * The actions of one table row behind one button (WAI-ARIA menu button, like the profile menu):
@@ -19,8 +23,7 @@ type Place = { top: number; right: number };
  * menu and puts focus back on the button first, so a dialog the item opens returns focus there.
  *
  * The menu is positioned in the viewport (fixed), not in the row: the table scrolls sideways inside
- * its own region, which would clip a menu hanging below the last row. Scrolling or resizing closes
- * it. The caller leaves out what the admin may not do; with nothing left there is no button.
+ * its own region, which would clip a menu hanging below the last row. The caller leaves out what the admin may not do; with nothing left there is no button.
  */
 export function RowMenu({
   label,
@@ -52,16 +55,20 @@ export function RowMenu({
     if (open) menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]')[focused]?.focus();
   }, [open, focused, count]);
 
+  // The menu follows its button when the page or the table scrolls (a smooth scroll that brought the
+  // row into view may still be running when the menu opens), and closes once the button is gone.
   useEffect(() => {
     if (!open) return;
-    const away = (event: Event) => {
-      if (!(event.target instanceof Node && menu.current?.contains(event.target))) close();
+    const follow = () => {
+      const rect = button.current?.getBoundingClientRect();
+      if (!rect || rect.bottom < 0 || rect.top > window.innerHeight) return close();
+      setPlace(placeUnder(rect));
     };
-    window.addEventListener('scroll', away, true);
-    window.addEventListener('resize', away);
+    window.addEventListener('scroll', follow, true);
+    window.addEventListener('resize', follow);
     return () => {
-      window.removeEventListener('scroll', away, true);
-      window.removeEventListener('resize', away);
+      window.removeEventListener('scroll', follow, true);
+      window.removeEventListener('resize', follow);
     };
   }, [open, close]);
 
@@ -69,7 +76,7 @@ export function RowMenu({
 
   const openAt = (index: number) => {
     const rect = button.current?.getBoundingClientRect();
-    if (rect) setPlace({ top: rect.bottom + 2, right: window.innerWidth - rect.right });
+    if (rect) setPlace(placeUnder(rect));
     setFocusIndex(index);
     setOpen(true);
   };
