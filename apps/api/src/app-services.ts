@@ -113,6 +113,7 @@ export async function createAppServices(
     profiles,
     signInThrottle: createSignInThrottle({ db, now, store: throttleStore }),
     sessionHours: config.sessionHours,
+    signInStepUp: config.signInStepUp,
     activity,
     now,
     // PGlite is one process: a change's notice arrives before the change returns (decision 042).

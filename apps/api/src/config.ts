@@ -44,6 +44,8 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUIRE_MFA: flag,
+  // A sign-in counts as a step-up for its first minutes (issue 35 item 9); off asks even then.
+  SIGN_IN_STEP_UP: flag,
   // A Force update and a 100 % rollout stage wait for a second admin's approval (decision 051); on by default.
   ROLLOUT_SECOND_ADMIN: flag,
   SESSION_HOURS: z.coerce
@@ -155,6 +157,8 @@ export type Config = Readonly<{
   sessionHours: number;
   /** Console users must use two-step sign-in: one without an authenticator enrols before getting a session. */
   requireMfa: boolean;
+  /** A sign-in with the password (and code) counts as a step-up for `stepUpMinutes` (decision 070). */
+  signInStepUp: boolean;
   /** A Force update and a 100 % rollout stage need a second admin's approval (decision 051). */
   rolloutSecondAdmin: boolean;
   /** A session with no authenticated request for this long is refused (HIPAA automatic logoff). */
@@ -259,6 +263,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     sessionHours: e.SESSION_HOURS,
     requireMfa: e.REQUIRE_MFA ?? false,
+    signInStepUp: e.SIGN_IN_STEP_UP ?? true,
     rolloutSecondAdmin: e.ROLLOUT_SECOND_ADMIN ?? true,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     deviceOfflineMinutes: e.DEVICE_OFFLINE_MINUTES,

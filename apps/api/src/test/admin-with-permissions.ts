@@ -5,7 +5,8 @@ import type { TestApp } from './test-app.ts';
 /**
  * A console user whose role (of type admin, made for them) carries exactly these permissions,
  * signed in. `adminToken` is a session of the first admin, who may manage roles and users; it is
- * stepped up here (creating an admin needs it). The new session is not: `password` steps it up.
+ * stepped up here (creating an admin needs it). The new session is not: its sign-in's own step-up
+ * (decision 046) is lapsed at once, as if it had signed in minutes ago; `password` steps it up.
  */
 export async function signInWithPermissions(
   t: TestApp,
@@ -37,5 +38,10 @@ export async function signInWithPermissions(
     },
   });
   if (user.statusCode !== 201) throw new Error(`user: ${user.statusCode} ${user.body}`);
-  return { token: await t.login(email, password), roleId, userId: user.json().data._id as string, password };
+  return {
+    token: await t.loginWithoutStepUp(email, password),
+    roleId,
+    userId: user.json().data._id as string,
+    password,
+  };
 }

@@ -2,13 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
+import { stepUpMinutes } from '@app/contract/step-up';
 import { buildApp } from '../app.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
+import { sessions } from '../db/schema/users.ts';
 import { owaspMinimum, setPasswordHashCost, testOnlyCost } from '../lib/passwords.ts';
 import { pooledPglite } from './pglite-pool.ts';
 import { recordPatients, recordSecrets } from './secret-scan.ts';
@@ -65,6 +68,17 @@ export type TestApp = {
   clock: { now: Date; advance: (ms: number) => void };
   /** Signs in through the real login route and returns the bearer token. */
   login: (email?: string, password?: string) => Promise<string>;
+  /**
+   * Signs in, then ends the sign-in's own step-up on that session (`lapseStepUp`): a session that
+   * has not confirmed its password lately, as an admin's is after a few minutes' work.
+   */
+  loginWithoutStepUp: (email?: string, password?: string) => Promise<string>;
+  /**
+   * Dates this session's last step-up (a sign-in counts as one, decision 046) exactly
+   * `stepUpMinutes` back, so its next dangerous action asks again. The clock does not move: every
+   * other session keeps its own step-up. Returns the token for chaining.
+   */
+  lapseStepUp: (token: string) => Promise<string>;
   /** inject() with the token as a bearer header. */
   injectAs: (token: string, options: InjectOptions) => Promise<LightMyRequestResponse>;
   /**
@@ -144,6 +158,19 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
     return res.json().data.accessToken as string;
   };
+  const lapseStepUp = async (token: string) => {
+    // The session's id is the access token's `sid` claim (lib/tokens.ts).
+    const { sid } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string };
+    const lapsed = await database.db
+      .update(sessions)
+      .set({ steppedUpAt: new Date(clock.now.getTime() - stepUpMinutes * 60_000) })
+      .where(eq(sessions.id, sid))
+      .returning({ id: sessions.id });
+    if (lapsed.length !== 1) throw new Error(`no session ${sid} to lapse the step-up of`);
+    return token;
+  };
+  const loginWithoutStepUp = async (email?: string, password?: string) =>
+    lapseStepUp(await login(email, password));
   const injectAs = (token: string, options: InjectOptions) =>
     app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${token}` } });
 
@@ -163,6 +190,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     clock,
     login,
+    loginWithoutStepUp,
+    lapseStepUp,
     injectAs,
     stepUp,
     close: async () => {

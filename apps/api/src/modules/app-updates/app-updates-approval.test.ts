@@ -119,7 +119,7 @@ describe('second-admin approval', () => {
   it('asks for a step-up to upload a release for every machine, though it then waits for approval', async () => {
     await release('Approval Upload', 1, { rolloutPercent: '5' });
     // A new session of the first admin: signed in, not stepped up.
-    const fresh = await t.login();
+    const fresh = await t.loginWithoutStepUp();
     for (const extra of [{}, { rolloutPercent: '100' }, { updateType: '2', rolloutPercent: '5' }] as Record<
       string,
       string
@@ -149,7 +149,7 @@ describe('second-admin approval', () => {
     expect((await act(first, staged._id, { action: 'advance', percent: 100 })).statusCode).toBe(200);
 
     // Sessions that have not confirmed the password: the asker's is refused without a prompt.
-    const asker = await t.login();
+    const asker = await t.loginWithoutStepUp();
     const other = (await signInWithPermissions(t, first, ['devices.view', 'app-updates.publish'])).token;
     for (const id of [held._id, staged._id]) {
       const own = await act(asker, id, { action: 'approve' });

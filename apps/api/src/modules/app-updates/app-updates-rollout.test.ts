@@ -22,7 +22,8 @@ beforeAll(async () => {
   // Below versionCode 2 a machine is no longer supported: it must update (minimum-supported-version.ts).
   // One admin here: the second admin's approval has its own file (app-updates-approval.test.ts).
   t = await createTestApp({ MIN_SUPPORTED_APP_VERSION_CODE: '2', ROLLOUT_SECOND_ADMIN: 'false' });
-  token = await t.login();
+  // Not stepped up: advancing to 100 % asks this session for one.
+  token = await t.loginWithoutStepUp();
   uploader = await t.login();
   await t.stepUp(uploader);
 });
@@ -239,7 +240,7 @@ describe('staged rollout of a release', () => {
   it('asks for a step-up to upload a release for every machine, as advancing to 100 % does, storing nothing without it', async () => {
     const app = 'Rollout Step-up';
     // A session that has not confirmed the password (ROLLOUT_SECOND_ADMIN is off here).
-    const fresh = await t.login();
+    const fresh = await t.loginWithoutStepUp();
     const send = (extra: Record<string, string>, options?: { fileFirst?: boolean }) => {
       const body = multipart(
         {

@@ -21,6 +21,8 @@ type Deps = {
   /** Per address, per account and address, and a capped per-account back-off (sign-in-throttle.ts). */
   signInThrottle: SignInThrottle;
   sessionHours: number;
+  /** A sign-in counts as a step-up for `stepUpMinutes` (SIGN_IN_STEP_UP, on by default). */
+  signInStepUp?: boolean;
   activity: SessionActivity;
   now: () => Date;
   /** Two-step sign-in: after a correct password, a second step may be due instead of a session. */
@@ -35,6 +37,7 @@ export function createAuthService({
   profiles,
   signInThrottle,
   sessionHours,
+  signInStepUp = true,
   activity,
   now,
   mfa,
@@ -101,17 +104,24 @@ export function createAuthService({
     throw new UnauthorizedError(signInMessages.wrongCredentials);
   };
 
-  /** A session row and its access token: the end of every sign-in (password, or password and code). */
+  /**
+   * A session row and its access token: the end of every sign-in (password, or password and code).
+   * The sign-in proved what a step-up proves, just now: it counts as one for the next `stepUpMinutes`
+   * (decision 070), so an admin is not asked for the password again seconds after giving it; unless
+   * SIGN_IN_STEP_UP is off.
+   */
   async function openSession(input: { userId: string; ip: string; userAgent?: string }) {
-    const expiresAt = new Date(now().getTime() + sessionHours * 3600_000);
+    const at = now();
+    const expiresAt = new Date(at.getTime() + sessionHours * 3600_000);
     const [session] = await db
       .insert(sessions)
       // The service clock, not the database's: idle time is measured against it.
       .values({
         userId: input.userId,
         expiresAt,
-        createdAt: now(),
-        lastSeenAt: now(),
+        createdAt: at,
+        lastSeenAt: at,
+        steppedUpAt: signInStepUp ? at : null,
         ip: input.ip,
         userAgent: input.userAgent?.slice(0, 300),
       })

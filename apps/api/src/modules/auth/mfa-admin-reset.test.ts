@@ -76,7 +76,8 @@ describe("an admin resetting another user's two-step sign-in", () => {
     const [target] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, lost));
     const helperEmail = 'helper@example.test';
     const helperId = await addAdmin(t, helperEmail);
-    const helper = await sessionToken(t, helperEmail);
+    // Signed in a while ago: the sign-in's own step-up (decision 046) has lapsed.
+    const helper = await t.lapseStepUp(await sessionToken(t, helperEmail));
 
     const status = await t.injectAs(helper, { method: 'GET', url: apiPaths.userMfa(target!.id) });
     expect(status.statusCode, status.body).toBe(200);
@@ -161,6 +162,7 @@ describe("an admin resetting another user's two-step sign-in", () => {
     const { secret: lostSecret } = await enrol(t, lost);
     const [target] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, lost));
     const { token: helper, secret: helperSecret } = await enrol(t, 'careful-helper@example.test');
+    await t.lapseStepUp(helper);
     const url = apiPaths.userMfaReset(target!.id);
     expect(
       (await t.injectAs(helper, { method: 'GET', url: apiPaths.userMfa(target!.id) })).json().data,

@@ -189,7 +189,7 @@ describe('the dangerous actions', () => {
 
   it('are refused with the step-up answer without one, allowed after one, and refused again 5 minutes later', async () => {
     for (const action of actions) {
-      const token = await t.login();
+      const token = await t.loginWithoutStepUp();
       const refused = await action.run(token);
       expect({ action: action.name, status: refused.statusCode }).toEqual({
         action: action.name,
@@ -222,7 +222,7 @@ describe('the dangerous actions', () => {
   });
 
   it('hold for the session that stepped up only, not for another session of the same admin', async () => {
-    const [stepped, other] = [await t.login(), await t.login()];
+    const [stepped, other] = [await t.loginWithoutStepUp(), await t.loginWithoutStepUp()];
     await t.stepUp(stepped);
     const revoke = async (token: string) => {
       const device = await enrolDevice(t);
@@ -309,7 +309,7 @@ describe('what does not need a step-up', () => {
   });
 
   it('but moving an admin to an app role, or an app user to an admin role, or an app role to admin, or a Flexible update to every machine, does', async () => {
-    const token = await t.login();
+    const token = await t.loginWithoutStepUp();
     const adminId = await addAdmin(t, `step-up-demoted-${next()}@example.test`);
     const demote = await t.injectAs(token, {
       method: 'PUT',
@@ -351,6 +351,66 @@ describe('what does not need a step-up', () => {
     );
     const upload = await t.injectAs(token, { method: 'POST', url: apiPaths.systemUpdates, ...everyMachine });
     expect(upload.json()).toEqual(stepUpAnswer());
+  });
+});
+
+describe('a sign-in counts as a step-up for 5 minutes (issue 35 item 9)', () => {
+  const revokeAs = async (token: string) => {
+    const device = await enrolDevice(t);
+    return t.injectAs(token, { method: 'POST', url: apiPaths.machineEnrolmentRevoke(device.deviceId) });
+  };
+
+  it('lets a dangerous action through right after a sign-in with the password, until 5 minutes have passed', async () => {
+    const token = await t.login();
+    expect((await revokeAs(token)).statusCode).toBe(200);
+    t.clock.advance(fiveMinutes - 1000);
+    expect((await revokeAs(token)).statusCode).toBe(200);
+    t.clock.advance(1000);
+    const lapsed = await revokeAs(token);
+    expect(lapsed.json()).toEqual(stepUpAnswer());
+  });
+
+  it('after a sign-in with the password and a code too, and the code step is asked for again once it lapses', async () => {
+    const email = 'step-up-signed-in-with-code@example.test';
+    const { secret } = await enrol(t, email);
+    nextStep(t);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.login,
+      payload: { email, password },
+      remoteAddress: freshIp(),
+    });
+    const verified = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.loginMfa,
+      payload: { mfaToken: signIn.json().data.mfaToken, code: codeAt(t, secret) },
+      remoteAddress: freshIp(),
+    });
+    const token = verified.json().data.accessToken as string;
+    expect((await revokeAs(token)).statusCode).toBe(200);
+    t.clock.advance(fiveMinutes);
+    expect((await revokeAs(token)).json()).toEqual(stepUpAnswer(true));
+  });
+
+  it("holds for the session signed in only: another sign-in of the same admin does not renew an older session's", async () => {
+    const older = await t.loginWithoutStepUp();
+    const newer = await t.login();
+    expect((await revokeAs(newer)).statusCode).toBe(200);
+    expect((await revokeAs(older)).json()).toEqual(stepUpAnswer());
+  });
+
+  it('does not with SIGN_IN_STEP_UP=false: a dangerous action asks even right after the sign-in', async () => {
+    const strict = await createTestApp({ SIGN_IN_STEP_UP: 'false' });
+    try {
+      const token = await strict.login();
+      const device = await enrolDevice(strict);
+      const url = apiPaths.machineEnrolmentRevoke(device.deviceId);
+      expect((await strict.injectAs(token, { method: 'POST', url })).json()).toEqual(stepUpAnswer());
+      await strict.stepUp(token);
+      expect((await strict.injectAs(token, { method: 'POST', url })).statusCode).toBe(200);
+    } finally {
+      await strict.close();
+    }
   });
 });
 
@@ -411,6 +471,8 @@ describe('the step-up itself', () => {
       remoteAddress: freshIp(),
     });
     const token = verified.json().data.accessToken as string;
+    // Past the sign-in's own step-up (a sign-in counts as one, see above).
+    t.clock.advance(fiveMinutes);
     nextStep(t);
 
     const device = await enrolDevice(t);
@@ -490,6 +552,9 @@ describe('which routes declare a step-up', () => {
       'POST /api/v1/admin/machine/:id/enrolment/revoke': 'always',
       'POST /api/v1/admin/system/updates': 'in-handler',
       'POST /api/v1/admin/system/updates/:id/rollout': 'conditional',
+      // A machine exempted from its licence, or its exemption ended (decision 068).
+      'PUT /api/v1/admin/machine/:id/licence/exemption': 'always',
+      'POST /api/v1/admin/machine/:id/licence/exemption/end': 'always',
     });
   });
 
