@@ -113,6 +113,17 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/machine/:id/licence': 'devices.view',
   'PUT /api/v1/admin/machine/:id/licence/exemption': 'licences.manage',
   'POST /api/v1/admin/machine/:id/licence/exemption/end': 'licences.manage',
+  // A subscription's page and operations (issue 34 item 5): extending and grace give time unpaid.
+  'GET /api/v1/admin/subscriptions/:id': 'subscriptions.view',
+  'GET /api/v1/admin/subscriptions/:id/payments/:paymentId/receipt': 'subscriptions.view',
+  'POST /api/v1/admin/subscriptions/:id/resend': 'subscriptions.manage',
+  'POST /api/v1/admin/subscriptions/:id/revoke': 'subscriptions.manage',
+  'POST /api/v1/admin/subscriptions/:id/resume': 'subscriptions.manage',
+  'POST /api/v1/admin/subscriptions/:id/cancel': 'subscriptions.manage',
+  'POST /api/v1/admin/subscriptions/:id/retry': 'subscriptions.manage',
+  'POST /api/v1/admin/subscriptions/:id/card-update': 'subscriptions.manage',
+  'POST /api/v1/admin/subscriptions/:id/extend': 'licences.manage',
+  'POST /api/v1/admin/subscriptions/:id/grace': 'licences.manage',
   // The Outbox: what the server sent and what failed, read as the Admin Logs are (issue 35).
   'GET /api/v1/admin/outbox': 'logs.view',
   'GET /api/v1/admin/outbox/:id': 'logs.view',

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createStandInBilling, metadataOf } from './stripe-stand-in-billing.ts';
 
 export type RecordedRequest = {
   method: string;
@@ -7,15 +8,26 @@ export type RecordedRequest = {
   headers: IncomingHttpHeaders;
   form: URLSearchParams;
 };
-type Reply = { status?: number; body: unknown };
+export type Reply = { status?: number; body: unknown };
 type Handler = (request: RecordedRequest) => Reply | undefined;
 
 /**
  * A local HTTP stand-in for the parts of Stripe's API the provider uses. It records every request
  * (path, headers such as Idempotency-Key and Stripe-Version, the form-encoded body) and answers
  * with Stripe-shaped objects; a test can swap the answer of a route or an object's state.
+ *
+ * It refuses what real Stripe refuses where it matters to us: a request without the secret key
+ * (401), a POST whose body is not form-encoded, and an idempotency key used again with other
+ * parameters (400); a key used again with the same parameters gets the first answer again, as
+ * Stripe replays it. Recurring plans have invoices (`renew` makes the next period's, paid or
+ * failed), which can be paid (`POST /v1/invoices/:id/pay`, declined after `declineNextPayment`),
+ * and subscriptions can pause collection, cancel at period end or now; Billing Portal sessions
+ * are made for known customers only.
  */
-export async function startStripeStandIn() {
+export async function startStripeStandIn({
+  secretKey = 'sk_test_standin',
+  now = () => new Date(),
+}: { secretKey?: string; now?: () => Date } = {}) {
   const requests: RecordedRequest[] = [];
   const intents = new Map<
     string,
@@ -28,83 +40,55 @@ export async function startStripeStandIn() {
       last_payment_error: unknown;
     }
   >();
-  const subs = new Map<string, { id: string; status: string; current_period_end: number }>();
+  const idempotent = new Map<string, { fingerprint: string; reply: Reply }>();
   let seq = 0;
   let override: Handler | null = null;
 
-  const error = (status: number, message: string): Reply => ({
+  const error = (status: number, message: string, extra: object = {}): Reply => ({
     status,
-    body: { error: { type: 'invalid_request_error', message } },
+    body: { error: { type: 'invalid_request_error', message, ...extra } },
+  });
+  const billing = createStandInBilling({
+    seconds: () => Math.floor(now().getTime() / 1000),
+    nextId: () => ++seq,
+    error,
   });
 
   const route = (r: RecordedRequest): Reply => {
-    const fromOverride = override?.(r);
-    if (fromOverride) return fromOverride;
     const { method, path, form } = r;
     if (method === 'POST' && path === '/v1/payment_intents') {
       const id = `pi_test_${++seq}`;
-      const metadata: Record<string, string> = {};
-      for (const [k, v] of form) {
-        const m = /^metadata\[(.+)\]$/.exec(k);
-        if (m) metadata[m[1]!] = v;
-      }
       const intent = {
         id,
         status: 'requires_payment_method',
         client_secret: `${id}_secret_standin`,
         amount: Number(form.get('amount')),
-        metadata,
+        metadata: metadataOf(form),
         last_payment_error: null,
       };
       intents.set(id, intent);
       return { body: { object: 'payment_intent', currency: form.get('currency'), ...intent } };
     }
-    let m = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
+    const m = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
     if (m) {
       const intent = intents.get(m[1]!);
       if (!intent) return error(404, `No such payment_intent: '${m[1]}'`);
       if (m[2]) intent.status = 'canceled';
       return { body: { object: 'payment_intent', currency: 'usd', ...intent } };
     }
-    if (method === 'POST' && path === '/v1/customers')
-      return { body: { id: `cus_test_${++seq}`, object: 'customer', email: form.get('email') } };
-    if (method === 'POST' && path === '/v1/products')
-      return { body: { id: `prod_test_${++seq}`, object: 'product', name: form.get('name') } };
-    if (method === 'POST' && path === '/v1/subscriptions') {
-      const id = `sub_test_${++seq}`;
-      subs.set(id, {
-        id,
-        status: 'incomplete',
-        current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400,
-      });
-      return { body: subscriptionBody(id) };
-    }
-    m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
-    if (m) {
-      if (!subs.has(m[1]!)) return error(404, `No such subscription: '${m[1]}'`);
-      if (method === 'DELETE') subs.get(m[1]!)!.status = 'canceled';
-      return { body: subscriptionBody(m[1]!) };
-    }
-    return error(404, `Unrecognized request URL (${method}: ${path})`);
+    return billing.route(r) ?? error(404, `Unrecognized request URL (${method}: ${path})`);
   };
 
-  const subscriptionBody = (id: string) => {
-    const sub = subs.get(id)!;
-    return {
-      id,
-      object: 'subscription',
-      status: sub.status,
-      metadata: {},
-      items: {
-        object: 'list',
-        data: [{ id: `si_${id}`, object: 'subscription_item', current_period_end: sub.current_period_end }],
-      },
-      latest_invoice: {
-        id: `in_${id}`,
-        object: 'invoice',
-        confirmation_secret: { client_secret: `pi_for_${id}_secret_standin`, type: 'payment_intent' },
-      },
-    };
+  /** What Stripe checks before a request reaches its resource. */
+  const gate = (r: RecordedRequest, rawBody: string, contentType: string | undefined): Reply | null => {
+    if (r.headers.authorization !== `Bearer ${secretKey}`)
+      return {
+        status: 401,
+        body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } },
+      };
+    if (r.method === 'POST' && rawBody && !contentType?.startsWith('application/x-www-form-urlencoded'))
+      return error(400, 'Invalid request: the body must be form-encoded (application/x-www-form-urlencoded)');
+    return null;
   };
 
   const server = createServer((req, res) => {
@@ -116,11 +100,35 @@ export async function startStripeStandIn() {
       const form = new URLSearchParams(req.method === 'GET' || req.method === 'DELETE' ? url.search : text);
       const recorded = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, form };
       requests.push(recorded);
-      const reply = route(recorded);
+      const key = req.headers['idempotency-key'];
+      const keyed = typeof key === 'string' && recorded.method === 'POST';
+      const fingerprint = `${recorded.method} ${recorded.path} ${text}`;
+      const seen = keyed ? idempotent.get(key) : undefined;
+      let replayed = false;
+      const answer = (): Reply => {
+        if (seen && seen.fingerprint !== fingerprint)
+          return error(
+            400,
+            'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+            { type: 'idempotency_error' },
+          );
+        if (seen) {
+          replayed = true;
+          return seen.reply;
+        }
+        const fresh = route(recorded);
+        // Stripe keeps the answer of a keyed request it processed (not a server error, which may
+        // be retried with the same key).
+        if (keyed && (fresh.status ?? 200) < 500) idempotent.set(key, { fingerprint, reply: fresh });
+        return fresh;
+      };
+      // A test's override stands for Stripe itself misbehaving: before any replay.
+      const reply = gate(recorded, text, req.headers['content-type']) ?? override?.(recorded) ?? answer();
       res.writeHead(reply.status ?? 200, {
         'content-type': 'application/json',
         'request-id': `req_${seq}`,
         'stripe-should-retry': 'false',
+        ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
       });
       res.end(JSON.stringify(reply.body));
     });
@@ -132,10 +140,11 @@ export async function startStripeStandIn() {
     url: `http://127.0.0.1:${port}`,
     requests,
     intents,
-    subscriptions: subs,
-    /** Answers matching requests differently until reset with null. */
+    ...billing,
+    /** Answers matching requests differently until reset with null (which also ends any declines). */
     setOverride(handler: Handler | null) {
       override = handler;
+      if (!handler) billing.resetDeclines();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -7,6 +7,7 @@ import type {
   PaymentState,
 } from './payment-provider.ts';
 import { paymentCurrency, WebhookSignatureError } from './payment-provider.ts';
+import { idOf, invoicePeriodEnd, stripePlanOperations, toDate } from './stripe-plan-operations.ts';
 
 /**
  * Pinned: from 2025-03-31 an invoice's client secret is `confirmation_secret`, not
@@ -27,8 +28,6 @@ const openIntent = new Set([
   'requires_action',
   'processing',
 ]);
-const toDate = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null);
-const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null));
 
 function clientOptions(apiUrl: string | undefined): ConstructorParameters<typeof Stripe>[1] {
   const options: ConstructorParameters<typeof Stripe>[1] = {
@@ -44,12 +43,6 @@ function clientOptions(apiUrl: string | undefined): ConstructorParameters<typeof
     options.protocol = url.protocol === 'http:' ? 'http' : 'https';
   }
   return options;
-}
-
-/** The end of the newest period an invoice pays for. */
-function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
-  const ends = (invoice.lines?.data ?? []).map((l) => l.period?.end ?? 0);
-  return toDate(ends.length ? Math.max(...ends) : null);
 }
 
 const intentPayment = (intent: Stripe.PaymentIntent): PaymentEvent['payment'] => ({
@@ -183,6 +176,8 @@ export function createStripeProvider({
       else await stripe.paymentIntents.cancel(ref);
     },
 
+    ...stripePlanOperations(stripe),
+
     async parseWebhook(rawBody, signature) {
       if (!webhookSecret) throw new WebhookSignatureError('STRIPE_WEBHOOK_SECRET is not set');
       if (!signature) throw new WebhookSignatureError('missing Stripe-Signature header');
@@ -217,15 +212,20 @@ export function createStripeProvider({
             effect: { kind: 'failed', message: intent.last_payment_error?.message ?? 'Payment failed' },
           };
         }
-        case 'invoice.paid':
+        case 'invoice.paid': {
+          // Each period's invoice is one payment of the plan, with Stripe's hosted page as its receipt.
+          const invoice = event.data.object;
           return {
             ...base,
-            payment: invoicePayment(event.data.object),
-            target: invoiceTarget(event.data.object),
-            effect: { kind: 'paid', periodEnd: invoicePeriodEnd(event.data.object) },
+            payment: invoicePayment(invoice),
+            target: invoiceTarget(invoice),
+            receipt: invoice.id ? { ref: invoice.id, url: invoice.hosted_invoice_url ?? null } : undefined,
+            effect: { kind: 'paid', periodEnd: invoicePeriodEnd(invoice) },
           };
+        }
         case 'invoice.payment_failed': {
-          // A renewal that fails is retried by Stripe; only a first invoice that fails fails the link.
+          // A first invoice that fails fails the link; a renewal that fails (Stripe retries it) puts
+          // the machine into grace, with a dunning mail.
           const invoice = event.data.object;
           const first = invoice.billing_reason === 'subscription_create';
           const message = invoice.last_finalization_error?.message ?? 'Payment failed';
@@ -233,7 +233,9 @@ export function createStripeProvider({
             ...base,
             payment: invoicePayment(invoice),
             target: invoiceTarget(invoice),
-            effect: first ? { kind: 'failed', message } : { kind: 'ignored' },
+            effect: first
+              ? { kind: 'failed', message }
+              : { kind: 'renewal-failed', message, periodEnd: invoicePeriodEnd(invoice) },
           };
         }
         case 'customer.subscription.deleted': {

@@ -28,3 +28,18 @@ export function linkMail(row: Row, link: string) {
   // The link is the customer's only key to the checkout: cleared from the outbox once sent.
   return { to: row.email, subject: 'Your subscription payment link', text, html, secret: true };
 }
+
+/** The mail that sends a recurring plan's customer a link to change its card. */
+export function cardUpdateMail(row: Row, link: string) {
+  const text = [
+    `Hello ${row.fullName},`,
+    '',
+    `Please update the card that pays the subscription for machine ${row.machineSerialNumber} here: ${link}`,
+  ].join('\n');
+  const html =
+    `<p>Hello ${escapeHtml(row.fullName)},</p>` +
+    `<p>Please update the card that pays the subscription for machine ${escapeHtml(row.machineSerialNumber)}:</p>` +
+    `<p><a href="${escapeHtml(link)}">Update your card</a></p>`;
+  // A key to the customer's billing: cleared from the outbox once sent.
+  return { to: row.email, subject: 'Update the card for your subscription', text, html, secret: true };
+}

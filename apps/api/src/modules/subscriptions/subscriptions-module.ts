@@ -1,16 +1,19 @@
 import { defineModule } from '#api/app-module.ts';
 import { createPaymentProvider } from '#api/lib/payments/create-payment-provider.ts';
+import { createSubscriptionOperations } from './subscription-operations.ts';
+import { createSubscriptionPage } from './subscription-page.ts';
+import { subscriptionOperationsRoutes } from './subscription-operations-routes.ts';
 import { subscriptionsRoutes } from './subscriptions-routes.ts';
 import { createSubscriptionsService } from './subscriptions-service.ts';
 
 /**
  * Subscriptions and their payment links, the public checkout and the payment provider's webhook;
- * the sweep reconciles open checkouts with the provider and ends lapsed subscriptions.
+ * the subscription page's operations (subscription-operations.ts); the sweep reconciles open checkouts with the provider and ends lapsed subscriptions.
  */
 export const subscriptionsModule = defineModule({
   name: 'subscriptions',
   async register(app, { db, mailer, config, now, log, licences }) {
-    const subscriptions = createSubscriptionsService({
+    const deps = {
       db,
       licences,
       mailer,
@@ -19,9 +22,13 @@ export const subscriptionsModule = defineModule({
       linkDays: config.subscriptionLinkDays,
       now,
       log,
-    });
+    };
+    const subscriptions = createSubscriptionsService(deps);
     app.decorate('subscriptions', subscriptions);
     await app.register(subscriptionsRoutes, { subscriptions });
+    await app.register(subscriptionOperationsRoutes, {
+      operations: { ...createSubscriptionOperations(deps), ...createSubscriptionPage(deps) },
+    });
   },
   jobs: (app, { config }) => [
     {

@@ -66,7 +66,8 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
       },
     },
     async (request, reply) => {
-      const created = await subscriptions.create(request.body, requireAuth(request).userId);
+      const { userId, email } = requireAuth(request);
+      const created = await subscriptions.create(request.body, userId, email);
       return reply.code(201).send(ok(created, subscriptionMessages.created, 201));
     },
   );

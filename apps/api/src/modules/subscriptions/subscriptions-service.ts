@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { demoCardMessages, expiryInFuture } from '@app/contract/demo-card';
 import {
   checkoutMessages,
-  subscriptionMessages,
   subscriptionStatuses,
   type CheckoutSummary,
   type CreateSubscriptionBody,
@@ -13,7 +12,6 @@ import {
   type SubscriptionListQuery,
 } from '@app/contract/subscriptions';
 import type { Db } from '#api/db/client.ts';
-import { devices } from '#api/db/schema/devices.ts';
 import { processedPaymentEvents, subscriptions } from '#api/db/schema/subscriptions.ts';
 import type { Licences } from '#api/modules/licences/licences-service.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
@@ -32,7 +30,9 @@ import { subscriptionExportCsv } from './subscription-export.ts';
 import { subscriptionFilter } from './subscription-filters.ts';
 import { checkoutSummaryView, subscriptionView } from './subscription-views.ts';
 import { linkMail } from './subscription-link-mail.ts';
+import { recordEvent, recordFirstEvent } from './subscription-history.ts';
 import { createSubscriptionSweep } from './subscription-sweep.ts';
+import { machineOfSerial, providerCall } from './provider-call.ts';
 
 type Deps = {
   db: Db;
@@ -50,8 +50,6 @@ const { pending, complete, expired } = subscriptionStatuses;
 
 /** 144 random bits: the link is the customer's only key, so it must not be guessable. */
 export const newSubscriptionId = () => randomBytes(18).toString('base64url');
-
-const providerUnavailable = 'The payment provider is not available right now. Please try again.';
 
 export function createSubscriptionsService({
   db,
@@ -84,34 +82,11 @@ export function createSubscriptionsService({
     if (status === expired) throw new ConflictError(checkoutMessages.expired);
   }
 
-  /** A provider outage is not the caller's fault and not a bug: a 502 with a plain message. */
-  async function callProvider<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      log.error(
-        { err: error instanceof Error ? error.message : String(error), provider: provider.name },
-        `payment provider: ${what} failed`,
-      );
-      throw new AppError(502, providerUnavailable);
-    }
-  }
+  const callProvider = providerCall(provider, log);
 
   const states = createPaymentStateMachine({ provider, now, licences });
 
-  /** The machine a serial number names (any case), or a 400 naming the field. */
-  async function deviceOfSerial(serial: string): Promise<string> {
-    const [device] = await db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(sql`lower(${devices.serialNumber}) = lower(${serial})`)
-      .limit(1);
-    if (!device)
-      throw new BadRequestError(subscriptionMessages.machineNotFound, {
-        errors: [{ path: 'machineSerialNumber', message: subscriptionMessages.machineNotFound }],
-      });
-    return device.id;
-  }
+  const deviceOfSerial = (serial: string) => machineOfSerial(db, serial);
   const { sweep } = createSubscriptionSweep({ db, provider, states, now, log });
 
   return {
@@ -145,7 +120,11 @@ export function createSubscriptionsService({
      * mail are committed together: a crash in between never leaves a link nobody was sent. The
      * answer does not wait for the SMTP server: the mail goes out (and is retried) after it.
      */
-    async create(input: CreateSubscriptionBody, createdBy: string | null): Promise<Subscription> {
+    async create(
+      input: CreateSubscriptionBody,
+      createdBy: string | null,
+      createdByEmail: string | null = null,
+    ): Promise<Subscription> {
       const deviceId = await deviceOfSerial(input.machineSerialNumber);
       const at = now();
       const { row, startMail } = await db.transaction(async (tx) => {
@@ -167,17 +146,27 @@ export function createSubscriptionsService({
             deviceId,
           })
           .returning();
-        return {
-          row: created!,
-          startMail: await mailer.sendWithin(tx, linkMail(created!, linkOf(created!.id))),
-        };
+        const startMail = await mailer.sendWithin(tx, linkMail(created!, linkOf(created!.id)));
+        const actor = createdBy && createdByEmail ? { userId: createdBy, email: createdByEmail } : null;
+        await recordEvent(tx, { subscriptionId: created!.id, kind: 'created', at, actor });
+        await recordEvent(tx, {
+          subscriptionId: created!.id,
+          kind: 'mailed',
+          at,
+          actor,
+          detail: { to: created!.email },
+        });
+        return { row: created!, startMail };
       });
       startMail();
       return toSubscription(row);
     },
 
+    /** The customer's page: its first load is the timeline's 'opened'. */
     async summary(id: string): Promise<CheckoutSummary> {
-      return toSummary(await load(id));
+      const row = await load(id);
+      await recordFirstEvent(db, { subscriptionId: row.id, kind: 'opened', at: now() });
+      return toSummary(row);
     },
 
     /** A payment intent for the amount on our record; an open one is reused so a reload cannot pay twice. */
@@ -232,11 +221,20 @@ export function createSubscriptionsService({
         throw new ConflictError(checkoutMessages.intentMismatch);
       if (!expiryInFuture(input.expiry, now())) throw new BadRequestError(demoCardMessages.expiryPast);
       const outcome = (provider as DemoProvider).decide(input.cardNumber);
+      // Only the last four digits are kept: the timeline's card, and the demo's card on file.
+      const cardLast4 = input.cardNumber.replace(/\D/g, '').slice(-4);
       if (outcome.ok) {
-        await states.markPaid(db, row.id, row.isRecurring ? addPeriod(now(), row.planType ?? 'month') : null);
+        const periodEnd = row.isRecurring ? addPeriod(now(), row.planType ?? 'month') : null;
+        await db.transaction((tx) =>
+          states.markPaid(tx, row.id, periodEnd, 'payment', {
+            ref: row.providerRef!,
+            receiptUrl: null,
+            detail: { cardLast4 },
+          }),
+        );
         return { status: 'succeeded' as const };
       }
-      await states.markFailed(db, row.id, outcome.message);
+      await db.transaction((tx) => states.markFailed(tx, row.id, outcome.message, { cardLast4 }));
       throw new AppError(402, outcome.message);
     },
 
