@@ -47,6 +47,9 @@ describe('deny by default, declared', () => {
       'POST /api/v1/admin/subscription/checkout',
       'POST /api/v1/admin/subscription/demo-pay',
       'POST /api/v1/admin/subscription/reconcile',
+      // The demo provider's receipt page (an unguessable payment id) and card-update form (the link's id).
+      'GET /api/v1/receipts/:paymentId',
+      'POST /api/v1/admin/subscription/demo-card',
       // Signed by Stripe instead of a session.
       'POST /api/v1/admin/subscription/webhook',
       'GET /api/v1/app/updates/:id/apk',
