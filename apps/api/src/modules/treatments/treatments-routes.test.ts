@@ -137,6 +137,10 @@ describe('GET /api/v1/admin/treatement-records/all', () => {
     expect(await names({ machineNumber: 'ta-1' })).toEqual(['Luca Neri', 'Maria Verdi']);
     expect(await names({ doctorId: ids.dr2 })).toEqual(['Anna Blu']);
     expect(await names({ patientId: ids.patient })).toEqual(['Maria Verdi']);
+    // Dr. Rossi has two patients' treatments: the patient filter narrows them to one patient's.
+    expect(await names({ doctorId: ids.dr1 })).toEqual(['Luca Neri', 'Maria Verdi']);
+    expect(await names({ doctorId: ids.dr1, patientId: ids.patient })).toEqual(['Maria Verdi']);
+    expect(await names({ doctorId: ids.dr2, patientId: ids.patient })).toEqual([]);
     expect(await names({ machineNumber: 'TB-1', doctorId: ids.dr1 })).toEqual([]);
     expect(await names({ machineNumber: 'unknown' })).toEqual([]);
   });

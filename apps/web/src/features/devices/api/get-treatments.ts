@@ -9,6 +9,7 @@ export type TreatmentListParams = {
   limit: number;
   machineNumber?: string;
   doctorId?: string;
+  patientId?: string;
   search?: string;
   /** UTC days, both included. */
   from?: string;

@@ -43,9 +43,10 @@ const columns: DataTableColumn<Treatment>[] = [
 const choices = columnChoicesOf(columns);
 
 export type TreatmentsTableProps = {
-  /** Filters: a device, a doctor (docs/product.md §4.7: also a patient's treatments, by the patient's doctorid). */
+  /** Filters: a device, a doctor, a patient (docs/product.md §4.7). */
   machineNumber?: string;
   doctorId?: string;
+  patientId?: string;
   /** UTC days, both included (the dashboard's treatments figures). */
   from?: string;
   to?: string;
@@ -63,6 +64,7 @@ export type TreatmentsTableProps = {
 export function TreatmentsTable({
   machineNumber,
   doctorId,
+  patientId,
   from,
   to,
   emptyText,
@@ -77,7 +79,7 @@ export function TreatmentsTable({
   const shown = useListColumns('treatments', choices);
   const searchId = useId();
   const [openId, setOpenId] = useState<string | null>(null);
-  const filters = { machineNumber, doctorId, from, to, search: list.debouncedSearch || undefined };
+  const filters = { machineNumber, doctorId, patientId, from, to, search: list.debouncedSearch || undefined };
   const { data, isPending } = useTreatments({ page: list.page, limit: list.limit, ...filters }, list.ready);
 
   return (

@@ -32,6 +32,8 @@ const patient = buildPatient(1);
 const patientWithoutDoctor = buildPatient(2, { doctorid: null, doctorName: null });
 const technician = buildTechnician(1, { status: 1 });
 const deviceId = testId(7);
+// Two patients of the same doctor, each with a treatment (issue 35 item 5).
+const doctorsTreatments = [buildTreatment(1), buildTreatment(2, { treatmentDuration: 35 })];
 
 let hold: Promise<Answer> | null = null;
 
@@ -49,7 +51,12 @@ const api = serveTestApi((request, url) => {
     return ok({ patientData: rows, ...page });
   }
   if (path === '/api/v1/admin/treatement-records/all') {
-    const { rows, totalPages, ...page } = pageOf(doctorId === doctor._id ? [buildTreatment(1)] : []);
+    const patientId = url.searchParams.get('patientId');
+    const { rows, totalPages, ...page } = pageOf(
+      doctorsTreatments.filter(
+        (t) => (!doctorId || t.doctorId === doctorId) && (!patientId || t.patientId === patientId),
+      ),
+    );
     return ok({ data: rows, total_pages: totalPages, ...page });
   }
   if (path === '/api/v1/admin/access-logs/all') return ok(logListOf([buildAccessLog(1)]));
@@ -149,7 +156,7 @@ describe('Patient page', () => {
       at: `/admin/view-patient/${id}`,
     });
 
-  it("shows the patient's fields and the treatments of the patient's doctor", async () => {
+  it("shows the patient's fields and only this patient's treatments, not their doctor's other patients'", async () => {
     openPatient(patient._id);
     const card = await screen.findByRole('region', { name: 'Patient Details' });
     await within(card).findByText('Patient 1');
@@ -158,13 +165,17 @@ describe('Patient page', () => {
     expect(valueOf(card, 'Created Time')).toBe(formatDateTime(patient.createTime));
     const treatments = await screen.findByRole('table', { name: 'Treatments' });
     expect(await within(treatments).findByText('Plan 1')).toBeTruthy();
-    expect(api.queries('/api/v1/admin/treatement-records/all')[0]!.get('doctorId')).toBe(doctor._id);
+    expect(within(treatments).queryByText('Plan 2')).toBeNull();
+    expect(api.queries('/api/v1/admin/treatement-records/all')[0]!.get('patientId')).toBe(patient._id);
   });
 
-  it('says there are no treatments for a patient without a doctor, without asking the server', async () => {
+  it("lists the treatments of a patient without a doctor by the patient's id", async () => {
     openPatient(patientWithoutDoctor._id);
-    expect(await screen.findByText('No Treatment Patient found.')).toBeTruthy();
-    expect(api.queries('/api/v1/admin/treatement-records/all')).toHaveLength(0);
+    const treatments = await screen.findByRole('table', { name: 'Treatments' });
+    expect(await within(treatments).findByText('Plan 2')).toBeTruthy();
+    expect(api.queries('/api/v1/admin/treatement-records/all')[0]!.get('patientId')).toBe(
+      patientWithoutDoctor._id,
+    );
   });
 
   it("says 'No Patient found' for an unknown id", async () => {

@@ -44,19 +44,15 @@ export function ViewPatientPage() {
                 {
                   id: 'treatments',
                   label: 'Treatment List',
-                  // docs/product.md §4.7: a patient's treatments filter by the patient's doctorid.
-                  render: () =>
-                    patient.doctorid ? (
-                      <TreatmentsTable
-                        doctorId={patient.doctorid}
-                        emptyText={deviceUserMessages.noTreatmentPatients}
-                        label="Treatments"
-                      />
-                    ) : (
-                      <p className="text-center text-body-secondary py-4 mb-0">
-                        {deviceUserMessages.noTreatmentPatients}
-                      </p>
-                    ),
+                  // Only this patient's treatments (issue 35): the spec's filter by the patient's
+                  // doctorid listed every patient of that doctor (docs/product.md §4.7).
+                  render: () => (
+                    <TreatmentsTable
+                      patientId={patient._id}
+                      emptyText={deviceUserMessages.noTreatmentPatients}
+                      label="Treatments"
+                    />
+                  ),
                 },
               ]}
             />
