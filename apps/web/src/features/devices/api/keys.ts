@@ -12,3 +12,5 @@ export const enrolmentKeys = createQueryKeys('enrolments');
 export const appVersionKeys = createQueryKeys('device-app-versions');
 /** Who viewed or revealed a patient's or doctor's record, under its kind and id. */
 export const accessHistoryKeys = createQueryKeys('access-history');
+/** A machine's licence (state, dates, exemption, history), under the machine's id. */
+export const licenceKeys = createQueryKeys('licences');

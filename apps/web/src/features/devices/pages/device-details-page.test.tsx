@@ -39,6 +39,19 @@ beforeAll(async () => {
   server = await startTestServer((request) => {
     const path = request.url.split('?')[0];
     if (path === `/api/v1/admin/machine/${id}`) return ok(device);
+    if (path === `/api/v1/admin/machine/${id}/licence`)
+      return ok({
+        deviceId: id,
+        state: 'unlicensed',
+        locked: false,
+        enforcement: 'lapsed',
+        paidThrough: null,
+        graceUntil: null,
+        version: 0,
+        since: null,
+        exemption: null,
+        events: [],
+      });
     if (path === `/api/v1/admin/machine/${id}/app-versions`)
       return ok({ versions, totalPages: 1, total: versions.length, page: 1, limit: 10 });
     if (path === enrolmentPath)

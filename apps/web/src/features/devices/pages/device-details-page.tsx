@@ -17,6 +17,7 @@ import { AppVersionHistory } from '../components/app-version-history.tsx';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { EnrolmentCard } from '../components/enrolment-card.tsx';
+import { LicenceCard } from '../components/licence-card.tsx';
 import { LogsSection } from '../components/logs-section.tsx';
 import { DoctorsTable, PatientsTable, TechniciansTable } from '../components/device-user-tables.tsx';
 import { SubscriptionStatus, subscriptionOf } from '../components/subscription-status.tsx';
@@ -90,6 +91,7 @@ export function DeviceDetailsPage() {
           ) : null
         }
       />
+      {device ? <LicenceCard device={device} /> : null}
       {device ? <EnrolmentCard device={device} /> : null}
       {device ? (
         <SectionCard title="App Version History">
