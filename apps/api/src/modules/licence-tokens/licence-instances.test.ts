@@ -6,6 +6,7 @@ import { licencePaths } from '@app/contract/licences';
 import { apiPaths } from '@app/contract/paths';
 import { buildApp } from '#api/app.ts';
 import { openDatabase, type Database } from '#api/db/client.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { adminToken, enrolDevice, type EnrolledDevice } from '#api/test/device-fixtures.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
@@ -24,9 +25,9 @@ let other: FastifyInstance;
 beforeAll(async () => {
   if (!onPostgres) return;
   t = await createTestApp();
-  const { rows } = await t.database.db.execute<{ name: string }>(sql`select current_database() as name`);
+  const [row] = rowsOf<{ name: string }>(await t.database.db.execute(sql`select current_database() as name`));
   const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${rows[0]!.name}`;
+  url.pathname = `/${row!.name}`;
   otherDb = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
   other = await buildApp({ config: t.config, database: otherDb, now: () => t.clock.now, logger: false });
   await other.ready();
