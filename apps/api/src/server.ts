@@ -3,7 +3,9 @@ import { bootstrap } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedDemoData } from './demo/seed-demo.ts';
+import { listenForOperator } from './lib/operator-socket.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
+import { operatorResetPassword } from './modules/auth/operator-reset-password.ts';
 
 async function main() {
   let config;
@@ -32,6 +34,15 @@ async function main() {
   }));
   const app = await buildApp({ config, database });
   await app.listen({ port: config.port, host: config.host });
+  // The embedded database is this process's alone: operator commands reach it through the server.
+  const operator =
+    database.kind === 'pglite'
+      ? await listenForOperator(
+          config.dataDir,
+          (request) => operatorResetPassword(database.db, request.email, new Date()),
+          app.log,
+        )
+      : null;
 
   const url = `${config.publicUrl}/login-admin`;
   const lines = [`\n  Device admin console is ready: ${url}`];
@@ -55,6 +66,7 @@ async function main() {
     app.log.info(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    await operator?.close();
     await app.close();
     await database.close();
     process.exit(0);
