@@ -555,6 +555,8 @@ describe('which routes declare a step-up', () => {
       // A machine exempted from its licence, or its exemption ended (decision 068).
       'PUT /api/v1/admin/machine/:id/licence/exemption': 'always',
       'POST /api/v1/admin/machine/:id/licence/exemption/end': 'always',
+      // A subscription's paid-through date moved by hand, with a reason (issue 34 item 5).
+      'POST /api/v1/admin/subscriptions/:id/extend': 'always',
     });
   });
 
