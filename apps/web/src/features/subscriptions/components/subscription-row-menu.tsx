@@ -18,9 +18,12 @@ import { useAllowedOperations } from './use-allowed-operations.ts';
 export function SubscriptionRowMenu({
   subscription: s,
   onChoose,
+  onIntent,
 }: {
   subscription: Subscription;
   onChoose: (target: OperationTarget) => void;
+  /** The pointer or focus reached the menu: start loading what choosing an operation opens. */
+  onIntent?: () => void;
 }) {
   const navigate = useNavigate();
   const [wanted, setWanted] = useState(false);
@@ -47,7 +50,10 @@ export function SubscriptionRowMenu({
       label={`Actions for ${s.fullName}`}
       items={items}
       pending={wanted && isPending}
-      onIntent={() => setWanted(true)}
+      onIntent={() => {
+        setWanted(true);
+        onIntent?.();
+      }}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { expiringWithinDays } from '@app/contract/dashboard';
 import {
   demoPaymentLabel,
@@ -23,11 +23,12 @@ import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { FilterSelect } from '#web/components/filter-select.tsx';
 import { ListTools } from '#web/components/list-tools.tsx';
 import { columnChoicesOf, useListColumns } from '#web/components/use-column-visibility.ts';
+import { MountWhenShown } from '#web/components/mount-when-shown.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { AddSubscriptionModal } from '../components/add-subscription-modal.tsx';
 import { CopyLinkButton } from '../components/copy-link-button.tsx';
-import { OperationDialogs, type OperationTarget } from '../components/operation-dialogs.tsx';
+import type { OperationTarget } from '../components/operation-dialogs.tsx';
 import { SubscriptionRowMenu } from '../components/subscription-row-menu.tsx';
 import { SubscriptionStatusBadge } from '../components/subscription-status-badge.tsx';
 
@@ -74,6 +75,11 @@ const columns: DataTableColumn<Subscription>[] = [
 ];
 
 const choices = columnChoicesOf(columns);
+
+// The operations' forms load when a row's menu is first reached, not with the list.
+const loadOperationDialogs = () => import('../components/operation-dialogs.tsx');
+const OperationDialogs = lazy(() => loadOperationDialogs().then((m) => ({ default: m.OperationDialogs })));
+const preloadOperationDialogs = () => void loadOperationDialogs();
 
 /** The serial, linked to the machine's Device Details for an admin who may see machines (issue 34). */
 function MachineSerial({ subscription: s }: { subscription: Subscription }) {
@@ -166,11 +172,17 @@ export function SubscriptionsPage() {
         actions={(s) => (
           <>
             <CopyLinkButton link={s.link} name={s.fullName} />
-            <SubscriptionRowMenu subscription={s} onChoose={setOperation} />
+            <SubscriptionRowMenu
+              subscription={s}
+              onChoose={setOperation}
+              onIntent={preloadOperationDialogs}
+            />
           </>
         )}
       />
-      <OperationDialogs target={operation} onClose={() => setOperation(null)} />
+      <MountWhenShown show={operation !== null}>
+        <OperationDialogs target={operation} onClose={() => setOperation(null)} />
+      </MountWhenShown>
       {mayAdd ? <AddSubscriptionModal show={adding} onClose={() => setAdding(false)} /> : null}
     </>
   );
