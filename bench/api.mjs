@@ -88,6 +88,7 @@ const apiEnv = (extra) => ({
   DEMO_DATA: '1',
   LOG_LEVEL: 'warn',
   PAYMENT_PROVIDER: 'demo',
+  MAIL_TRANSPORT: 'outbox',
   SUBSCRIPTION_SWEEP_SECONDS: '0',
   SESSION_IDLE_MINUTES: '600',
   DEVICE_RATE_PER_MINUTE: '1000000',

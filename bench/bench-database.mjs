@@ -31,6 +31,7 @@ export async function openBenchApi({ url, tag, offlineMinutes }) {
     ADMIN_PASSWORD: `Bench-${tag[0].toUpperCase()}${tag.slice(1)}-Passw0rd`,
     DEMO_DATA: '0',
     PAYMENT_PROVIDER: 'demo',
+    MAIL_TRANSPORT: 'outbox',
     LOG_LEVEL: 'warn',
     DEVICE_OFFLINE_MINUTES: String(offlineMinutes),
     WEB_DIST: path.join(dataDir, 'no-web'),

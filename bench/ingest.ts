@@ -61,6 +61,7 @@ const api = await startApi(
     env: {
       DATABASE_URL: database.url,
       PAYMENT_PROVIDER: 'demo',
+      MAIL_TRANSPORT: 'outbox',
       DEMO_DATA: '0',
       ANON_RATE_PER_MINUTE: '1000000',
     },

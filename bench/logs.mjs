@@ -135,6 +135,7 @@ const config = loadConfig({
   ADMIN_PASSWORD: admin.password,
   DEMO_DATA: '0',
   PAYMENT_PROVIDER: 'demo',
+  MAIL_TRANSPORT: 'outbox',
   LOG_LEVEL: 'warn',
   WEB_DIST: path.join(dataDir, 'no-web'),
 });

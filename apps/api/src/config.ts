@@ -32,6 +32,8 @@ const envSchema = z.object({
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   MAIL_SEND_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  // Without SMTP_URL: print each mail to the output, or keep it in the outbox only; named with DATABASE_URL.
+  MAIL_TRANSPORT: z.enum(['print', 'outbox']).optional(),
   PAYMENT_PROVIDER: z.enum(['stripe', 'demo']).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -129,6 +131,8 @@ export type Config = Readonly<{
   adminEmail: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
+  /** SMTP_URL's server; or, without it, the outbox and printed to the output, or the outbox only. */
+  mailTransport: 'smtp' | 'print' | 'outbox';
   mailFrom: string;
   /** How often the outbox is retried; also the first back-off step (doubling, capped at an hour). */
   mailRetrySeconds: number;
@@ -227,6 +231,11 @@ export function loadConfig(
       'Invalid configuration: PAYMENT_PROVIDER is required when DATABASE_URL is set (stripe, or demo to take no real payments)',
     );
   }
+  if (takesPayments && e.DATABASE_URL && !e.SMTP_URL && !e.MAIL_TRANSPORT) {
+    throw new ConfigError(
+      'Invalid configuration: SMTP_URL is required when DATABASE_URL is set (or MAIL_TRANSPORT=outbox to keep mail in the outbox only)',
+    );
+  }
   const paymentProvider = e.PAYMENT_PROVIDER ?? (e.STRIPE_SECRET_KEY ? 'stripe' : 'demo');
   if (paymentProvider === 'stripe' && !e.STRIPE_SECRET_KEY) {
     throw new ConfigError(
@@ -246,6 +255,7 @@ export function loadConfig(
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,
+    mailTransport: e.SMTP_URL ? 'smtp' : (e.MAIL_TRANSPORT ?? 'print'),
     mailFrom: e.MAIL_FROM,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,
     mailMaxAttempts: e.MAIL_MAX_ATTEMPTS,

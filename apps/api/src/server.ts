@@ -56,6 +56,14 @@ async function main() {
   } else {
     lines.push(`  Sign in as ${first.email} (or any admin user)`);
   }
+  if (config.mailTransport === 'print')
+    lines.push(
+      '  Mail is not delivered (no SMTP_URL): each message is printed here and kept on the Outbox screen',
+    );
+  else if (config.mailTransport === 'outbox')
+    lines.push(
+      '  Mail is not delivered (MAIL_TRANSPORT=outbox): each message is kept on the Outbox screen only',
+    );
   if (demo?.seeded)
     lines.push(
       `  Demo data loaded: ${demo.devices} devices with their doctors, patients, technicians, treatments and logs`,

@@ -44,6 +44,7 @@ export function apiEnv(opts: {
     DEMO_DATA: '0',
     // With DATABASE_URL the provider must be named (config.ts); these suites take no real payments.
     PAYMENT_PROVIDER: 'demo',
+    MAIL_TRANSPORT: 'outbox',
     LOG_LEVEL: 'warn',
     // No built console: the suites only talk to the API.
     WEB_DIST: path.join(opts.dataDir, 'no-web'),

@@ -113,6 +113,7 @@ describe('the API while its database is down', () => {
       DATA_DIR: dataDir,
       DATABASE_URL: 'postgres://unused',
       PAYMENT_PROVIDER: 'demo',
+      MAIL_TRANSPORT: 'outbox',
       JWT_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'silent',
       SUBSCRIPTION_SWEEP_SECONDS: '0',

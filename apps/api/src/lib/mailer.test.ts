@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { mailOutbox } from '../db/schema/mail.ts';
-import { createMailer } from './mailer.ts';
+import { createMailer, printedMail } from './mailer.ts';
 import { ctx, lines, log, onMailTestbed } from './mail-testbed.ts';
 
 onMailTestbed();
@@ -86,6 +86,42 @@ describe('mailer', () => {
       'mail kept in the outbox (no SMTP_URL); its text is not logged outside development',
     );
     expect(lines.some((l) => l.includes('112233'))).toBe(false);
+  });
+
+  it('prints each message to the server output as a block with MAIL_TRANSPORT=print, and logs only its id', async () => {
+    const printed: string[] = [];
+    const mailer = createMailer({
+      config: {
+        env: 'production',
+        smtpUrl: undefined,
+        mailTransport: 'print',
+        mailFrom: 'no-reply@example.test',
+      },
+      db: ctx.database.db,
+      log,
+      print: (block) => printed.push(block),
+    });
+    const before = lines.length;
+    const result = await mailer.send({
+      to: 'erin@example.test',
+      subject: 'Your password reset code',
+      text: 'Your code is 445566.\nIt is valid for 10 minutes.',
+    });
+    expect((await result.delivery).status).toBe('logged');
+    expect(printed).toEqual([
+      printedMail({
+        to: 'erin@example.test',
+        subject: 'Your password reset code',
+        text: 'Your code is 445566.\nIt is valid for 10 minutes.',
+      }),
+    ]);
+    expect(printed[0]).toContain(
+      '\n  To: erin@example.test\n  Subject: Your password reset code\n\n    Your code is 445566.\n    It is valid for 10 minutes.\n',
+    );
+    expect(printed[0]).toContain('Mail (not delivered: no SMTP_URL; also on the Outbox screen)');
+    expect(lines.slice(before)).toEqual(['mail printed to the server output (no SMTP_URL)']);
+    const [row] = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.id, result.id));
+    expect(row).toMatchObject({ status: 'logged', to: 'erin@example.test' });
   });
 
   it('does not throw when the SMTP server cannot be reached', async () => {

@@ -25,11 +25,37 @@ type MailLog = {
 
 export type MailerDeps = {
   config: Pick<Config, 'smtpUrl' | 'mailFrom'> &
-    Partial<Pick<Config, 'mailRetrySeconds' | 'mailMaxAttempts' | 'mailSendTimeoutSeconds' | 'env'>>;
+    Partial<
+      Pick<
+        Config,
+        'mailRetrySeconds' | 'mailMaxAttempts' | 'mailSendTimeoutSeconds' | 'env' | 'mailTransport'
+      >
+    >;
   db: Db;
   log: MailLog;
   now?: () => Date;
+  /** Where MAIL_TRANSPORT=print writes each message: the server's output. */
+  print?: (block: string) => void;
 };
+
+/**
+ * A message as `npm start` prints it without SMTP (issue 35 item 3): a block that stands out from
+ * the log lines, as the first admin's password does, so a newcomer reads a reset code there.
+ */
+export function printedMail(message: Pick<MailMessage, 'to' | 'subject' | 'text'>): string {
+  const rule = `  ${'-'.repeat(72)}`;
+  return [
+    '',
+    `${rule}\n  Mail (not delivered: no SMTP_URL; also on the Outbox screen)`,
+    `  To: ${message.to}`,
+    `  Subject: ${message.subject}`,
+    '',
+    ...message.text.split('\n').map((line) => `    ${line}`),
+    rule,
+    '',
+    '',
+  ].join('\n');
+}
 
 /**
  * Nodemailer's own limits on the steps of one conversation (at most the whole bound each), so a peer
@@ -55,7 +81,13 @@ const describe = (error: unknown) =>
  * log, so whoever runs the server can still read an OTP. Nothing here waits for, or throws because
  * of, the SMTP server: callers (OTP, payment links, notices) answer as soon as the row is stored.
  */
-export function createMailer({ config, db, log, now = () => new Date() }: MailerDeps) {
+export function createMailer({
+  config,
+  db,
+  log,
+  now = () => new Date(),
+  print = (block) => void process.stdout.write(block),
+}: MailerDeps) {
   // One try (connection, greeting, the whole SMTP conversation) is cut off after this long...
   const sendTimeoutMs = (config.mailSendTimeoutSeconds ?? 60) * 1000;
   // ...and holds its message for twice as long: next_attempt_at is pushed that far ahead, so neither
@@ -131,7 +163,12 @@ export function createMailer({ config, db, log, now = () => new Date() }: Mailer
     if (!transport || !lease) {
       // Mails carry one-time codes and links: their subject and text reach the server log only in
       // development, where reading the OTP from the console is the point. Elsewhere only the id.
-      if (config.env === 'development') {
+      // MAIL_TRANSPORT=print (the embedded default) prints the message itself instead, outside the
+      // log: whoever runs the server reads it there; log files and collectors get the id only.
+      if (config.mailTransport === 'print') {
+        print(printedMail(message));
+        log.info({ mailId: id, to: message.to }, 'mail printed to the server output (no SMTP_URL)');
+      } else if (config.env === 'development') {
         log.info(
           { mailId: id, to: message.to },
           `mail (no SMTP_URL, kept in the outbox)\n--- to: ${message.to}\n--- subject: ${message.subject}\n${message.text}\n---`,

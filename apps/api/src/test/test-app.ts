@@ -109,6 +109,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ALARM_CHECK_SECONDS: '0',
     // Nor the licence sweeps: the licence tests run them, with the clock where they want it.
     LICENCE_SWEEP_SECONDS: '0',
+    // Mail stays in the outbox, not printed into the test run's output (SMTP_URL, when a test sets it, wins).
+    MAIL_TRANSPORT: 'outbox',
     // The Redis run (vitest.redis.config.ts): throttle counters in Redis, under a prefix of this
     // app's own unless a test shares one between two apps on purpose.
     ...(process.env.REDIS_URL
