@@ -38,7 +38,7 @@ test('an admin reads a paid subscription’s timeline and receipt, and extends i
   request,
 }) => {
   // Two browsers, a payment and four axe checks in both colour modes on a shared machine.
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await signIn(page);
   const name = `Operations Customer ${Date.now()}`;
 
