@@ -9,7 +9,13 @@ import { pageQuery, strictObject } from './fields.ts';
  * by itself when its condition clears.
  */
 
-export const alarmRules = ['offline', 'app-version', 'error-burst', 'revoked-calls'] as const;
+export const alarmRules = [
+  'offline',
+  'app-version',
+  'error-burst',
+  'revoked-calls',
+  'licence-grace',
+] as const;
 export type AlarmRule = (typeof alarmRules)[number];
 
 export const alarmRuleLabels: Record<AlarmRule, string> = {
@@ -17,6 +23,7 @@ export const alarmRuleLabels: Record<AlarmRule, string> = {
   'app-version': 'App version below minimum',
   'error-burst': 'Error-log burst',
   'revoked-calls': 'Revoked but still calling',
+  'licence-grace': 'Licence in grace',
 };
 
 /** Open: not resolved yet (acknowledged or not). Past: resolved, by an admin or by itself. */
@@ -82,6 +89,9 @@ export const alarmDetailSchema = z.object({
   threshold: z.number().int().optional(),
   /** revoked-calls: the latest call made with a revoked credential. */
   lastCallAt: z.string().optional(),
+  /** licence-grace (issue 34): the licence's paid-through date and the end of its grace. */
+  paidThrough: z.string().optional(),
+  graceUntil: z.string().optional(),
 });
 export type AlarmDetail = z.infer<typeof alarmDetailSchema>;
 
@@ -120,6 +130,8 @@ export function alarmDetailText(
       return `${detail.errors ?? '?'} error logs within an hour (more than ${detail.threshold ?? '?'})`;
     case 'revoked-calls':
       return `Still calls with a revoked credential, last at ${time(detail.lastCallAt)}`;
+    case 'licence-grace':
+      return `Paid through ${time(detail.paidThrough)}; lapses at ${time(detail.graceUntil)} unless paid`;
   }
 }
 
@@ -130,6 +142,7 @@ const clearedTexts: Record<AlarmRule, (detail: AlarmDetail) => string> = {
   'error-burst': (d) =>
     `no more than ${d.threshold ?? 'the allowed number of'} error logs within the last hour`,
   'revoked-calls': () => 'no call with a revoked credential lately',
+  'licence-grace': () => 'the licence left grace (paid, exempted or lapsed)',
 };
 
 export type AlarmEvent = { at: string; text: string };

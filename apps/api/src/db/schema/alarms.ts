@@ -39,7 +39,10 @@ export const alarms = pgTable(
       .on(t.resolvedAt.desc(), t.id.desc())
       .where(sql`${t.resolvedAt} is not null`),
     index('alarms_device_opened_idx').on(t.deviceId, t.openedAt.desc()),
-    check('alarms_rule_known', sql`${t.rule} in ('offline', 'app-version', 'error-burst', 'revoked-calls')`),
+    check(
+      'alarms_rule_known',
+      sql`${t.rule} in ('offline', 'app-version', 'error-burst', 'revoked-calls', 'licence-grace')`,
+    ),
   ],
 );
 

@@ -76,6 +76,19 @@ export const ruleConditions: Record<AlarmRule, (i: RuleInputs) => SQL> = {
       where c.revoked_call_at > ${since} and c.revoked_at is not null
       group by c.device_id`;
   },
+
+  /**
+   * A machine whose licence is in grace (issue 34): the licence ledger opens this alarm in the
+   * statement that moves a machine into grace and resolves it when it leaves; the check here is the
+   * same condition, so a machine in grace before the rule existed gets its alarm too. An equality on
+   * devices_licence_state_id_idx.
+   */
+  'licence-grace': () =>
+    sql`select ${devices.id} as device_id, jsonb_strip_nulls(jsonb_build_object(
+        'paidThrough', ${iso(sql`${devices.licencePaidThrough}`)},
+        'graceUntil', ${iso(sql`${devices.licenceGraceUntil}`)})) as detail
+      from ${devices}
+      where ${devices.licenceState} = 'grace'`,
 };
 
 /**

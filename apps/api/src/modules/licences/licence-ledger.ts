@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { AlarmRule } from '@app/contract/alarms';
 import type { LicenceCause, LicenceState } from '@app/contract/licences';
 import type { Db } from '#api/db/client.ts';
 import { rowsOf } from '#api/db/rows-of.ts';
@@ -26,6 +27,10 @@ export type LicenceChange = {
   toState: LicenceState;
 };
 
+/** The alarm a machine entering grace raises (issue 34; modules/alarms checks the same condition). */
+const graceAlarm: AlarmRule = 'licence-grace';
+const isoUtc = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 const scopeWhere = (scope: LicenceScope, at: string): SQL => {
   if ('all' in scope) return sql`true`;
   if ('deviceIds' in scope)
@@ -45,7 +50,8 @@ const scopeWhere = (scope: LicenceScope, at: string): SQL => {
  * Derives the licence of every machine in `scope` from its subscriptions and exemption, in one
  * statement (decision 068), and writes what changed: the machine's licence columns (its version
  * grows, so the machine fetches a new token), a history event per change, and an audit row per
- * change of state. The rules, in SQL so a machine and the whole fleet are computed the same way:
+ * change of state, and the "Licence in grace" alarm: opened on entering grace, resolved on leaving
+ * it. The rules, in SQL so a machine and the whole fleet are computed the same way:
  *
  * - paid through: the latest `paid_through` of the machine's subscriptions;
  * - active until: the same, or earlier where that subscription's renewal failed (a failure on a
@@ -120,6 +126,19 @@ export async function recomputeLicences(
                || coalesce(': ' || ${why.reason ?? null}, '') || ')', 200),
           machine_number, 'device', id::text
         from changed where old_state is distinct from state
+      ), grace_alarms as (
+        -- Entering grace opens the machine's alarm at once (at most one open per machine and rule:
+        -- the partial unique index); leaving grace resolves it by itself.
+        insert into alarms (device_id, rule, detail, opened_at)
+        select id, ${graceAlarm}, jsonb_strip_nulls(jsonb_build_object(
+            'paidThrough', ${isoUtc(sql`pt`)}, 'graceUntil', ${isoUtc(sql`gu`)})), ${now}::timestamptz
+        from changed where state = 'grace' and old_state is distinct from 'grace'
+        on conflict (device_id, rule) where resolved_at is null do nothing
+      ), grace_cleared as (
+        update alarms a set resolved_at = ${now}::timestamptz
+        from changed c
+        where a.device_id = c.id and a.rule = ${graceAlarm} and a.resolved_at is null
+          and c.old_state = 'grace' and c.state <> 'grace'
       )
       select id, machine_number, old_state, state from changed`),
   );
