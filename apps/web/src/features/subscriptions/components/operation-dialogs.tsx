@@ -9,25 +9,14 @@ import {
   revokeBodySchema,
   subscriptionOperationMessages as messages,
   type CancelWhen,
-  type SubscriptionDetail,
-  type SubscriptionOperationName,
 } from '@app/contract/subscription-operations';
-import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import { FormField } from '#web/components/form-field.tsx';
 import { FormModal, useFormModal, type FormModalForm } from '#web/components/form-modal.tsx';
 import type { ApiError } from '#web/lib/api-client.ts';
-import { notifyError } from '#web/lib/api-client.ts';
 import { formatDate } from '#web/lib/format.ts';
-import { notify } from '#web/lib/notify.ts';
 import { useSubscriptionOperation } from '../api/run-subscription-operation.ts';
-import { operationLabel } from './operation-texts.ts';
-
-/** The operation an admin chose from a row menu or the page, on the subscription it is for. */
-export type OperationTarget = { name: SubscriptionOperationName; detail: SubscriptionDetail };
-
-type DialogProps = { target: OperationTarget | null; onClose: () => void };
-
-const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+import { OperationConfirmDialog } from './operation-confirm-dialog.tsx';
+import { operationLabel, type OperationDialogProps as DialogProps } from './operation-texts.ts';
 
 /** The field a 400 names (decision 004: `data.errors[0].path`), when the form has it. */
 const fieldNamed =
@@ -206,71 +195,11 @@ function RevokeDialog({ target, onClose }: DialogProps) {
   );
 }
 
-/** The operations that take no input: a question, and Yes runs it. */
-const confirmations = {
-  resend: {
-    text: (d: SubscriptionDetail) => `Mail the payment link to ${d.subscription.email} again?`,
-    confirm: 'Send',
-    pending: 'Sending...',
-    done: messages.resent,
-  },
-  resume: {
-    text: () => "Collect the plan's payments again from the card on file?",
-    confirm: 'Resume',
-    pending: 'Resuming...',
-    done: messages.resumed,
-  },
-  retry: {
-    text: (d: SubscriptionDetail) =>
-      `Charge ${dollars.format(d.subscription.amount)} to the card on file now?`,
-    confirm: 'Retry',
-    pending: 'Retrying...',
-    done: messages.retried,
-  },
-  cardUpdate: {
-    text: (d: SubscriptionDetail) => `Mail ${d.subscription.email} a link to change the plan's card?`,
-    confirm: 'Send',
-    pending: 'Sending...',
-    done: messages.cardUpdateSent,
-  },
-} as const;
-type Confirmed = keyof typeof confirmations;
-const isConfirmed = (name: SubscriptionOperationName | undefined): name is Confirmed =>
-  name !== undefined && name in confirmations;
-
-function ConfirmDialog({ target, onClose }: DialogProps) {
-  const name = target?.name;
-  const run = useSubscriptionOperation(target?.detail.subscription._id ?? '');
-  const texts = isConfirmed(name) ? confirmations[name] : null;
-  return (
-    <ConfirmModal
-      show={texts !== null}
-      title={isConfirmed(name) ? operationLabel(name) : ''}
-      text={texts && target ? texts.text(target.detail) : ''}
-      confirmText={texts?.confirm}
-      pendingText={texts?.pending}
-      cancelText="Cancel"
-      isPending={run.isPending}
-      onCancel={onClose}
-      onConfirm={async () => {
-        if (!isConfirmed(name)) return;
-        try {
-          const answer = await run.mutateAsync({ name });
-          notify.success(answer.msg || confirmations[name].done);
-        } catch (error) {
-          notifyError(error);
-        }
-        onClose();
-      }}
-    />
-  );
-}
-
 /** Every operation's dialog; the one for `target` is shown. Used by the list and the page alike. */
 export function OperationDialogs(props: DialogProps) {
   return (
     <>
-      <ConfirmDialog {...props} />
+      <OperationConfirmDialog {...props} />
       <ExtendDialog {...props} />
       <GraceDialog {...props} />
       <CancelDialog {...props} />

@@ -1,5 +1,5 @@
 import type { Permission } from '@app/contract/permissions';
-import type { SubscriptionOperationName } from '@app/contract/subscription-operations';
+import type { SubscriptionDetail, SubscriptionOperationName } from '@app/contract/subscription-operations';
 
 /**
  * What the console calls each operation, and the permission it needs (as the API's routes declare
@@ -24,3 +24,9 @@ export const operations: ReadonlyArray<{
 
 export const operationLabel = (name: SubscriptionOperationName) =>
   operations.find((o) => o.name === name)!.label;
+
+/** The operation an admin chose from a row menu or the page, on the subscription it is for. */
+export type OperationTarget = { name: SubscriptionOperationName; detail: SubscriptionDetail };
+
+/** What every operation's dialog takes: the chosen operation (its own shows), and how to close. */
+export type OperationDialogProps = { target: OperationTarget | null; onClose: () => void };

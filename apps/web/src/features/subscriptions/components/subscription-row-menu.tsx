@@ -5,7 +5,7 @@ import type { Subscription } from '@app/contract/subscriptions';
 import { RowMenu, type RowMenuItem } from '#web/components/row-menu.tsx';
 import { paths } from '#web/lib/paths.ts';
 import { useSubscription } from '../api/get-subscription.ts';
-import type { OperationTarget } from './operation-dialogs.tsx';
+import type { OperationTarget } from './operation-texts.ts';
 import { knownReceiptUrl, receiptName } from './payment-receipt.tsx';
 import { useAllowedOperations } from './use-allowed-operations.ts';
 

@@ -28,7 +28,7 @@ import { useCan } from '#web/lib/use-session.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { AddSubscriptionModal } from '../components/add-subscription-modal.tsx';
 import { CopyLinkButton } from '../components/copy-link-button.tsx';
-import type { OperationTarget } from '../components/operation-dialogs.tsx';
+import type { OperationTarget } from '../components/operation-texts.ts';
 import { SubscriptionRowMenu } from '../components/subscription-row-menu.tsx';
 import { SubscriptionStatusBadge } from '../components/subscription-status-badge.tsx';
 
