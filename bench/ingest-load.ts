@@ -20,7 +20,12 @@ export type Sample = {
 export function createLoadClient(baseUrl: string, sockets: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
   const { hostname, port } = new URL(baseUrl);
-  const post = (path: string, headers: Record<string, string>, body: string): Promise<Reply> =>
+  const send = (
+    method: 'GET' | 'POST',
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<Reply> =>
     new Promise((resolve, reject) => {
       const req = http.request(
         {
@@ -28,12 +33,15 @@ export function createLoadClient(baseUrl: string, sockets: number) {
           hostname,
           port,
           path,
-          method: 'POST',
-          headers: {
-            ...headers,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
+          method,
+          headers:
+            body === undefined
+              ? headers
+              : {
+                  ...headers,
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(body),
+                },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -48,7 +56,11 @@ export function createLoadClient(baseUrl: string, sockets: number) {
       req.on('error', reject);
       req.end(body);
     });
-  return { post, close: () => agent.destroy() };
+  return {
+    post: (path: string, headers: Record<string, string>, body: string) => send('POST', path, headers, body),
+    get: (path: string, headers: Record<string, string>) => send('GET', path, headers),
+    close: () => agent.destroy(),
+  };
 }
 
 const newSample = (): Sample => ({ count: 0, failures: 0, statuses: {}, latencies: [], elapsedMs: 0 });

@@ -56,11 +56,17 @@ export function apiEnv(opts: {
 /** Starts the server and resolves once /api/health answers 200 (or rejects with its output). */
 export async function startApi(
   env: Record<string, string>,
-  { readyTimeoutMs = 90_000, nodeArgs = [] as string[] } = {},
+  {
+    readyTimeoutMs = 90_000,
+    nodeArgs = [] as string[],
+    // Another build of the server (bench:licence's baseline, built from an earlier commit by itself).
+    serverEntry = apiServerEntry,
+    cwd = repoRoot,
+  } = {},
 ): Promise<ApiProcess> {
-  await buildApiIfStale({ quiet: true });
-  const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', apiServerEntry], {
-    cwd: repoRoot,
+  if (serverEntry === apiServerEntry) await buildApiIfStale({ quiet: true });
+  const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', serverEntry], {
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
