@@ -76,7 +76,8 @@ export function recordRequest(audit: AuditLog, request: FastifyRequest, reply: F
         ...rowRecordOf(request, reply.statusCode),
       });
     }
-    if (reply.statusCode >= 400) {
+    // The step-up prompt is the console asking for the password, not an error (issue 35 item 10).
+    if (reply.statusCode >= 400 && !request.stepUpAsked) {
       const entry = {
         userId: auth?.userId ?? null,
         userEmail: auth?.email ?? null,

@@ -49,9 +49,12 @@ declare module 'fastify' {
 }
 
 export const accessDenied = 'access.denied';
+/** A dangerous action answered with the password prompt (lib/step-up.ts): asked, not refused. */
+export const stepUpAsked = 'step-up.asked';
 
 /** The event this answer records, if any: the route's own, or access.denied for a 401/403. */
 export function securityEventOf(request: FastifyRequest, statusCode: number): string | null {
+  if (request.stepUpAsked) return stepUpAsked;
   const name = request.routeOptions.config.securityEvent;
   if (name) return `${name}.${statusCode < 400 ? 'success' : 'failure'}`;
   return statusCode === 401 || statusCode === 403 ? accessDenied : null;
@@ -77,6 +80,6 @@ export function logSecurityEvent(request: FastifyRequest, event: string, statusC
     email: request.auth?.email ?? request.securitySubject?.email ?? claimedEmail(request),
     route: `${request.method} ${request.routeOptions.url ?? '(no route)'}`,
   };
-  if (statusCode >= 400) request.log.warn(entry, 'security event');
+  if (statusCode >= 400 && event !== stepUpAsked) request.log.warn(entry, 'security event');
   else request.log.info(entry, 'security event');
 }

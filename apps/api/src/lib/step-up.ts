@@ -34,6 +34,13 @@ declare module 'fastify' {
      */
     authorize?: (request: FastifyRequest) => Promise<void>;
   }
+  interface FastifyRequest {
+    /**
+     * This request was answered with the step-up prompt: a question to the admin, not a failure,
+     * so it is no error row and no refusal in the audit trail (issue 35 item 10).
+     */
+    stepUpAsked?: boolean;
+  }
   interface FastifyInstance {
     /** Throws the step-up 403 unless the signed-in admin confirmed the password within `stepUpMinutes`. */
     requireStepUp(request: FastifyRequest): Promise<void>;
@@ -92,7 +99,9 @@ export function installStepUpGate(
     const auth = request.auth;
     // Only admin routes declare a rule, and the auth hook has refused anyone without a session.
     if (!auth) throw new Error('a step-up rule on a route without a signed-in admin');
-    if (!isSteppedUp(auth, now())) throw new StepUpRequiredError(await needsCode(auth.userId));
+    if (isSteppedUp(auth, now())) return;
+    request.stepUpAsked = true;
+    throw new StepUpRequiredError(await needsCode(auth.userId));
   };
   app.decorate('requireStepUp', requireStepUp);
   app.addHook('preHandler', async (request) => {

@@ -414,6 +414,34 @@ describe('a sign-in counts as a step-up for 5 minutes (issue 35 item 9)', () => 
   });
 });
 
+describe('the prompt in the audit trail (issue 35 item 10)', () => {
+  it('is an access row "step-up.asked", not an error row nor a refusal (nor the action\'s failure), and the action then goes through', async () => {
+    const userId = await addAdmin(t, 'step-up-asked@example.test');
+    const token = await t.loginWithoutStepUp('step-up-asked@example.test', password);
+    const device = await enrolDevice(t);
+    const url = apiPaths.machineEnrolmentRevoke(device.deviceId);
+    expect((await t.injectAs(token, { method: 'POST', url })).json()).toEqual(stepUpAnswer());
+    await t.stepUp(token, password);
+    expect((await t.injectAs(token, { method: 'POST', url })).statusCode).toBe(200);
+
+    await t.app.audit.flush();
+    const resource = 'POST /api/v1/admin/machine/:id/enrolment/revoke';
+    const access = await t.database.db
+      .select({ statusCode: accessLogs.statusCode, event: accessLogs.event })
+      .from(accessLogs)
+      .where(and(eq(accessLogs.userId, userId), eq(accessLogs.resource, resource)));
+    expect(access).toEqual(
+      expect.arrayContaining([
+        { statusCode: 403, event: 'step-up.asked' },
+        { statusCode: 200, event: 'device.revoke.success' },
+      ]),
+    );
+    expect(access).toHaveLength(2);
+    const errors = await t.database.db.select().from(errorLogs).where(eq(errorLogs.userId, userId));
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('the step-up itself', () => {
   it('refuses a wrong or missing password naming the field, and records the attempts without the password', async () => {
     const userId = await addAdmin(t, 'step-up-audited@example.test');
