@@ -142,9 +142,18 @@ const cpuSeconds = () => {
 };
 const cpuAtStart = cpuSeconds();
 
+/**
+ * Public pages a customer's browser opens (the demo provider's receipt at its unguessable id): their
+ * 4xx is a page a person reads, not the API's envelope.
+ */
+const htmlPageUrl = /^\/api\/v1\/receipts\/[^/?]*$/;
+
 /** Why an answer is unacceptable, or null when it is fine. */
-function verdict(status: number, body: string): string | null {
+function verdict(status: number, body: string, url: string, contentType: string): string | null {
   if (status >= 200 && status < 300) return null;
+  // Such a page's own 404 is HTML; what the server refuses before it (a bad header) is the envelope.
+  const page = htmlPageUrl.test(url.split('?')[0]!) && contentType.startsWith('text/html');
+  if (status >= 400 && status < 500 && page) return body.includes('</html>') ? null : `${status} half a page`;
   if (status >= 400 && status < 500) {
     let parsed: unknown;
     try {
@@ -190,7 +199,7 @@ async function send(r: FuzzRequest) {
   else if (s >= 400 && s < 500) tally.s4xx++;
   else if (s >= 500) tally.s5xx++;
   else tally.other++;
-  const problem = verdict(s, res.body);
+  const problem = verdict(s, res.body, r.url, String(res.headers['content-type'] ?? ''));
   if (problem && s < 500) tally.badEnvelope++;
   if (r.caller === 'admin' && onMachine && s === 401) {
     await restoreMachine();

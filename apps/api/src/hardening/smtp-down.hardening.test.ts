@@ -49,6 +49,18 @@ describe('SMTP down while the API sends mail', () => {
     try {
       const token = await login(api.url);
       const customer = 'smtp-down-customer@example.test';
+      // A subscription names a machine of the fleet (decision 068).
+      const machine = await call(api.url, token, 'POST', apiPaths.machineAdd, {
+        machineNumber: 'MN-SMTP-1',
+        serialNumber: 'SN-SMTP-1',
+        location: 'Ward 1',
+        latitude: 52.37,
+        longitude: 4.89,
+        city: 'Amsterdam',
+        country: 'Netherlands',
+        address: 'Damrak 1',
+      });
+      expect(machine.status).toBe(201);
 
       let started = Date.now();
       const forgot = await call(api.url, '', 'POST', apiPaths.forgotPassword, {
