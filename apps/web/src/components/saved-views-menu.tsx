@@ -1,8 +1,9 @@
 import { lazy, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation } from 'react-router';
 import type { SavedView } from '@app/contract/preferences';
 import { DisclosureDropdown } from '#web/components/disclosure-dropdown.tsx';
+import { useUrlSearchParams } from '#web/lib/use-url-search-params.ts';
 import { MountWhenShown } from './mount-when-shown.tsx';
 import type { ListColumns } from './use-column-visibility.ts';
 
@@ -74,7 +75,7 @@ export function SavedViewsMenu({ columns }: { columns: ListColumns }) {
  * going back does not apply them again. Keys the list does not know are dropped.
  */
 function useViewColumns({ choices, setVisible }: ListColumns) {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlSearchParams();
   const asked = params.get(viewColumnsParam);
   useEffect(() => {
     if (asked === null) return;

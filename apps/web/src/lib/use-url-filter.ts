@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlSearchParams } from './use-url-search-params.ts';
 
 /**
  * One filter of a list kept in the URL beside useUrlListState's page and search (?state=past&rule=offline),
@@ -12,7 +12,7 @@ export function useUrlFilter<V extends string>(
   values: readonly V[],
   fallback: V | '',
 ): [V | '', (next: V | '') => void] {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlSearchParams();
   const raw = params.get(name);
   const value = raw !== null && (values as readonly string[]).includes(raw) ? (raw as V) : fallback;
   const change = useCallback(

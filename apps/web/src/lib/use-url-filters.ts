@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlSearchParams } from './use-url-search-params.ts';
 
 export type UrlFilters<K extends string> = {
   /** Each filter's value from the URL; absent when not set. */
@@ -18,7 +18,7 @@ export type UrlFilters<K extends string> = {
  * reads as an empty list, as any refused list request does.
  */
 export function useUrlFilters<K extends string>(names: readonly K[]): UrlFilters<K> {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlSearchParams();
   const key = names.map((name) => `${name}=${params.get(name) ?? ''}`).join('&');
   const values = useMemo(() => {
     const found: Partial<Record<K, string>> = {};

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlSearchParams } from './use-url-search-params.ts';
 import type { ListKey } from '@app/contract/preferences';
 import { keptPageSize, useListPreferences, useSaveListPreferences } from './list-preferences.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
@@ -29,7 +29,7 @@ const positive = (value: string | null) => {
  * search or page size starts at page 1. Defaults are left out of the URL.
  */
 export function useUrlListState({ pageSizes, sortKeys = [], debounceMs, listKey }: UrlListStateOptions) {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlSearchParams();
   const { prefs: preferred, loaded: ready } = useListPreferences(listKey);
   const savePreference = useSaveListPreferences(listKey);
   const page = positive(params.get('page')) ?? 1;
