@@ -219,6 +219,15 @@ describe('App Update page', () => {
     ).toBe(saved.apkUrl);
   }, 20_000);
 
+  it('offers no Download for a withdrawn release, and says it is withdrawn', async () => {
+    rows = [{ ...staged, rolloutState: 'withdrawn' }, saved];
+    renderPage();
+    expect(await screen.findByRole('link', { name: 'Download com.example.device 1.2.0' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Download com.example.device 1.3.0' })).toBeNull();
+    const row = screen.getByRole('row', { name: /1\.3\.0/ });
+    expect(within(row).getAllByText('Withdrawn').length).toBeGreaterThan(0);
+  });
+
   it('offers Add App Update only to a role carrying app-updates.publish', async () => {
     startSession(buildAdminProfile(['devices.view']), 'a.b.c');
     renderPage();

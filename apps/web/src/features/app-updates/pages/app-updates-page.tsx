@@ -37,11 +37,15 @@ const columns: DataTableColumn<AppUpdateListItem>[] = [
     key: 'apkUrl',
     header: 'APK',
     className: 'text-nowrap',
-    render: (u) => (
-      <a href={u.apkUrl} download={u.fileName} aria-label={`Download ${u.appName} ${u.versionName}`}>
-        Download
-      </a>
-    ),
+    // A withdrawn release is offered to no machine, and no longer to the admin either (issue 35).
+    render: (u) =>
+      u.rolloutState === 'withdrawn' ? (
+        <span className="text-body-secondary">Withdrawn</span>
+      ) : (
+        <a href={u.apkUrl} download={u.fileName} aria-label={`Download ${u.appName} ${u.versionName}`}>
+          Download
+        </a>
+      ),
   },
 ];
 
