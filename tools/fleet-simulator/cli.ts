@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { runFleet, type FleetSummary } from './fleet.ts';
+import { runFleet, summaryLine, type FleetSummary } from './fleet.ts';
 import { createProgress, silentProgress } from './progress.ts';
 
 /*
@@ -111,9 +111,7 @@ async function main() {
         `${summary.refusedStarts} treatment starts refused by a licence, ` +
         `${http.requests} requests, ${http.retries} retried, ${http.throttled} throttled\n`,
     );
-  process.stdout.write(
-    `simulated ${summary.devices} devices: ${summary.accepted} records accepted, ${summary.refused} refused, ${summary.duplicates} duplicates\n`,
-  );
+  process.stdout.write(`${summaryLine(summary)}\n`);
   process.exitCode = summary.duplicates > 0 || summary.missing > 0 || surprises.length > 0 ? 1 : 0;
 }
 

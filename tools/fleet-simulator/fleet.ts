@@ -50,6 +50,8 @@ export type FleetSummary = {
   devices: number;
   accepted: number;
   refused: number;
+  /** Of those, the items made bad on purpose (badShare), which the server must refuse. */
+  refusedMeant: number;
   duplicates: number;
   /** Accepted records the console does not show (must be 0 too). */
   missing: number;
@@ -218,6 +220,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
 function summarize(reports: MachineReport[]) {
   let accepted = 0;
   let refused = 0;
+  let refusedMeant = 0;
   let resent = 0;
   let resentSame = 0;
   let heartbeats = 0;
@@ -226,12 +229,13 @@ function summarize(reports: MachineReport[]) {
     const t = tally(machine.ledger);
     accepted += t.acceptedTotal;
     refused += t.refused;
+    refusedMeant += t.refusedMeant;
     resent += machine.ledger.resent;
     resentSame += machine.ledger.resentSame;
     heartbeats += machine.heartbeats;
     refusedStarts += machine.refusedStarts;
   }
-  return { accepted, refused, resent, resentSame, heartbeats, refusedStarts };
+  return { accepted, refused, refusedMeant, resent, resentSame, heartbeats, refusedStarts };
 }
 
 /** The console's counts; logs may reach their lists a moment after they were acknowledged, so wait briefly for them. */
@@ -245,6 +249,24 @@ async function settledHoldings(admin: AdminClient, report: MachineReport): Promi
     held = await admin.holdings(report.machine.machineNumber);
   }
   return held;
+}
+
+/**
+ * The one line a run prints on stdout. The refused records are said to be the simulator's own
+ * deliberately bad ones (badShare), sent to check that the server refuses them, so a reader does
+ * not take them for a fault; any other refusal is counted apart (and listed as a problem).
+ */
+export function summaryLine(
+  s: Pick<FleetSummary, 'devices' | 'accepted' | 'refused' | 'refusedMeant' | 'duplicates'>,
+) {
+  const unexpected = s.refused - s.refusedMeant;
+  const why =
+    s.refused === 0
+      ? ''
+      : unexpected === 0
+        ? ' (all made bad on purpose by the simulator, to check that the server refuses them)'
+        : ` (${s.refusedMeant} made bad on purpose by the simulator, to check that the server refuses them; ${unexpected} unexpected)`;
+  return `simulated ${s.devices} devices: ${s.accepted} records accepted, ${s.refused} refused${why}, ${s.duplicates} duplicates`;
 }
 
 export { appVersion };

@@ -71,12 +71,21 @@ export function recordAnswers(
 export function tally(ledger: Ledger) {
   const accepted = {} as Record<RecordKind, number>;
   let refused = 0;
+  let refusedMeant = 0;
   for (const kind of recordKinds) {
     accepted[kind] = 0;
-    for (const status of ledger.answers[kind].values()) {
+    for (const [id, status] of ledger.answers[kind]) {
       if (status === 'accepted') accepted[kind]++;
-      else refused++;
+      else {
+        refused++;
+        if (ledger.meantBad.has(id)) refusedMeant++;
+      }
     }
   }
-  return { accepted, refused, acceptedTotal: recordKinds.reduce((sum, k) => sum + accepted[k], 0) };
+  return {
+    accepted,
+    refused,
+    refusedMeant,
+    acceptedTotal: recordKinds.reduce((sum, k) => sum + accepted[k], 0),
+  };
 }

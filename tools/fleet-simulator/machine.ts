@@ -23,7 +23,8 @@ import { HeldLicence } from './licence.ts';
  * the licence does not allow is not started, and the refusal is logged with its reason.
  */
 
-export const appVersion = { code: 42, name: '4.2.0' } as const;
+/** The device app's newest release in the demo data (apps/api/src/demo/app-updates-seed.ts), so the console finds it published. */
+export const appVersion = { appName: 'com.treatment.device', code: 40, name: '1.3.0' } as const;
 const batchSize = 100;
 
 type Entry =
