@@ -1,8 +1,40 @@
 // The bench's test APK: written to disk in 1 MB chunks, never held whole in memory.
+// Run on its own, it writes one: `node bench/apk-fixture.mjs [file] [megabytes] [package] [versionCode]`
+// (plain node is enough: it starts itself again with tsx, which the contract's TypeScript needs).
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
-import { writeBinaryManifest } from '../packages/contract/src/android-manifest-writer.ts';
+
+const self = fileURLToPath(import.meta.url);
+const runDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === self;
+const usage = 'node bench/apk-fixture.mjs [file] [megabytes] [package] [versionCode]';
+
+// The manifest writer is the contract's TypeScript: without a loader for it (plain node before 22.18),
+// a direct run starts again under tsx, and an importing script is told how it must be run.
+let writeBinaryManifest;
+try {
+  ({ writeBinaryManifest } = await import('../packages/contract/src/android-manifest-writer.ts'));
+} catch (err) {
+  if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+  if (!runDirectly)
+    throw new Error(
+      `${path.relative(process.cwd(), process.argv[1] ?? self)} imports TypeScript: run it with \`node --import tsx\` (its npm script does), e.g. npm run bench:upload`,
+      { cause: err },
+    );
+  const again = spawnSync(process.execPath, ['--import', 'tsx', self, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  if (again.error) {
+    process.stderr.write(
+      `${again.error.message}\nRun it as: node --import tsx ${usage.slice('node '.length)}\n`,
+    );
+    process.exit(1);
+  }
+  process.exit(again.status ?? 1);
+}
 
 /**
  * A stored (uncompressed) ZIP shaped like an APK: a binary manifest declaring `release` (package,
@@ -79,3 +111,30 @@ export const sha256File = (file) =>
       .on('end', () => resolve(h.digest('hex')))
       .on('error', reject);
   });
+
+/** `node bench/apk-fixture.mjs [file] [megabytes] [package] [versionCode]`: writes one and says what it wrote. */
+if (runDirectly && writeBinaryManifest) {
+  const [
+    file = path.resolve('.test-output/bench/fixture.apk'),
+    mb = '10',
+    packageName = 'com.treatment.device',
+    code = '50',
+  ] = process.argv.slice(2);
+  const megabytes = Number(mb);
+  const versionCode = Number(code);
+  if (file === '--help' || !(megabytes >= 0) || !Number.isInteger(versionCode) || versionCode < 1) {
+    process.stderr.write(`Usage: ${usage}\n`);
+    process.exit(file === '--help' ? 0 : 1);
+  }
+  const { mkdirSync, statSync } = await import('node:fs');
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const release = {
+    packageName,
+    versionCode,
+    versionName: `${Math.floor(versionCode / 10)}.${versionCode % 10}.0`,
+  };
+  writeApk(file, Math.round(megabytes * 1024 * 1024), release);
+  process.stdout.write(
+    `${file}: ${statSync(file).size} bytes, ${release.packageName} ${release.versionCode} (${release.versionName}), sha256 ${await sha256File(file)}\n`,
+  );
+}
