@@ -16,6 +16,7 @@ import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { AppVersionHistory } from '../components/app-version-history.tsx';
 import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
+import { DeviceSubscriptionsCard } from '../components/device-subscriptions-card.tsx';
 import { EnrolmentCard } from '../components/enrolment-card.tsx';
 import { LicenceCard } from '../components/licence-card.tsx';
 import { LogsSection } from '../components/logs-section.tsx';
@@ -92,6 +93,7 @@ export function DeviceDetailsPage() {
         }
       />
       {device ? <LicenceCard device={device} /> : null}
+      {device ? <DeviceSubscriptionsCard device={device} /> : null}
       {device ? <EnrolmentCard device={device} /> : null}
       {device ? (
         <SectionCard title="App Version History">
