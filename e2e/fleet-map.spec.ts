@@ -73,3 +73,13 @@ test("the map shows the list's filtered machines, clustered, and a machine opens
     page.getByRole('region', { name: 'Device Details' }).getByText(name, { exact: true }),
   ).toBeVisible();
 });
+
+test("the whole fleet's map (/admin/device?view=map) passes axe: a lone machine's marker is 24 px and drawn above the clusters", async ({
+  page,
+}) => {
+  await signIn(page);
+  await page.goto('/admin/device?view=map');
+  const map = page.getByRole('region', { name: 'Fleet map' });
+  await expect(map.locator('.fleet-map-point').first()).toBeVisible();
+  await expectAccessible(page);
+});

@@ -32,7 +32,7 @@ describe('fleet map points', () => {
   });
 
   it('grows clusters with the log of their count and keeps lone machines small', () => {
-    expect(pointSize(point({ device: { _id: 'a', machineNumber: 'M' } }))).toBe(18);
+    expect(pointSize(point({ device: { _id: 'a', machineNumber: 'M' } }))).toBe(24);
     expect(pointSize(point({ count: 10 }))).toBe(34);
     expect(pointSize(point({ count: 10 ** 9 }))).toBe(56);
   });

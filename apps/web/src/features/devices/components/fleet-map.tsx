@@ -129,6 +129,8 @@ function markerOf(point: MapPoint, map: L.Map, open: (id: string) => void) {
     }),
     keyboard: true,
     title: label,
+    // A lone machine is drawn above the clusters: one beside a cluster stays whole to aim at.
+    zIndexOffset: point.device ? 1000 : 0,
   });
   const act = () => {
     if (point.device) open(point.device._id);
