@@ -40,6 +40,7 @@ export const accountMessages = {
   passwordReset: 'Your password has been reset. Please sign in.',
   currentPasswordWrong: 'Current password is incorrect',
   samePassword: 'The new password must be different from the current one',
+  passwordTooCommon: 'Password is too common: it is on lists of leaked passwords. Choose another',
   userNameTaken: 'A user with this user name already exists',
   imageTooLarge: 'The image must be at most 2 MB',
   imageDamaged: 'The image file could not be read',

@@ -61,6 +61,22 @@ describe('POST /api/v1/admin/change-password', () => {
     expect((await send({ old_password: 'x' })).json().msg).toBe('New password is required');
   });
 
+  it('refuses a new password from the common-password list with its own message, naming new_password', async () => {
+    await addAdmin('common-pick@example.test', 'Old-Passw0rd');
+    const token = await ctx.t.login('common-pick@example.test', 'Old-Passw0rd');
+    const res = await ctx.t.injectAs(token, {
+      method: 'POST',
+      url: '/api/v1/admin/change-password',
+      payload: { old_password: 'Old-Passw0rd', new_password: 'iloveyou' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      msg: 'Password is too common: it is on lists of leaked passwords. Choose another',
+      data: { errors: [{ path: 'new_password' }] },
+    });
+    expect(await ctx.t.login('common-pick@example.test', 'Old-Passw0rd')).toMatch(/\./);
+  });
+
   it('changes the password, keeps this session and signs the other sessions out', async () => {
     await addAdmin('changer@example.test', 'Old-Passw0rd');
     const other = await ctx.t.login('changer@example.test', 'Old-Passw0rd');

@@ -9,6 +9,7 @@ import { BadRequestError, TooManyRequestsError } from '#api/lib/errors.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
 import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 import { hashPassword, verifyPassword } from '#api/lib/passwords.ts';
+import { assertNotCommonPassword } from '#api/lib/common-passwords.ts';
 import { defaultAccountLimiters, type AccountLimiters } from './account-limiters.ts';
 import { otpMail } from './account-mail.ts';
 
@@ -196,6 +197,7 @@ export function createAccountService({
         .limit(1);
       if (!row || row.email.toLowerCase() !== email)
         throw new BadRequestError(accountMessages.resetTokenInvalid);
+      assertNotCommonPassword(input.password, 'password');
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         const claimed = await tx
@@ -239,6 +241,7 @@ export function createAccountService({
         throw new BadRequestError(accountMessages.currentPasswordWrong);
       await Promise.all([held.refund(), limiters.changeByUser.reset(input.userId)]);
       if (input.oldPassword === input.newPassword) throw new BadRequestError(accountMessages.samePassword);
+      assertNotCommonPassword(input.newPassword, 'new_password');
       const passwordHash = await hashPassword(input.newPassword);
       const at = now();
       await db.transaction(async (tx) => {

@@ -54,6 +54,14 @@ describe('password recovery', () => {
     expect(echoed).toBe(email);
     expect(rememberToken.length).toBeGreaterThanOrEqual(32);
 
+    // A password from the common-password list is refused with its own message, naming the field,
+    // and the token stays good for a better one.
+    const common = await reset({ rememberToken, email, password: 'Sunshine' });
+    expect(common.statusCode).toBe(400);
+    expect(common.json()).toMatchObject({
+      msg: 'Password is too common: it is on lists of leaked passwords. Choose another',
+      data: { errors: [{ path: 'password' }] },
+    });
     const done = await reset({ rememberToken, email, password: 'New-Passw0rd' });
     expect(done.statusCode).toBe(200);
     expect((await ctx.t.injectAs(oldToken, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(

@@ -69,6 +69,19 @@ describe('users', () => {
     }
   });
 
+  it("refuses a common password with its own message naming the field; a short one keeps the spec's", async () => {
+    for (const password of ['password1', 'QWERTY123']) {
+      const res = await as('POST', '/api/v1/admin/users/', newUser({ password }));
+      expect(res.statusCode, password).toBe(400);
+      expect(res.json()).toMatchObject({
+        msg: 'Password is too common: it is on lists of leaked passwords. Choose another',
+        data: { errors: [{ path: 'password' }] },
+      });
+    }
+    const short = await as('POST', '/api/v1/admin/users/', newUser({ password: '12345' }));
+    expect(short.json().msg).toBe('Password must be at least 6 characters');
+  });
+
   it('creates a user, returns them with their role and never the password', async () => {
     const { body, user } = await create();
     expect(user).toMatchObject({

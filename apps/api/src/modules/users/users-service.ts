@@ -12,6 +12,7 @@ import { roles, sessions, users } from '#api/db/schema/users.ts';
 import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
 import { chosenColumns } from '#api/lib/export-columns.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
+import { assertNotCommonPassword } from '#api/lib/common-passwords.ts';
 import { pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
@@ -199,6 +200,7 @@ export function createUsersService({
       const email = body.email.toLowerCase();
       await roleOf(body.roleId);
       await assertUnique(email, body.userName);
+      assertNotCommonPassword(body.password, 'password');
       const passwordHash = await hashPassword(body.password);
       const [created] = await db
         .insert(users)
