@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ChevronDownIcon } from './icons.tsx';
 import { useDismiss } from '../lib/use-dismiss.ts';
+import { menuButtonKeys, menuKeys } from '../lib/menu-keys.ts';
 
 /** One entry of a row's menu: an action, or a link that opens in a new tab (a receipt). */
 export type RowMenuItem = {
@@ -81,35 +82,9 @@ export function RowMenu({
     setOpen(true);
   };
 
-  const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
-    if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      openAt(0);
-    } else if (event.key === 'ArrowUp') {
-      event.preventDefault();
-      openAt(count - 1);
-    }
-  };
-
-  const onMenuKey = (event: KeyboardEvent<HTMLUListElement>) => {
-    const moves: Record<string, number> = {
-      ArrowDown: (focused + 1) % count,
-      ArrowUp: (focused - 1 + count) % count,
-      Home: 0,
-      End: count - 1,
-    };
-    const next = moves[event.key];
-    if (next !== undefined) {
-      event.preventDefault();
-      setFocusIndex(next);
-    } else if (event.key === 'Tab') {
-      setOpen(false);
-    } else if (event.key === ' ' && event.target instanceof HTMLAnchorElement) {
-      // Space activates a menu item, links included.
-      event.preventDefault();
-      event.target.click();
-    }
-  };
+  // Called in the handler: openAt reads the button's place when the key is pressed, not in render.
+  const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => menuButtonKeys(count, openAt)(event);
+  const onMenuKey = menuKeys(count, focused, setFocusIndex, () => setOpen(false));
 
   const choose = (item: RowMenuItem) => {
     setOpen(false);

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { ColorMode } from '@app/contract/preferences';
 import { Link } from '#web/components/link.tsx';
 import { ChevronDownIcon, EditUserIcon, KeyIcon, LogoutIcon, UserIcon } from '#web/components/icons.tsx';
 import { paths } from '#web/lib/paths.ts';
 import { useColorMode, useSaveColorMode } from '#web/lib/use-color-mode.ts';
 import { useDismiss } from '#web/lib/use-dismiss.ts';
+import { menuButtonKeys, menuKeys } from '#web/lib/menu-keys.ts';
 
 export type ProfileMenuProps = { name: string; onLogout: () => void; loggingOut?: boolean };
 
@@ -41,35 +42,8 @@ export function ProfileMenu({ name, onLogout, loggingOut = false }: ProfileMenuP
     setOpen(true);
   };
 
-  const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
-    if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      openAt(0);
-    } else if (event.key === 'ArrowUp') {
-      event.preventDefault();
-      openAt(count - 1);
-    }
-  };
-
-  const onMenuKey = (event: KeyboardEvent<HTMLUListElement>) => {
-    const moves: Record<string, number> = {
-      ArrowDown: (focusIndex + 1) % count,
-      ArrowUp: (focusIndex - 1 + count) % count,
-      Home: 0,
-      End: count - 1,
-    };
-    const next = moves[event.key];
-    if (next !== undefined) {
-      event.preventDefault();
-      setFocusIndex(next);
-    } else if (event.key === 'Tab') {
-      setOpen(false);
-    } else if (event.key === ' ' && event.target instanceof HTMLAnchorElement) {
-      // Space activates a menu item, links included.
-      event.preventDefault();
-      event.target.click();
-    }
-  };
+  const onButtonKey = menuButtonKeys(count, openAt);
+  const onMenuKey = menuKeys(count, focusIndex, setFocusIndex, () => setOpen(false));
 
   const links = [
     { to: paths.profile.href(), label: 'Profile', Icon: UserIcon },
