@@ -31,9 +31,12 @@ function danger(r: RegisteredRoute): string | null {
   return null;
 }
 
-/** Reviewed: dangerous by their shape, but with nothing at stake beyond the admin's own. */
+/** Reviewed: dangerous by their shape, but with nothing at stake that cannot be made again. */
 const reviewedSafe: Record<string, string> = {
   'DELETE /api/v1/admin/views/:id': "an admin's own saved view",
+  // Only an unpaid link (409 once paid): nothing paid is undone, no licence changes, and a new link
+  // is one click away. Extending a paid-through date, which gives time unpaid, asks for the password.
+  'POST /api/v1/admin/subscriptions/:id/revoke': 'an unpaid payment link made void',
 };
 
 /** The routes that hand out permissions or act on someone who holds them (decision 063). */
