@@ -86,7 +86,8 @@ export function startWriteStream(opts: {
   let n = 0;
   // The machine every subscription of the stream names, added before the stream starts.
   const machine = call(opts.url, opts.token, 'POST', apiPaths.machineAdd, {
-    ...bodyFor('device', tag, -1, opts.adminRoleId),
+    // An index the stream's own writes never reach (a negative one put its coordinates out of range).
+    ...bodyFor('device', tag, 999_999, opts.adminRoleId),
     serialNumber: subscribedSerial(tag),
   }).then((res) => {
     if (res.status !== 201) throw new Error(`the stream's machine: ${res.status} ${res.text.slice(0, 200)}`);
