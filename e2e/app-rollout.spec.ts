@@ -24,7 +24,8 @@ test.beforeAll(async () => {
     name: 'rollout',
     portOffset,
     admin: e2eAdmin,
-    env: { ROLLOUT_SECOND_ADMIN: '0' },
+    // The spec checks the password prompt right after signing in: a sign-in's own step-up off (decision 070).
+    env: { ROLLOUT_SECOND_ADMIN: '0', SIGN_IN_STEP_UP: '0' },
   });
 });
 test.afterAll(() => server?.stop());
