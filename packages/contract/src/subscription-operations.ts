@@ -47,8 +47,10 @@ export const subscriptionOperationPaths = {
   demoCardUpdate: '/api/v1/admin/subscription/demo-card',
 } as const;
 
+/** The customer's checkout page (web) for a subscription: the link every payment mail carries. */
+export const checkoutPagePath = (id: string) => `/plans/${id}`;
 /** The public page (web) where a demo plan's customer gives a new card; the mailed link names it. */
-export const cardUpdatePagePath = (id: string) => `/plans/${id}/card`;
+export const cardUpdatePagePath = (id: string) => `${checkoutPagePath(id)}/card`;
 
 export const subscriptionOperationMessages = {
   notFound: 'Subscription not found',

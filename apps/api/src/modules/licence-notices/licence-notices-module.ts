@@ -1,3 +1,4 @@
+import { checkoutPagePath } from '@app/contract/subscription-operations';
 import { defineModule } from '#api/app-module.ts';
 import { createLicenceNotices, type LicenceNotices } from './licence-notices-service.ts';
 
@@ -24,7 +25,7 @@ export const licenceNoticesModule = defineModule({
         now,
         reminderDays: config.licences.reminderDays,
         cardUpdateLink: null,
-        paymentLink: (id) => `${config.publicUrl}/plans/${id}`,
+        paymentLink: (id) => `${config.publicUrl}${checkoutPagePath(id)}`,
       }),
     );
   },

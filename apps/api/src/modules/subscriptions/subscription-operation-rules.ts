@@ -28,10 +28,19 @@ export const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 export const fieldError = (path: string, message: string) =>
   new BadRequestError(message, { errors: [{ path, message }] });
 
-export async function loadSubscription(db: Db, id: string): Promise<Row> {
-  if (!/^[\w-]{1,64}$/.test(id)) throw new NotFoundError(messages.notFound);
+/**
+ * One subscription by its id, or a 404 with `notFound` (the admin's text by default; the customer's
+ * pages pass theirs). Our ids are base64url: anything else names none, and some text (a NUL byte)
+ * would make PostgreSQL refuse the query itself, a 500 instead of the 404.
+ */
+export async function loadSubscription(
+  db: Db,
+  id: string,
+  notFound: string = messages.notFound,
+): Promise<Row> {
+  if (!/^[\w-]{1,64}$/.test(id)) throw new NotFoundError(notFound);
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
-  if (!row) throw new NotFoundError(messages.notFound);
+  if (!row) throw new NotFoundError(notFound);
   return row;
 }
 

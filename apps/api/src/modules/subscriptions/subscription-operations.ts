@@ -7,6 +7,7 @@ import {
   type ExtendBody,
   type GraceBody,
   type SubscriptionOperationName,
+  checkoutPagePath,
 } from '@app/contract/subscription-operations';
 import { subscriptionStatuses } from '@app/contract/subscriptions';
 import type { Db } from '#api/db/client.ts';
@@ -66,7 +67,7 @@ export function createSubscriptionOperations({
 }: Deps) {
   const states = createPaymentStateMachine({ provider, now, licences });
   const load = (id: string) => loadSubscription(db, id);
-  const linkOf = (id: string) => `${publicUrl}/plans/${id}`;
+  const linkOf = (id: string) => `${publicUrl}${checkoutPagePath(id)}`;
 
   const callProvider = providerCall(provider, log);
 

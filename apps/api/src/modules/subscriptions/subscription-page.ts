@@ -6,6 +6,7 @@ import {
   subscriptionOperationMessages as messages,
   type SubscriptionDetail,
   type SubscriptionOperationName,
+  checkoutPagePath,
 } from '@app/contract/subscription-operations';
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
@@ -44,7 +45,7 @@ type Deps = {
 export function createSubscriptionPage({ db, licences, provider, publicUrl, now, log }: Deps) {
   const states = createPaymentStateMachine({ provider, now, licences });
   const callProvider = providerCall(provider, log);
-  const linkOf = (id: string) => `${publicUrl}/plans/${id}`;
+  const linkOf = (id: string) => `${publicUrl}${checkoutPagePath(id)}`;
 
   return {
     /** The subscription page: details, the machine, payments with receipts and the timeline. */

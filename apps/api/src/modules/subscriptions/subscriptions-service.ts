@@ -11,6 +11,7 @@ import {
   type SubscriptionExportQuery,
   type SubscriptionListQuery,
 } from '@app/contract/subscriptions';
+import { checkoutPagePath } from '@app/contract/subscription-operations';
 import type { Db } from '#api/db/client.ts';
 import { processedPaymentEvents, subscriptions } from '#api/db/schema/subscriptions.ts';
 import type { Licences } from '#api/modules/licences/licences-service.ts';
@@ -33,6 +34,7 @@ import { linkMail } from './subscription-link-mail.ts';
 import { recordEvent, recordFirstEvent } from './subscription-history.ts';
 import { createSubscriptionSweep } from './subscription-sweep.ts';
 import { machineOfSerial, providerCall } from './provider-call.ts';
+import { loadSubscription } from './subscription-operation-rules.ts';
 
 type Deps = {
   db: Db;
@@ -61,19 +63,13 @@ export function createSubscriptionsService({
   now,
   log,
 }: Deps) {
-  const linkOf = (id: string) => `${publicUrl}/plans/${id}`;
+  const linkOf = (id: string) => `${publicUrl}${checkoutPagePath(id)}`;
 
   const toSubscription = (row: Row) => subscriptionView(row, now(), linkOf(row.id));
   const toSummary = (row: Row) => checkoutSummaryView(row, now());
 
-  async function load(id: string): Promise<Row> {
-    // Our ids are base64url (newSubscriptionId): anything else names no link, and some text (a NUL
-    // byte) would make PostgreSQL refuse the query itself, a 500 instead of this 404.
-    if (!/^[\w-]{1,64}$/.test(id)) throw new NotFoundError(checkoutMessages.notFound);
-    const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
-    if (!row) throw new NotFoundError(checkoutMessages.notFound);
-    return row;
-  }
+  /** The customer's link, or their page's 404. */
+  const load = (id: string) => loadSubscription(db, id, checkoutMessages.notFound);
 
   /** Paid or lapsed links refuse every payment: nobody pays twice, nobody pays late. */
   function assertPayable(row: Row) {
