@@ -16,6 +16,11 @@ import { createSignInThrottle } from './modules/auth/sign-in-throttle.ts';
 import { createStepUpService, type StepUpService } from './modules/auth/step-up-service.ts';
 import { createDeviceAuth, deviceAuthChannel, type DeviceAuth } from './modules/device-api/device-auth.ts';
 import { createDeviceGate, type DeviceGateService } from './modules/device-api/device-gate.ts';
+import {
+  createLicenceVersions,
+  licenceChangedChannel,
+  type LicenceVersions,
+} from './modules/device-api/licence-versions.ts';
 import { createLicences, type Licences } from './modules/licences/licences-service.ts';
 import { createProfileService, type ProfileService } from './modules/profile/profile-service.ts';
 
@@ -56,6 +61,11 @@ export type AppServices = {
   stepUp: StepUpService;
   deviceAuth: DeviceAuth;
   deviceGate: DeviceGateService;
+  /**
+   * Each machine's licence (its version and row) from memory, fed by the database's notices: the
+   * heartbeat answers the version, the signed licence is made from the row (decision 068).
+   */
+  licenceVersions: LicenceVersions;
   /** Machines' licences: the subscriptions module derives them again on every payment (decision 068). */
   licences: Licences;
 };
@@ -127,6 +137,10 @@ export async function createAppServices(
   const deviceAuth = createDeviceAuth({ db, now, failuresPerMinute: config.anonRatePerMinute });
   const deviceAuthFeed = await database.listen(deviceAuthChannel, deviceAuth.cacheFeed);
   app.addHook('onClose', () => deviceAuthFeed.close());
+  const licenceVersions = createLicenceVersions({ db });
+  const licenceFeed = await database.listen(licenceChangedChannel, licenceVersions.feed);
+  app.addHook('onClose', () => licenceFeed.close());
+
   const deviceGate = createDeviceGate({ db, config, now, log });
   app.decorate('deviceGate', deviceGate);
   app.addHook('onClose', () => deviceGate.close());
@@ -153,5 +167,6 @@ export async function createAppServices(
     stepUp,
     deviceAuth,
     deviceGate,
+    licenceVersions,
   };
 }

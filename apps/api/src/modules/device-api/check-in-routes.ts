@@ -49,7 +49,7 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
       return ok({
         serverTime: at.toISOString(),
         nextHeartbeatSeconds: heartbeatSeconds,
-        licenceVersion: await licenceVersions.get(deviceId),
+        licenceVersion: licenceVersions.peek(deviceId) ?? (await licenceVersions.get(deviceId)),
       });
     },
   );

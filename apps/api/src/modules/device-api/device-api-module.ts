@@ -7,7 +7,7 @@ import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 import type { DeviceAuth } from './device-auth.ts';
 import type { DeviceGateService } from './device-gate.ts';
 import { identityRoutes } from './identity-routes.ts';
-import { createLicenceVersions, licenceChangedChannel, type LicenceVersions } from './licence-versions.ts';
+import type { LicenceVersions } from './licence-versions.ts';
 import { syncRoutes } from './sync/sync-routes.ts';
 
 export type DeviceApiDeps = {
@@ -31,10 +31,10 @@ export type DeviceApiDeps = {
  */
 export const deviceApiModule = defineModule({
   name: 'device-api',
-  async register(app, { db, database, config, now, log, storage, deviceAuth, deviceGate, throttleStore }) {
-    const licenceVersions = createLicenceVersions({ db });
-    const licenceFeed = await database.listen(licenceChangedChannel, licenceVersions.feed);
-    app.addHook('onClose', () => licenceFeed.close());
+  async register(
+    app,
+    { db, config, now, log, storage, deviceAuth, deviceGate, licenceVersions, throttleStore },
+  ) {
     const deps: DeviceApiDeps = {
       db,
       config,

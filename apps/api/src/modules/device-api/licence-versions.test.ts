@@ -33,10 +33,12 @@ describe('the licence version cache', () => {
     const versions = createLicenceVersions({ db: t.database.db });
     versions.feed.onLive(true);
     const id = await machine();
+    expect(versions.peek(id)).toBeUndefined();
     expect(await versions.get(id)).toBe(1);
     await setVersion(id, 5);
     expect(await versions.get(id)).toBe(1);
     versions.feed.onPayload(`${id}:5`);
+    expect(versions.peek(id)).toBe(5);
     expect(await versions.get(id)).toBe(5);
   });
 
@@ -77,5 +79,29 @@ describe('the licence version cache', () => {
     expect(await versions.get(id)).toBe(1);
     clock = 1000;
     expect(await versions.get(id)).toBe(6);
+  });
+
+  it('answers the licence row from memory at its version, reads it again after a notice of a newer one or once it is old', async () => {
+    let clock = 0;
+    const versions = createLicenceVersions({ db: t.database.db, rowTtlMs: 1000, now: () => clock });
+    versions.feed.onLive(true);
+    const id = await machine();
+    const setState = (licenceState: 'exempt' | 'lapsed', licenceVersion: number) =>
+      t.database.db.update(devices).set({ licenceState, licenceVersion }).where(eq(devices.id, id));
+    expect(await versions.licence(id)).toMatchObject({ state: 'unlicensed', version: 1 });
+    // Changed behind its back, no notice yet: still the remembered row.
+    await setState('exempt', 2);
+    expect(await versions.licence(id)).toMatchObject({ state: 'unlicensed', version: 1 });
+    // The notice: the next fetch reads the row, and the heartbeat's version agrees.
+    versions.feed.onPayload(`${id}:2`);
+    expect(await versions.licence(id)).toMatchObject({ state: 'exempt', version: 2 });
+    expect(await versions.get(id)).toBe(2);
+    // Without a notice, a row is read again once it is older than rowTtlMs.
+    await setState('lapsed', 2);
+    clock = 999;
+    expect((await versions.licence(id))!.state).toBe('exempt');
+    clock = 1000;
+    expect((await versions.licence(id))!.state).toBe('lapsed');
+    expect(await versions.licence('00000000-0000-4000-8000-000000000000')).toBeNull();
   });
 });

@@ -1,6 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { LicenceState } from '@app/contract/licences';
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
+
+/** What a machine's signed licence says of it (modules/licence-tokens), as its row holds it. */
+export type LicenceRow = {
+  serialNumber: string;
+  state: LicenceState;
+  paidThrough: Date | null;
+  graceUntil: Date | null;
+  version: number;
+};
+type Entry = { version: number; until: number; row?: LicenceRow; rowAt?: number };
 
 /** The database channel that announces '<device id>:<version>' when a licence changes (migration 0036). */
 export const licenceChangedChannel = 'licence_changed';
@@ -20,27 +31,48 @@ export const licenceChangedChannel = 'licence_changed';
 export function createLicenceVersions({
   db,
   ttlMs = 15 * 60_000,
+  rowTtlMs = 60_000,
   maxEntries = 100_000,
   now = Date.now,
 }: {
   db: Db;
   ttlMs?: number;
+  /**
+   * How long a licence row is answered from memory at its version (the token's claims): a change of
+   * licence raises the version and is read at once; this bounds what does not (a serial edited).
+   */
+  rowTtlMs?: number;
   maxEntries?: number;
   now?: () => number;
 }) {
-  const entries = new Map<string, { version: number; until: number }>();
+  const entries = new Map<string, Entry>();
+  const rowOf = db
+    .select({
+      serialNumber: devices.serialNumber,
+      state: devices.licenceState,
+      paidThrough: devices.licencePaidThrough,
+      graceUntil: devices.licenceGraceUntil,
+      version: devices.licenceVersion,
+    })
+    .from(devices)
+    .where(eq(devices.id, sql.placeholder('deviceId')))
+    .limit(1)
+    .prepare('licence_row_of_device');
   let live = false;
   let generation = 0;
 
-  const keep = (deviceId: string, version: number) => {
-    const held = entries.get(deviceId);
-    if (held) {
-      held.version = Math.max(held.version, version);
-      return;
+  /** Keeps the highest version seen; a row read at a lower version than a notice brought is dropped. */
+  const keep = (deviceId: string, version: number, row?: LicenceRow) => {
+    let held = entries.get(deviceId);
+    if (!held) {
+      // Oldest first out: a Map iterates in insertion order.
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      held = { version, until: now() + ttlMs };
+      entries.set(deviceId, held);
     }
-    // Oldest first out: a Map iterates in insertion order.
-    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-    entries.set(deviceId, { version, until: now() + ttlMs });
+    held.version = Math.max(held.version, version);
+    if (row && row.version >= held.version) Object.assign(held, { row, rowAt: now() });
+    else if (held.row && held.row.version < held.version) held.row = undefined;
   };
 
   return {
@@ -57,6 +89,12 @@ export function createLicenceVersions({
       },
     },
 
+    /** The machine's licence version when memory holds it, without a promise (the heartbeat's path). */
+    peek(deviceId: string): number | undefined {
+      const held = entries.get(deviceId);
+      return held && held.until > now() ? held.version : undefined;
+    },
+
     /** The machine's licence version now (0 for a machine that no longer exists). */
     async get(deviceId: string): Promise<number> {
       const held = entries.get(deviceId);
@@ -71,6 +109,20 @@ export function createLicenceVersions({
       const version = row?.version ?? 0;
       if (live && row && readAt === generation) keep(deviceId, version);
       return version;
+    },
+
+    /**
+     * The machine's licence row, for its signed licence: from memory while it is at the version
+     * the notices say and younger than `rowTtlMs`, else read (null for a machine that is gone).
+     */
+    async licence(deviceId: string): Promise<LicenceRow | null> {
+      const held = entries.get(deviceId);
+      if (held && held.until <= now()) entries.delete(deviceId);
+      else if (held?.row && now() - held.rowAt! < rowTtlMs) return held.row;
+      const readAt = generation;
+      const [row] = await rowOf.execute({ deviceId });
+      if (live && row && readAt === generation) keep(deviceId, row.version, row);
+      return row ?? null;
     },
 
     get size() {

@@ -17,7 +17,7 @@ declare module 'fastify' {
  */
 export const licenceTokensModule = defineModule({
   name: 'licence-tokens',
-  async register(app, { db, database, config, now, log }) {
+  async register(app, { db, database, config, now, log, licenceVersions }) {
     const keys = createLicenceKeys({
       db,
       serverSecret: config.jwtSecret,
@@ -28,7 +28,13 @@ export const licenceTokensModule = defineModule({
     const feed = await database.listen(licenceKeysChannel, keys.feed);
     app.addHook('onClose', () => feed.close());
     app.decorate('licenceKeys', keys);
-    const tokens = createLicenceTokens({ db, keys, now, issuer: config.publicUrl, config: config.licences });
+    const tokens = createLicenceTokens({
+      licences: licenceVersions,
+      keys,
+      now,
+      issuer: config.publicUrl,
+      config: config.licences,
+    });
     await app.register(licenceTokensRoutes, { keys, tokens });
   },
 });

@@ -1,9 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
 import { licenceLocks, licenceMessages, type LicenceClaims } from '@app/contract/licences';
 import type { LicencesConfig } from '#api/config-licences.ts';
-import type { Db } from '#api/db/client.ts';
-import { devices } from '#api/db/schema/devices.ts';
 import { NotFoundError } from '#api/lib/errors.ts';
+import type { LicenceVersions } from '#api/modules/device-api/licence-versions.ts';
 import type { LicenceKeys } from './licence-keys.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -11,16 +9,18 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /**
  * A machine's signed licence (docs/device-api.md, "Licence"): its licence as the server holds it
  * (devices.licence_*), for that machine only (`sub` is its serial number), valid offline for
- * LICENCE_OFFLINE_DAYS from the moment it is issued.
+ * LICENCE_OFFLINE_DAYS from the moment it is issued. The row comes from the licence cache the
+ * heartbeat reads too (fed by the database's notices), so a fetch reads the database only when the
+ * licence changed; each answer is signed afresh, with its own issue time.
  */
 export function createLicenceTokens({
-  db,
+  licences,
   keys,
   now,
   issuer,
   config,
 }: {
-  db: Db;
+  licences: Pick<LicenceVersions, 'licence'>;
   keys: LicenceKeys;
   now: () => Date;
   /** The server's public address (PUBLIC_URL): the app checks it. */
@@ -28,23 +28,11 @@ export function createLicenceTokens({
   config: Pick<LicencesConfig, 'enforcement' | 'offlineDays'>;
 }) {
   const validSeconds = Math.max(1, Math.round(config.offlineDays * 86_400));
-  const lookup = db
-    .select({
-      serialNumber: devices.serialNumber,
-      state: devices.licenceState,
-      paidThrough: devices.licencePaidThrough,
-      graceUntil: devices.licenceGraceUntil,
-      version: devices.licenceVersion,
-    })
-    .from(devices)
-    .where(eq(devices.id, sql.placeholder('deviceId')))
-    .limit(1)
-    .prepare('licence_token_device');
 
   return {
     /** The licence of the machine whose credential called: no other machine's can be asked for. */
     async forDevice(deviceId: string): Promise<{ token: string; version: number; expiresAt: string }> {
-      const [row] = await lookup.execute({ deviceId });
+      const row = await licences.licence(deviceId);
       if (!row) throw new NotFoundError(licenceMessages.notFound);
       const iat = Math.floor(now().getTime() / 1000);
       const claims: LicenceClaims = {
