@@ -86,6 +86,8 @@ const apiEnv = (extra) => ({
   ADMIN_EMAIL: admin.email,
   ADMIN_PASSWORD: admin.password,
   DEMO_DATA: '1',
+  // Measured alone: no demo fleet calling beside the benchmark's load.
+  DEMO_FLEET: '0',
   LOG_LEVEL: 'warn',
   PAYMENT_PROVIDER: 'demo',
   MAIL_TRANSPORT: 'outbox',

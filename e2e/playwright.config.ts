@@ -49,6 +49,8 @@ export default defineConfig({
       // moved here: off, every spec's fresh session meets the password prompt, as the specs of the
       // prompt itself need. The API tests hold the default (auth/step-up.test.ts).
       SIGN_IN_STEP_UP: '0',
+      // The specs count the demo data as seeded: no demo fleet adding to it (its own API test).
+      DEMO_FLEET: '0',
     },
   },
 });

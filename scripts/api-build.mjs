@@ -24,6 +24,8 @@ const inputs = [
   'apps/api/package.json',
   'packages/contract/src',
   'packages/fake-data/src',
+  // The demo fleet runs the fleet simulator's machine code (apps/api/src/demo/demo-fleet.ts).
+  'tools/fleet-simulator',
   'package-lock.json',
 ];
 const isSource = (p) => !/\.test\.tsx?$/.test(p) && !p.includes(`${path.sep}hardening${path.sep}`);

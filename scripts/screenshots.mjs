@@ -35,6 +35,8 @@ const server = spawn(process.execPath, ['--enable-source-maps', apiServerEntry],
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
     DEMO_DATA: '1',
+    // The pictures show the demo data as seeded, the same on every run.
+    DEMO_FLEET: '0',
     LOG_LEVEL: 'warn',
   },
   stdio: ['ignore', 'pipe', 'pipe'],

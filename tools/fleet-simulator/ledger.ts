@@ -89,3 +89,13 @@ export function tally(ledger: Ledger) {
     acceptedTotal: recordKinds.reduce((sum, k) => sum + accepted[k], 0),
   };
 }
+
+/**
+ * The surprises since the last call, and forgets every answer: a machine that runs for weeks (the
+ * demo fleet) keeps nothing it no longer needs.
+ */
+export function takeSurprises(ledger: Ledger): string[] {
+  for (const answers of Object.values(ledger.answers)) answers.clear();
+  ledger.meantBad.clear();
+  return ledger.surprises.splice(0);
+}

@@ -45,6 +45,10 @@ export type MachineOptions = {
   now?: () => Date;
   /** The licences' issuer (the server's PUBLIC_URL); default: the address it calls. */
   issuer?: string;
+  /** The app release the machine runs (its check-ins report it); default: the newest (appVersion). */
+  app?: { code: number; name: string };
+  /** Share of stretches of use that register a new patient (else an earlier one is treated again). */
+  newPatientShare?: number;
 };
 
 export class SimMachine {
@@ -90,12 +94,8 @@ export class SimMachine {
 
   /** Checks in; fetches the licence when the answer names a newer one (or none is held, or it is getting old). */
   async heartbeat() {
-    const answer = await this.client.heartbeat(
-      appVersion.code,
-      appVersion.name,
-      this.place.lat,
-      this.place.lon,
-    );
+    const app = this.options.app ?? appVersion;
+    const answer = await this.client.heartbeat(app.code, app.name, this.place.lat, this.place.lon);
     this.heartbeats++;
     if (this.licence.wants(answer.licenceVersion)) await this.refreshLicence();
   }
@@ -181,13 +181,34 @@ export class SimMachine {
     }
   }
 
+  /**
+   * A doctor already registered on the machine signs in, with the app ids of their patients (who
+   * may be treated again).
+   */
+  async signIn(userName: string, password: string, patients: string[] = []) {
+    const session = await this.client.login(userName, password);
+    this.doctors.push({ session, patients: [...patients] });
+  }
+
+  /** The app in a crash loop: `count` error logs at once, queued for the next sync. */
+  recordErrorBurst(count: number, at: Date) {
+    for (let i = 0; i < count; i++)
+      this.outbox.push({ kind: 'errorLogs', item: fakeErrorLog(this.options.random, undefined, at) });
+  }
+
   /** One stretch of use: people on the machine register patients, treat them, the app logs. */
   async record(at: Date) {
-    const { random, badShare } = this.options;
+    const { random, badShare, newPatientShare = 0.5 } = this.options;
+    // A machine nobody can sign in on still writes the app's own logs.
+    if (this.doctors.length === 0) {
+      if (random.chance(0.3))
+        this.outbox.push({ kind: 'errorLogs', item: fakeErrorLog(random, undefined, at) });
+      return;
+    }
     const doctor = random.pick(this.doctors);
     const by = doctor.session.user._id;
     const userId = doctor.session.user.userId;
-    if (doctor.patients.length === 0 || random.chance(0.5)) {
+    if (doctor.patients.length === 0 || random.chance(newPatientShare)) {
       const patient = fakePatient(random, this.machineNumber, `${this.label}p${random.int(0, 1e6)}`, at);
       if (random.chance(badShare)) {
         patient.phonenumber = '12-34';

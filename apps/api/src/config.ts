@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, flag } from './config-env.ts';
+import { ConfigError, flag, persistedSecret } from './config-env.ts';
 import { alarmsConfig, alarmsEnv, type AlarmsConfig } from './config-alarms.ts';
+import { demoConfig, demoEnv, demoMinimumVersion, type DemoConfig } from './config-demo.ts';
 import { licencesConfig, licencesEnv, type LicencesConfig } from './config-licences.ts';
 import { mapConfig, mapEnv, type MapConfig } from './config-map.ts';
 import { storageConfig, storageEnv, type StorageConfig } from './config-storage.ts';
@@ -40,7 +39,7 @@ const envSchema = z.object({
   STRIPE_API_URL: z.url().optional(),
   SUBSCRIPTION_LINK_DAYS: z.coerce.number().positive().max(365).default(7),
   SUBSCRIPTION_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
-  DEMO_DATA: flag,
+  ...demoEnv,
   // Tests only: a server clock an admin can move forward (modules/clock-control).
   CLOCK_CONTROL: flag,
   WEB_DIST: z.string().optional(),
@@ -152,7 +151,6 @@ export type Config = Readonly<{
   subscriptionLinkDays: number;
   /** How often unpaid links are reconciled with the provider and lapsed ones expired; 0 = never. */
   subscriptionSweepSeconds: number;
-  demoData: boolean;
   /** A movable server clock with its route (e2e tests of time; never in a real deployment). */
   clockControl: boolean;
   webDist: string | undefined;
@@ -196,19 +194,10 @@ export type Config = Readonly<{
   redisUrl: string | undefined;
   /** Key prefix of those counters, so one Redis can serve several installations. */
   redisPrefix: string;
-}>;
+}> &
+  DemoConfig;
 
 export { ConfigError };
-
-/** The JWT secret, when not configured, is made once and kept beside the data so restarts keep sessions. */
-function persistedSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
-}
 
 /** Parses the environment once. A bad value stops the start with one line naming every bad variable. */
 export function loadConfig(
@@ -242,6 +231,7 @@ export function loadConfig(
       'Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER=stripe',
     );
   }
+  const demo = demoConfig(e);
   return Object.freeze({
     env: e.NODE_ENV,
     storage: storageConfig(e),
@@ -266,8 +256,7 @@ export function loadConfig(
     stripeApiUrl: e.STRIPE_API_URL,
     subscriptionLinkDays: e.SUBSCRIPTION_LINK_DAYS,
     subscriptionSweepSeconds: e.SUBSCRIPTION_SWEEP_SECONDS,
-    // The demo data set fills an empty embedded database by default; a real PostgreSQL only on request.
-    demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
+    ...demo,
     clockControl: e.CLOCK_CONTROL ?? false,
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
@@ -279,7 +268,10 @@ export function loadConfig(
     deviceOfflineMinutes: e.DEVICE_OFFLINE_MINUTES,
     deviceHeartbeatSeconds: e.DEVICE_HEARTBEAT_SECONDS,
     deviceRatePerMinute: e.DEVICE_RATE_PER_MINUTE,
-    alarms: alarmsConfig(e),
+    alarms: {
+      ...alarmsConfig(e),
+      minSupportedAppVersionCode: demoMinimumVersion(demo, e.MIN_SUPPORTED_APP_VERSION_CODE),
+    },
     licences: licencesConfig(e),
     map: mapConfig(e),
     anonRatePerMinute: e.ANON_RATE_PER_MINUTE,

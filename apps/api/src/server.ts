@@ -1,11 +1,16 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase, type Db } from './db/client.ts';
+import { castFile } from './demo/demo-fleet-cast.ts';
+import { realisticPace, startDemoFleet } from './demo/demo-fleet.ts';
 import { seedDemoData } from './demo/seed-demo.ts';
 import { listenForOperator } from './lib/operator-socket.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
 import { operatorResetPassword } from './modules/auth/operator-reset-password.ts';
+import { createEnrolmentService } from './modules/device-api/enrolment-service.ts';
 
 async function main() {
   let config;
@@ -34,6 +39,7 @@ async function main() {
   }));
   const app = await buildApp({ config, database });
   await app.listen({ port: config.port, host: config.host });
+  const fleet = config.demoFleet ? await startDemoFleetOn(app, config, database.db) : null;
   // The embedded database is this process's alone: operator commands reach it through the server.
   const operator =
     database.kind === 'pglite'
@@ -68,6 +74,10 @@ async function main() {
     lines.push(
       `  Demo data loaded: ${demo.devices} devices with their doctors, patients, technicians, treatments and logs`,
     );
+  if (fleet)
+    lines.push(
+      `  Demo fleet: ${fleet.machines} demo machines are enrolled and keep calling this server (DEMO_FLEET=0 turns it off)`,
+    );
   console.log(lines.join('\n') + '\n');
 
   const shutdown = async (signal: string) => {
@@ -75,12 +85,28 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await operator?.close();
+    await fleet?.stop();
     await app.close();
     await database.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** The demo fleet calls this server where it listens, as machines at a clinic would (issue 35 item 1). */
+function startDemoFleetOn(app: FastifyInstance, config: Config, db: Db) {
+  const { address, port } = app.server.address() as AddressInfo;
+  const host = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address;
+  return startDemoFleet({
+    db,
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    issuer: config.publicUrl,
+    enrolment: createEnrolmentService({ db, secret: config.jwtSecret, now: () => new Date() }),
+    castFile: castFile(config.dataDir),
+    pace: realisticPace(config.deviceHeartbeatSeconds, config.alarms.errorBurst),
+    log: app.log,
+  });
 }
 
 void main();

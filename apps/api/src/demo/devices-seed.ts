@@ -85,6 +85,13 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
       appVersionName: version.name,
     };
   });
+  // The running machine quiet the longest was switched off at its clinic over a day ago: the demo
+  // fleet leaves it silent, so the Offline alarm has a machine to show (issue 35 item 1).
+  const quietest = deviceRows
+    .filter((r, i) => r.status === 2 && i !== last)
+    .reduce((a, b) => (b.lastSeenAt < a.lastSeenAt ? b : a));
+  const dayAndMore = new Date(now.getTime() - 30 * 60 * minute);
+  if (quietest.lastSeenAt > dayAndMore) quietest.lastSeenAt = dayAndMore;
   const inserted = await db.insert(devices).values(deviceRows).returning({
     id: devices.id,
     machineNumber: devices.machineNumber,

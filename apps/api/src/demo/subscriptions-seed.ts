@@ -91,8 +91,33 @@ export async function seedSubscriptions(db: Db, rng: Rng, { now, devices }: Demo
       });
     }
   });
+  overdue(rows, devices.slice(forced.length, -1), now);
   if (rows.length) await db.insert(subscriptions).values(rows);
   return rows.length;
+}
+
+/**
+ * Two machines paid once a year and more ago: one a few days past its paid-through date (in grace,
+ * with its alarm), one a month past (lapsed: the demo fleet's machine refuses to treat), so the
+ * licence figures show every state (issue 35 item 1). Each is its machine's only subscription.
+ */
+function overdue(rows: (typeof subscriptions.$inferInsert)[], eligible: DemoContext['devices'], now: Date) {
+  const only = eligible.flatMap((device) => {
+    const own = rows.filter((r) => r.deviceId === device.id);
+    return own.length === 1 && own[0]!.status === complete && !own[0]!.isRecurring ? own : [];
+  });
+  only.slice(0, 2).forEach((row, k) => {
+    const paidThrough = new Date(now.getTime() - (k === 0 ? 3 : 30) * day);
+    const paidAt = new Date(paidThrough.getTime() - 365 * day);
+    const createdAt = new Date(paidAt.getTime() - day);
+    Object.assign(row, {
+      createdAt,
+      paidAt,
+      updatedAt: paidAt,
+      paidThrough,
+      expiredAt: new Date(createdAt.getTime() + linkDays * day),
+    });
+  });
 }
 
 function pickStatus(rng: Rng): Status {

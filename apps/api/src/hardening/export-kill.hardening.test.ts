@@ -90,7 +90,7 @@ describe('kill -9 right after an export or a reveal', () => {
       onFailure: () => (allPassed = false),
     },
     async (database, env, openQuery) => {
-      const serverEnv = { ...env, DEMO_DATA: '1' };
+      const serverEnv = { ...env, DEMO_DATA: '1', DEMO_FLEET: '0' };
       const downloads = downloadsOn[database];
       const expected: string[] = [];
       const problems: string[] = [];

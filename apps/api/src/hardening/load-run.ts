@@ -46,6 +46,7 @@ export async function prepareLoadTarget(opts: {
         env: {
           DATABASE_URL: scratch.url,
           DEMO_DATA: '1',
+          DEMO_FLEET: '0',
           MEMORY_PROBE_FILE: memoryFile,
           MEMORY_PROBE_MS: String(opts.memoryEveryMs),
           LOG_LEVEL: 'error',

@@ -1,0 +1,201 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { apiPaths } from '@app/contract/paths';
+import type { AlarmList } from '@app/contract/alarms';
+import { deviceCredentials } from '../db/schema/device-api.ts';
+import { devices, treatmentRecords } from '../db/schema/devices.ts';
+import { errorLogs } from '../db/schema/logs.ts';
+import { loadConfig } from '../config.ts';
+import { createEnrolmentService } from '../modules/device-api/enrolment-service.ts';
+import { adminToken } from '../test/device-fixtures.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { castFile, readCast } from './demo-fleet-cast.ts';
+import { startDemoFleet, type DemoFleet, type DemoFleetPace } from './demo-fleet.ts';
+import { seedDemoData } from './seed-demo.ts';
+
+/*
+ * The built-in demo fleet (issue 35 item 1): the demo data's machines, driven by the fleet
+ * simulator's machine code over real HTTP against the app listening on a port, at a pace sped up
+ * from minutes to milliseconds. They enrol, check in, treat, sync; one stays silent, one crashes in
+ * bursts, one keeps calling after its revocation, one runs an old release: every alarm kind opens.
+ * A restart keeps each machine's credential (nothing is enrolled again).
+ */
+
+const fast: DemoFleetPace = {
+  heartbeatMs: 2_000,
+  recordMs: 2_000,
+  flakyPeriodMs: 3_000,
+  burstEveryMs: 60_000,
+  burstSize: 60,
+  tickMs: 40,
+};
+
+let t: TestApp;
+let url: string;
+let dataDir: string;
+let fleet: DemoFleet | null = null;
+const db = () => t.database.db;
+const count = async (query: Promise<{ n: number }[]>) => (await query)[0]!.n;
+
+const start = () =>
+  startDemoFleet({
+    db: db(),
+    baseUrl: url,
+    issuer: t.config.publicUrl,
+    enrolment: createEnrolmentService({ db: db(), secret: t.config.jwtSecret, now: () => t.clock.now }),
+    castFile: castFile(dataDir),
+    pace: fast,
+    log: { warn: (msg) => console.warn(msg) },
+  });
+
+beforeAll(async () => {
+  // Alarms: an error burst is more than 50 errors in an hour; releases below 1.2.0 (30) are unsupported.
+  // The pace is sped up a thousandfold: so is what one machine may call.
+  t = await createTestApp({ MIN_SUPPORTED_APP_VERSION_CODE: '30', DEVICE_RATE_PER_MINUTE: '100000' });
+  await seedDemoData(db(), { now: t.clock.now });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-fleet-'));
+}, 120_000);
+afterAll(async () => {
+  await fleet?.stop();
+  await t?.close();
+});
+
+const liveCredentials = () =>
+  count(
+    db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(deviceCredentials)
+      .where(isNull(deviceCredentials.revokedAt)),
+  );
+
+describe('the demo fleet', () => {
+  it('enrols the demo machines and keeps them calling: check-ins, treatments, an error burst, a revoked caller', async () => {
+    const treatmentsBefore = await count(
+      db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(treatmentRecords),
+    );
+    fleet = await start();
+    const cast = readCast(castFile(dataDir))!;
+    expect(fleet.machines).toBe(cast.length);
+    expect(cast.length).toBeGreaterThan(40);
+    // The credentials file is the machines' secrets: this user's alone.
+    expect(statSync(castFile(dataDir)).mode & 0o077).toBe(0);
+    const byRole = (role: string) => cast.filter((m) => m.role === role);
+    expect(byRole('silent')).toHaveLength(1);
+    expect(byRole('crashing')).toHaveLength(1);
+    expect(byRole('revoked')).toHaveLength(1);
+    expect(byRole('flaky')).toHaveLength(2);
+
+    // Every machine of the cast is enrolled; all but the revoked one hold a live credential.
+    await expect.poll(liveCredentials, { timeout: 30_000 }).toBe(cast.length - 1);
+    // New treatments arrive through the device API, from the demo's own doctors.
+    await expect
+      .poll(
+        () =>
+          count(
+            db()
+              .select({ n: sql<number>`count(*)::int` })
+              .from(treatmentRecords),
+          ),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBeGreaterThan(treatmentsBefore + 20);
+    const crashing = byRole('crashing')[0]!;
+    await expect
+      .poll(
+        () =>
+          count(
+            db()
+              .select({ n: sql<number>`count(*)::int` })
+              .from(errorLogs)
+              .where(eq(errorLogs.machineNumber, crashing.machineNumber)),
+          ),
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(50);
+    const revoked = byRole('revoked')[0]!;
+    await expect
+      .poll(
+        () =>
+          count(
+            db()
+              .select({ n: sql<number>`count(*)::int` })
+              .from(deviceCredentials)
+              .where(
+                and(
+                  eq(deviceCredentials.deviceId, revoked.deviceId),
+                  isNotNull(deviceCredentials.revokedCallAt),
+                ),
+              ),
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+
+    // The steady machines report their check-ins (the last-seen time of the app's clock).
+    await t.app.deviceGate.checkIns.flush();
+    const seenNow = await count(
+      db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(devices)
+        .where(gt(devices.lastSeenAt, new Date(t.clock.now.getTime() - 60_000))),
+    );
+    expect(seenNow).toBeGreaterThanOrEqual(cast.length - 4);
+
+    // Every alarm kind opens: the fleet's, and the demo's licence in grace (the start's full sweep derives it).
+    await t.app.licences.sweep(true);
+    await t.app.alarmJobs.evaluate();
+    const res = await t.injectAs(await adminToken(t), {
+      method: 'GET',
+      url: apiPaths.alarms,
+      query: { state: 'open', limit: '100' },
+    });
+    const open = (res.json().data as AlarmList).alarms;
+    const rules = new Set(open.map((a) => a.rule));
+    for (const rule of ['offline', 'app-version', 'error-burst', 'revoked-calls', 'licence-grace'])
+      expect(rules, `open alarms: ${[...rules].join(', ')}`).toContain(rule);
+    expect(open.find((a) => a.rule === 'offline')?.machineNumber).toBe(byRole('silent')[0]!.machineNumber);
+  }, 120_000);
+
+  it('keeps each machine’s credential across a restart: nothing is enrolled again', async () => {
+    await fleet!.stop();
+    const credentialRows = () =>
+      count(
+        db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(deviceCredentials),
+      );
+    const before = await credentialRows();
+    const treatments = () =>
+      count(
+        db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(treatmentRecords),
+      );
+    const treated = await treatments();
+    fleet = await start();
+    await expect.poll(treatments, { timeout: 30_000 }).toBeGreaterThan(treated + 5);
+    expect(await credentialRows()).toBe(before);
+  }, 60_000);
+
+  it('runs with demo data only, and DEMO_FLEET=0 turns it off', () => {
+    const env = { DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(env).demoFleet).toBe(true);
+    expect(loadConfig(env).alarms.minSupportedAppVersionCode).toBe(30);
+    expect(loadConfig({ ...env, DEMO_FLEET: '0' }).demoFleet).toBe(false);
+    expect(loadConfig({ ...env, DEMO_FLEET: '0' }).alarms.minSupportedAppVersionCode).toBeUndefined();
+    expect(loadConfig({ ...env, DEMO_DATA: '0', DEMO_FLEET: '1' }).demoFleet).toBe(false);
+    expect(
+      loadConfig({ ...env, MIN_SUPPORTED_APP_VERSION_CODE: '12' }).alarms.minSupportedAppVersionCode,
+    ).toBe(12);
+  });
+});
