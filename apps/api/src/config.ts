@@ -44,6 +44,8 @@ const envSchema = z.object({
   CLOCK_CONTROL: flag,
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Unset: readable lines on a terminal, JSON otherwise (lib/terminal-log.ts).
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   REQUIRE_MFA: flag,
   // A sign-in counts as a step-up for its first minutes (issue 35 item 9); off asks even then.
   SIGN_IN_STEP_UP: flag,
@@ -155,6 +157,8 @@ export type Config = Readonly<{
   clockControl: boolean;
   webDist: string | undefined;
   logLevel: string;
+  /** JSON lines or readable ones; unset: readable when the output is a terminal (server.ts). */
+  logFormat: 'json' | 'pretty' | undefined;
   /** Absolute lifetime of a sign-in, however active. */
   sessionHours: number;
   /** Console users must use two-step sign-in: one without an authenticator enrols before getting a session. */
@@ -260,6 +264,7 @@ export function loadConfig(
     clockControl: e.CLOCK_CONTROL ?? false,
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     sessionHours: e.SESSION_HOURS,
     requireMfa: e.REQUIRE_MFA ?? false,
     signInStepUp: e.SIGN_IN_STEP_UP ?? true,

@@ -8,6 +8,7 @@ import { castFile } from './demo/demo-fleet-cast.ts';
 import { realisticPace, startDemoFleet } from './demo/demo-fleet.ts';
 import { seedDemoData } from './demo/seed-demo.ts';
 import { listenForOperator } from './lib/operator-socket.ts';
+import { createTerminalLog } from './lib/terminal-log.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
 import { operatorResetPassword } from './modules/auth/operator-reset-password.ts';
 import { createEnrolmentService } from './modules/device-api/enrolment-service.ts';
@@ -37,7 +38,10 @@ async function main() {
     // The demo data set fills an empty database (DEMO_DATA; on by default for the embedded one).
     demo: config.demoData ? await seedDemoData(database.db, { storage: createStorage(config) }) : null,
   }));
-  const app = await buildApp({ config, database });
+  // Readable lines for a person at a terminal; JSON for a log collector, or when asked.
+  const pretty = (config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
+  const terminal = pretty ? createTerminalLog({ out: (text) => process.stdout.write(text) }) : null;
+  const app = await buildApp({ config, database, logStream: terminal ?? undefined });
   await app.listen({ port: config.port, host: config.host });
   const fleet = config.demoFleet ? await startDemoFleetOn(app, config, database.db) : null;
   // The embedded database is this process's alone: operator commands reach it through the server.
@@ -88,6 +92,7 @@ async function main() {
     await fleet?.stop();
     await app.close();
     await database.close();
+    terminal?.flush();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
