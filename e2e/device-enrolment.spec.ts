@@ -54,7 +54,7 @@ test('a machine enrols with a code issued in the console, its records show, and 
   const machine = new DeviceClient({ baseUrl: baseURL! });
   const enrolled = await machine.enrol(code);
   expect(enrolled.machineNumber).toBe(device.machineNumber);
-  await machine.heartbeat(42, '4.2.0', 41.1579, -8.6291);
+  await machine.heartbeat(42, '4.2.0', { latitude: 41.1579, longitude: -8.6291 });
 
   const role = await admin.createAppRole(`E2E technicians ${tag}`);
   const technician = {

@@ -52,12 +52,19 @@ export class DeviceClient {
     return result;
   }
 
-  /** Checks in; the answer names the licence version to hold (fetch the licence when it is newer). */
-  heartbeat(versionCode: number, versionName: string, latitude?: number, longitude?: number) {
+  /**
+   * Checks in with the app's version (and its app name, the one its update checks use, and where it
+   * is); the answer names the licence version to hold (fetch the licence when it is newer).
+   */
+  heartbeat(
+    versionCode: number,
+    versionName: string,
+    more: { appName?: string; latitude?: number; longitude?: number } = {},
+  ) {
     return this.asMachine<HeartbeatResult>({
       method: 'POST',
       path: apiPaths.appHeartbeat,
-      body: { versionCode, versionName, latitude, longitude },
+      body: { versionCode, versionName, ...more },
     });
   }
 

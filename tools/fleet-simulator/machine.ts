@@ -45,9 +45,9 @@ export type MachineOptions = {
   now?: () => Date;
   /** The licences' issuer (the server's PUBLIC_URL); default: the address it calls. */
   issuer?: string;
-  /** The app release the machine runs (its check-ins report it); default: the newest (appVersion). */
+  /** The release it runs (its check-ins say so); default: the newest (appVersion). */
   app?: { code: number; name: string };
-  /** Share of stretches of use that register a new patient (else an earlier one is treated again). */
+  /** Share of stretches of use that register a new patient (else one treated before comes back). */
   newPatientShare?: number;
 };
 
@@ -95,7 +95,8 @@ export class SimMachine {
   /** Checks in; fetches the licence when the answer names a newer one (or none is held, or it is getting old). */
   async heartbeat() {
     const app = this.options.app ?? appVersion;
-    const answer = await this.client.heartbeat(app.code, app.name, this.place.lat, this.place.lon);
+    const where = { appName: appVersion.appName, latitude: this.place.lat, longitude: this.place.lon };
+    const answer = await this.client.heartbeat(app.code, app.name, where);
     this.heartbeats++;
     if (this.licence.wants(answer.licenceVersion)) await this.refreshLicence();
   }
@@ -181,10 +182,7 @@ export class SimMachine {
     }
   }
 
-  /**
-   * A doctor already registered on the machine signs in, with the app ids of their patients (who
-   * may be treated again).
-   */
+  /** A doctor registered on the machine signs in, with the app ids of patients they may treat again. */
   async signIn(userName: string, password: string, patients: string[] = []) {
     const session = await this.client.login(userName, password);
     this.doctors.push({ session, patients: [...patients] });
@@ -201,8 +199,7 @@ export class SimMachine {
     const { random, badShare, newPatientShare = 0.5 } = this.options;
     // A machine nobody can sign in on still writes the app's own logs.
     if (this.doctors.length === 0) {
-      if (random.chance(0.3))
-        this.outbox.push({ kind: 'errorLogs', item: fakeErrorLog(random, undefined, at) });
+      if (random.chance(0.3)) this.recordErrorBurst(1, at);
       return;
     }
     const doctor = random.pick(this.doctors);

@@ -83,7 +83,26 @@ export const rolloutProgressSchema = z.object({
   targeted: z.number().int(),
   /** Of those, the machines reporting this release or a later one. */
   updated: z.number().int(),
-  /** Of those, the machines still reporting an earlier version. */
+  /** Of those, the machines still reporting an earlier version of the same app. */
   onOldVersion: z.number().int(),
+  /** Of those, the machines whose check-ins name another app (another package). */
+  otherApp: z.number().int(),
+  /** Of those, the machines whose check-ins give a version but no app (an app older than the field). */
+  appUnknown: z.number().int(),
+  /** Of those, the machines that never reported a version. */
+  notReported: z.number().int(),
 });
 export type RolloutProgress = z.infer<typeof rolloutProgressSchema>;
+
+/**
+ * A release's progress in words, every targeted machine in exactly one part (issue 35 item 2):
+ * "3 of 64 updated, 60 on an older version, 1 not reported yet"; parts with no machine are left out.
+ */
+export function rolloutProgressText(p: RolloutProgress): string {
+  const parts = [`${p.updated} of ${p.targeted} updated`];
+  if (p.onOldVersion) parts.push(`${p.onOldVersion} on an older version`);
+  if (p.otherApp) parts.push(`${p.otherApp} on another app`);
+  if (p.appUnknown) parts.push(`${p.appUnknown} not saying which app`);
+  if (p.notReported) parts.push(`${p.notReported} not reported yet`);
+  return parts.join(', ');
+}

@@ -97,6 +97,8 @@ export const heartbeatBodySchema = strictObject({
     .min(0, 'versionCode must be at least 0')
     .max(2_147_483_647, 'versionCode is too large'),
   versionName: text('versionName', 64),
+  /** The app's package (com.treatment.device): versions are counted per app (issue 35 item 2). */
+  appName: text('appName', 120).optional(),
   latitude: number('latitude', -90, 90).optional(),
   longitude: number('longitude', -180, 180).optional(),
 });

@@ -83,6 +83,7 @@ export async function seedDevices(db: Db, rng: Rng, now: Date): Promise<DemoDevi
       lastSeenAt: new Date(now.getTime() - quietFor),
       appVersionCode: version.code,
       appVersionName: version.name,
+      appPackage: 'com.treatment.device',
     };
   });
   // The running machine quiet the longest was switched off at its clinic over a day ago: the demo

@@ -55,6 +55,8 @@ export const devices = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     appVersionCode: integer('app_version_code'),
     appVersionName: text('app_version_name'),
+    /** The app's package (appName) the heartbeat named with its version: counts are by both (issue 35 item 2). */
+    appPackage: text('app_package'),
     reportedLatitude: doublePrecision('reported_latitude'),
     reportedLongitude: doublePrecision('reported_longitude'),
     /*

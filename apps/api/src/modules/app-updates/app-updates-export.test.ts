@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rolloutStateLabels } from '@app/contract/app-update-rollouts';
+import { rolloutProgressText, rolloutStateLabels } from '@app/contract/app-update-rollouts';
 import { updateTypeLabel, type AppUpdateListItem } from '@app/contract/app-updates';
 import { apiPaths } from '@app/contract/paths';
 import { permissionMessages } from '@app/contract/permissions';
@@ -47,6 +47,7 @@ beforeAll(async () => {
       country: 'Norway',
       address: 'Main St 1',
       appVersionCode,
+      appPackage: 'com.example.device',
     })),
   );
 });
@@ -92,7 +93,7 @@ describe('GET system/updates/export', () => {
           updateTypeLabel(u.updateType),
           u.remark,
           String(u.deviceCount),
-          `${rolloutStateLabels[u.rolloutState]} · ${u.rolloutPercent} %: ${u.progress.updated} of ${u.progress.targeted} updated, ${u.progress.onOldVersion} on an older version`,
+          `${rolloutStateLabels[u.rolloutState]} · ${u.rolloutPercent} %: ${rolloutProgressText(u.progress)}`,
           u.createdAt,
           u.apkUrl,
         ]),

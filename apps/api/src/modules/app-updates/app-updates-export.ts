@@ -1,5 +1,9 @@
 import { desc } from 'drizzle-orm';
-import { rolloutStateLabels, type RolloutState } from '@app/contract/app-update-rollouts';
+import {
+  rolloutProgressText,
+  rolloutStateLabels,
+  type RolloutState,
+} from '@app/contract/app-update-rollouts';
 import {
   appUpdateExportColumns,
   updateTypeLabel,
@@ -11,7 +15,7 @@ import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
 import { chosenColumns, type Cell } from '#api/lib/export-columns.ts';
 import { appUpdateDto } from './app-update-dto.ts';
 import { cohortTallies, progressOf } from './rollout-progress.ts';
-import { devicesRunning } from './running-devices.ts';
+import { devicesRunning, runningKey } from './running-devices.ts';
 
 type Release = ReturnType<typeof appUpdateDto> & {
   deviceCount: number;
@@ -26,7 +30,7 @@ const cells: Record<keyof typeof appUpdateExportColumns, (u: Release) => Cell> =
   remark: (u) => u.remark,
   deviceCount: (u) => u.deviceCount,
   rolloutPercent: (u) =>
-    `${rolloutStateLabels[u.rolloutState as RolloutState]} · ${u.rolloutPercent} %${u.approvalPending ? ' (awaiting approval)' : ''}: ${u.progress.updated} of ${u.progress.targeted} updated, ${u.progress.onOldVersion} on an older version`,
+    `${rolloutStateLabels[u.rolloutState as RolloutState]} · ${u.rolloutPercent} %${u.approvalPending ? ' (awaiting approval)' : ''}: ${rolloutProgressText(u.progress)}`,
   createdAt: (u) => u.createdAt,
   apkUrl: (u) => u.apkUrl,
 };
@@ -49,7 +53,7 @@ export function createAppUpdatesExport({ db, publicUrl }: { db: Db; publicUrl: s
           .limit(size);
         const running = await devicesRunning(
           db,
-          rows.map((r) => r.row.versionCode),
+          rows.map((r) => r.row),
         );
         tallies ??= rows.length ? await cohortTallies(db) : [];
         const found = tallies;
@@ -57,7 +61,7 @@ export function createAppUpdatesExport({ db, publicUrl }: { db: Db; publicUrl: s
           ...appUpdateDto(row, publicUrl),
           id: row.id,
           cursorAt,
-          deviceCount: running.get(row.versionCode) ?? 0,
+          deviceCount: running.get(runningKey(row)) ?? 0,
           progress: progressOf(found, row),
         }));
       },

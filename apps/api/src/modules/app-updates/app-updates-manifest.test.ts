@@ -153,7 +153,7 @@ describe.each(['disk', 's3'] as const)("app updates read the APK's manifest, on 
     expect(other.statusCode, other.body).toBe(201);
   });
 
-  it('lists with each release how many machines last reported its versionCode', async () => {
+  it('lists with each release how many machines last reported its app at its versionCode', async () => {
     const app = 'com.example.count';
     for (const code of [301, 302, 303]) {
       const res = await upload(fieldsFor({ appName: app, versionCode: String(code) }), {
@@ -162,11 +162,11 @@ describe.each(['disk', 's3'] as const)("app updates read the APK's manifest, on 
       });
       expect(res.statusCode, res.body).toBe(201);
     }
-    const heartbeat = async (credential: string, versionCode: number) => {
+    const heartbeat = async (credential: string, versionCode: number, appName: string | null = app) => {
       const res = await deviceInject(ctx.t, credential, {
         method: 'POST',
         url: apiPaths.appHeartbeat,
-        payload: { versionCode, versionName: `v${versionCode}` },
+        payload: { versionCode, versionName: `v${versionCode}`, ...(appName ? { appName } : {}) },
       });
       expect(res.statusCode, res.body).toBe(200);
     };
@@ -176,6 +176,10 @@ describe.each(['disk', 's3'] as const)("app updates read the APK's manifest, on 
     await flushCheckIns(ctx.t);
     // A machine that updates counts for its new version only.
     await heartbeat(machines[0]!.credential, 302);
+    // Another app's 301, and a 301 that does not say its app, are not this app's (issue 35 item 2).
+    const [other, unnamed] = await Promise.all([enrolDevice(ctx.t), enrolDevice(ctx.t)]);
+    await heartbeat(other.credential, 301, 'com.example.technician');
+    await heartbeat(unnamed.credential, 301, null);
     await flushCheckIns(ctx.t);
 
     const list = await ctx.t.injectAs(ctx.token, {

@@ -30,7 +30,7 @@ import { createReleaseRules, reachesEveryMachine } from './release-rules.ts';
 import { appUpdateDto } from './app-update-dto.ts';
 import { chooseOffer } from './rollout-offer.ts';
 import { cohortTallies, progressOf } from './rollout-progress.ts';
-import { devicesRunning } from './running-devices.ts';
+import { devicesRunning, runningKey } from './running-devices.ts';
 
 /** One part of a multipart body, as the route hands it over (fields as text, the file as a stream). */
 export type UploadPart =
@@ -239,14 +239,13 @@ export function createAppUpdatesService(deps: {
           .offset(offsetOf(page, limit)),
         db.select({ total: count() }).from(appUpdates),
       ]);
-      const codes = rows.map((r) => r.versionCode);
       const [running, tallies] = await Promise.all([
-        devicesRunning(db, codes),
+        devicesRunning(db, rows),
         rows.length ? cohortTallies(db) : [],
       ]);
       const allSystems = rows.map((r) => ({
         ...toDto(r),
-        deviceCount: running.get(r.versionCode) ?? 0,
+        deviceCount: running.get(runningKey(r)) ?? 0,
         progress: progressOf(tallies, r),
       }));
       return { allSystems, totalPages: pageCount(total, limit), total, page, limit };

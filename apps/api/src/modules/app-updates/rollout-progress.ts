@@ -9,32 +9,41 @@ import { devices } from '#api/db/schema/devices.ts';
  */
 const bucket = sql<number>`(('x' || substr(encode(sha256(${devices.id}::text::bytea), 'hex'), 1, 8))::bit(32)::bigint % 10000 / 100)::int`;
 
-type Tally = { bucket: number; versionCode: number | null; machines: number };
+type Tally = { bucket: number; appName: string | null; versionCode: number | null; machines: number };
 
-/** Machines per cohort bucket and reported versionCode: at most 100 rows per version in use. */
+/** Machines per cohort bucket and reported app and versionCode: at most 100 rows per release in use. */
 export async function cohortTallies(db: Db): Promise<Tally[]> {
   return db
-    .select({ bucket, versionCode: devices.appVersionCode, machines: count() })
+    .select({ bucket, appName: devices.appPackage, versionCode: devices.appVersionCode, machines: count() })
     .from(devices)
-    .groupBy(bucket, devices.appVersionCode);
+    .groupBy(bucket, devices.appPackage, devices.appVersionCode);
 }
 
 /**
- * A release's progress from the machines' check-ins (devices.app_version_code): the machines its
- * stage targets, those of them that report it or a later version, and those still reporting an
- * earlier one (a targeted machine that never reported a version is neither).
+ * A release's progress from the machines' check-ins (devices.app_package, app_version_code): the
+ * machines its stage targets, each counted in exactly one part (issue 35 item 2): reporting this
+ * app at this version or a later one, at an earlier one, another app, a version without saying
+ * which app, or no version yet. The parts add up to the targeted machines.
  */
 export function progressOf(
   tallies: Tally[],
-  release: { versionCode: number; rolloutPercent: number },
+  release: { appName: string; versionCode: number; rolloutPercent: number },
 ): RolloutProgress {
-  const progress = { targeted: 0, updated: 0, onOldVersion: 0 };
+  const progress = { targeted: 0, updated: 0, onOldVersion: 0, otherApp: 0, appUnknown: 0, notReported: 0 };
   for (const t of tallies) {
     if (t.bucket >= release.rolloutPercent) continue;
     progress.targeted += t.machines;
-    if (t.versionCode === null) continue;
-    if (t.versionCode >= release.versionCode) progress.updated += t.machines;
-    else progress.onOldVersion += t.machines;
+    const part =
+      t.versionCode === null
+        ? 'notReported'
+        : t.appName === null
+          ? 'appUnknown'
+          : t.appName !== release.appName
+            ? 'otherApp'
+            : t.versionCode >= release.versionCode
+              ? 'updated'
+              : 'onOldVersion';
+    progress[part] += t.machines;
   }
   return progress;
 }

@@ -29,7 +29,15 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
           'The answer says when to send the next one, and the licence version: when it is higher than ' +
           "the held licence's `ver`, fetch the licence again. Written within about a second, not at once.",
         body: heartbeatBodySchema.meta({
-          examples: [{ versionCode: 42, versionName: '2.3.0', latitude: 52.52, longitude: 13.405 }],
+          examples: [
+            {
+              versionCode: 42,
+              versionName: '2.3.0',
+              appName: 'com.treatment.device',
+              latitude: 52.52,
+              longitude: 13.405,
+            },
+          ],
         }),
         response: { 200: heartbeatResponseSchema },
         security: [{ device: [] }],
@@ -43,6 +51,7 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
         at,
         versionCode: body.versionCode,
         versionName: body.versionName,
+        appPackage: body.appName,
         latitude: body.latitude,
         longitude: body.longitude,
       });

@@ -8,6 +8,7 @@ export type CheckIn = {
   at: Date;
   versionCode?: number;
   versionName?: string;
+  appPackage?: string;
   latitude?: number;
   longitude?: number;
 };
@@ -49,6 +50,7 @@ export function createCheckIns({
       at: newer ? next.at : old.at,
       versionCode: pick('versionCode'),
       versionName: pick('versionName'),
+      appPackage: pick('appPackage'),
       latitude: pick('latitude'),
       longitude: pick('longitude'),
     });
@@ -64,6 +66,7 @@ export function createCheckIns({
         at: c.at.toISOString(),
         version_code: c.versionCode ?? null,
         version_name: c.versionName ?? null,
+        app_package: c.appPackage ?? null,
         lat: c.latitude ?? null,
         lon: c.longitude ?? null,
       })),
@@ -74,10 +77,12 @@ export function createCheckIns({
         last_seen_at = greatest(devices.last_seen_at, v.at),
         app_version_code = coalesce(v.version_code, devices.app_version_code),
         app_version_name = coalesce(v.version_name, devices.app_version_name),
+        app_package = coalesce(v.app_package, devices.app_package),
         reported_latitude = coalesce(v.lat, devices.reported_latitude),
         reported_longitude = coalesce(v.lon, devices.reported_longitude)
       from json_to_recordset(${values}::json)
-        as v(id uuid, at timestamptz, version_code integer, version_name text, lat float8, lon float8)
+        as v(id uuid, at timestamptz, version_code integer, version_name text, app_package text,
+          lat float8, lon float8)
       where devices.id = v.id`);
   }
 

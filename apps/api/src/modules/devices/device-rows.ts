@@ -38,6 +38,8 @@ export type DeviceListRow = Omit<
   | 'licenceActiveUntil'
   | 'licenceVersion'
   | 'licenceSince'
+  // Counted with the version (app updates' figures), not shown in the list.
+  | 'appPackage'
 >;
 
 type Timestamps = 'createdAt' | 'updatedAt' | 'lastSeenAt' | 'licencePaidThrough' | 'licenceGraceUntil';

@@ -1,4 +1,4 @@
-import { rolloutStateLabels } from '@app/contract/app-update-rollouts';
+import { rolloutProgressText, rolloutStateLabels } from '@app/contract/app-update-rollouts';
 import type { AppUpdateListItem } from '@app/contract/app-updates';
 
 /**
@@ -6,7 +6,7 @@ import type { AppUpdateListItem } from '@app/contract/app-updates';
  * (from their check-ins), with the figures in words for screen readers and sighted users alike.
  */
 export function RolloutProgress({ release }: { release: AppUpdateListItem }) {
-  const { targeted, updated, onOldVersion } = release.progress;
+  const { targeted, updated } = release.progress;
   const share = targeted === 0 ? 0 : Math.round((updated / targeted) * 100);
   const waiting =
     release.approvalPending === 'release'
@@ -31,9 +31,7 @@ export function RolloutProgress({ release }: { release: AppUpdateListItem }) {
       >
         <div className="progress-bar" style={{ width: `${share}%` }} />
       </div>
-      <div className="small text-body-secondary text-nowrap">
-        {updated} of {targeted} updated, {onOldVersion} on an older version
-      </div>
+      <div className="small text-body-secondary text-nowrap">{rolloutProgressText(release.progress)}</div>
     </div>
   );
 }

@@ -31,7 +31,7 @@ const release = (n: number): AppUpdateListItem => ({
   approvalPending: null,
   approvalRequestedBy: null,
   deviceCount: 3,
-  progress: { targeted: 3, updated: 3, onOldVersion: 0 },
+  progress: { targeted: 3, updated: 3, onOldVersion: 0, otherApp: 0, appUnknown: 0, notReported: 0 },
 });
 
 const prefs = keptListPreferences('app-updates');

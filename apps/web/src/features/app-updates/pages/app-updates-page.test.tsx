@@ -37,7 +37,7 @@ const saved: AppUpdateListItem = {
   approvalPending: null,
   approvalRequestedBy: null,
   deviceCount: 3,
-  progress: { targeted: 3, updated: 3, onOldVersion: 0 },
+  progress: { targeted: 3, updated: 3, onOldVersion: 0, otherApp: 0, appUnknown: 0, notReported: 0 },
 };
 
 /** A release rolled out to 25 %: four machines targeted, one of them updated. */
@@ -47,7 +47,7 @@ const staged: AppUpdateListItem = {
   id: 'u2',
   versionName: '1.3.0',
   rolloutPercent: 25,
-  progress: { targeted: 4, updated: 1, onOldVersion: 3 },
+  progress: { targeted: 5, updated: 1, onOldVersion: 3, otherApp: 0, appUnknown: 0, notReported: 1 },
 };
 
 /** An APK as Android's build tools make it: a ZIP whose AndroidManifest.xml is binary XML, deflated. */
@@ -302,8 +302,8 @@ describe('App Update rollout', () => {
     rows = [staged];
     renderPage();
     const bar = await screen.findByRole('progressbar', { name: /Rollout of com.example.device 1.3.0/ });
-    expect(bar.getAttribute('aria-valuenow')).toBe('25');
-    expect(screen.getByText('1 of 4 updated, 3 on an older version')).toBeTruthy();
+    expect(bar.getAttribute('aria-valuenow')).toBe('20');
+    expect(screen.getByText('1 of 5 updated, 3 on an older version, 1 not reported yet')).toBeTruthy();
     expect(screen.getByText(/Rolling out · 25 %/)).toBeTruthy();
     // What a rolling release offers: advance to the next stage, pause, halt, withdraw.
     for (const label of ['Advance to 50 %', 'Pause', 'Halt', 'Withdraw'])
