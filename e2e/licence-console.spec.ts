@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
 import { AdminClient } from '@app/fleet-simulator/admin-client';
 import { confirmStepUp, e2eAdmin, expect, expectAccessible, signIn, test } from './support/fixtures.ts';
 import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-server.ts';
+import { addSubscriptionInConsole, payAsCustomer } from './support/subscriptions.ts';
 
 /*
  * Issue 34 item 4, the console's side of the licence: the dashboard's Licences figures link to
@@ -48,43 +48,6 @@ const addMachine = (label: string) =>
     address: `Street ${label}`,
   });
 
-/** A one-time subscription for `serial`, made in the Add Subscription dialog; returns the customer's link. */
-async function createSubscription(page: Page, serial: string) {
-  await page.goto('/admin/subscription-management');
-  await page.getByRole('button', { name: 'Add Subscription' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add Subscription' });
-  await dialog.getByLabel('Full Name').fill(`Clinic Owner ${run}`);
-  await dialog.getByLabel('Email').fill(`owner-${run}@example.com`);
-  await dialog.getByLabel('Machine Serial Number').fill(serial);
-  await dialog.getByLabel('Amount ($)').fill('120');
-  await dialog.getByLabel('Payment Type').selectOption({ label: 'One Time' });
-  const created = page.waitForResponse(
-    (r) => r.url().endsWith('/api/v1/admin/subscrption/add') && r.request().method() === 'POST',
-  );
-  await dialog.getByRole('button', { name: 'Add Subscription' }).click();
-  const response = await created;
-  expect(response.status(), await response.text()).toBe(201);
-  await expect(dialog).toBeHidden();
-  return ((await response.json()) as { data: { link: string } }).data.link;
-}
-
-/** The customer pays the link with the demo card, in a browser of their own. */
-async function payAsCustomer(browser: Browser, link: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await page.goto(new URL(link).pathname);
-    await page.getByRole('button', { name: 'Subscribe' }).click();
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: 'Pay Now' }).click();
-    await expect(page).toHaveURL(/\/success/);
-  } finally {
-    await context.close();
-  }
-}
-
 test('the dashboard links to the machines whose licence lapses soon; the Licence column and facet show them; an admin exempts one with a reason', async ({
   page,
   browser,
@@ -92,7 +55,9 @@ test('the dashboard links to the machines whose licence lapses soon; the Licence
   const paid = await addMachine('PAID');
   const never = await addMachine('NEVER');
   await signIn(page);
-  await payAsCustomer(browser, await createSubscription(page, paid.serialNumber));
+  const customer = { fullName: `Clinic Owner ${run}`, email: `owner-${run}@example.com` };
+  const { link } = await addSubscriptionInConsole(page, { ...customer, serial: paid.serialNumber });
+  await payAsCustomer(browser, link);
 
   // The dashboard: the paid machine's 10 days end within 14; none in grace or lapsed.
   await page.goto('/admin/dashboard');

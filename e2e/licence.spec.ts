@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { consolePhone } from '@app/fake-data/people';
 import { fakeClinic } from '@app/fake-data/places';
 import { AdminClient } from '@app/fleet-simulator/admin-client';
@@ -7,6 +7,7 @@ import { seededRandom } from '@app/fleet-simulator/fake-data';
 import { SimMachine } from '@app/fleet-simulator/machine';
 import { confirmStepUp, e2eAdmin, expect, expectAccessible, signIn, test } from './support/fixtures.ts';
 import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-server.ts';
+import { addSubscriptionInConsole, payAsCustomer } from './support/subscriptions.ts';
 
 /*
  * Issue 34 "Done when": a subscription governs its machine. An admin creates a subscription for
@@ -120,52 +121,6 @@ async function heartbeatUntil(machine: SimMachine, state: string) {
     .toBe(state);
 }
 
-/** Creates a subscription for `serial` in the Add Subscription modal; returns the customer's link. */
-async function createSubscription(
-  page: Page,
-  {
-    fullName,
-    email,
-    serial,
-    recurring,
-  }: { fullName: string; email: string; serial: string; recurring: boolean },
-) {
-  await page.goto('/admin/subscription-management');
-  await page.getByRole('button', { name: 'Add Subscription' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add Subscription' });
-  await dialog.getByLabel('Full Name').fill(fullName);
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByLabel('Machine Serial Number').fill(serial);
-  await dialog.getByLabel('Amount ($)').fill('120');
-  await dialog.getByLabel('Payment Type').selectOption({ label: recurring ? 'Recurring' : 'One Time' });
-  if (recurring) await dialog.getByLabel('Plan Type').selectOption({ label: 'Yearly' });
-  const created = page.waitForResponse(
-    (r) => r.url().endsWith('/api/v1/admin/subscrption/add') && r.request().method() === 'POST',
-  );
-  await dialog.getByRole('button', { name: 'Add Subscription' }).click();
-  const response = await created;
-  expect(response.status(), await response.text()).toBe(201);
-  await expect(dialog).toBeHidden();
-  return ((await response.json()) as { data: { _id: string; link: string } }).data;
-}
-
-/** The customer pays the link with the demo card, in a browser of their own. */
-async function payAsCustomer(browser: Browser, link: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await page.goto(new URL(link).pathname);
-    await page.getByRole('button', { name: 'Subscribe' }).click();
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: 'Pay Now' }).click();
-    await expect(page).toHaveURL(/\/success/);
-  } finally {
-    await context.close();
-  }
-}
-
 /** Whether Device Management, filtered by the Licence facet, lists the machine in that state. */
 async function expectListedAs(page: Page, machineNumber: string, licence: string) {
   await page.goto(`/admin/device?search=${encodeURIComponent(machineNumber)}&licence=${licence}`);
@@ -183,12 +138,12 @@ test('a paid machine runs; past its paid-through date it goes to grace, then lap
 
   // The admin creates both subscriptions; the customer pays each with the demo card.
   await signIn(page);
-  const subX = await createSubscription(page, {
+  const subX = await addSubscriptionInConsole(page, {
     ...customer,
     serial: x.device.serialNumber,
     recurring: false,
   });
-  const subY = await createSubscription(page, {
+  const subY = await addSubscriptionInConsole(page, {
     ...customer,
     serial: y.device.serialNumber,
     recurring: true,
