@@ -44,9 +44,13 @@ test('the Operations figures count the fleet and each opens its list filtered to
   await machine.heartbeat(42, '4.2.0');
 
   await signIn(page);
-  // The spec's four sample tiles, unchanged, then the Operations section.
+  // The spec's four tiles with real figures (issue 35 item 6), each a link to its list, what it
+  // counts said on hover; then the Operations section.
   for (const tile of ['New Orders', 'New Customer', 'User Registrations', 'Unique Visitors'])
-    await expect(page.getByText(tile, { exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: new RegExp(`^\\d[\\d,]*\\s*${tile}$`) })).toBeVisible();
+  await page.getByRole('link', { name: /Unique Visitors/ }).hover();
+  await expect(page.getByRole('tooltip')).toHaveText('Admins who signed in during the last 30 days');
+  await expectAccessible(page);
   const machines = page.getByRole('region', { name: 'Machines' });
   // Check-ins are written once a second: load again until the call shows.
   await expect(async () => {

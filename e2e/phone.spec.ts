@@ -58,6 +58,17 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
   throw new Error(`${key} never reached ${target.toString()}`);
 }
 
+test('on a phone the dashboard shows the operations figures first, then the four tiles', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/admin/dashboard');
+  const operations = page.getByRole('heading', { name: 'Operations' });
+  const orders = page.getByRole('link', { name: /New Orders/ });
+  await expect(operations).toBeInViewport();
+  await expect(orders).toBeVisible();
+  const [top, tile] = await Promise.all([operations.boundingBox(), orders.boundingBox()]);
+  expect(tile!.y).toBeGreaterThan(top!.y);
+});
+
 test('on a phone the menu takes the keyboard while it covers the page, and gives it back', async ({
   page,
 }) => {

@@ -32,7 +32,19 @@ const operationsTreatmentsSchema = z.object({
   last30Days: z.number().int(),
   days: z.array(treatmentDaySchema),
 });
+/**
+ * The spec's four tiles with real figures over the last `highlightDays` days (issue 35 item 6), each
+ * present only with the permission of the list it links to: new payment links and new customers
+ * (subscriptions.view), console users added (users.manage), admins who signed in (logs.view).
+ */
+const operationsHighlightsSchema = z.object({
+  newOrders: z.number().int().optional(),
+  newCustomers: z.number().int().optional(),
+  userRegistrations: z.number().int().optional(),
+  uniqueVisitors: z.number().int().optional(),
+});
 const operationsSchema = z.object({
+  highlights: operationsHighlightsSchema,
   machines: operationsMachinesSchema.optional(),
   openAlarms: z.number().int().optional(),
   /** With devices.view, like the machines: the figures link to Device Management. */
@@ -46,10 +58,33 @@ export const operationsResponseSchema = envelope(operationsSchema);
 
 /** The days the treatments chart covers, today included. */
 export const treatmentChartDays = 30;
+/** The tiles' window: the last 30 days, today included. */
+export const highlightDays = 30;
 /** "Expiring in 7 days". */
 export const expiringWithinDays = 7;
 /** "Lapsing within 14 days": the licence figure and Device Management's Licence ends filter. */
 export const licenceLapsingDays = 14;
+
+/** The four tiles: the spec's labels, and what each counts (its tooltip). */
+export const highlightTiles = {
+  newOrders: {
+    label: 'New Orders',
+    help: `Payment links created in the last ${highlightDays} days`,
+  },
+  newCustomers: {
+    label: 'New Customer',
+    help: `Customers (by email) whose first payment link was created in the last ${highlightDays} days`,
+  },
+  userRegistrations: {
+    label: 'User Registrations',
+    help: `Console users added in the last ${highlightDays} days`,
+  },
+  uniqueVisitors: {
+    label: 'Unique Visitors',
+    help: `Admins who signed in during the last ${highlightDays} days`,
+  },
+} as const;
+export type HighlightTile = keyof typeof highlightTiles;
 
 export const dashboardTexts = {
   operations: 'Operations',

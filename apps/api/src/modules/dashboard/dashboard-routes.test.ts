@@ -204,16 +204,77 @@ describe('treatments', () => {
   });
 });
 
+describe("the spec's four tiles (issue 35 item 6)", () => {
+  it('count the last 30 days: payment links, first-time customers, users added, admins who signed in', async () => {
+    const admin = await adminToken(t);
+    const before = (await operations(admin)).highlights;
+    const at = t.clock.now.getTime();
+    const link = (email: string, createdAt: Date) =>
+      db()
+        .insert(subscriptions)
+        .values({
+          id: randomBytes(18).toString('hex'),
+          fullName: 'Kim Doe',
+          email,
+          machineSerialNumber: 'SN-T',
+          amountCents: 1000,
+          isRecurring: false,
+          status: 0,
+          expiredAt: new Date(createdAt.getTime() + 7 * day),
+          createdAt,
+        });
+    const tag = randomBytes(4).toString('hex');
+    // A returning customer (a link 40 days ago, another today: an order, not a new customer), a new
+    // one with two links (one customer, two orders, whatever the case of the email), and an old link.
+    await link(`old-${tag}@example.com`, new Date(at - 40 * day));
+    await link(`old-${tag}@example.com`, new Date(at - day));
+    await link(`new-${tag}@example.com`, new Date(at - 2 * day));
+    await link(`NEW-${tag}@example.com`, new Date(at - day));
+    await link(`gone-${tag}@example.com`, new Date(at - 31 * day));
+    // A new console user who signs in: one more registration and one more visitor (the first admin
+    // signed in already, once or many times: one visitor).
+    const other = await signInWithPermissions(t, admin, []);
+    await t.login();
+    const after = (await operations(admin)).highlights;
+    expect(after.newOrders).toBe(before.newOrders! + 3);
+    expect(after.newCustomers).toBe(before.newCustomers! + 1);
+    expect(after.userRegistrations).toBe(before.userRegistrations! + 1);
+    expect(after.uniqueVisitors).toBe(Math.max(before.uniqueVisitors!, 1) + 1);
+    expect(other.token).toBeTruthy();
+
+    // 31 days on, all of it is older than the window.
+    t.clock.advance(31 * day);
+    expect((await operations(await t.login())).highlights).toMatchObject({
+      newOrders: 0,
+      newCustomers: 0,
+      userRegistrations: 0,
+      uniqueVisitors: 1,
+    });
+  });
+});
+
 describe('permissions', () => {
   it('answers only the figures the role may see', async () => {
     const admin = await adminToken(t);
-    const only = async (permissions: Parameters<typeof signInWithPermissions>[2]) =>
-      Object.keys(await operations((await signInWithPermissions(t, admin, permissions)).token)).sort();
+    const only = async (permissions: Parameters<typeof signInWithPermissions>[2]) => {
+      const { highlights, ...groups } = await operations(
+        (await signInWithPermissions(t, admin, permissions)).token,
+      );
+      return [...Object.keys(groups), ...Object.keys(highlights).map((k) => `highlights.${k}`)].sort();
+    };
     expect(await only([])).toEqual([]);
     expect(await only(['devices.view'])).toEqual(['licences', 'machines', 'openAlarms']);
-    expect(await only(['subscriptions.view'])).toEqual(['subscriptions']);
+    expect(await only(['subscriptions.view'])).toEqual([
+      'highlights.newCustomers',
+      'highlights.newOrders',
+      'subscriptions',
+    ]);
     expect(await only(['patients.view'])).toEqual(['treatments']);
+    expect(await only(['users.manage'])).toEqual(['highlights.userRegistrations']);
+    expect(await only(['logs.view'])).toEqual(['highlights.uniqueVisitors']);
     expect(await only(['devices.view', 'subscriptions.view', 'patients.view'])).toEqual([
+      'highlights.newCustomers',
+      'highlights.newOrders',
       'licences',
       'machines',
       'openAlarms',

@@ -1,6 +1,7 @@
 import { eq, gte, sql, type SQL } from 'drizzle-orm';
 import {
   expiringWithinDays,
+  highlightDays,
   licenceLapsingDays,
   treatmentChartDays,
   type Operations,
@@ -13,6 +14,7 @@ import { treatmentDailyCounts } from '#api/db/schema/dashboard.ts';
 import { tableRowCounts } from '#api/db/schema/table-row-counts.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
+import { sessions, users } from '#api/db/schema/users.ts';
 import { deviceFilterWhere } from '../devices/device-filters.ts';
 import { createOnlineCounts } from '../devices/online-counts.ts';
 import { expiringWithin, statusAt } from '../subscriptions/subscription-filters.ts';
@@ -104,18 +106,65 @@ export function createDashboardService({
     };
   }
 
+  const countOf = async (query: Promise<{ n: number }[]>) => (await query)[0]?.n ?? 0;
+
+  /**
+   * The spec's four tiles over the last `highlightDays` days (issue 35 item 6), each with the
+   * permission of its list: range counts on the created-at indexes, the first links per customer
+   * over the subscriptions (one row per payment link), the distinct admins of the sessions opened.
+   */
+  async function highlights(at: Date, may: (p: Permission) => boolean): Promise<Operations['highlights']> {
+    const since = new Date(at.getTime() - highlightDays * dayMs);
+    const sales = may('subscriptions.view');
+    const [newOrders, newCustomers, userRegistrations, uniqueVisitors] = await Promise.all([
+      sales ? countSubscriptions(gte(subscriptions.createdAt, since)) : undefined,
+      sales
+        ? countOf(
+            db
+              .select({ n: sql<number>`count(*)::int` })
+              .from(
+                db
+                  .select({ first: sql`min(${subscriptions.createdAt})`.as('first') })
+                  .from(subscriptions)
+                  .groupBy(sql`lower(${subscriptions.email})`)
+                  .as('customers'),
+              )
+              .where(sql`first >= ${since.toISOString()}::timestamptz`),
+          )
+        : undefined,
+      may('users.manage')
+        ? countOf(
+            db
+              .select({ n: sql<number>`count(*)::int` })
+              .from(users)
+              .where(gte(users.createdAt, since)),
+          )
+        : undefined,
+      may('logs.view')
+        ? countOf(
+            db
+              .select({ n: sql<number>`count(distinct ${sessions.userId})::int` })
+              .from(sessions)
+              .where(gte(sessions.createdAt, since)),
+          )
+        : undefined,
+    ]);
+    return { newOrders, newCustomers, userRegistrations, uniqueVisitors };
+  }
+
   /** Only the groups the role's permissions show; the queries run side by side. */
   async function operations(permissions: readonly Permission[]): Promise<Operations> {
     const at = now();
     const may = (p: Permission) => permissions.includes(p);
-    const [m, alarms, l, s, t] = await Promise.all([
+    const [h, m, alarms, l, s, t] = await Promise.all([
+      highlights(at, may),
       may('devices.view') ? machines(at) : undefined,
       may('devices.view') ? counter('alarms_open') : undefined,
       may('devices.view') ? licenceFigures(at) : undefined,
       may('subscriptions.view') ? subscriptionFigures(at) : undefined,
       may('patients.view') ? treatments(at) : undefined,
     ]);
-    return { machines: m, openAlarms: alarms, licences: l, subscriptions: s, treatments: t };
+    return { highlights: h, machines: m, openAlarms: alarms, licences: l, subscriptions: s, treatments: t };
   }
 
   return { operations };

@@ -13,6 +13,7 @@ const days = Array.from({ length: 30 }, (_, i) => ({
   count: i === 29 ? 4 : i % 3,
 }));
 const everything: Operations = {
+  highlights: {},
   machines: { online: 1200, offline: 35, neverSeen: 7, offlineMinutes: 15 },
   openAlarms: 3,
   licences: { grace: 4, lapsed: 1, lapsing: 12 },

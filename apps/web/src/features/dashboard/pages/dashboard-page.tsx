@@ -1,40 +1,25 @@
-import type { ComponentType } from 'react';
-import { CardIcon, DashboardIcon, UserIcon, UsersIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { useOperations } from '../api/get-operations.ts';
+import { HighlightTiles } from '../components/highlight-tiles.tsx';
 import { OperationsSection } from '../components/operations-section.tsx';
 
-type Tile = { label: string; value: string; tone: string; Icon: ComponentType<{ size?: number }> };
-
-/** docs/product.md §1: placeholder content with fixed sample tiles, kept exactly; real figures follow below. */
-const tiles: readonly Tile[] = [
-  { label: 'New Orders', value: '150', tone: 'blue', Icon: CardIcon },
-  { label: 'New Customer', value: '53', tone: 'green', Icon: UserIcon },
-  { label: 'User Registrations', value: '44', tone: 'amber', Icon: UsersIcon },
-  { label: 'Unique Visitors', value: '65', tone: 'red', Icon: DashboardIcon },
-];
-
+/**
+ * docs/product.md §1: the spec's four tiles, now with real figures (issue 35 item 6), and the
+ * Operations figures. On a phone the operations come first: they are what an admin checks there,
+ * and the tiles would fill the first screen (in the document's order too, so focus follows it).
+ */
 export function DashboardPage() {
+  const { data, isError } = useOperations();
+  const phone = useMediaQuery('(max-width: 575.98px)');
+  // A failed load is said once, by the Operations section.
+  const tiles = isError ? null : <HighlightTiles highlights={data?.highlights} />;
   return (
     <>
       <PageHeader title="Dashboard" />
-      <ul className="row g-3 list-unstyled mb-0">
-        {tiles.map(({ label, value, tone, Icon }) => (
-          <li key={label} className="col-12 col-sm-6 col-xl-3">
-            <div className="card stat-tile h-100 shadow-sm">
-              <div className="card-body d-flex align-items-center gap-3">
-                <span className={`stat-icon stat-${tone}`} aria-hidden="true">
-                  <Icon size={24} />
-                </span>
-                <div>
-                  <p className="stat-value mb-0">{value}</p>
-                  <p className="stat-label mb-0">{label}</p>
-                </div>
-              </div>
-            </div>
-          </li>
-        ))}
-      </ul>
+      {phone ? null : tiles}
       <OperationsSection />
+      {phone ? <div className="mt-3">{tiles}</div> : null}
     </>
   );
 }
