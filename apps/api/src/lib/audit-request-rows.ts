@@ -62,7 +62,8 @@ export function recordRequest(audit: AuditLog, request: FastifyRequest, reply: F
     const machineNumber = machineNumberOf(request);
     // Refused by the anonymous limiter before any work: not a sign-in (or other) attempt.
     const event = request.anonymousRateLimited ? null : securityEventOf(request, reply.statusCode);
-    if (auth || (event && event !== accessDenied)) {
+    const background = request.routeOptions.config.backgroundRead === true && reply.statusCode < 400;
+    if ((auth && !background) || (event && event !== accessDenied)) {
       // An anonymous security event (a sign-in, a password reset) is kept under the email given.
       audit.access({
         userId: auth?.userId ?? request.securitySubject?.userId ?? null,

@@ -51,7 +51,7 @@ export const alarmsRoutes: FastifyPluginAsyncZod<{
   app.get(
     apiPaths.alarmsCount,
     {
-      config: { access: 'admin', permission: 'devices.view' },
+      config: { access: 'admin', permission: 'devices.view', backgroundRead: true },
       schema: {
         tags: ['alarms'],
         summary: "How many alarms are open (the top bar's bell; one row, never a count of the table)",

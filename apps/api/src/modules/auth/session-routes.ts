@@ -14,7 +14,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ activity: SessionActivity; n
   app.get(
     apiPaths.session,
     {
-      config: { access: 'admin', permission: 'any-admin' },
+      config: { access: 'admin', permission: 'any-admin', backgroundRead: true },
       schema: {
         tags: ['auth'],
         summary:

@@ -29,7 +29,7 @@ export const preferencesRoutes: FastifyPluginAsyncZod<{ preferences: Preferences
   app.get(
     apiPaths.preferences,
     {
-      config: mine,
+      config: { ...mine, backgroundRead: true },
       schema: {
         tags: ['preferences'],
         summary: "The signed-in admin's list preferences, by list, and colour mode",

@@ -61,7 +61,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
   app.get(
     apiPaths.profile,
     {
-      config: { access: 'admin', permission: 'any-admin' },
+      config: { access: 'admin', permission: 'any-admin', backgroundRead: true },
       schema: { tags: ['profile'], summary: 'The signed-in admin', response: { 200: profileResponseSchema } },
     },
     async (request) => {
