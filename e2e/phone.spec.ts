@@ -11,6 +11,7 @@ test.use({ viewport: { width: 320, height: 720 } });
 const screens: [path: string, heading: string][] = [
   ['/admin/dashboard', 'Dashboard'],
   ['/admin/device', 'Device Management'],
+  ['/admin/treatments', 'Treatment Records'],
   ['/admin/roles', 'Roles'],
   ['/admin/logs-management', 'Admin Logs'],
   ['/admin/user-management', 'User Management'],

@@ -90,6 +90,7 @@ describe('the sidebar', () => {
     expect(await sidebarItems()).toEqual([
       'Dashboard',
       'Device Management',
+      'Treatment Records',
       'Roles',
       'Admin Logs',
       'Outbox',

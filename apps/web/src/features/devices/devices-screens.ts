@@ -44,5 +44,7 @@ export const devicesScreens: readonly AdminScreen[] = [
     title: 'Treatment Records',
     page: lazyPage(() => import('./pages/treatments-page.tsx'), 'TreatmentsPage'),
     permission: 'patients.view',
+    // Its own place in the sidebar (issue 35 item 7): the fleet's records, not only the dashboard's links.
+    nav: { order: 25, icon: 'logs' },
   },
 ];
