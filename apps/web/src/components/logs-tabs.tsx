@@ -177,6 +177,9 @@ function LogsList({ kind, search, from, to, userId, machineNumber, limit, onLimi
         onChange={changePage}
         pageSizeOptions={logPageSizes}
         label={`${label} pages`}
+        total={data?.total}
+        noun={['entry', 'entries']}
+        approximate={data?.totalIsEstimate}
       />
     </>
   );

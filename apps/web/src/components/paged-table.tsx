@@ -11,6 +11,9 @@ export type TableWithPagerProps<T> = Omit<DataTableProps<T>, 'page' | 'limit'> &
   pagerLabel: string;
   /** The rows-per-page choices, when not the pager's default. */
   pageSizeOptions?: readonly number[];
+  /** The list's total and its row's name: "1,234 machines" beside the pager. */
+  total?: number;
+  noun?: readonly [string, string];
 };
 
 /** The table and its pager over one page state (inside a card of the caller's). */
@@ -19,6 +22,8 @@ export function TableWithPager<T>({
   totalPages,
   pagerLabel,
   pageSizeOptions,
+  total,
+  noun,
   ...table
 }: TableWithPagerProps<T>) {
   return (
@@ -31,6 +36,8 @@ export function TableWithPager<T>({
         onChange={list.changePage}
         pageSizeOptions={pageSizeOptions}
         label={pagerLabel}
+        total={total}
+        noun={noun}
       />
     </>
   );

@@ -42,3 +42,44 @@ describe('Pager', () => {
     expect(screen.getByRole('button', { name: 'Next' }).hasAttribute('disabled')).toBe(true);
   });
 });
+
+describe("the list's total beside the pager (issue 35 item 7)", () => {
+  it('says how many rows the list holds, one or many, and an estimate as such', () => {
+    const { rerender } = render(
+      <Pager
+        page={1}
+        totalPages={124}
+        limit={10}
+        onChange={() => {}}
+        total={1234}
+        noun={['machine', 'machines']}
+      />,
+    );
+    expect(screen.getByText('1,234 machines')).toBeTruthy();
+    rerender(
+      <Pager
+        page={1}
+        totalPages={1}
+        limit={10}
+        onChange={() => {}}
+        total={1}
+        noun={['machine', 'machines']}
+      />,
+    );
+    expect(screen.getByText('1 machine')).toBeTruthy();
+    rerender(
+      <Pager
+        page={1}
+        totalPages={1}
+        limit={10}
+        onChange={() => {}}
+        total={5000}
+        noun={['entry', 'entries']}
+        approximate
+      />,
+    );
+    expect(screen.getByText('about 5,000 entries')).toBeTruthy();
+    rerender(<Pager page={1} totalPages={1} limit={10} onChange={() => {}} noun={['entry', 'entries']} />);
+    expect(screen.queryByText(/entries/)).toBeNull();
+  });
+});

@@ -14,7 +14,15 @@ export type PagerProps = {
   pageSizeOptions?: readonly number[];
   disabled?: boolean;
   label?: string;
+  /** How many rows the whole list holds, said as "1,234 machines" (issue 35 item 7); unknown until loaded. */
+  total?: number;
+  /** The row's name, one and many: ['machine', 'machines']. */
+  noun?: readonly [string, string];
+  /** The total is an estimate (a broad search over millions of log rows): "about 1,234 …". */
+  approximate?: boolean;
 };
+
+const counts = new Intl.NumberFormat('en-US');
 
 export function Pager({
   page,
@@ -24,6 +32,9 @@ export function Pager({
   pageSizeOptions = DEFAULT_PAGE_SIZES,
   disabled = false,
   label = 'Pagination',
+  total,
+  noun,
+  approximate = false,
 }: PagerProps) {
   const selectId = useId();
   const pages = Math.max(1, Math.floor(totalPages) || 1);
@@ -55,7 +66,13 @@ export function Pager({
           ))}
         </select>
       </div>
-      <div className="d-flex align-items-center gap-2">
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        {total !== undefined && noun ? (
+          <span className="text-body-secondary">
+            {approximate ? 'about ' : ''}
+            {counts.format(total)} {total === 1 ? noun[0] : noun[1]}
+          </span>
+        ) : null}
         <span aria-live="polite">
           Page {current} of {pages}
         </span>

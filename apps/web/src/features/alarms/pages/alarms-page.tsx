@@ -92,6 +92,8 @@ export function AlarmsPage() {
       isLoading={isPending || (isFetching && !data)}
       list={list}
       totalPages={data?.totalPages}
+      total={data?.total}
+      noun={['alarm', 'alarms']}
       pagerLabel="Alarms pages"
       actions={actions}
     />

@@ -100,6 +100,8 @@ export function AppUpdatesPage() {
         isLoading={isPending || (isFetching && !data)}
         list={list}
         totalPages={data?.totalPages}
+        total={data?.total}
+        noun={['release', 'releases']}
         pagerLabel="App update pages"
       />
       {adding ? <AppUpdateFormModal show onClose={() => setAdding(false)} /> : null}

@@ -157,6 +157,8 @@ export function DoctorsTable({ machineNumber, deviceId }: ListProps) {
         totalPages={data?.totalPages}
         pageSizeOptions={DETAIL_PAGE_SIZES}
         pagerLabel="Doctors pages"
+        total={data?.total}
+        noun={['doctor', 'doctors']}
       />
     </>
   );
@@ -197,6 +199,8 @@ export function PatientsTable({ machineNumber, deviceId, doctorId }: ListProps &
         totalPages={data?.totalPages}
         pageSizeOptions={DETAIL_PAGE_SIZES}
         pagerLabel="Patients pages"
+        total={data?.total}
+        noun={['patient', 'patients']}
       />
     </>
   );
@@ -236,6 +240,8 @@ export function TechniciansTable({ machineNumber, deviceId }: ListProps) {
         totalPages={data?.totalPages}
         pageSizeOptions={DETAIL_PAGE_SIZES}
         pagerLabel="Technicians pages"
+        total={data?.total}
+        noun={['technician', 'technicians']}
       />
     </>
   );

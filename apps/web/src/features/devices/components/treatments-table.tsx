@@ -136,6 +136,8 @@ export function TreatmentsTable({
           </button>
         )}
         totalPages={data?.total_pages}
+        total={data?.total}
+        noun={['treatment record', 'treatment records']}
         pageSizeOptions={DETAIL_PAGE_SIZES}
         pagerLabel={`${label} pages`}
       />

@@ -215,6 +215,8 @@ export function DevicesPage() {
           isLoading={isPending || (isFetching && !data)}
           list={list}
           totalPages={data?.totalPages}
+          total={data?.total}
+          noun={['machine', 'machines']}
           pagerLabel="Devices pages"
           visibleColumns={visible}
           sort={list.sort}

@@ -98,6 +98,8 @@ export function OutboxPage() {
             isLoading={isPending || (isFetching && !data)}
             list={list}
             totalPages={data?.totalPages}
+            total={data?.total}
+            noun={['message', 'messages']}
             pagerLabel="Outbox pages"
             actions={actions}
           />

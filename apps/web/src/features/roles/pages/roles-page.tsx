@@ -72,6 +72,8 @@ export function RolesPage() {
         isLoading={isPending || (isFetching && !data)}
         list={list}
         totalPages={data?.totalPages}
+        total={data?.total}
+        noun={['role', 'roles']}
         pagerLabel="Roles pages"
         srNoHeader="Sr No."
         actionsHeader="Actions"

@@ -167,6 +167,8 @@ export function SubscriptionsPage() {
         isLoading={isPending || (isFetching && !data)}
         list={list}
         totalPages={data?.total_pages}
+        total={data?.total}
+        noun={['subscription', 'subscriptions']}
         pagerLabel="Subscriptions pages"
         srNoHeader="Sr No."
         actions={(s) => (

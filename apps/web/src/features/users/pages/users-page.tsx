@@ -90,6 +90,8 @@ export function UsersPage() {
         isLoading={isPending || (isFetching && !data)}
         list={list}
         totalPages={data?.totalPages}
+        total={data?.total}
+        noun={['user', 'users']}
         pagerLabel="Users pages"
         srNoHeader="Sr No."
         actionsHeader="Actions"
