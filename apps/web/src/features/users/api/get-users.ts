@@ -4,7 +4,7 @@ import type { UserList } from '@app/contract/users';
 import { apiClient } from '#web/lib/api-client.ts';
 import { userKeys } from './keys.ts';
 
-export type UserListParams = { page: number; limit: number };
+export type UserListParams = { page: number; limit: number; search?: string };
 
 /** GET users/all: a 400 reads as an empty list (docs/product.md §7.4). */
 export async function getUsers(params: UserListParams, signal?: AbortSignal): Promise<UserList | null> {

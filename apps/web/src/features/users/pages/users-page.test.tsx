@@ -25,7 +25,9 @@ const api = serveTestApi((request, url) => {
   if (url.pathname === '/api/v1/admin/users/all') {
     const page = Number(url.searchParams.get('page'));
     const limit = Number(url.searchParams.get('limit'));
-    const { rows, ...rest } = pageOf(users, { page, limit });
+    const search = url.searchParams.get('search')?.toLowerCase();
+    const found = search ? users.filter((u) => u.userName.toLowerCase().includes(search)) : users;
+    const { rows, ...rest } = pageOf(found, { page, limit });
     return ok({ users: rows, ...rest });
   }
   if (url.pathname === '/api/v1/admin/roles/all')
@@ -48,6 +50,18 @@ const openUsers = (at = '/admin/user-management') =>
   renderPage({ path: '/admin/user-management', Component: UsersPage, at });
 
 describe('User Management', () => {
+  it('searches the users, says how many it found, and keeps the search in the URL (issue 35 item 7)', async () => {
+    const user = userEvent.setup();
+    openUsers();
+    expect(await screen.findByText('11 users')).toBeTruthy();
+    await user.type(screen.getByRole('searchbox', { name: 'Search users' }), 'user1');
+    // user1, user10, user11
+    expect(await screen.findByText('3 users')).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Users' });
+    expect(within(table).queryByText('user2')).toBeNull();
+    await waitFor(() => expect(api.requests.some((r) => r.url.includes('search=user1'))).toBe(true));
+  });
+
   it('lists the users with the spec columns, the role name and the pager', async () => {
     users[0] = buildUser(1, { phonenumber: null, phone: null, role: null });
     openUsers();

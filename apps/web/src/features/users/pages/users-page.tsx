@@ -9,6 +9,7 @@ import { EyeIcon } from '#web/components/base-icons.tsx';
 import { PencilIcon, TrashIcon } from '#web/components/icons.tsx';
 import { apiPaths } from '@app/contract/paths';
 import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
+import { SearchBox } from '#web/components/search-box.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
@@ -42,11 +43,15 @@ const choices = columnChoicesOf(columns);
 export function UsersPage() {
   // The page size the admin last chose is kept on the server (decision 053).
   const list = useUrlListState({ pageSizes: DEFAULT_PAGE_SIZES, listKey: 'users' });
-  const { data, isPending, isFetching } = useUsers({ page: list.page, limit: list.limit }, list.ready);
+  const search = list.debouncedSearch || undefined;
+  const { data, isPending, isFetching } = useUsers(
+    { page: list.page, limit: list.limit, search },
+    list.ready,
+  );
   const [editing, setEditing] = useState<{ user: User | null } | null>(null);
   const deleting = useConfirmDelete<User>(useDeleteUser(), userMessages.deleted);
-  // The list has no search: "all matching" is every user (decision 055).
-  const selection = useRowSelection('');
+  // "All matching" is every user the search finds (decision 055); a new search starts a new selection.
+  const selection = useRowSelection(search ?? '');
   const shown = useListColumns('users', choices);
 
   return (
@@ -57,7 +62,7 @@ export function UsersPage() {
           <>
             <ExportCsvButton
               path={apiPaths.usersExport}
-              query={{}}
+              query={{ search }}
               columns={{ shown: shown.visible, exportable: userExportColumns }}
               expectedRows={data?.total}
               fileName="users"
@@ -69,12 +74,13 @@ export function UsersPage() {
       <PagedTable
         toolbar={
           <>
-            <div className="d-flex mb-3">
+            <div className="d-flex flex-wrap gap-2 mb-3">
+              <SearchBox label="Search users" value={list.search} onChange={list.setSearch} />
               <ListTools columns={shown} />
             </div>
             <UserBulkDelete
               selection={selection}
-              filters={{}}
+              filters={{ search }}
               pageKeys={data?.users.map((u) => u._id) ?? []}
               total={data?.total}
             />
