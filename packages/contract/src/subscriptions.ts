@@ -165,6 +165,8 @@ export const subscriptionListQuery = pageQuery.extend({
     .min(1, 'expiresWithin must be at least 1')
     .max(366, 'expiresWithin must be at most 366')
     .optional(),
+  /** The customer's name or email, or the machine's serial number, containing the text (issue 35 item 7). */
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
 export type SubscriptionListQuery = z.infer<typeof subscriptionListQuery>;
 /** The export's columns, keyed as the list's; the status in words with 'Demo payment' beside it. */
@@ -181,6 +183,7 @@ export const subscriptionExportColumns = {
 export const subscriptionExportQuery = strictObject({
   status: subscriptionListQuery.shape.status,
   expiresWithin: subscriptionListQuery.shape.expiresWithin,
+  search: subscriptionListQuery.shape.search,
   columns: exportColumnsQuery(subscriptionExportColumns),
 });
 export type SubscriptionExportQuery = z.output<typeof subscriptionExportQuery>;

@@ -1,6 +1,7 @@
 import { and, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { subscriptionStatuses, type SubscriptionStatus } from '@app/contract/checkout';
 import { subscriptions as s } from '#api/db/schema/subscriptions.ts';
+import { containsPattern } from '#api/lib/pagination.ts';
 import { renewalGraceMs } from './subscription-status.ts';
 
 const { pending, complete, expired, failed } = subscriptionStatuses;
@@ -43,10 +44,17 @@ export function expiringWithin(days: number, at: Date): SQL {
 
 /** The list's filters from its query (both optional, combined). */
 export const subscriptionFilter = (
-  q: { status?: SubscriptionStatus; expiresWithin?: number },
+  q: { status?: SubscriptionStatus; expiresWithin?: number; search?: string },
   at: Date,
 ): SQL | undefined =>
   and(
     q.status === undefined ? undefined : statusAt(q.status, at),
     q.expiresWithin === undefined ? undefined : expiringWithin(q.expiresWithin, at),
+    q.search
+      ? or(
+          sql`${s.fullName} ilike ${containsPattern(q.search)}`,
+          sql`${s.email} ilike ${containsPattern(q.search)}`,
+          sql`${s.machineSerialNumber} ilike ${containsPattern(q.search)}`,
+        )
+      : undefined,
   );

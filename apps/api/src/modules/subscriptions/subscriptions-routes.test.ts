@@ -139,6 +139,24 @@ describe('GET /api/v1/admin/subscrption/all', () => {
     expect(await totalOf('?expiresWithin=7&status=2')).toBe(0);
   });
 
+  it("searches by the customer's name or email or the machine's serial number, in any case (issue 35 item 7)", async () => {
+    const totalOf = async (query: string) => {
+      const res = await listPage(query);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.total;
+    };
+    // Customer 1, 10, 11 and 12 of the links above; all twelve by email and serial.
+    expect(await totalOf('?search=customer%201')).toBe(4);
+    expect(await totalOf(`?search=${encodeURIComponent(valid.email.toUpperCase())}`)).toBe(12);
+    expect(await totalOf(`?search=${encodeURIComponent(valid.machineSerialNumber.slice(-4))}`)).toBe(12);
+    expect(await totalOf('?search=nobody-like-this')).toBe(0);
+    // A wildcard is a character, not a pattern.
+    expect(await totalOf('?search=%25')).toBe(0);
+    const long = await listPage(`?search=${'x'.repeat(101)}`);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().msg).toBe('search must be at most 100 characters');
+  });
+
   it('exports exactly the filtered rows as CSV, as the list shows them, and audits it', async () => {
     const csv = await own.t.injectAs(own.token, {
       method: 'GET',

@@ -9,6 +9,8 @@ export type SubscriptionListParams = {
   limit: number;
   status?: SubscriptionStatus;
   expiresWithin?: number;
+  /** The customer's name or email, or the machine's serial number (issue 35 item 7). */
+  search?: string;
 };
 export type SubscriptionList = {
   subscriptions: Subscription[];

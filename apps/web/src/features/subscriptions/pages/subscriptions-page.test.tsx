@@ -85,6 +85,16 @@ const listQueries = () =>
     .map((r) => new URL(r.url, 'http://api').searchParams);
 
 describe('Subscription Management', () => {
+  it('searches by customer or serial and keeps the search in the URL (issue 35 item 7)', async () => {
+    list = [row(1, 1)];
+    const router = renderPage();
+    await screen.findByText('Customer 1');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search subscriptions' }), 'SN-7');
+    await waitFor(() => expect(listQueries().at(-1)!.get('search')).toBe('SN-7'));
+    await waitFor(() => expect(router.state.location.search).toContain('search=SN-7'));
+    expect(screen.getByText('1 subscription')).toBeTruthy();
+  });
+
   it('filters by status and by expiry within 7 days from the URL (the dashboard links), and from its selects', async () => {
     list = [row(1, 1)];
     const router = renderPage('/admin/subscription-management?status=4');

@@ -11,6 +11,7 @@ import {
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import { apiPaths } from '@app/contract/paths';
+import { SearchBox } from '#web/components/search-box.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
@@ -115,6 +116,7 @@ export function SubscriptionsPage() {
       limit: list.limit,
       status: status ? (Number(status) as SubscriptionStatus) : undefined,
       expiresWithin: expiring ? Number(expiring) : undefined,
+      search: list.debouncedSearch || undefined,
     },
     list.ready,
   );
@@ -127,7 +129,11 @@ export function SubscriptionsPage() {
           <>
             <ExportCsvButton
               path={apiPaths.subscriptionExport}
-              query={{ status: status || undefined, expiresWithin: expiring || undefined }}
+              query={{
+                status: status || undefined,
+                expiresWithin: expiring || undefined,
+                search: list.debouncedSearch || undefined,
+              }}
               columns={{ shown: shown.visible, exportable: subscriptionExportColumns }}
               expectedRows={data?.total}
               fileName="subscriptions"
@@ -141,6 +147,7 @@ export function SubscriptionsPage() {
       <PagedTable
         toolbar={
           <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
+            <SearchBox label="Search subscriptions" value={list.search} onChange={list.setSearch} />
             <FilterSelect
               label="Status"
               allLabel="All statuses"
