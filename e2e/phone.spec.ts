@@ -70,6 +70,17 @@ test('on a phone the dashboard shows the operations figures first, then the four
   expect(tile!.y).toBeGreaterThan(top!.y);
 });
 
+test('on a phone the device list folds its filters behind a Filters button', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/admin/device?online=offline');
+  const button = page.getByRole('button', { name: 'Filters (1 set)' });
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByLabel('Online', { exact: true })).toBeHidden();
+  await button.click();
+  await expect(page.getByLabel('Online', { exact: true })).toHaveValue('offline');
+  await expectAccessible(page);
+});
+
 test('on a phone the menu takes the keyboard while it covers the page, and gives it back', async ({
   page,
 }) => {

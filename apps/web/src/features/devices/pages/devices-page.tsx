@@ -17,6 +17,7 @@ import { PencilIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
 import { DEFAULT_PAGE_SIZES } from '#web/components/pager.tsx';
+import { FiltersFold } from '#web/components/filters-fold.tsx';
 import { SearchBox } from '#web/components/search-box.tsx';
 import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
@@ -136,7 +137,9 @@ export function DevicesPage() {
     <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
       {/* Above the actions: their menus open downward, over the table rather than these. */}
       <div className="w-100">
-        <DeviceFacetSelects filters={filters} />
+        <FiltersFold active={Object.values(filters.values).filter((v) => v !== undefined && v !== '').length}>
+          <DeviceFacetSelects filters={filters} />
+        </FiltersFold>
       </div>
       <SearchBox label="Search devices" value={list.search} onChange={list.setSearch} />
       <div className="d-flex flex-wrap align-items-center gap-2">
