@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { apiPaths } from '@app/contract/paths';
 import type { AlarmList } from '@app/contract/alarms';
 import { deviceCredentials } from '../db/schema/device-api.ts';
@@ -39,7 +40,14 @@ let url: string;
 let dataDir: string;
 let fleet: DemoFleet | null = null;
 const db = () => t.database.db;
-const count = async (query: Promise<{ n: number }[]>) => (await query)[0]!.n;
+/** How many rows of `table` (that match `where`). */
+const rowsIn = async (table: PgTable, where?: SQL) =>
+  (
+    (await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(table)
+      .where(where)) as { n: number }[]
+  )[0]!.n;
 
 const start = () =>
   startDemoFleet({
@@ -66,21 +74,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const liveCredentials = () =>
-  count(
-    db()
-      .select({ n: sql<number>`count(*)::int` })
-      .from(deviceCredentials)
-      .where(isNull(deviceCredentials.revokedAt)),
-  );
+const liveCredentials = () => rowsIn(deviceCredentials, isNull(deviceCredentials.revokedAt));
 
 describe('the demo fleet', () => {
   it('enrols the demo machines and keeps them calling: check-ins, treatments, an error burst, a revoked caller', async () => {
-    const treatmentsBefore = await count(
-      db()
-        .select({ n: sql<number>`count(*)::int` })
-        .from(treatmentRecords),
-    );
+    const treatmentsBefore = await rowsIn(treatmentRecords);
     fleet = await start();
     const cast = readCast(castFile(dataDir))!;
     expect(fleet.machines).toBe(cast.length);
@@ -97,45 +95,21 @@ describe('the demo fleet', () => {
     await expect.poll(liveCredentials, { timeout: 30_000 }).toBe(cast.length - 1);
     // New treatments arrive through the device API, from the demo's own doctors.
     await expect
-      .poll(
-        () =>
-          count(
-            db()
-              .select({ n: sql<number>`count(*)::int` })
-              .from(treatmentRecords),
-          ),
-        {
-          timeout: 30_000,
-        },
-      )
+      .poll(() => rowsIn(treatmentRecords), {
+        timeout: 30_000,
+      })
       .toBeGreaterThan(treatmentsBefore + 20);
     const crashing = byRole('crashing')[0]!;
     await expect
-      .poll(
-        () =>
-          count(
-            db()
-              .select({ n: sql<number>`count(*)::int` })
-              .from(errorLogs)
-              .where(eq(errorLogs.machineNumber, crashing.machineNumber)),
-          ),
-        { timeout: 30_000 },
-      )
+      .poll(() => rowsIn(errorLogs, eq(errorLogs.machineNumber, crashing.machineNumber)), { timeout: 30_000 })
       .toBeGreaterThan(50);
     const revoked = byRole('revoked')[0]!;
     await expect
       .poll(
         () =>
-          count(
-            db()
-              .select({ n: sql<number>`count(*)::int` })
-              .from(deviceCredentials)
-              .where(
-                and(
-                  eq(deviceCredentials.deviceId, revoked.deviceId),
-                  isNotNull(deviceCredentials.revokedCallAt),
-                ),
-              ),
+          rowsIn(
+            deviceCredentials,
+            and(eq(deviceCredentials.deviceId, revoked.deviceId), isNotNull(deviceCredentials.revokedCallAt)),
           ),
         { timeout: 30_000 },
       )
@@ -143,12 +117,7 @@ describe('the demo fleet', () => {
 
     // The steady machines report their check-ins (the last-seen time of the app's clock).
     await t.app.deviceGate.checkIns.flush();
-    const seenNow = await count(
-      db()
-        .select({ n: sql<number>`count(*)::int` })
-        .from(devices)
-        .where(gt(devices.lastSeenAt, new Date(t.clock.now.getTime() - 60_000))),
-    );
+    const seenNow = await rowsIn(devices, gt(devices.lastSeenAt, new Date(t.clock.now.getTime() - 60_000)));
     expect(seenNow).toBeGreaterThanOrEqual(cast.length - 4);
 
     // Every alarm kind opens: the fleet's, and the demo's licence in grace (the start's full sweep derives it).
@@ -168,19 +137,9 @@ describe('the demo fleet', () => {
 
   it('keeps each machine’s credential across a restart: nothing is enrolled again', async () => {
     await fleet!.stop();
-    const credentialRows = () =>
-      count(
-        db()
-          .select({ n: sql<number>`count(*)::int` })
-          .from(deviceCredentials),
-      );
+    const credentialRows = () => rowsIn(deviceCredentials);
     const before = await credentialRows();
-    const treatments = () =>
-      count(
-        db()
-          .select({ n: sql<number>`count(*)::int` })
-          .from(treatmentRecords),
-      );
+    const treatments = () => rowsIn(treatmentRecords);
     const treated = await treatments();
     fleet = await start();
     await expect.poll(treatments, { timeout: 30_000 }).toBeGreaterThan(treated + 5);
