@@ -57,7 +57,7 @@ const start = () =>
     enrolment: createEnrolmentService({ db: db(), secret: t.config.jwtSecret, now: () => t.clock.now }),
     castFile: castFile(dataDir),
     pace: fast,
-    log: { warn: (msg) => console.warn(msg) },
+    log: { warn: (msg) => console.warn(msg), error: (fields, msg) => console.error(msg, fields) },
   });
 
 beforeAll(async () => {

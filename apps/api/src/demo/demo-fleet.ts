@@ -4,8 +4,10 @@ import { tinyPng } from '@app/fleet-simulator/fake-data';
 import { ApiError } from '@app/fleet-simulator/http';
 import { takeSurprises } from '@app/fleet-simulator/ledger';
 import { SimMachine } from '@app/fleet-simulator/machine';
+import { eachLimited } from '@app/fleet-simulator/pool';
 import type { Db } from '../db/client.ts';
 import { doctors } from '../db/schema/devices.ts';
+import { startJobs } from '../lib/jobs.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import type { EnrolmentService } from '../modules/device-api/enrolment-service.ts';
 import { chooseCast, doctorOf, readCast, writeCast, type CastMember } from './demo-fleet-cast.ts';
@@ -14,7 +16,7 @@ import { chooseCast, doctorOf, readCast, writeCast, type CastMember } from './de
  * The built-in demo fleet (issue 35 item 1): the demo data's machines, kept alive by the fleet
  * simulator's own machine code speaking the device API over HTTP to this very server, so the
  * dashboard, the map and the alarms show real states an hour after `npm start`, not a fleet that
- * went quiet. Gentle: about one call a second for 60 machines, one timer, a few calls at a time.
+ * went quiet. Gentle: about one call a second for 60 machines, one periodic job, four calls at a time.
  */
 
 export type DemoFleetPace = {
@@ -28,7 +30,7 @@ export type DemoFleetPace = {
   burstEveryMs: number;
   /** How many errors a burst logs (above ALARM_ERROR_BURST, so the alarm opens). */
   burstSize: number;
-  /** How often the schedule looks for work that is due. */
+  /** How often the job looks for work that is due. */
   tickMs: number;
 };
 
@@ -51,7 +53,7 @@ type Deps = {
   /** DATA_DIR/demo-fleet.json (demo-fleet-cast.ts). */
   castFile: string;
   pace: DemoFleetPace;
-  log: { warn: (msg: string) => void };
+  log: { warn: (msg: string) => void; error: (fields: object, msg: string) => void };
   now?: () => number;
 };
 
@@ -63,7 +65,6 @@ type Player = {
   nextBurst: number;
   /** Where a flaky machine is in its period. */
   phase: number;
-  busy: boolean;
   /** Whether its doctor was signed in (or found missing) since the machine last enrolled. */
   signInTried: boolean;
 };
@@ -108,7 +109,6 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
       nextRecord: start + mine.int(0, Math.min(5 * 60_000, pace.recordMs)),
       nextBurst: start + mine.int(0, Math.min(60_000, pace.burstEveryMs)),
       phase: mine.int(0, pace.flakyPeriodMs),
-      busy: false,
       signInTried: false,
     });
   }
@@ -185,7 +185,6 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
   }
 
   async function turn(p: Player) {
-    p.busy = true;
     try {
       await play(p, now());
     } catch (err) {
@@ -198,37 +197,25 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
       log.warn(`demo fleet ${p.member.machineNumber}: ${(err as Error).message}`);
     } finally {
       for (const surprise of takeSurprises(p.machine.ledger)) log.warn(`demo fleet: ${surprise}`);
-      p.busy = false;
     }
   }
 
-  // One timer; at most four machines at work at a time, so the server never feels the demo. Each
-  // tick goes on round the fleet where the last one stopped, so every machine gets its turn.
-  let running = 0;
-  let cursor = 0;
-  const working = new Set<Promise<void>>();
-  const timer = setInterval(() => {
+  /** One run: every machine with something due, four at a time, so the server never feels the demo. */
+  async function turnDue() {
     const at = now();
-    for (let seen = 0; seen < players.length && running < 4; seen++) {
-      const p = players[cursor]!;
-      cursor = (cursor + 1) % players.length;
-      const due = at >= p.nextHeartbeat || at >= p.nextRecord || at >= p.nextBurst;
-      if (p.busy || (p.member.credential && (p.member.role === 'silent' || !due))) continue;
-      running++;
-      const work = turn(p).finally(() => {
-        running--;
-        working.delete(work);
-      });
-      working.add(work);
-    }
-  }, pace.tickMs);
-  timer.unref();
+    const due = players.filter(
+      (p) =>
+        p.member.credential === null ||
+        (p.member.role !== 'silent' && (at >= p.nextHeartbeat || at >= p.nextRecord || at >= p.nextBurst)),
+    );
+    await eachLimited(due, 4, turn);
+  }
+  // A periodic job like the modules' (lib/jobs.ts): never two runs at once, a failure logged. It
+  // is this instance's own: the demo machines call the server that runs them (decision 071).
+  const stopJob = startJobs([{ name: 'demo fleet', everySeconds: pace.tickMs / 1000, run: turnDue }], log);
 
   return {
     machines: players.length,
-    async stop() {
-      clearInterval(timer);
-      await Promise.allSettled([...working]);
-    },
+    stop: stopJob,
   };
 }

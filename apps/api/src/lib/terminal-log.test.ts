@@ -42,7 +42,22 @@ describe('the terminal log', () => {
     ]);
     log.flush();
     expect(lines).toHaveLength(1);
-    log.stop();
+  });
+
+  it("writes the minute's line with the first line after the minute is up", () => {
+    const lines: string[] = [];
+    let clock = at;
+    const log = createTerminalLog({ out: (text) => lines.push(text), now: () => clock });
+    log.write(request('r1', 'POST', '/api/v1/app/heartbeat'));
+    log.write(answer('r1', 200, 2));
+    clock += 59_000;
+    log.write(request('r2', 'POST', '/api/v1/app/heartbeat'));
+    expect(lines).toEqual([]);
+    clock += 1_000;
+    log.write(answer('r2', 200, 2));
+    expect(lines).toEqual([
+      '09:42:02 INFO  1 request answered (1 from machines, 0 from the console and others)\n',
+    ]);
   });
 
   it('gives a failed or slow request its own line, with its method, path, status and time', () => {
@@ -58,7 +73,6 @@ describe('the terminal log', () => {
       '09:41:02 ERROR POST /api/v1/admin/export 500 12 ms\n',
       '09:41:02 WARN  GET /api/v1/admin/machine 200 1500 ms\n',
     ]);
-    log.stop();
   });
 
   it('writes other events as a message and its fields, and an error with its stack', () => {
@@ -79,7 +93,6 @@ describe('the terminal log', () => {
       '09:41:02 ERROR mail send failed\nError: boom\n    at send\n',
       'not json at all\n',
     ]);
-    log.stop();
   });
 
   it('reads the lines Fastify really writes', async () => {
@@ -96,6 +109,5 @@ describe('the terminal log', () => {
       /INFO {2}1 request answered \(1 from machines, 0 from the console and others\)\n$/,
     );
     expect(lines.every((l) => !l.startsWith('{'))).toBe(true);
-    log.stop();
   });
 });

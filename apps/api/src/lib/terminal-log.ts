@@ -2,8 +2,9 @@
  * The server's log as a person at a terminal reads it (issue 35 item 10): one short line per event
  * instead of pino's JSON, and the flow of ordinary requests (the console's polls, the machines'
  * check-ins: about one a second with the demo fleet) folded into one line a minute. A request that
- * failed (4xx, 5xx) or took a second or more still gets its own line. LOG_FORMAT=json, or output
- * that is not a terminal, keeps the JSON lines (config.ts).
+ * failed (4xx, 5xx) or took a second or more still gets its own line. The minute's line is written
+ * with the first line after the minute is up (no timer of its own: a quiet server has nothing to
+ * fold). LOG_FORMAT=json, or output that is not a terminal, keeps the JSON lines (config.ts).
  */
 
 type Line = Record<string, unknown> & { level?: number; time?: number; msg?: string; reqId?: string };
@@ -20,7 +21,7 @@ const levels: Record<number, string> = {
 const hidden = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId', 'req', 'res', 'responseTime']);
 const slowMs = 1_000;
 
-export type TerminalLog = { write: (line: string) => void; flush: () => void; stop: () => void };
+export type TerminalLog = { write: (line: string) => void; flush: () => void };
 
 export function createTerminalLog({
   out,
@@ -35,6 +36,7 @@ export function createTerminalLog({
   const running = new Map<string, string>();
   let fromMachines = 0;
   let fromOthers = 0;
+  let since = now();
 
   const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
   const print = (ms: number, level: number, text: string) =>
@@ -46,6 +48,7 @@ export function createTerminalLog({
       .join(' ');
 
   function flush() {
+    since = now();
     const total = fromMachines + fromOthers;
     if (total === 0) return;
     print(
@@ -56,10 +59,8 @@ export function createTerminalLog({
     fromMachines = 0;
     fromOthers = 0;
   }
-  const timer = setInterval(flush, summaryEveryMs);
-  timer.unref();
-
   function write(text: string) {
+    if (now() - since >= summaryEveryMs) flush();
     let line: Line;
     try {
       line = JSON.parse(text) as Line;
@@ -101,5 +102,5 @@ export function createTerminalLog({
     print(at, level, `${line.msg ?? ''}${rest ? `  ${rest}` : ''}${about}`);
   }
 
-  return { write, flush, stop: () => clearInterval(timer) };
+  return { write, flush };
 }

@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
-import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { usePhone } from '#web/lib/use-media-query.ts';
 
 /**
  * A list's filters, folded behind a Filters button on a phone (issue 35 item 7), where a row of
@@ -7,7 +7,7 @@ import { useMediaQuery } from '#web/lib/use-media-query.ts';
  * button says how many filters are set, so a folded filter is never forgotten.
  */
 export function FiltersFold({ active, children }: { active: number; children: ReactNode }) {
-  const phone = useMediaQuery('(max-width: 575.98px)');
+  const phone = usePhone();
   const [open, setOpen] = useState(false);
   const panel = useId();
   if (!phone) return <>{children}</>;

@@ -1,4 +1,5 @@
 import { eq, gte, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import {
   expiringWithinDays,
   highlightDays,
@@ -41,13 +42,15 @@ export function createDashboardService({
     (
       await db.select({ n: tableRowCounts.n }).from(tableRowCounts).where(eq(tableRowCounts.tableName, name))
     )[0]?.n ?? 0;
-  const countSubscriptions = async (where: SQL) =>
-    (
-      await db
+  const countOf = async (query: Promise<{ n: number }[]>) => (await query)[0]?.n ?? 0;
+  const rowsIn = (table: PgTable, where: SQL) =>
+    countOf(
+      db
         .select({ n: sql<number>`count(*)::int` })
-        .from(subscriptions)
-        .where(where)
-    )[0]!.n;
+        .from(table)
+        .where(where),
+    );
+  const countSubscriptions = (where: SQL) => rowsIn(subscriptions, where);
 
   const onlineCounts = createOnlineCounts({ db, offlineMinutes });
   async function machines(at: Date) {
@@ -106,8 +109,6 @@ export function createDashboardService({
     };
   }
 
-  const countOf = async (query: Promise<{ n: number }[]>) => (await query)[0]?.n ?? 0;
-
   /**
    * The spec's four tiles over the last `highlightDays` days (issue 35 item 6), each with the
    * permission of its list: range counts on the created-at indexes, the first links per customer
@@ -132,14 +133,7 @@ export function createDashboardService({
               .where(sql`first >= ${since.toISOString()}::timestamptz`),
           )
         : undefined,
-      may('users.manage')
-        ? countOf(
-            db
-              .select({ n: sql<number>`count(*)::int` })
-              .from(users)
-              .where(gte(users.createdAt, since)),
-          )
-        : undefined,
+      may('users.manage') ? rowsIn(users, gte(users.createdAt, since)) : undefined,
       may('logs.view')
         ? countOf(
             db

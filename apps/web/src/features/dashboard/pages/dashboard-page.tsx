@@ -1,5 +1,5 @@
 import { PageHeader } from '#web/components/page-header.tsx';
-import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { usePhone } from '#web/lib/use-media-query.ts';
 import { useOperations } from '../api/get-operations.ts';
 import { HighlightTiles } from '../components/highlight-tiles.tsx';
 import { OperationsSection } from '../components/operations-section.tsx';
@@ -11,7 +11,7 @@ import { OperationsSection } from '../components/operations-section.tsx';
  */
 export function DashboardPage() {
   const { data, isError } = useOperations();
-  const phone = useMediaQuery('(max-width: 575.98px)');
+  const phone = usePhone();
   // A failed load is said once, by the Operations section.
   const tiles = isError ? null : <HighlightTiles highlights={data?.highlights} />;
   return (
