@@ -41,7 +41,14 @@ test('adds an app update with a small APK, sees it listed and downloads it intac
   await expect(dialog).toBeHidden();
   const row = page.getByRole('row').filter({ hasText: appName });
   await expect(row).toBeVisible();
+  // Update Type is off until chosen (a 1280 px window fits the list without it, issue 35): shown
+  // for this check, then off again for the specs after.
+  const updateType = page.getByRole('checkbox', { name: /Update Type/ });
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await updateType.check();
   await expect(row.getByRole('cell', { name: 'Force', exact: true })).toBeVisible();
+  await updateType.uncheck();
+  await page.keyboard.press('Escape');
   await expect(row.getByRole('cell', { name: '3.0.0', exact: true })).toBeVisible();
   // A Force update waits for a second admin (ROLLOUT_SECOND_ADMIN, on here): the admin who asked is
   // not offered Approve, and the row says why (decision 051).

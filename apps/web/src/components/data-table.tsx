@@ -4,6 +4,7 @@ import { orNA, type Displayable } from '../lib/format.ts';
 import type { SortState } from '../lib/use-list-state.ts';
 import { SortIcon } from './icons.tsx';
 import { Spinner } from './spinner.tsx';
+import { TruncatedText } from './truncated-text.tsx';
 import type { TableSelection } from './use-row-selection.ts';
 
 export type DataTableColumn<T> = {
@@ -16,7 +17,15 @@ export type DataTableColumn<T> = {
   sortKey?: string;
   /** Cannot be hidden in ColumnSettings. */
   mandatory?: boolean;
+  /** Off until the admin chooses it in ColumnSettings (useColumnVisibility). */
+  hiddenByDefault?: boolean;
   className?: string;
+  /**
+   * A free text that may be long (a name, an email, a remark): cut to one line at this width (CSS,
+   * `true` for 16em, in the table's type), whole on hover and focus (TruncatedText), so the table
+   * fits a 1280 px window.
+   */
+  truncate?: string | true;
 };
 
 export type DataTableProps<T> = {
@@ -62,12 +71,25 @@ function orderColumns<T>(columns: readonly DataTableColumn<T>[], visible: readon
   return shown;
 }
 
+/**
+ * A heading breaks between its words when the columns need the room (a 1280 px window): `text-nowrap`
+ * keeps a column's cells on one line, never its heading.
+ */
+const headerClass = (className: string | undefined) =>
+  className?.replace(/\btext-nowrap\b/g, '').trim() || undefined;
+
 const ariaSort = (sort: SortState | undefined, key: string) =>
   sort?.key === key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
 
 function defaultCell<T>(row: T, key: string) {
   const value = (row as Record<string, unknown>)[key];
   return typeof value === 'object' && value !== null ? orNA(null) : orNA(value as Displayable);
+}
+
+function cell<T>(column: DataTableColumn<T>, row: T, index: number): ReactNode {
+  const content = column.render ? column.render(row, index) : defaultCell(row, column.key);
+  if (!column.truncate || typeof content !== 'string') return content;
+  return <TruncatedText text={content} maxWidth={column.truncate === true ? undefined : column.truncate} />;
 }
 
 export function DataTable<T>({
@@ -116,18 +138,14 @@ export function DataTable<T>({
                 />
               </th>
             ) : null}
-            {showSrNo ? (
-              <th scope="col" className="text-nowrap">
-                {srNoHeader}
-              </th>
-            ) : null}
+            {showSrNo ? <th scope="col">{srNoHeader}</th> : null}
             {shown.map((column) =>
               column.sortable && onSort ? (
                 <th
                   key={column.key}
                   scope="col"
                   aria-sort={ariaSort(sort, column.sortKey ?? column.key)}
-                  className={column.className}
+                  className={headerClass(column.className)}
                 >
                   <button
                     type="button"
@@ -141,13 +159,13 @@ export function DataTable<T>({
                   </button>
                 </th>
               ) : (
-                <th key={column.key} scope="col" className={column.className}>
+                <th key={column.key} scope="col" className={headerClass(column.className)}>
                   {column.header}
                 </th>
               ),
             )}
             {actions ? (
-              <th scope="col" className="text-nowrap">
+              <th scope="col" className="text-nowrap actions-cell">
                 {actionsHeader}
               </th>
             ) : null}
@@ -185,11 +203,11 @@ export function DataTable<T>({
                 {showSrNo ? <td>{(page - 1) * limit + index + 1}</td> : null}
                 {shown.map((column) => (
                   <td key={column.key} className={column.className}>
-                    {column.render ? column.render(row, index) : defaultCell(row, column.key)}
+                    {cell(column, row, index)}
                   </td>
                 ))}
                 {actions ? (
-                  <td>
+                  <td className="actions-cell">
                     <div className="d-flex gap-1 flex-nowrap">{actions(row, index)}</div>
                   </td>
                 ) : null}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { ChevronDownIcon } from './icons.tsx';
+import { MoreIcon } from './icons.tsx';
 import { useDismiss } from '../lib/use-dismiss.ts';
 import { menuButtonKeys, menuKeys } from '../lib/menu-keys.ts';
 
@@ -99,7 +99,8 @@ export function RowMenu({
       <button
         ref={button}
         type="button"
-        className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
+        // Three dots, no word: a row's actions must stay narrow to fit a 1280 px window (issue 35).
+        className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center"
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -110,8 +111,7 @@ export function RowMenu({
         onPointerEnter={onIntent}
         onFocus={onIntent}
       >
-        <span aria-hidden="true">Actions</span>
-        <ChevronDownIcon size={14} />
+        <MoreIcon size={16} />
       </button>
       {open ? (
         <ul

@@ -45,9 +45,8 @@ export function useColumnVisibility(
 }
 
 /** A table's columns as the chooser offers them (the Actions column is the table's, not a choice). */
-export const columnChoicesOf = (
-  columns: readonly { key: string; header: string; mandatory?: boolean }[],
-): ColumnChoice[] => columns.map(({ key, header, mandatory }) => ({ key, header, mandatory }));
+export const columnChoicesOf = (columns: readonly ColumnChoice[]): ColumnChoice[] =>
+  columns.map(({ key, header, mandatory, hiddenByDefault }) => ({ key, header, mandatory, hiddenByDefault }));
 
 /** A list's columns: what the chooser offers, what shows in order, and how to change it. */
 export type ListColumns = {

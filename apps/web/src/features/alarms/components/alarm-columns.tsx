@@ -40,8 +40,10 @@ const common: DataTableColumn<Alarm>[] = [
     ),
   },
   { key: 'rule', header: 'Rule', render: (a) => alarmRuleLabels[a.rule] },
+  // What happened, in words: the one column left to wrap, never cut.
   { key: 'detail', header: 'Detail', render: (a) => alarmDetailText(a, at) },
-  { key: 'openedAt', header: 'Opened', className: 'text-nowrap', render: (a) => at(a.openedAt) },
+  // A date and its time may take two lines: the row's actions need the room at 1280 px.
+  { key: 'openedAt', header: 'Opened', render: (a) => at(a.openedAt) },
   { key: 'status', header: 'Status', render: (a) => <AlarmStatusBadge alarm={a} /> },
 ];
 
@@ -55,7 +57,6 @@ export const pastColumns: DataTableColumn<Alarm>[] = [
   {
     key: 'resolvedAt',
     header: 'Resolved',
-    className: 'text-nowrap',
     render: (a) => formatDateTime(a.resolvedAt),
   },
   { key: 'resolvedBy', header: 'Resolved By', render: (a) => a.resolvedBy ?? alarmTexts.resolvedByItself },

@@ -15,7 +15,7 @@ export function RolloutProgress({ release }: { release: AppUpdateListItem }) {
         ? '100 % awaiting approval'
         : null;
   return (
-    <div style={{ minWidth: '11rem' }}>
+    <div style={{ minWidth: '10rem', maxWidth: '13rem' }}>
       <div className="small text-nowrap">
         {rolloutStateLabels[release.rolloutState]} · {release.rolloutPercent} %
         {waiting ? <span className="badge text-bg-warning ms-1">{waiting}</span> : null}
@@ -31,7 +31,7 @@ export function RolloutProgress({ release }: { release: AppUpdateListItem }) {
       >
         <div className="progress-bar" style={{ width: `${share}%` }} />
       </div>
-      <div className="small text-body-secondary text-nowrap">{rolloutProgressText(release.progress)}</div>
+      <div className="small text-body-secondary">{rolloutProgressText(release.progress)}</div>
     </div>
   );
 }

@@ -7,6 +7,8 @@ import {
 } from '@app/contract/app-updates';
 import { apiPaths } from '@app/contract/paths';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { DownloadIcon } from '#web/components/icons.tsx';
+import { PackageName } from '#web/components/package-name.tsx';
 import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
 import { AddButton, PagedTable } from '#web/components/paged-table.tsx';
@@ -22,28 +24,44 @@ import { useRolloutActions } from '../components/rollout-actions.tsx';
 import { RolloutProgress } from '../components/rollout-progress.tsx';
 
 const columns: DataTableColumn<AppUpdateListItem>[] = [
-  { key: 'appName', header: 'App Name' },
+  { key: 'appName', header: 'App Name', render: (u) => <PackageName name={u.appName} /> },
   { key: 'versionCode', header: 'Version Code', className: 'text-nowrap' },
   // The column that names the row cannot be hidden (decision 057).
   { key: 'versionName', header: 'Version Name', className: 'text-nowrap', mandatory: true },
-  { key: 'updateType', header: 'Update Type', render: (u) => updateTypeLabel(u.updateType) },
-  { key: 'remark', header: 'Remark' },
+  // Off at first, so the list fits a 1280 px window; the Columns menu offers it (issue 35).
+  {
+    key: 'updateType',
+    header: 'Update Type',
+    render: (u) => updateTypeLabel(u.updateType),
+    hiddenByDefault: true,
+  },
+  { key: 'remark', header: 'Remark', truncate: '9em' },
   // How many machines last reported this versionCode in their heartbeat (issue 16).
   { key: 'deviceCount', header: 'Machines Running', className: 'text-nowrap text-end' },
   // The staged rollout and its progress from the machines' check-ins (decision 051).
   { key: 'rolloutPercent', header: 'Rollout', render: (u) => <RolloutProgress release={u} /> },
-  { key: 'createdAt', header: 'Date', className: 'text-nowrap', render: (u) => formatDateTime(u.createdAt) },
+  { key: 'createdAt', header: 'Date', render: (u) => formatDateTime(u.createdAt) },
   {
     key: 'apkUrl',
     header: 'APK',
     className: 'text-nowrap',
     // A withdrawn release is offered to no machine, and no longer to the admin either (issue 35).
+    // An icon, named for the release, keeps the column narrow.
     render: (u) =>
       u.rolloutState === 'withdrawn' ? (
-        <span className="text-body-secondary">Withdrawn</span>
+        <span className="text-body-secondary" title="Withdrawn">
+          <span aria-hidden="true">–</span>
+          <span className="visually-hidden">Withdrawn</span>
+        </span>
       ) : (
-        <a href={u.apkUrl} download={u.fileName} aria-label={`Download ${u.appName} ${u.versionName}`}>
-          Download
+        <a
+          href={u.apkUrl}
+          download={u.fileName}
+          className="btn btn-sm btn-outline-secondary"
+          aria-label={`Download ${u.appName} ${u.versionName}`}
+          title="Download"
+        >
+          <DownloadIcon size={16} />
         </a>
       ),
   },
@@ -63,10 +81,6 @@ export function AppUpdatesPage() {
   const { data, isPending, isFetching } = useAppUpdates({ page: list.page, limit: list.limit }, list.ready);
   const rollout = useRolloutActions();
   const chosen = useListColumns('app-updates', choices);
-  // Not a choice: mandatory keeps it shown, last.
-  const shown: DataTableColumn<AppUpdateListItem>[] = mayPublish
-    ? [...columns, { key: 'actions', header: 'Actions', render: rollout.buttons, mandatory: true }]
-    : columns;
 
   return (
     <>
@@ -92,13 +106,16 @@ export function AppUpdatesPage() {
           </div>
         }
         label="App updates"
-        columns={shown}
+        columns={columns}
         visibleColumns={chosen.visible}
         rows={data?.allSystems}
         getRowKey={(u) => u._id}
         emptyText={appUpdateMessages.empty}
         isLoading={isPending || (isFetching && !data)}
         list={list}
+        // Not a choice: the table's own last column, always in view (DataTable's actions).
+        actions={mayPublish ? rollout.buttons : undefined}
+        actionsHeader="Actions"
         totalPages={data?.totalPages}
         total={data?.total}
         noun={['release', 'releases']}

@@ -2,12 +2,12 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from '#web/components/link.tsx';
 import { deviceMessages, deviceSortKeys, type Device, type DeviceSortKey } from '@app/contract/devices';
 import { bulkTexts } from '@app/contract/bulk-texts';
-import { ColumnSettings, type ColumnChoice } from '#web/components/column-settings.tsx';
+import { ColumnSettings } from '#web/components/column-settings.tsx';
 import { ExportCsvButton } from '#web/components/export-csv-button.tsx';
 import { deviceExportColumns } from '@app/contract/device-export-columns';
 import { apiPaths } from '@app/contract/paths';
 import { SavedViewsMenu } from '#web/components/saved-views-menu.tsx';
-import { useColumnVisibility } from '#web/components/use-column-visibility.ts';
+import { columnChoicesOf, useColumnVisibility } from '#web/components/use-column-visibility.ts';
 import { useRowSelection } from '#web/components/use-row-selection.ts';
 import { MountWhenShown } from '#web/components/mount-when-shown.tsx';
 import { paths } from '#web/lib/paths.ts';
@@ -80,12 +80,9 @@ const DeviceFormModal = lazy(() => loadDeviceForm().then((m) => ({ default: m.De
 const preloadDeviceForm = () => void loadDeviceForm();
 
 const hiddenByDefault = new Set(['licenceState', 'lastSeenAt', 'online', 'appVersionCode']);
-const columnChoices: ColumnChoice[] = columns.map(({ key, header, mandatory }) => ({
-  key,
-  header,
-  mandatory,
-  hiddenByDefault: hiddenByDefault.has(key),
-}));
+const columnChoices = columnChoicesOf(
+  columns.map((c) => ({ ...c, hiddenByDefault: hiddenByDefault.has(c.key) })),
+);
 
 /*
  * The selection bar and its bulk actions (decision 055) show only once rows are picked: they load when

@@ -46,8 +46,8 @@ const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maxim
 
 const columns: DataTableColumn<Subscription>[] = [
   // The column that names the row cannot be hidden (decision 057).
-  { key: 'fullName', header: 'Name', mandatory: true },
-  { key: 'email', header: 'Email' },
+  { key: 'fullName', header: 'Name', mandatory: true, truncate: '9em' },
+  { key: 'email', header: 'Email', truncate: '11em' },
   {
     key: 'machineSerialNumber',
     header: 'Machine Serial No.',
@@ -67,7 +67,7 @@ const columns: DataTableColumn<Subscription>[] = [
     header: 'Status',
     // A demo payment moved no money: it must never pass for a real one (issue 18).
     render: (s) => (
-      <span className="d-inline-flex gap-1 text-nowrap">
+      <span className="d-inline-flex flex-wrap gap-1">
         <SubscriptionStatusBadge status={s.status} />
         {s.demoPayment && <StatusBadge label={demoPaymentLabel} tone="info" />}
       </span>
