@@ -89,6 +89,6 @@ test('the Operations figures count the fleet and each opens its list filtered to
   const today = new Date().toISOString().slice(0, 10);
   await page.getByRole('region', { name: 'Treatments' }).getByRole('link', { name: '0 Today' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/treatments\\?from=${today}&to=${today}$`));
-  await expect(page.getByText(`Recorded on ${today} (UTC)`)).toBeVisible();
+  await expect(page.getByText(`Started on ${today} (UTC)`)).toBeVisible();
   await expect(page.getByText('No Treatment found.')).toBeVisible();
 });

@@ -34,6 +34,7 @@ const phrases: Phrase[] = [
   ['GET', /^\/patient\/all$/, 'Listed patients'],
   ['GET', /^\/technicians\/all$/, 'Listed technicians'],
   ['GET', /^\/treatement-records\/all$/, 'Listed treatment records'],
+  ['GET', /^\/treatement-records\/facets$/, 'Counted treatment records per filter'],
   ['GET', /^\/(access|error)-logs\/all$/, 'Read the $1 logs'],
   ['GET', /^\/users\/all$/, 'Listed users'],
   ['POST', /^\/users\/?$/, 'Added a user', 'user'],

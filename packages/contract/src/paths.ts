@@ -67,6 +67,8 @@ export const apiPaths = {
   treatmentsAll: '/api/v1/admin/treatement-records/all',
   // Ours (issue 17): the treatment list as a CSV file, streamed (decision 058).
   treatmentsExport: '/api/v1/admin/treatement-records/export',
+  // Ours (issue 35): Treatment Records' facets.
+  treatmentsFacets: '/api/v1/admin/treatement-records/facets',
   treatment: (id: string) => `/api/v1/admin/treatement-records/${id}`,
   subscriptionsAll: '/api/v1/admin/subscrption/all',
   subscriptionAdd: '/api/v1/admin/subscrption/add',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { exportColumnsQuery } from './export-columns.ts';
 import { envelope } from './envelope.ts';
+import { facetValueSchema } from './facets.ts';
 import { pageQuery, strictObject } from './fields.ts';
 import { revealExportQuery } from './masking.ts';
 
@@ -17,7 +18,12 @@ export const treatmentMessages = {
   searchTooLong: 'search must be at most 100 characters',
   fromInvalid: 'from must be a date (YYYY-MM-DD)',
   toInvalid: 'to must be a date (YYYY-MM-DD)',
+  treatmentPlanInvalid: 'treatmentPlan must be 1 to 200 characters',
+  treatmentDeviceInvalid: 'treatmentDevice must be 1 to 200 characters',
 } as const;
+
+/** A facet's value: the plan or device exactly as the app recorded it. */
+const recordedText = (message: string) => z.string().trim().min(1, message).max(200, message).optional();
 
 /** Treatment list: page, limit, machineNumber, doctorId (and patientId), optional search and UTC day range. */
 export const treatmentListQuerySchema = pageQuery.extend({
@@ -25,7 +31,13 @@ export const treatmentListQuerySchema = pageQuery.extend({
   doctorId: z.uuid({ error: treatmentMessages.doctorIdInvalid }).optional(),
   patientId: z.uuid({ error: treatmentMessages.patientIdInvalid }).optional(),
   search: z.string().trim().max(100, treatmentMessages.searchTooLong).optional(),
-  /** Ours (the dashboard's figures link here): recorded on or after this UTC day, and on or before `to`. */
+  /** Ours (issue 35): the facets, exactly one plan and one treatment device. */
+  treatmentPlan: recordedText(treatmentMessages.treatmentPlanInvalid),
+  treatmentDevice: recordedText(treatmentMessages.treatmentDeviceInvalid),
+  /**
+   * Ours (the dashboard's figures link here): treatments that took place (started; issue 35) on or
+   * after this UTC day, and on or before `to`.
+   */
   from: z.iso
     .date({ error: treatmentMessages.fromInvalid })
     .max(10, treatmentMessages.fromInvalid)
@@ -51,6 +63,8 @@ export const treatmentExportQuerySchema = strictObject({
   doctorId: treatmentListQuerySchema.shape.doctorId,
   patientId: treatmentListQuerySchema.shape.patientId,
   search: treatmentListQuerySchema.shape.search,
+  treatmentPlan: treatmentListQuerySchema.shape.treatmentPlan,
+  treatmentDevice: treatmentListQuerySchema.shape.treatmentDevice,
   from: treatmentListQuerySchema.shape.from,
   to: treatmentListQuerySchema.shape.to,
   reveal: revealExportQuery,
@@ -97,4 +111,28 @@ export const treatmentListSchema = z.object({
 export type TreatmentList = z.infer<typeof treatmentListSchema>;
 
 export const treatmentListResponseSchema = envelope(treatmentListSchema);
+
+/**
+ * Ours (issue 35): what Treatment Records' facets offer under the list's other filters, each value
+ * with its count (a facet's own choice does not narrow its own values), most first.
+ */
+export const treatmentFacetsQuerySchema = strictObject({
+  machineNumber: treatmentListQuerySchema.shape.machineNumber,
+  doctorId: treatmentListQuerySchema.shape.doctorId,
+  patientId: treatmentListQuerySchema.shape.patientId,
+  search: treatmentListQuerySchema.shape.search,
+  treatmentPlan: treatmentListQuerySchema.shape.treatmentPlan,
+  treatmentDevice: treatmentListQuerySchema.shape.treatmentDevice,
+  from: treatmentListQuerySchema.shape.from,
+  to: treatmentListQuerySchema.shape.to,
+});
+export type TreatmentFacetsQuery = z.output<typeof treatmentFacetsQuerySchema>;
+export const treatmentFacetsSchema = z.object({
+  treatmentPlans: z.array(facetValueSchema),
+  treatmentDevices: z.array(facetValueSchema),
+});
+export type TreatmentFacets = z.infer<typeof treatmentFacetsSchema>;
+export const treatmentFacetsResponseSchema = envelope(treatmentFacetsSchema);
+/** The most values a treatment facet offers; rarer ones are reached by search. */
+export const treatmentFacetLimit = 100;
 export const treatmentResponseSchema = envelope(treatmentDetailSchema);

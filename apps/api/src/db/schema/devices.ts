@@ -272,12 +272,21 @@ export const treatmentRecords = pgTable(
     /** The app's id for the record (idempotency key, unique per machine) and the server's receive time. */
     clientId: uuid('client_id'),
     receivedAt: timestamp('received_at', { withTimezone: true }),
+    /**
+     * When the treatment took place: its start, or the record's time when the app sent none. Lists
+     * sort by it ("newest first" is the latest started), day ranges and the dashboard's days count
+     * by it (issue 35). Never null: created_at is not.
+     */
+    treatedAt: timestamp('treated_at', { withTimezone: true }).generatedAlwaysAs(
+      sql`coalesce(treatment_start_time, created_at)`,
+    ),
   },
   (t) => [
     uniqueIndex('treatment_records_device_id_client_id_idx').on(t.deviceId, t.clientId),
-    index('treatment_records_device_id_created_at_idx').on(t.deviceId, t.createdAt, t.id),
-    index('treatment_records_doctor_id_created_at_idx').on(t.doctorId, t.createdAt, t.id),
-    index('treatment_records_patient_id_created_at_idx').on(t.patientId, t.createdAt, t.id),
+    index('treatment_records_treated_at_id_idx').on(t.treatedAt, t.id),
+    index('treatment_records_device_id_treated_at_idx').on(t.deviceId, t.treatedAt, t.id),
+    index('treatment_records_doctor_id_treated_at_idx').on(t.doctorId, t.treatedAt, t.id),
+    index('treatment_records_patient_id_treated_at_idx').on(t.patientId, t.treatedAt, t.id),
   ],
 );
 

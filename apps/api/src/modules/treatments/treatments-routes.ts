@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiPaths } from '@app/contract/paths';
 import {
   treatmentExportQuerySchema,
+  treatmentFacetsQuerySchema,
+  treatmentFacetsResponseSchema,
   treatmentIdParamSchema,
   treatmentListQuerySchema,
   treatmentListResponseSchema,
@@ -22,12 +24,26 @@ export const treatmentsRoutes: FastifyPluginAsyncZod<{ treatments: TreatmentsSer
       schema: {
         tags: ['treatments'],
         summary:
-          'Treatment records, newest first; filter by machineNumber, doctorId, patientId; search patient name, plan, device',
+          'Treatment records, the latest started first; filter by machineNumber, doctorId, patientId, treatmentPlan, treatmentDevice and UTC days; search patient name, plan, device',
         querystring: treatmentListQuerySchema,
         response: { 200: treatmentListResponseSchema },
       },
     },
     async (request) => ok(await treatments.list(request.query)),
+  );
+  app.get(
+    apiPaths.treatmentsFacets,
+    {
+      config: { access: 'admin', permission: 'patients.view' },
+      schema: {
+        tags: ['treatments'],
+        summary:
+          "Treatment Records' facets: the plans and treatment devices under the list's other filters, each with its count",
+        querystring: treatmentFacetsQuerySchema,
+        response: { 200: treatmentFacetsResponseSchema },
+      },
+    },
+    async (request) => ok(await treatments.facets(request.query)),
   );
   csvExportRoute(app, {
     path: apiPaths.treatmentsExport,

@@ -1,9 +1,12 @@
-import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { maskName } from '@app/contract/masking';
 import {
   treatmentExportColumns,
+  treatmentFacetLimit,
   treatmentMessages,
   type TreatmentExportQuery,
+  type TreatmentFacets,
+  type TreatmentFacetsQuery,
   type Treatment,
   type TreatmentDetail,
   type TreatmentList,
@@ -23,7 +26,9 @@ export type TreatmentListParams = {
   doctorId?: string;
   patientId?: string;
   search?: string;
-  /** UTC days, both included. */
+  treatmentPlan?: string;
+  treatmentDevice?: string;
+  /** UTC days, both included, of when the treatments took place (treated_at). */
   from?: string;
   to?: string;
 };
@@ -81,16 +86,21 @@ const toTreatment = (r: Row): Treatment => ({
 
 type TreatmentFilters = Omit<TreatmentListParams, 'page' | 'limit'>;
 
-/** The list's conditions (device, doctor, patient, day range, search), shared with its export. */
+/**
+ * The list's conditions (device, doctor, patient, plan, treatment device, day range, search), shared
+ * with its export and its facets.
+ */
 function treatmentsWhere(q: TreatmentFilters) {
   const pattern = q.search ? containsPattern(q.search) : undefined;
   return and(
+    q.treatmentPlan ? eq(treatmentRecords.treatmentPlan, q.treatmentPlan) : undefined,
+    q.treatmentDevice ? eq(treatmentRecords.treatmentDevice, q.treatmentDevice) : undefined,
     q.machineNumber
       ? sql`${treatmentRecords.deviceId} = (select ${devices.id} from ${devices} where lower(${devices.machineNumber}) = lower(${q.machineNumber}))`
       : undefined,
     q.doctorId ? eq(treatmentRecords.doctorId, q.doctorId) : undefined,
     q.patientId ? eq(treatmentRecords.patientId, q.patientId) : undefined,
-    ...dayRange(treatmentRecords.createdAt, q.from, q.to),
+    ...dayRange(treatmentRecords.treatedAt, q.from, q.to),
     pattern
       ? or(
           sql`${treatmentRecords.userName} ilike ${pattern}`,
@@ -103,7 +113,10 @@ function treatmentsWhere(q: TreatmentFilters) {
 
 export function createTreatmentsService({ db }: { db: Db }) {
   return {
-    /** Newest first; filtered by device, doctor or patient, and searched by patient name, plan or device. */
+    /**
+     * Newest first: the latest started (treated_at, issue 35); filtered by machine, doctor, patient,
+     * plan, treatment device or day, and searched by patient name, plan or device.
+     */
     async list(q: TreatmentListParams): Promise<TreatmentList> {
       const where = treatmentsWhere(q);
       const [rows, total] = await Promise.all([
@@ -113,7 +126,7 @@ export function createTreatmentsService({ db }: { db: Db }) {
           .innerJoin(devices, eq(devices.id, treatmentRecords.deviceId))
           .leftJoin(doctors, eq(doctors.id, treatmentRecords.doctorId))
           .where(where)
-          .orderBy(desc(treatmentRecords.createdAt), desc(treatmentRecords.id))
+          .orderBy(desc(treatmentRecords.treatedAt), desc(treatmentRecords.id))
           .limit(q.limit)
           .offset(offsetOf(q.page, q.limit)),
         db
@@ -141,15 +154,40 @@ export function createTreatmentsService({ db }: { db: Db }) {
         chosenColumns(treatmentExportColumns, exportCells(q.reveal === 'true'), q.columns),
         (after, size) =>
           db
-            .select({ ...exportColumns, cursorAt: cursorAt(treatmentRecords.createdAt) })
+            .select({ ...exportColumns, cursorAt: cursorAt(treatmentRecords.treatedAt) })
             .from(treatmentRecords)
             .where(
-              and(treatmentsWhere(q), afterCursor(treatmentRecords.createdAt, treatmentRecords.id, after)),
+              and(treatmentsWhere(q), afterCursor(treatmentRecords.treatedAt, treatmentRecords.id, after)),
             )
-            .orderBy(desc(treatmentRecords.createdAt), desc(treatmentRecords.id))
+            .orderBy(desc(treatmentRecords.treatedAt), desc(treatmentRecords.id))
             .limit(size),
         counted,
       ),
+
+    /**
+     * The plans and treatment devices among the treatments the other filters leave, each with its
+     * count, most first: a facet's own choice does not narrow its own values, so the admin can switch.
+     */
+    async facets(q: TreatmentFacetsQuery): Promise<TreatmentFacets> {
+      const values = async (
+        column: typeof treatmentRecords.treatmentPlan | typeof treatmentRecords.treatmentDevice,
+        where: SQL | undefined,
+      ) =>
+        (
+          await db
+            .select({ value: column, count: sql<number>`count(*)::int` })
+            .from(treatmentRecords)
+            .where(where)
+            .groupBy(column)
+            .orderBy(desc(sql`count(*)`), column)
+            .limit(treatmentFacetLimit)
+        ).map((r) => ({ value: r.value, label: r.value, count: r.count }));
+      const [treatmentPlans, treatmentDevices] = await Promise.all([
+        values(treatmentRecords.treatmentPlan, treatmentsWhere({ ...q, treatmentPlan: undefined })),
+        values(treatmentRecords.treatmentDevice, treatmentsWhere({ ...q, treatmentDevice: undefined })),
+      ]);
+      return { treatmentPlans, treatmentDevices };
+    },
 
     async get(id: string): Promise<TreatmentDetail> {
       const [row] = await db

@@ -105,7 +105,8 @@ export function createAppReadsService({ db }: { db: Db }) {
             .from(treatmentRecords)
             .leftJoin(patients, eq(patients.id, treatmentRecords.patientId))
             .where(where)
-            .orderBy(...newest(treatmentRecords.createdAt, treatmentRecords.id))
+            // The latest started first (treated_at is never null), as the console lists them.
+            .orderBy(desc(treatmentRecords.treatedAt), desc(treatmentRecords.id))
             .limit(q.limit)
             .offset(offset)
         ).map(({ t, patientClientId, imageCount }) => ({

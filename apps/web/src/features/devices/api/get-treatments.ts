@@ -11,7 +11,9 @@ export type TreatmentListParams = {
   doctorId?: string;
   patientId?: string;
   search?: string;
-  /** UTC days, both included. */
+  treatmentPlan?: string;
+  treatmentDevice?: string;
+  /** UTC days of the treatments' start, both included. */
   from?: string;
   to?: string;
 };

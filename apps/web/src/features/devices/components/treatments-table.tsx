@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { apiPaths } from '@app/contract/paths';
 import { treatmentExportColumns, type Treatment } from '@app/contract/treatments';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
@@ -47,9 +47,14 @@ export type TreatmentsTableProps = {
   machineNumber?: string;
   doctorId?: string;
   patientId?: string;
-  /** UTC days, both included (the dashboard's treatments figures). */
+  /** UTC days, both included, of the treatments' start (the dashboard's treatments figures). */
   from?: string;
   to?: string;
+  /** The facets (Treatment Records): exactly this plan and this treatment device. */
+  treatmentPlan?: string;
+  treatmentDevice?: string;
+  /** The list's filter controls, beside the search; given the debounced search their counts follow. */
+  filters?: (search: string | undefined) => ReactNode;
   emptyText: string;
   label: string;
   searchable?: boolean;
@@ -67,6 +72,9 @@ export function TreatmentsTable({
   patientId,
   from,
   to,
+  treatmentPlan,
+  treatmentDevice,
+  filters: filterControls,
   emptyText,
   label,
   searchable = false,
@@ -79,7 +87,8 @@ export function TreatmentsTable({
   const shown = useListColumns('treatments', choices);
   const searchId = useId();
   const [openId, setOpenId] = useState<string | null>(null);
-  const filters = { machineNumber, doctorId, patientId, from, to, search: list.debouncedSearch || undefined };
+  const search = list.debouncedSearch || undefined;
+  const filters = { machineNumber, doctorId, patientId, from, to, treatmentPlan, treatmentDevice, search };
   const { data, isPending } = useTreatments({ page: list.page, limit: list.limit, ...filters }, list.ready);
 
   return (
@@ -103,6 +112,7 @@ export function TreatmentsTable({
             />
           </div>
         ) : null}
+        {filterControls ? <div className="mb-3">{filterControls(search)}</div> : null}
         <div className="mb-3 ms-auto d-flex flex-wrap align-items-center gap-2">
           <ListTools columns={shown} views={inUrl} />
           <HealthExportButton

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { buildTreatment, ok } from '#web/test/fixtures.ts';
@@ -12,9 +12,19 @@ signedInForEachTest();
 
 const path = '/api/v1/admin/treatement-records/all';
 const prefs = keptListPreferences('treatments');
+const facetsPath = '/api/v1/admin/treatement-records/facets';
 const api = serveTestApi(
   (request, url) =>
     prefs.answer(request, url) ??
+    (url.pathname === facetsPath
+      ? ok({
+          treatmentPlans: [
+            { value: 'Knee', label: 'Knee', count: 1204 },
+            { value: 'Back', label: 'Back', count: 3 },
+          ],
+          treatmentDevices: [{ value: 'ShockWave S1', label: 'ShockWave S1', count: 1207 }],
+        })
+      : null) ??
     ok({
       data: url.searchParams.get('from') === '2026-12-01' ? [] : [buildTreatment(1), buildTreatment(2)],
       total_pages: 1,
@@ -26,10 +36,35 @@ const api = serveTestApi(
 const renderAt = (at: string) => renderPage({ path: '/admin/treatments', Component: TreatmentsPage, at });
 
 describe('Treatment Records', () => {
+  it('offers the plans and treatment devices with their counts, and narrows the list to a choice', async () => {
+    renderAt('/admin/treatments?from=2026-11-01');
+    await screen.findByRole('table', { name: 'Treatment records' });
+    const plan = screen.getByLabelText('Plan');
+    await within(plan).findByRole('option', { name: 'Knee (1,204)' });
+    await userEvent.selectOptions(plan, 'Knee');
+    await waitFor(() => expect(api.queries(path).at(-1)!.get('treatmentPlan')).toBe('Knee'));
+    expect(api.queries(path).at(-1)!.get('from')).toBe('2026-11-01');
+    // The counts follow the other filters: the device facet's request carries the plan and the days.
+    await waitFor(() => expect(api.queries(facetsPath).at(-1)!.get('treatmentPlan')).toBe('Knee'));
+    expect(api.queries(facetsPath).at(-1)!.get('from')).toBe('2026-11-01');
+
+    await userEvent.selectOptions(screen.getByLabelText('Treatment device'), 'ShockWave S1');
+    await waitFor(() => expect(api.queries(path).at(-1)!.get('treatmentDevice')).toBe('ShockWave S1'));
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-30' } });
+    await waitFor(() => expect(api.queries(path).at(-1)!.get('to')).toBe('2026-11-30'));
+    expect(screen.getByText('Started from 2026-11-01 to 2026-11-30 (UTC)')).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(api.queries(path).at(-1)!.get('treatmentPlan')).toBeNull());
+    const last = api.queries(path).at(-1)!;
+    expect([last.get('treatmentDevice'), last.get('from'), last.get('to')]).toEqual([null, null, null]);
+    expect(screen.getByText('All treatment records')).toBeTruthy();
+  });
+
   it('lists the records between the URL days (a dashboard link) and asks the API for exactly them', async () => {
     renderAt('/admin/treatments?from=2026-11-01&to=2026-11-30');
     expect(await screen.findByRole('heading', { level: 1, name: 'Treatment Records' })).toBeTruthy();
-    expect(screen.getByText('Recorded from 2026-11-01 to 2026-11-30 (UTC)')).toBeTruthy();
+    expect(screen.getByText('Started from 2026-11-01 to 2026-11-30 (UTC)')).toBeTruthy();
     const table = await screen.findByRole('table', { name: 'Treatment records' });
     expect(await within(table).findByText(buildTreatment(2).userName)).toBeTruthy();
     expect(within(table).getAllByRole('row')).toHaveLength(3);
@@ -39,7 +74,7 @@ describe('Treatment Records', () => {
 
   it('names one day, ignores a malformed day and shows the empty text', async () => {
     renderAt('/admin/treatments?from=2026-12-01&to=2026-12-01');
-    expect(await screen.findByText('Recorded on 2026-12-01 (UTC)')).toBeTruthy();
+    expect(await screen.findByText('Started on 2026-12-01 (UTC)')).toBeTruthy();
     expect(await screen.findByText('No Treatment found.')).toBeTruthy();
   });
 
