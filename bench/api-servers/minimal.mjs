@@ -16,7 +16,7 @@ const q = (name, text, values) => pool.query({ name, text, values });
 
 const deviceColumns = `id, machine_number, serial_number, location, latitude, longitude, city, country, address,
   status, subscription_status, created_at, updated_at, last_seen_at, app_version_code, app_version_name,
-  licence_state, licence_paid_through, licence_grace_until`;
+  app_package, licence_state, licence_paid_through, licence_grace_until`;
 const toDevice = (r, subs) => ({
   _id: r.id,
   machineNumber: r.machine_number,
@@ -35,6 +35,7 @@ const toDevice = (r, subs) => ({
   lastSeenAt: r.last_seen_at?.toISOString() ?? null,
   appVersionCode: r.app_version_code,
   appVersionName: r.app_version_name,
+  appPackage: r.app_package,
   licenceState: r.licence_state,
   licencePaidThrough: r.licence_paid_through?.toISOString() ?? null,
   licenceGraceUntil: r.licence_grace_until?.toISOString() ?? null,

@@ -1,11 +1,57 @@
 import { z } from 'zod';
-import { deviceSortKeys, deviceStatuses, onlineFilters, sortDirections } from './devices.ts';
+import { deviceSortKeys, deviceStatuses, onlineFilters, sortDirections, versionText } from './devices.ts';
 import { envelope } from './envelope.ts';
 import { licenceStates } from './licences.ts';
 import { pageQuery, strictObject } from './fields.ts';
 
 /** A facet value meaning "not set": no subscription, or no app version reported yet. */
 export const noneFilter = 'none';
+
+/*
+ * The App version facet's values (issue 35 item 2). Versions are counted per app, so a value names
+ * the app's package and the version code, joined by the last ':' ("com.treatment.device:40"); an
+ * empty package (":40") is the machines whose app reported the code without its package (older
+ * apps). A bare code ("40", what links and saved views made before carry) is that code in any app,
+ * and 'none' the machines that never reported a version.
+ */
+export type AppVersionFilter =
+  /** code null: never reported; appPackage undefined: any app, null: an app that did not say. */
+  { code: number | null; appPackage?: string | null };
+/** The largest versionCode a heartbeat may send (PostgreSQL's integer). */
+const maxReportedVersionCode = 2_147_483_647;
+/** The heartbeat's appName is at most 120 characters (device-api.ts), its code at most 10 digits. */
+const appVersionFilterMaxLength = 120 + 1 + 10;
+const appVersionFilterMessage =
+  'appVersion must be none, a version code (40) or an app and version code (com.treatment.device:40)';
+
+const appVersionFilterPattern = /^(?:none|(?:([\s\S]*):)?(\d{1,10}))$/;
+
+/** The facet value of machines on `code` of `appPackage` (null: the app did not say which). */
+export const appVersionFilterValue = (code: number, appPackage: string | null): string =>
+  `${appPackage ?? ''}:${code}`;
+
+/** What an `appVersion` value asks for; undefined when it is not one. */
+export function parseAppVersionFilter(value: string): AppVersionFilter | undefined {
+  if (value === noneFilter) return { code: null };
+  const match = appVersionFilterPattern.exec(value);
+  if (!match) return undefined;
+  const code = Number(match[2]);
+  if (code > maxReportedVersionCode) return undefined;
+  const appPackage = match[1];
+  return appPackage === undefined ? { code } : { code, appPackage: appPackage === '' ? null : appPackage };
+}
+
+/**
+ * An App version option's label: "com.treatment.device 1.3.0 (40)", "1.3.0 (40), app unknown",
+ * "Never reported"; a bare code (an old link's) is "40, any app". `versionName`: what the machines
+ * reported with the code (a value alone has only the code).
+ */
+export function appVersionFilterLabel(filter: AppVersionFilter, versionName: string | null = null): string {
+  if (filter.code === null) return 'Never reported';
+  const version = versionText(filter.code, versionName);
+  if (filter.appPackage === undefined) return `${version}, any app`;
+  return filter.appPackage === null ? `${version}, app unknown` : `${filter.appPackage} ${version}`;
+}
 
 const statusValues = deviceStatuses.map(String) as ['1', '2'];
 const subscriptionStatusValues = ['1', '2', '3', '4', noneFilter] as const;
@@ -29,11 +75,16 @@ export const deviceFilterShape = {
   /** Exact place names, as the facet lists offer them. */
   country: place('country').optional(),
   city: place('city').optional(),
-  /** An app version code the machines reported, or 'none' for machines that never reported one. */
+  /** An app and version the machines reported (see parseAppVersionFilter), or 'none'. */
   appVersion: z
     .string()
-    .max(9, 'appVersion must be a version code or none')
-    .regex(/^(none|\d{1,9})$/, 'appVersion must be a version code or none')
+    .max(appVersionFilterMaxLength, {
+      error: `appVersion must be at most ${appVersionFilterMaxLength} characters`,
+      abort: true,
+    })
+    .regex(appVersionFilterPattern, { error: appVersionFilterMessage, abort: true })
+    // The pattern is the OpenAPI document's; the code's range is checked here.
+    .refine((value) => parseAppVersionFilter(value) !== undefined, appVersionFilterMessage)
     .optional(),
   /** Ours (issue 34): the machine's licence state. */
   licence: z.enum(licenceStates, { error: `licence must be one of ${licenceStates.join(', ')}` }).optional(),

@@ -195,12 +195,31 @@ export const deviceSchema = z.object({
   online: z.boolean(),
   appVersionCode: z.number().int().nullable(),
   appVersionName: z.string().nullable(),
+  /** The app's package the heartbeat named with the version (null: never said, older apps). */
+  appPackage: z.string().nullable(),
   /** The machine's licence (decision 068), as kept on its row; its Licence card reads the rest. */
   licenceState: z.enum(licenceStates),
   licencePaidThrough: z.string().nullable(),
   licenceGraceUntil: z.string().nullable(),
 });
 export type Device = z.infer<typeof deviceSchema>;
+
+/** A reported version: "1.3.0 (40)", or the code alone when the app sent no name. */
+export const versionText = (code: number, name: string | null): string =>
+  name ? `${name} (${code})` : String(code);
+
+/**
+ * The App Version column's words, the export's too: "com.treatment.device 1.3.0 (40)", without the
+ * package when the app did not name it (older apps); null before the machine's first report.
+ */
+export function appVersionText(
+  device: Pick<Device, 'appPackage' | 'appVersionCode' | 'appVersionName'>,
+): string | null {
+  const { appPackage, appVersionCode: code, appVersionName: name } = device;
+  const version = code === null ? name : versionText(code, name);
+  if (!version) return null;
+  return appPackage ? `${appPackage} ${version}` : version;
+}
 
 /**
  * The Licence column's words (issue 34): the state's label and the date that matters to it, e.g.

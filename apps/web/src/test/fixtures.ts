@@ -58,6 +58,7 @@ export const buildDevice = (n: number, over: Partial<Device> = {}): Device => ({
   online: false,
   appVersionCode: null,
   appVersionName: null,
+  appPackage: null,
   licenceState: 'unlicensed',
   licencePaidThrough: null,
   licenceGraceUntil: null,

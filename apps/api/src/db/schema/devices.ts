@@ -82,6 +82,8 @@ export const devices = pgTable(
     // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.
     index('devices_last_seen_at_id_idx').on(lastSeenSortKey(t), t.id),
     index('devices_app_version_code_id_idx').on(appVersionSortKey(t), t.id),
+    // The App version filter by app and code (issue 35 item 2): one app's few machines on a common code.
+    index('devices_app_version_package_id_idx').on(appVersionSortKey(t), t.appPackage, t.id),
     // The plain column, so the dashboard's online and never-seen counts are index-only range counts
     // (an expression index cannot answer an index-only scan; decision 050).
     index('devices_last_seen_at_idx').on(t.lastSeenAt),

@@ -5,6 +5,7 @@ import {
   type DeviceExportQuery,
 } from '@app/contract/device-export';
 import {
+  appVersionText,
   deviceStatusLabels,
   licenceText,
   subscriptionStatusLabel,
@@ -30,8 +31,8 @@ const cellsAsOf = (
   lastSeenAt: (r) => r.lastSeenAt?.toISOString() ?? null,
   online: (r) =>
     r.lastSeenAt === null ? 'Never seen' : r.lastSeenAt.getTime() >= since ? 'Online' : 'Offline',
-  appVersionCode: (r) =>
-    r.appVersionCode === null ? null : `${r.appVersionName ?? ''} (${r.appVersionCode})`.trim(),
+  // The list's words: the app's package where it named one, "com.treatment.device 1.3.0 (40)".
+  appVersionCode: (r) => appVersionText(r),
   // The Licence column's words, its date as the UTC day (the console writes the admin's own).
   licenceState: (r) =>
     licenceText(

@@ -1,5 +1,7 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import {
+  appVersionFilterLabel,
+  appVersionFilterValue,
   facetValueLimit,
   noneFilter,
   type DeviceFacets,
@@ -48,12 +50,43 @@ export function createDeviceFacets({ db, now }: { db: Db; now: () => Date }) {
       .filter((r) => r.key !== '')
       .map((r) => ({ value: r.key, label: r.label, count: r.count }));
 
+  /**
+   * The app versions, counted per app and code (issue 35 item 2): a technician app and the device app
+   * on one code are two values. A machine that never reported a code is "Never reported" whatever
+   * else its row holds; one whose app sent no package has an option of its own.
+   */
+  const appVersions = async (): Promise<FacetValue[]> => {
+    const code = appVersionSortKey(devices);
+    const appPackage = sql<
+      string | null
+    >`case when ${devices.appVersionCode} is null then null else ${devices.appPackage} end`;
+    const rows = await db
+      .select({
+        code: sql<number>`${code}`,
+        appPackage,
+        name: sql<string | null>`max(${devices.appVersionName})`,
+        count: sql<number>`count(*)::int`,
+      })
+      .from(devices)
+      .groupBy(code, appPackage)
+      .orderBy(desc(sql`count(*)`), code, appPackage)
+      .limit(facetValueLimit);
+    return rows.map((r) =>
+      r.code === -1
+        ? { value: noneFilter, label: appVersionFilterLabel({ code: null }), count: r.count }
+        : {
+            value: appVersionFilterValue(r.code, r.appPackage),
+            label: appVersionFilterLabel({ code: r.code, appPackage: r.appPackage }, r.name),
+            count: r.count,
+          },
+    );
+  };
+
   async function load(country: string | undefined): Promise<DeviceFacets> {
-    const version = appVersionSortKey(devices);
     const [countries, cities, versions, licences] = await Promise.all([
       places(devices.country),
       places(devices.city, country === undefined ? undefined : eq(devices.country, country)),
-      grouped(version, sql`max(${devices.appVersionName})`),
+      appVersions(),
       // An index-only scan of devices_licence_state_id_idx; every state is offered, also at 0.
       grouped(sql`${devices.licenceState}`, sql`''`),
     ]);
@@ -61,11 +94,7 @@ export function createDeviceFacets({ db, now }: { db: Db; now: () => Date }) {
     return {
       countries,
       cities,
-      appVersions: versions.map((r) =>
-        r.key === '-1'
-          ? { value: noneFilter, label: 'Never reported', count: r.count }
-          : { value: r.key, label: r.label ? `${r.label} (${r.key})` : r.key, count: r.count },
-      ),
+      appVersions: versions,
       licences: licenceStates.map((state) => ({
         value: state,
         label: licenceStateLabels[state],

@@ -1,9 +1,27 @@
 import { and, eq, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { noneFilter, type DeviceFilterQuery } from '@app/contract/device-filters';
+import { noneFilter, parseAppVersionFilter, type DeviceFilterQuery } from '@app/contract/device-filters';
 import { appVersionSortKey, devices } from '#api/db/schema/devices.ts';
 import { containsPattern } from '#api/lib/pagination.ts';
 
 export type DeviceFilters = DeviceFilterQuery;
+
+/**
+ * The App version facet: a code (the App Version sort key, -1 for never reported) and, when the value
+ * names one, the app's package (none said: IS NULL). devices_app_version_package_id_idx holds both,
+ * so one app's few machines on a code most of the fleet runs are an index range, not that code's
+ * every row; a bare code takes devices_app_version_code_id_idx as before.
+ */
+function appVersionWhere(value: string): SQL | undefined {
+  const filter = parseAppVersionFilter(value);
+  // The contract refused anything else with a 400 before a query was built.
+  if (!filter) return sql`false`;
+  const code = sql`${appVersionSortKey(devices)} = ${filter.code ?? -1}`;
+  if (filter.appPackage === undefined) return code;
+  return and(
+    code,
+    filter.appPackage === null ? isNull(devices.appPackage) : eq(devices.appPackage, filter.appPackage),
+  );
+}
 
 /**
  * The device list's filters as one condition (undefined: none), shared by the list, its export and
@@ -34,10 +52,7 @@ export function deviceFilterWhere(filters: DeviceFilters, onlineSince: Date, at:
         : undefined,
     filters.country ? eq(devices.country, filters.country) : undefined,
     filters.city ? eq(devices.city, filters.city) : undefined,
-    // The App Version sort key (-1 for never reported), so its index serves the filter too.
-    appVersion
-      ? sql`${appVersionSortKey(devices)} = ${appVersion === noneFilter ? -1 : Number(appVersion)}`
-      : undefined,
+    appVersion ? appVersionWhere(appVersion) : undefined,
     filters.licence ? eq(devices.licenceState, filters.licence) : undefined,
     licenceEndsWithin
       ? and(

@@ -23,6 +23,7 @@ export const deviceColumns = {
   lastSeenAt: devices.lastSeenAt,
   appVersionCode: devices.appVersionCode,
   appVersionName: devices.appVersionName,
+  appPackage: devices.appPackage,
   licenceState: devices.licenceState,
   licencePaidThrough: devices.licencePaidThrough,
   licenceGraceUntil: devices.licenceGraceUntil,
@@ -38,8 +39,6 @@ export type DeviceListRow = Omit<
   | 'licenceActiveUntil'
   | 'licenceVersion'
   | 'licenceSince'
-  // Counted with the version (app updates' figures), not shown in the list.
-  | 'appPackage'
 >;
 
 type Timestamps = 'createdAt' | 'updatedAt' | 'lastSeenAt' | 'licencePaidThrough' | 'licenceGraceUntil';
@@ -70,6 +69,7 @@ const deviceOf = (row: DeviceFields, subs: SubscriptionSummary[], times: DeviceT
   ...times,
   appVersionCode: row.appVersionCode,
   appVersionName: row.appVersionName,
+  appPackage: row.appPackage,
   licenceState: row.licenceState,
 });
 
@@ -100,7 +100,8 @@ export const deviceJsonOf = (subscriptions: SQL) => sql`json_build_object(
   'status', ${devices.status}, 'subscriptionStatus', ${devices.subscriptionStatus},
   'createdAt', ${isoUtc(devices.createdAt)}, 'updatedAt', ${isoUtc(devices.updatedAt)},
   'lastSeenAt', ${isoUtc(devices.lastSeenAt)}, 'appVersionCode', ${devices.appVersionCode},
-  'appVersionName', ${devices.appVersionName}, 'licenceState', ${devices.licenceState},
+  'appVersionName', ${devices.appVersionName}, 'appPackage', ${devices.appPackage},
+  'licenceState', ${devices.licenceState},
   'licencePaidThrough', ${isoUtc(devices.licencePaidThrough)},
   'licenceGraceUntil', ${isoUtc(devices.licenceGraceUntil)}, 'subs', ${subscriptions})`;
 

@@ -9,7 +9,10 @@ let token: string;
 const base = Date.UTC(2025, 0, 1);
 
 // Seven machines: two countries, four cities, both statuses, every subscription state, three app
-// versions and one never reported, online and offline and never seen.
+// versions and one never reported, online and offline and never seen. Code 42 runs in two apps (the
+// device app and the technician app) and code 40 in an older app that did not name its package.
+const deviceApp = 'com.treatment.device';
+const technicianApp = 'com.treatment.technician';
 const rows = [
   {
     machineNumber: 'F-1',
@@ -18,6 +21,7 @@ const rows = [
     status: 2,
     subscriptionStatus: 2,
     app: 42,
+    appPackage: deviceApp,
     seen: 'now',
   },
   {
@@ -27,6 +31,7 @@ const rows = [
     status: 1,
     subscriptionStatus: 3,
     app: 42,
+    appPackage: technicianApp,
     seen: 'old',
   },
   {
@@ -36,6 +41,7 @@ const rows = [
     status: 2,
     subscriptionStatus: null,
     app: 41,
+    appPackage: deviceApp,
     seen: 'now',
   },
   {
@@ -45,6 +51,7 @@ const rows = [
     status: 2,
     subscriptionStatus: 1,
     app: null,
+    appPackage: null,
     seen: null,
   },
   {
@@ -54,6 +61,7 @@ const rows = [
     status: 1,
     subscriptionStatus: 4,
     app: 40,
+    appPackage: null,
     seen: 'old',
   },
   {
@@ -63,6 +71,7 @@ const rows = [
     status: 2,
     subscriptionStatus: 2,
     app: 42,
+    appPackage: deviceApp,
     seen: 'now',
   },
   {
@@ -72,6 +81,7 @@ const rows = [
     status: 2,
     subscriptionStatus: 2,
     app: null,
+    appPackage: null,
     seen: null,
   },
 ] as const;
@@ -91,6 +101,7 @@ beforeAll(async () => {
       subscriptionStatus: r.subscriptionStatus,
       appVersionCode: r.app,
       appVersionName: r.app === null ? null : `4.${r.app - 40}.0`,
+      appPackage: r.appPackage,
       lastSeenAt: r.seen === null ? null : new Date(r.seen === 'now' ? now - 60_000 : now - 86_400_000),
       latitude: 50 + i,
       longitude: 10 + i,
@@ -126,6 +137,50 @@ describe('the device list facets', () => {
     expect(await listed({ appVersion: 'none' })).toEqual({ numbers: ['F-4', 'F-7'], total: 2 });
   });
 
+  it('filters by app and version code: each app on a shared code alone, a bare code (older links) in every app', async () => {
+    expect(await listed({ appVersion: `${deviceApp}:42` })).toEqual({ numbers: ['F-1', 'F-6'], total: 2 });
+    expect(await listed({ appVersion: `${technicianApp}:42` })).toEqual({ numbers: ['F-2'], total: 1 });
+    expect(await listed({ appVersion: '42' })).toEqual({ numbers: ['F-1', 'F-2', 'F-6'], total: 3 });
+    // An app that reported its code without its package, and a package that never ran that code.
+    expect(await listed({ appVersion: ':40' })).toEqual({ numbers: ['F-5'], total: 1 });
+    expect(await listed({ appVersion: `${deviceApp}:40` })).toEqual({ numbers: [], total: 0 });
+    // The longest package a heartbeat may name, with the largest code it may send.
+    expect(await listed({ appVersion: `${'a'.repeat(120)}:2147483647` })).toEqual({ numbers: [], total: 0 });
+    expect(await listed({ appVersion: `${deviceApp}:41`, country: 'Germany' })).toEqual({
+      numbers: ['F-3'],
+      total: 1,
+    });
+    const res = await get(apiPaths.machines, { appVersion: `${technicianApp}:42` });
+    expect(res.json().data.allDevices[0]).toMatchObject({
+      appPackage: technicianApp,
+      appVersionCode: 42,
+      appVersionName: '4.2.0',
+    });
+  });
+
+  it('exports the app with the version, filtered by app and code like the list', async () => {
+    const res = await get(apiPaths.machineExport, {
+      appVersion: `${deviceApp}:42`,
+      columns: 'machineNumber,appVersionCode',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body.replace(/^\uFEFF/, '').split('\r\n')).toEqual([
+      'Machine Number,App Version',
+      `F-6,${deviceApp} 4.2.0 (42)`,
+      `F-1,${deviceApp} 4.2.0 (42)`,
+      '',
+    ]);
+    const older = await get(apiPaths.machineExport, {
+      appVersion: ':40',
+      columns: 'machineNumber,appVersionCode',
+    });
+    expect(older.body.replace(/^\uFEFF/, '').split('\r\n')).toEqual([
+      'Machine Number,App Version',
+      'F-5,4.0.0 (40)',
+      '',
+    ]);
+  });
+
   it('combines facets with each other, the online state, search, sort and pages', async () => {
     expect(await listed({ country: 'Germany', status: '2', online: 'online' })).toEqual({
       numbers: ['F-1', 'F-3'],
@@ -157,13 +212,21 @@ describe('the device list facets', () => {
       .json()
       .data.points.map((p: { device: { machineNumber: string } | null }) => p.device?.machineNumber);
     expect(named.sort()).toEqual(['F-4', 'F-7']);
+    const appMap = await get(apiPaths.machineMap, { appVersion: `${deviceApp}:42`, zoom: '15' });
+    expect(appMap.json().data.total).toBe(2);
   });
 
   it('names a bad facet value in a 400', async () => {
+    const appVersionMessage =
+      'appVersion must be none, a version code (40) or an app and version code (com.treatment.device:40)';
     const cases: [Record<string, string>, string][] = [
       [{ status: '3' }, 'status must be 1 (Inactive) or 2 (Active)'],
       [{ subscriptionStatus: 'paid' }, 'subscriptionStatus must be one of 1, 2, 3, 4, none'],
-      [{ appVersion: '4.2' }, 'appVersion must be a version code or none'],
+      [{ appVersion: '4.2' }, appVersionMessage],
+      [{ appVersion: `${deviceApp}:` }, appVersionMessage],
+      [{ appVersion: `${deviceApp}:4.2` }, appVersionMessage],
+      [{ appVersion: '2147483648' }, appVersionMessage],
+      [{ appVersion: `${'a'.repeat(121)}:2147483647` }, 'appVersion must be at most 131 characters'],
       [{ country: 'x'.repeat(101) }, 'country must be at most 100 characters'],
       [{ city: ' ' }, 'city must not be empty'],
     ];
@@ -193,11 +256,24 @@ describe('GET /api/v1/admin/machine-facets', () => {
       { value: 'Lyon', label: 'Lyon', count: 1 },
     ]);
     expect(data.appVersions).toEqual([
-      { value: '42', label: '4.2.0 (42)', count: 3 },
       { value: 'none', label: 'Never reported', count: 2 },
-      { value: '40', label: '4.0.0 (40)', count: 1 },
-      { value: '41', label: '4.1.0 (41)', count: 1 },
+      { value: `${deviceApp}:42`, label: `${deviceApp} 4.2.0 (42)`, count: 2 },
+      { value: ':40', label: '4.0.0 (40), app unknown', count: 1 },
+      { value: `${deviceApp}:41`, label: `${deviceApp} 4.1.0 (41)`, count: 1 },
+      { value: `${technicianApp}:42`, label: `${technicianApp} 4.2.0 (42)`, count: 1 },
     ]);
+  });
+
+  it('offers one app version per app and code, each value listing exactly the machines it counts', async () => {
+    const { appVersions } = (await get(apiPaths.machineFacets)).json().data as {
+      appVersions: { value: string; count: number }[];
+    };
+    const onCode42 = appVersions.filter((v) => v.value.endsWith(':42'));
+    expect(onCode42).toHaveLength(2);
+    expect(onCode42.reduce((sum, v) => sum + v.count, 0)).toBe((await listed({ appVersion: '42' })).total);
+    for (const { value, count } of appVersions) {
+      expect((await listed({ appVersion: value })).total, value).toBe(count);
+    }
   });
 
   it('narrows the cities to a country, and counts a machine added since', async () => {

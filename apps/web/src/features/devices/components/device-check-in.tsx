@@ -1,17 +1,27 @@
-import type { Device } from '@app/contract/devices';
+import { appVersionText, type Device } from '@app/contract/devices';
+import { PackageName } from '#web/components/package-name.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { formatDateTime, NA } from '#web/lib/format.ts';
 
-type CheckIn = Pick<Device, 'lastSeenAt' | 'online' | 'appVersionCode' | 'appVersionName'>;
+type CheckIn = Pick<Device, 'lastSeenAt' | 'online'>;
+type AppVersion = Pick<Device, 'appPackage' | 'appVersionCode' | 'appVersionName'>;
 
 /** The machine's last call to the device API in the admin's time zone; N/A when it never called. */
 export const lastSeenText = (device: Pick<Device, 'lastSeenAt'>) => formatDateTime(device.lastSeenAt);
 
-/** "versionName (versionCode)" as the app reported it; N/A before its first check-in. */
-export function appVersionText({ appVersionCode, appVersionName }: CheckIn) {
-  if (appVersionName && appVersionCode !== null) return `${appVersionName} (${appVersionCode})`;
-  if (appVersionName) return appVersionName;
-  return appVersionCode !== null ? String(appVersionCode) : NA;
+/**
+ * "com.treatment.device 1.3.0 (40)" as the app reported it, the package only when it named one (the
+ * export writes the same words); N/A before its first check-in. The package may break after its dots.
+ */
+export function AppVersionText({ device }: { device: AppVersion }) {
+  const version = appVersionText({ ...device, appPackage: null });
+  if (version === null) return NA;
+  if (!device.appPackage) return version;
+  return (
+    <>
+      <PackageName name={device.appPackage} /> {version}
+    </>
+  );
 }
 
 /** Online / Offline (quiet longer than the server's DEVICE_OFFLINE_MINUTES) / Never seen. */

@@ -1,5 +1,11 @@
 import { formatCount } from '@app/contract/count-format';
-import { noneFilter, type DeviceFilterQuery, type FacetValue } from '@app/contract/device-filters';
+import {
+  appVersionFilterLabel,
+  noneFilter,
+  parseAppVersionFilter,
+  type DeviceFilterQuery,
+  type FacetValue,
+} from '@app/contract/device-filters';
 import {
   deviceStatuses,
   deviceStatusLabels,
@@ -51,11 +57,21 @@ const withCurrent = (options: Option[], current: string | undefined, label = (va
     ? [{ value: current, label: label(current) }, ...options]
     : options;
 /** A facet's values as options, each with its count. */
-const facetOptions = (values: FacetValue[] | undefined, current: string | undefined) =>
+const facetOptions = (
+  values: FacetValue[] | undefined,
+  current: string | undefined,
+  label?: (value: string) => string,
+) =>
   withCurrent(
     (values ?? []).map((v) => ({ value: v.value, label: `${v.label} (${formatCount(v.count)})` })),
     current,
+    label,
   );
+/** An app version no machine is on now, or a bare code from an older link ("40, any app"). */
+const appVersionLabel = (value: string) => {
+  const filter = parseAppVersionFilter(value);
+  return filter ? appVersionFilterLabel(filter) : value;
+};
 const licenceOptions = licenceStates.map((value) => ({ value, label: licenceStateLabels[value] }));
 // The dashboard's "lapsing within 14 days" links here, and a month ahead is offered too.
 const endsLabel = (days: string) => `Active, ending within ${days} days`;
@@ -127,7 +143,7 @@ export function DeviceFacetSelects({ filters }: { filters: ReturnType<typeof use
         label="App version"
         allLabel="All versions"
         value={values.appVersion ?? ''}
-        options={facetOptions(facets.data?.appVersions, values.appVersion)}
+        options={facetOptions(facets.data?.appVersions, values.appVersion, appVersionLabel)}
         onChange={(appVersion) => set({ appVersion })}
       />
       {filters.active ? (

@@ -14,7 +14,7 @@ import { useCan } from '#web/lib/use-session.ts';
 import { useDevice } from '../api/get-device.ts';
 import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { AppVersionHistory } from '../components/app-version-history.tsx';
-import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
+import { AppVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { DeviceSubscriptionsCard } from '../components/device-subscriptions-card.tsx';
 import { EnrolmentCard } from '../components/enrolment-card.tsx';
@@ -58,7 +58,7 @@ export function DeviceDetailsPage() {
         { label: 'Created Time', value: formatDateTime(device.createdAt) },
         { label: 'Last Seen', value: lastSeenText(device) },
         { label: 'Online', value: <OnlineBadge device={device} /> },
-        { label: 'App Version', value: appVersionText(device) },
+        { label: 'App Version', value: <AppVersionText device={device} /> },
       ]
     : [];
   const machineNumber = device?.machineNumber;

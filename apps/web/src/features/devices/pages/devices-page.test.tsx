@@ -44,7 +44,12 @@ const api = serveTestApi((request, url) => {
       cities: inFrance
         ? [{ value: 'Lyon', label: 'Lyon', count: 3 }]
         : [{ value: 'Berlin', label: 'Berlin', count: 1200 }],
-      appVersions: [{ value: 'none', label: 'Never reported', count: 7 }],
+      // One code in two apps: an option each (issue 35 item 2).
+      appVersions: [
+        { value: 'com.treatment.device:42', label: 'com.treatment.device 1.4.2 (42)', count: 1200 },
+        { value: 'none', label: 'Never reported', count: 7 },
+        { value: 'com.treatment.technician:42', label: 'com.treatment.technician 1.4.2 (42)', count: 3 },
+      ],
       licences: [
         { value: 'active', label: 'Active', count: 20 },
         { value: 'grace', label: 'In grace', count: 2 },
@@ -72,7 +77,13 @@ const api = serveTestApi((request, url) => {
               : i === 5
                 ? { licenceState: 'active', licencePaidThrough: seen, licenceGraceUntil: graceUntil }
                 : i === 2
-                  ? { lastSeenAt: seen, online: true, appVersionCode: 42, appVersionName: '1.4.2' }
+                  ? {
+                      lastSeenAt: seen,
+                      online: true,
+                      appVersionCode: 42,
+                      appVersionName: '1.4.2',
+                      appPackage: 'com.treatment.device',
+                    }
                   : i === 3
                     ? { lastSeenAt: '2025-02-01T08:00:00.000Z', appVersionCode: 41, appVersionName: '1.4.1' }
                     : i === 1
@@ -180,6 +191,23 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toBe('?search=mn'));
   });
 
+  it('offers each app on a version code as its own option, and keeps a bare code from an older link as any app', async () => {
+    const router = renderAt('/admin/device?appVersion=42');
+    await screen.findByText('MN-1');
+    const select = screen.getByRole('combobox', { name: 'App version' }) as HTMLSelectElement;
+    expect(select.value).toBe('42');
+    expect(within(select).getByRole('option', { name: '42, any app' })).toBeTruthy();
+    expect(listRequests().at(-1)!.get('appVersion')).toBe('42');
+    await within(select).findByRole('option', { name: 'com.treatment.device 1.4.2 (42) (1,200)' });
+    await userEvent.selectOptions(select, 'com.treatment.technician 1.4.2 (42) (3)');
+    await waitFor(() => expect(listRequests().at(-1)!.get('appVersion')).toBe('com.treatment.technician:42'));
+    expect(new URLSearchParams(router.state.location.search).get('appVersion')).toBe(
+      'com.treatment.technician:42',
+    );
+    // The bare code was the URL's, not a facet value: once another is chosen it is no longer offered.
+    expect(within(select).queryByRole('option', { name: '42, any app' })).toBeNull();
+  });
+
   it('sorts a new column ascending and flips it on a second click, keeping it in the URL', async () => {
     const router = renderAt('/admin/device');
     await screen.findByText('MN-1');
@@ -273,7 +301,8 @@ describe('Device Management page', { timeout: 20_000 }, () => {
         // After the selection box (decision 055), Sr No and the five default columns.
         .slice(7, 10)
         .map((cell) => cell.textContent);
-    expect(cells(3)).toEqual([formatDateTime(seen), 'Online', '1.4.2 (42)']);
+    // The app's package where it named one; an older app's version alone.
+    expect(cells(3)).toEqual([formatDateTime(seen), 'Online', 'com.treatment.device 1.4.2 (42)']);
     expect(cells(4)).toEqual([formatDateTime('2025-02-01T08:00:00.000Z'), 'Offline', '1.4.1 (41)']);
     expect(cells(1)).toEqual(['N/A', 'Never seen', 'N/A']);
     // Kept on the server as the columns shown, the optional ones now among them.

@@ -23,7 +23,7 @@ import { useUrlFilter } from '#web/lib/use-url-filter.ts';
 import { useUrlListState } from '#web/lib/use-url-list-state.ts';
 import { useCan } from '#web/lib/use-session.ts';
 import { useDevices } from '../api/get-devices.ts';
-import { appVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
+import { AppVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFacetSelects, useDeviceFacetFilters } from '../components/device-facet-filters.tsx';
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
 import { SubscriptionStatus } from '../components/subscription-status.tsx';
@@ -69,7 +69,12 @@ const columns: DataTableColumn<Device>[] = [
     sortKey: 'lastSeenAt',
     render: (device) => <OnlineBadge device={device} />,
   },
-  { key: 'appVersionCode', header: 'App Version', sortable: true, render: appVersionText },
+  {
+    key: 'appVersionCode',
+    header: 'App Version',
+    sortable: true,
+    render: (device) => <AppVersionText device={device} />,
+  },
 ];
 /*
  * The add and edit form (react-hook-form with its zod resolver, ~14 kB gzip) is not needed to show the

@@ -1,0 +1,1 @@
+CREATE INDEX "devices_app_version_package_id_idx" ON "devices" USING btree (coalesce("app_version_code", -1),"app_package","id");
