@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deviceSortKeys, deviceStatuses, onlineFilters, sortDirections, versionText } from './devices.ts';
 import { envelope } from './envelope.ts';
+import { facetValueSchema } from './facets.ts';
 import { licenceStates } from './licences.ts';
 import { pageQuery, strictObject } from './fields.ts';
 
@@ -109,16 +110,13 @@ export const deviceListQuerySchema = pageQuery.extend({
   direction: z.enum(sortDirections, { error: 'direction must be asc or desc' }).optional(),
 });
 
-/** The values the list's facets offer, each with how many machines have it (most first). */
-const facetValue = z.object({ value: z.string(), label: z.string(), count: z.number().int() });
-export type FacetValue = z.infer<typeof facetValue>;
 export const deviceFacetsSchema = z.object({
-  countries: z.array(facetValue),
+  countries: z.array(facetValueSchema),
   /** Within `country` when the request names one. */
-  cities: z.array(facetValue),
-  appVersions: z.array(facetValue),
+  cities: z.array(facetValueSchema),
+  appVersions: z.array(facetValueSchema),
   /** Every licence state, with how many machines are in it (issue 34). */
-  licences: z.array(facetValue),
+  licences: z.array(facetValueSchema),
 });
 export type DeviceFacets = z.infer<typeof deviceFacetsSchema>;
 export const deviceFacetsQuerySchema = strictObject({ country: place('country').optional() });

@@ -2,7 +2,7 @@ import { appErrors, fakeIp } from '@app/fake-data/app-logs';
 import type { Rng } from '@app/fake-data/random';
 import { fakeSession, treatmentPlans } from '@app/fake-data/treatments';
 import type { Db } from '../db/client.ts';
-import { treatmentImages, treatmentRecords } from '../db/schema/devices.ts';
+import { treatmentImages, treatmentRecords } from '../db/schema/treatments.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import type { DemoDevice } from './devices-seed.ts';
 import { treatmentImage } from './images.ts';

@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, desc, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import {
-  devices,
-  doctors,
-  patients,
-  technicians,
-  treatmentImages,
-  treatmentRecords,
-} from '../db/schema/devices.ts';
+import { devices, doctors, patients, technicians } from '../db/schema/devices.ts';
+import { treatmentImages, treatmentRecords } from '../db/schema/treatments.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { seedDemoData } from './seed-demo.ts';

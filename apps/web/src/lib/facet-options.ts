@@ -13,9 +13,17 @@ export const withCurrent = (
     ? [{ value: current, label: label(current) }, ...options]
     : [...options];
 
-/** A facet's values as a FilterSelect's options, each with its count ("Knee (1,204)"). */
-export const facetOptions = (values: readonly FacetValue[] | undefined, current: string | undefined) =>
+/**
+ * A facet's values as a FilterSelect's options, each with its count ("Knee (1,204)"); `label` words
+ * a value from the URL that no row has now.
+ */
+export const facetOptions = (
+  values: readonly FacetValue[] | undefined,
+  current: string | undefined,
+  label?: (value: string) => string,
+) =>
   withCurrent(
     (values ?? []).map((v) => ({ value: v.value, label: `${v.label} (${formatCount(v.count)})` })),
     current,
+    label,
   );

@@ -5,8 +5,8 @@ import {
   facetValueLimit,
   noneFilter,
   type DeviceFacets,
-  type FacetValue,
 } from '@app/contract/device-filters';
+import type { FacetValue } from '@app/contract/facets';
 import { licenceStateLabels, licenceStates } from '@app/contract/licences';
 import type { Db } from '#api/db/client.ts';
 import { appVersionSortKey, devices } from '#api/db/schema/devices.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { devices, treatmentRecords } from '#api/db/schema/devices.ts';
+import { devices } from '#api/db/schema/devices.ts';
+import { treatmentRecords } from '#api/db/schema/treatments.ts';
 import { treatmentDailyCounts } from '#api/db/schema/dashboard.ts';
 import { csvCells } from '#api/test/csv-file.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devices, doctors, patients, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { devices, doctors, patients } from '#api/db/schema/devices.ts';
+import { treatmentImages, treatmentRecords } from '#api/db/schema/treatments.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 let t: TestApp;

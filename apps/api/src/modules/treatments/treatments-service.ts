@@ -13,7 +13,8 @@ import {
 } from '@app/contract/treatments';
 import { dayRange } from '#api/lib/day-range.ts';
 import type { Db } from '#api/db/client.ts';
-import { devices, doctors, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { devices, doctors } from '#api/db/schema/devices.ts';
+import { treatmentImages, treatmentRecords } from '#api/db/schema/treatments.ts';
 import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
 import { chosenColumns, type Cell } from '#api/lib/export-columns.ts';
 import { NotFoundError } from '#api/lib/errors.ts';

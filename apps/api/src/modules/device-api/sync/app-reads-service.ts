@@ -2,7 +2,8 @@ import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { deviceApiMessages } from '@app/contract/device-api';
 import type { Db } from '#api/db/client.ts';
-import { doctors, patients, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { doctors, patients } from '#api/db/schema/devices.ts';
+import { treatmentImages, treatmentRecords } from '#api/db/schema/treatments.ts';
 import { ForbiddenError } from '#api/lib/errors.ts';
 import type { AppUserContext, DeviceContext } from '../device-auth.ts';
 

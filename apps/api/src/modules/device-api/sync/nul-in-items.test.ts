@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { doctors, patients, treatmentRecords } from '#api/db/schema/devices.ts';
+import { doctors, patients } from '#api/db/schema/devices.ts';
+import { treatmentRecords } from '#api/db/schema/treatments.ts';
 import { accessLogs, errorLogs } from '#api/db/schema/logs.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import {

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceApiMessages } from '@app/contract/device-api';
 import { apiPaths } from '@app/contract/paths';
-import { treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { treatmentImages, treatmentRecords } from '#api/db/schema/treatments.ts';
 import { adminToken } from '#api/test/device-fixtures.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import {

@@ -1,7 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { deviceApiMessages, treatmentItemSchema, type BatchResult } from '@app/contract/device-api';
 import type { Db } from '#api/db/client.ts';
-import { patients, treatmentImages, treatmentRecords } from '#api/db/schema/devices.ts';
+import { patients } from '#api/db/schema/devices.ts';
+import { treatmentImages, treatmentRecords } from '#api/db/schema/treatments.ts';
 import type { AppUserContext, DeviceContext } from '../device-auth.ts';
 import { answer, notStoredYet, parseBatch, pending, refuse } from './batch.ts';
 import { cleanTreatmentImage } from './treatment-images.ts';

@@ -1,10 +1,8 @@
-import { formatCount } from '@app/contract/count-format';
 import {
   appVersionFilterLabel,
   noneFilter,
   parseAppVersionFilter,
   type DeviceFilterQuery,
-  type FacetValue,
 } from '@app/contract/device-filters';
 import {
   deviceStatuses,
@@ -16,6 +14,7 @@ import {
 import { licenceLapsingDays } from '@app/contract/dashboard';
 import { licenceStateLabels, licenceStates } from '@app/contract/licences';
 import { FilterSelect } from '#web/components/filter-select.tsx';
+import { facetOptions, withCurrent } from '#web/lib/facet-options.ts';
 import { useUrlFilters } from '#web/lib/use-url-filters.ts';
 import { useDeviceFacets } from '../api/get-device-facets.ts';
 
@@ -50,23 +49,6 @@ const subscriptionOptions = [
   ...Object.entries(subscriptionStatusLabels).map(([value, label]) => ({ value, label })),
   { value: noneFilter, label: 'No subscription' },
 ];
-type Option = { value: string; label: string };
-/** The options, and the value in the URL first when none of them is it (a link or a saved view may carry any). */
-const withCurrent = (options: Option[], current: string | undefined, label = (value: string) => value) =>
-  current && !options.some((o) => o.value === current)
-    ? [{ value: current, label: label(current) }, ...options]
-    : options;
-/** A facet's values as options, each with its count. */
-const facetOptions = (
-  values: FacetValue[] | undefined,
-  current: string | undefined,
-  label?: (value: string) => string,
-) =>
-  withCurrent(
-    (values ?? []).map((v) => ({ value: v.value, label: `${v.label} (${formatCount(v.count)})` })),
-    current,
-    label,
-  );
 /** An app version no machine is on now, or a bare code from an older link ("40, any app"). */
 const appVersionLabel = (value: string) => {
   const filter = parseAppVersionFilter(value);
