@@ -5,7 +5,8 @@
 // database. autocannon, BENCH_CONNECTIONS (50) connections, BENCH_SECONDS (5) per measurement,
 // BENCH_ROUNDS (3) rounds; the median round is quoted, and the ratio API ÷ minimal per route.
 // BENCH_ROUTES=heartbeat,device list measures only those (a quick look while working; the README
-// quotes full runs), BENCH_EMBEDDED=0 skips the embedded database.
+// quotes full runs), BENCH_EMBEDDED=0 skips the embedded database. BENCH_MINIMAL_SESSION_QUERY=0:
+// the minimal server checks the token alone, without a session query (issue 36's comparison).
 // Writes bench/results/api-<date>.{json,md}. Exit code 1 when a PostgreSQL ratio is under
 // BENCH_MIN_RATIO (0.5) or the embedded device list under 3 × 190 req/s.
 import { spawn } from 'node:child_process';
@@ -203,7 +204,11 @@ try {
   const hello = startProcess(['bench/api-servers/hello.mjs'], {}, 3712);
   const minimal = startProcess(
     ['bench/api-servers/minimal.mjs'],
-    { DATABASE_URL: scratch.url, JWT_SECRET: jwtSecret },
+    {
+      DATABASE_URL: scratch.url,
+      JWT_SECRET: jwtSecret,
+      MINIMAL_SESSION_QUERY: process.env.BENCH_MINIMAL_SESSION_QUERY ?? '1',
+    },
     3713,
   );
   servers.push(hello, minimal);

@@ -23,6 +23,7 @@ import {
 } from './modules/device-api/licence-versions.ts';
 import { createLicences, type Licences } from './modules/licences/licences-service.ts';
 import { createProfileService, type ProfileService } from './modules/profile/profile-service.ts';
+import { mayChangeSessions } from './modules/auth/session-changes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -126,13 +127,14 @@ export async function createAppServices(
     signInStepUp: config.signInStepUp,
     activity,
     now,
-    // PGlite is one process: a change's notice arrives before the change returns (decision 042).
-    cacheSessions: database.kind === 'pglite',
   });
-  if (database.kind === 'pglite') {
-    const sessionAuthFeed = await database.listen('session_auth_changed', auth.sessionCacheFeed);
-    app.addHook('onClose', () => sessionAuthFeed.close());
-  }
+  // Sessions are held in memory until the database announces a change (decisions 042 and 074).
+  const sessionAuthFeed = await database.listen('session_auth_changed', auth.sessionCacheFeed);
+  app.addHook('onClose', () => sessionAuthFeed.close());
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (mayChangeSessions(request)) auth.forgetSessions();
+    return payload;
+  });
 
   const deviceAuth = createDeviceAuth({ db, now, failuresPerMinute: config.anonRatePerMinute });
   const deviceAuthFeed = await database.listen(deviceAuthChannel, deviceAuth.cacheFeed);

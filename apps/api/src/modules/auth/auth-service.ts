@@ -28,6 +28,7 @@ type Deps = {
   /** Two-step sign-in: after a correct password, a second step may be due instead of a session. */
   mfa: Pick<MfaService, 'challengeFor'>;
   /** Only where the database announces every change before the change returns (decision 042). */
+  /** Hold sessions in memory until told of a change (decisions 042 and 074); off in some tests. */
   cacheSessions?: boolean;
 };
 
@@ -41,7 +42,7 @@ export function createAuthService({
   activity,
   now,
   mfa,
-  cacheSessions = false,
+  cacheSessions = true,
 }: Deps) {
   // Every console request runs it: built once, a named prepared statement on PostgreSQL (decision 040).
   const sessionOfToken = db
@@ -189,6 +190,13 @@ export function createAuthService({
         steppedUpAt: row.steppedUpAt,
       };
     },
+
+    /**
+     * This instance changed something that may end a session or change what it may do: what is held
+     * is dropped now, before the answer goes, since on PostgreSQL the notice of the commit reaches
+     * this instance's own listener only a moment later (decision 074).
+     */
+    forgetSessions: () => sessionCache?.clear(),
 
     /** Notices of the database's session_auth_changed channel (decision 042). */
     sessionCacheFeed: {

@@ -1,30 +1,95 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@app/contract/paths';
+import { buildApp } from '#api/app.ts';
+import { openDatabase, type Database } from '#api/db/client.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { sessions } from '#api/db/schema/users.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import type { TestApp } from '#api/test/test-app.ts';
+
+/*
+ * Console sessions are held in memory on both databases until the database announces a change
+ * (decisions 042 and 074). A change made through this instance counts on its very next request; one
+ * made elsewhere (another instance, psql) once its notice arrives, a moment after the commit on
+ * PostgreSQL, at once on PGlite.
+ */
 
 let t: TestApp;
 let token: string;
 beforeAll(async () => ({ t, token } = await signedInApp()));
 afterAll(() => t.close());
 
-const profile = () => t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' });
+const profileOf = (app: { inject: FastifyInstance['inject'] }, bearer: string) =>
+  app.inject({ method: 'GET', url: apiPaths.profile, headers: { authorization: `Bearer ${bearer}` } });
+const profile = (bearer = token) => profileOf(t.app, bearer);
 
-describe('sessions held in memory on the embedded database (decision 042)', () => {
-  it('answers a known session from memory on PGlite, and reads it every time on PostgreSQL', async () => {
+/** The status of `request` until it is `want`: a notice takes a moment on PostgreSQL. */
+async function settlesTo(request: () => Promise<{ statusCode: number }>, want: number) {
+  const deadline = Date.now() + 3000;
+  let status = (await request()).statusCode;
+  while (status !== want && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    status = (await request()).statusCode;
+  }
+  return status;
+}
+
+describe('sessions held in memory (decisions 042 and 074)', () => {
+  it('answers a known session from memory on both databases', async () => {
     expect((await profile()).statusCode).toBe(200);
-    // A last-seen time moved back in SQL is not announced (it is written once a minute): only a
-    // server that reads the session on every request sees it as idle.
+    // A last-seen time moved back in SQL is not announced (it is written once a minute): a server
+    // that read the session on every request would find it idle; one holding it does not.
     await t.database.db.update(sessions).set({ lastSeenAt: new Date(t.clock.now.getTime() - 86_400_000) });
-    expect((await profile()).statusCode).toBe(t.database.kind === 'pglite' ? 200 : 401);
+    expect((await profile()).statusCode).toBe(200);
   });
 
-  it('a session revoked in SQL is refused on its next request, held in memory or not', async () => {
+  it('a session revoked in SQL is refused once the database announces it', async () => {
     const fresh = await t.login();
-    const request = () => t.injectAs(fresh, { method: 'GET', url: '/api/v1/admin/profile' });
-    expect((await request()).statusCode).toBe(200);
-    expect((await request()).statusCode).toBe(200);
-    await t.database.db.update(sessions).set({ revokedAt: t.clock.now });
-    expect((await request()).statusCode).toBe(401);
+    expect((await profile(fresh)).statusCode).toBe(200);
+    expect((await profile(fresh)).statusCode).toBe(200);
+    await t.database.db.execute(sql`update sessions set revoked_at = now() where revoked_at is null`);
+    expect(await settlesTo(() => profile(fresh), 401)).toBe(401);
+  });
+
+  it("a sign-out through this instance refuses the session's very next request", async () => {
+    const fresh = await t.login();
+    expect((await profile(fresh)).statusCode).toBe(200);
+    const out = await t.injectAs(fresh, { method: 'POST', url: apiPaths.logout });
+    expect(out.statusCode, out.body).toBeLessThan(300);
+    expect((await profile(fresh)).statusCode).toBe(401);
+  });
+});
+
+/*
+ * Two API instances on one PostgreSQL database, as behind a load balancer: a sign-out on one is
+ * refused by the other, which held the session in memory, as soon as the notice arrives.
+ */
+const onPostgres = Boolean(process.env.DATABASE_URL);
+describe.skipIf(!onPostgres)('two API instances on one database', () => {
+  let otherDb: Database;
+  let other: FastifyInstance;
+  beforeAll(async () => {
+    const [row] = rowsOf<{ name: string }>(
+      await t.database.db.execute(sql`select current_database() as name`),
+    );
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${row!.name}`;
+    otherDb = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+    other = await buildApp({ config: t.config, database: otherDb, now: () => t.clock.now, logger: false });
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await otherDb?.close();
+  });
+
+  it('a sign-out on one instance is refused on the other, which held the session', async () => {
+    const fresh = await t.login();
+    expect((await profileOf(other, fresh)).statusCode).toBe(200);
+    expect((await profileOf(other, fresh)).statusCode).toBe(200);
+    expect((await t.injectAs(fresh, { method: 'POST', url: apiPaths.logout })).statusCode).toBeLessThan(300);
+    expect(await settlesTo(() => profileOf(other, fresh), 401)).toBe(401);
   });
 });
