@@ -135,10 +135,13 @@ export async function recomputeLicences(
         from changed where state = 'grace' and old_state is distinct from 'grace'
         on conflict (device_id, rule) where resolved_at is null do nothing
       ), grace_cleared as (
+        -- The machines that left grace as one array, looked up in the open alarms' index: as a join
+        -- on \`changed\`, the planner (which cannot estimate a CTE) scanned every changed machine
+        -- once per open alarm (45 s at 100,000 changed and 6,000 open, bench:licence-sweep).
         update alarms a set resolved_at = ${now}::timestamptz
-        from changed c
-        where a.device_id = c.id and a.rule = ${graceAlarm} and a.resolved_at is null
-          and c.old_state = 'grace' and c.state <> 'grace'
+        where a.device_id = any(array(
+            select c.id from changed c where c.old_state = 'grace' and c.state <> 'grace'))
+          and a.rule = ${graceAlarm} and a.resolved_at is null
       )
       select id, machine_number, old_state, state from changed`),
   );
