@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { ConfigError, flag, persistedSecret } from './config-env.ts';
 import { alarmsConfig, alarmsEnv, type AlarmsConfig } from './config-alarms.ts';
 import { demoConfig, demoEnv, demoMinimumVersion, type DemoConfig } from './config-demo.ts';
+import { housekeepingConfig, housekeepingEnv, type HousekeepingConfig } from './config-housekeeping.ts';
 import { licencesConfig, licencesEnv, type LicencesConfig } from './config-licences.ts';
 import { mapConfig, mapEnv, type MapConfig } from './config-map.ts';
 import { storageConfig, storageEnv, type StorageConfig } from './config-storage.ts';
+import { timeoutsConfig, timeoutsEnv } from './config-timeouts.ts';
 import type { Timeouts } from './lib/request-timeouts.ts';
 import { trustProxySetting } from './lib/trust-proxy.ts';
 
@@ -94,17 +96,7 @@ const envSchema = z.object({
     .min(1024, 'must be at least 1024')
     .max(64 * 1024 ** 3, 'must be at most 64 GiB')
     .default(2 * 1024 ** 3),
-  // Timeouts (lib/request-timeouts.ts): a whole request, an upload, an idle socket, headers, keep-alive.
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-  UPLOAD_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(1000)
-    .max(24 * 3_600_000)
-    .default(3_600_000),
-  IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
-  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
-  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  ...timeoutsEnv,
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
@@ -116,6 +108,7 @@ const envSchema = z.object({
   ...storageEnv,
   ...alarmsEnv,
   ...licencesEnv,
+  ...housekeepingEnv,
   ...mapEnv,
 });
 
@@ -179,6 +172,8 @@ export type Config = Readonly<{
   alarms: AlarmsConfig;
   /** Machines' licences (modules/licences, decision 068). */
   licences: LicencesConfig;
+  /** Removal of ended sessions, spent codes, old mail and old payment events (modules/housekeeping). */
+  housekeeping: HousekeepingConfig;
   /** The fleet map's tiles (decision 052). */
   map: MapConfig;
   /** Anonymous calls one address may make per minute to one group of public routes (429 past it). */
@@ -278,6 +273,7 @@ export function loadConfig(
       minSupportedAppVersionCode: demoMinimumVersion(demo, e.MIN_SUPPORTED_APP_VERSION_CODE),
     },
     licences: licencesConfig(e),
+    housekeeping: housekeepingConfig(e),
     map: mapConfig(e),
     anonRatePerMinute: e.ANON_RATE_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
@@ -286,12 +282,6 @@ export function loadConfig(
     apkMaxUncompressedBytes: e.APK_MAX_UNCOMPRESSED_BYTES,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
-    timeouts: {
-      requestMs: e.REQUEST_TIMEOUT_MS,
-      uploadMs: e.UPLOAD_TIMEOUT_MS,
-      idleMs: e.IDLE_TIMEOUT_MS,
-      headersMs: e.HEADERS_TIMEOUT_MS,
-      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
-    },
+    timeouts: timeoutsConfig(e),
   });
 }

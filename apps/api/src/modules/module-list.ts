@@ -9,6 +9,7 @@ import { clockControlModule } from './clock-control/clock-control-module.ts';
 import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
 import { healthModule } from './health/health-module.ts';
+import { housekeepingModule } from './housekeeping/housekeeping-module.ts';
 import { licenceNoticesModule } from './licence-notices/licence-notices-module.ts';
 import { licenceTokensModule } from './licence-tokens/licence-tokens-module.ts';
 import { licencesModule } from './licences/licences-module.ts';
@@ -47,6 +48,7 @@ export const appModules: readonly AppModule[] = [
   licencesModule,
   licenceNoticesModule,
   licenceTokensModule,
+  housekeepingModule,
   // Last, and only with CLOCK_CONTROL=1: the e2e tests' movable clock.
   clockControlModule,
 ];

@@ -84,5 +84,7 @@ export const appSessions = pgTable(
     uniqueIndex('app_sessions_access_hash_idx').on(t.accessHash),
     uniqueIndex('app_sessions_refresh_hash_idx').on(t.refreshHash),
     index('app_sessions_device_id_idx').on(t.deviceId),
+    // When the session ended (least() skips a null revoked_at): housekeeping's range (decision 072).
+    index('app_sessions_ended_idx').on(sql`least(${t.revokedAt}, ${t.refreshExpiresAt})`),
   ],
 );

@@ -72,12 +72,19 @@ export const subscriptions = pgTable(
   ],
 );
 
-/** Provider events already applied: a replayed webhook changes nothing. */
-export const processedPaymentEvents = pgTable('processed_payment_events', {
-  id: text('id').primaryKey(),
-  type: text('type').notNull(),
-  processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * Provider events already applied: a replayed webhook changes nothing. Kept for
+ * PAYMENT_EVENT_RETENTION_DAYS, well past the provider's retries (housekeeping, decision 072).
+ */
+export const processedPaymentEvents = pgTable(
+  'processed_payment_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('processed_payment_events_processed_at_idx').on(t.processedAt)],
+);
 
 /**
  * Everything that happened to a subscription, for its timeline: created, mailed, opened, paid,

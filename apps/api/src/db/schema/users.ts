@@ -72,5 +72,9 @@ export const sessions = pgTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
   },
-  (t) => [index('sessions_user_id_idx').on(t.userId)],
+  (t) => [
+    index('sessions_user_id_idx').on(t.userId),
+    // Housekeeping's range (decision 072) and the dashboard's sessions opened lately.
+    index('sessions_created_at_idx').on(t.createdAt),
+  ],
 );
