@@ -57,16 +57,11 @@ export const treatmentExportColumns = {
   treatmentDuration: 'Duration (min)',
   totalEnergyOutput: 'Total Energy Output (J)',
 } as const;
+/** The list's filters without its page: what its export and its facets take. */
+const { page: _page, limit: _limit, ...treatmentFilterShape } = treatmentListQuerySchema.shape;
 /** Ours (issue 17): the list's filters and the columns shown for its CSV export. */
 export const treatmentExportQuerySchema = strictObject({
-  machineNumber: treatmentListQuerySchema.shape.machineNumber,
-  doctorId: treatmentListQuerySchema.shape.doctorId,
-  patientId: treatmentListQuerySchema.shape.patientId,
-  search: treatmentListQuerySchema.shape.search,
-  treatmentPlan: treatmentListQuerySchema.shape.treatmentPlan,
-  treatmentDevice: treatmentListQuerySchema.shape.treatmentDevice,
-  from: treatmentListQuerySchema.shape.from,
-  to: treatmentListQuerySchema.shape.to,
+  ...treatmentFilterShape,
   reveal: revealExportQuery,
   columns: exportColumnsQuery(treatmentExportColumns),
 });
@@ -116,16 +111,7 @@ export const treatmentListResponseSchema = envelope(treatmentListSchema);
  * Ours (issue 35): what Treatment Records' facets offer under the list's other filters, each value
  * with its count (a facet's own choice does not narrow its own values), most first.
  */
-export const treatmentFacetsQuerySchema = strictObject({
-  machineNumber: treatmentListQuerySchema.shape.machineNumber,
-  doctorId: treatmentListQuerySchema.shape.doctorId,
-  patientId: treatmentListQuerySchema.shape.patientId,
-  search: treatmentListQuerySchema.shape.search,
-  treatmentPlan: treatmentListQuerySchema.shape.treatmentPlan,
-  treatmentDevice: treatmentListQuerySchema.shape.treatmentDevice,
-  from: treatmentListQuerySchema.shape.from,
-  to: treatmentListQuerySchema.shape.to,
-});
+export const treatmentFacetsQuerySchema = strictObject(treatmentFilterShape);
 export type TreatmentFacetsQuery = z.output<typeof treatmentFacetsQuerySchema>;
 export const treatmentFacetsSchema = z.object({
   treatmentPlans: z.array(facetValueSchema),

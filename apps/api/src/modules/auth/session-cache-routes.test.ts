@@ -2,10 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
-import { buildApp } from '#api/app.ts';
-import { openDatabase, type Database } from '#api/db/client.ts';
-import { rowsOf } from '#api/db/rows-of.ts';
 import { sessions } from '#api/db/schema/users.ts';
+import { secondInstance } from '#api/test/second-instance.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import type { TestApp } from '#api/test/test-app.ts';
 
@@ -68,28 +66,17 @@ describe('sessions held in memory (decisions 042 and 074)', () => {
  */
 const onPostgres = Boolean(process.env.DATABASE_URL);
 describe.skipIf(!onPostgres)('two API instances on one database', () => {
-  let otherDb: Database;
-  let other: FastifyInstance;
+  let other: Awaited<ReturnType<typeof secondInstance>>;
   beforeAll(async () => {
-    const [row] = rowsOf<{ name: string }>(
-      await t.database.db.execute(sql`select current_database() as name`),
-    );
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${row!.name}`;
-    otherDb = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
-    other = await buildApp({ config: t.config, database: otherDb, now: () => t.clock.now, logger: false });
-    await other.ready();
+    other = await secondInstance(t);
   });
-  afterAll(async () => {
-    await other?.close();
-    await otherDb?.close();
-  });
+  afterAll(() => other?.close());
 
   it('a sign-out on one instance is refused on the other, which held the session', async () => {
     const fresh = await t.login();
-    expect((await profileOf(other, fresh)).statusCode).toBe(200);
-    expect((await profileOf(other, fresh)).statusCode).toBe(200);
+    expect((await profileOf(other.app, fresh)).statusCode).toBe(200);
+    expect((await profileOf(other.app, fresh)).statusCode).toBe(200);
     expect((await t.injectAs(fresh, { method: 'POST', url: apiPaths.logout })).statusCode).toBeLessThan(300);
-    expect(await settlesTo(() => profileOf(other, fresh), 401)).toBe(401);
+    expect(await settlesTo(() => profileOf(other.app, fresh), 401)).toBe(401);
   });
 });
