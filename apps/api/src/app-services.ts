@@ -4,6 +4,7 @@ import type { Database, Db } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import type { MovableClock } from './lib/movable-clock.ts';
+import type { RedisLink } from './lib/redis-link.ts';
 import { createRedisThrottleStore } from './lib/redis-throttle-store.ts';
 import type { Storage } from './lib/storage/storage.ts';
 import { createMemoryThrottleStore, type ThrottleStore } from './lib/throttle-store.ts';
@@ -52,6 +53,8 @@ export type AppServices = {
   log: FastifyBaseLogger;
   storage: Storage;
   mailer: Mailer;
+  /** The Redis connection shared counters use (REDIS_URL), or null: every counter is in memory. */
+  redis: RedisLink | null;
   /** One store for every throttle: this process's memory, or Redis shared by every API instance. */
   throttleStore: ThrottleStore;
   signer: TokenSigner;
@@ -80,15 +83,15 @@ export async function createAppServices(
     now,
     storage,
     clock,
-  }: Pick<AppServices, 'config' | 'database' | 'now' | 'storage' | 'clock'>,
+    redis,
+  }: Pick<AppServices, 'config' | 'database' | 'now' | 'storage' | 'clock' | 'redis'>,
 ): Promise<AppServices> {
   const { db } = database;
   const log = app.log;
   const signer = createTokenSigner(config.jwtSecret, now);
-  const throttleStore = config.redisUrl
-    ? createRedisThrottleStore({ url: config.redisUrl, prefix: config.redisPrefix, log })
+  const throttleStore = redis
+    ? createRedisThrottleStore({ link: redis, prefix: config.redisPrefix })
     : createMemoryThrottleStore();
-  if ('ready' in throttleStore) await throttleStore.ready;
   app.addHook('onClose', () => throttleStore.close());
 
   const mailer = createMailer({ config, db, log, now });
@@ -136,14 +139,20 @@ export async function createAppServices(
     return payload;
   });
 
-  const deviceAuth = createDeviceAuth({ db, now, failuresPerMinute: config.anonRatePerMinute });
+  const deviceAuth = createDeviceAuth({
+    db,
+    now,
+    failuresPerMinute: config.anonRatePerMinute,
+    redis,
+    redisPrefix: config.redisPrefix,
+  });
   const deviceAuthFeed = await database.listen(deviceAuthChannel, deviceAuth.cacheFeed);
   app.addHook('onClose', () => deviceAuthFeed.close());
   const licenceVersions = createLicenceVersions({ db });
   const licenceFeed = await database.listen(licenceChangedChannel, licenceVersions.feed);
   app.addHook('onClose', () => licenceFeed.close());
 
-  const deviceGate = createDeviceGate({ db, config, now, log });
+  const deviceGate = createDeviceGate({ db, config, now, log, redis });
   app.decorate('deviceGate', deviceGate);
   app.addHook('onClose', () => deviceGate.close());
 
@@ -160,6 +169,7 @@ export async function createAppServices(
     log,
     storage,
     mailer,
+    redis,
     throttleStore,
     signer,
     profiles,

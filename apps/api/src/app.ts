@@ -21,6 +21,7 @@ import { installErrorHandler } from './lib/error-handler.ts';
 import { frameworkErrors } from './lib/framework-errors.ts';
 import { installNulGuard } from './lib/nul-guard.ts';
 import { installAnonymousRateLimit } from './lib/anonymous-rate-limit.ts';
+import { createRedisLink } from './lib/redis-link.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
 import type { Storage } from './lib/storage/storage.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
@@ -79,8 +80,18 @@ export async function buildApp({
   installRouteRegistry(app);
 
   await installSecurityHeaders(app, { mapImageSources: config.map.imageSources });
+  // With REDIS_URL, one connection for every counter several instances share (decisions 021, 073).
+  const redis = config.redisUrl ? createRedisLink({ url: config.redisUrl, log: app.log }) : null;
+  if (redis) {
+    await redis.ready;
+    app.addHook('onClose', () => redis.close());
+  }
   // Before the auth hook: a flood of anonymous calls is refused before any lookup is done.
-  await installAnonymousRateLimit(app, { perMinute: config.anonRatePerMinute });
+  await installAnonymousRateLimit(app, {
+    perMinute: config.anonRatePerMinute,
+    redis,
+    prefix: config.redisPrefix,
+  });
 
   await registerApiDocs(app);
   // Multipart is registered ONCE, here, with tight global limits. A route that takes a bigger file
@@ -101,7 +112,7 @@ export async function buildApp({
   // CLOCK_CONTROL=1 (e2e tests only): a clock the clock-control module moves forward.
   const clock = config.clockControl ? createMovableClock(() => baseNow().getTime()) : null;
   const now = clock?.now ?? baseNow;
-  const services = await createAppServices(app, { config, database, now, storage, clock });
+  const services = await createAppServices(app, { config, database, now, storage, clock, redis });
   const { auth, deviceAuth, deviceGate, stepUp } = services;
   await app.register(authHook, {
     auth,

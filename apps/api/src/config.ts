@@ -189,7 +189,7 @@ export type Config = Readonly<{
   storage: StorageConfig;
   /** A slow client cannot hold a socket forever (lib/request-timeouts.ts). */
   timeouts: Timeouts;
-  /** Throttle counters in Redis (several API instances); in memory when unset. */
+  /** Throttles and the anonymous and per-machine limits in Redis (several instances); else in memory. */
   redisUrl: string | undefined;
   /** Key prefix of those counters, so one Redis can serve several installations. */
   redisPrefix: string;

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { apiPaths } from '@app/contract/paths';
+import { sharedAnonymousStore } from './anonymous-limit-store.ts';
 import { TooManyRequestsError } from './errors.ts';
+import type { RedisLink } from './redis-link.ts';
 import { routeConfigOf } from './route-config.ts';
 import './request-context.ts';
 
@@ -16,6 +18,9 @@ import './request-context.ts';
  * Exempt: Stripe's webhook (Stripe retries, from a few shared addresses, and signs every call),
  * the health check (load balancers and monitors poll it), and profile images (the console's own
  * <img> tags, several per page, from every user behind one hospital NAT).
+ *
+ * The counters are this process's memory, or Redis with REDIS_URL (lib/anonymous-limit-store.ts,
+ * decision 073), so several API instances together allow `perMinute`, not `perMinute` each.
  */
 
 const exempt = new Set<string>([
@@ -56,14 +61,22 @@ export function anonymousGroupOf(request: Pick<FastifyRequest, 'routeOptions'>):
   return groups[url] ?? 'public';
 }
 
-export async function installAnonymousRateLimit(app: FastifyInstance, { perMinute }: { perMinute: number }) {
+/** At most this many addresses tracked at once in memory (an LRU): bounded under a spray of addresses. */
+const trackedAddresses = 10_000;
+
+export async function installAnonymousRateLimit(
+  app: FastifyInstance,
+  { perMinute, redis, prefix }: { perMinute: number; redis: RedisLink | null; prefix: string },
+) {
   // global: false, so the plugin adds no hook of its own; the hook below decides which routes count.
   await app.register(rateLimit, {
     global: false,
     max: perMinute,
     timeWindow: 60_000,
-    // At most this many addresses tracked at once (an LRU): memory stays bounded under a spray of addresses.
-    cache: 10_000,
+    // With REDIS_URL every instance counts in Redis, so an address gets `perMinute` in total (073).
+    ...(redis
+      ? { store: sharedAnonymousStore(redis, prefix, trackedAddresses) }
+      : { cache: trackedAddresses }),
   });
   const limit = app.rateLimit({
     // request.ip honours TRUST_PROXY (lib/trust-proxy.ts): only the hops we trust can name the address.

@@ -37,7 +37,7 @@ type DeviceAuth = {
 export type DeviceGate = {
   auth: DeviceAuth;
   /** Runs on every authenticated device call: per-machine rate limit (may throw a 429), last-seen check-in. */
-  onDeviceCall?: (device: DeviceContext) => void;
+  onDeviceCall?: (device: DeviceContext) => void | Promise<void>;
 };
 
 const deviceScheme = /^Device (\S+)$/;
@@ -73,7 +73,7 @@ export const authHook = fp(
           if (error instanceof TooManyRequestsError) request.anonymousRateLimited = true;
           throw error;
         }
-        opts.devices.onDeviceCall?.(request.device);
+        await opts.devices.onDeviceCall?.(request.device);
         if (config.access === 'app-user') {
           const session = request.headers['x-app-session'];
           if (typeof session !== 'string' || session === '')

@@ -1,5 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { RedisLink } from './redis-link.ts';
 import { createMemoryThrottleStore, entryId, type ThrottleStore } from './throttle-store.ts';
 
 /*
@@ -38,63 +37,24 @@ const shortenStreakScript = `
 if (tonumber(redis.call('HGET', KEYS[1], 'count')) or 0) > 0 then redis.call('HINCRBY', KEYS[1], 'count', -1) end
 return 0`;
 
-type Log = Pick<FastifyBaseLogger, 'warn' | 'info'>;
-
 /**
  * Counters in Redis: a sorted set per window key (score = time), a hash per streak, each expiring
- * on its own. Every command has a short timeout and none waits for a connection, so a slow or
- * absent Redis never holds a sign-in: while Redis cannot answer, this process counts in its own
- * memory (still throttling, per instance) and says so once in the log, and Redis takes over again
- * when it answers.
+ * on its own. Through the instance's one connection (`RedisLink`): a slow or absent Redis never
+ * holds a sign-in, since while Redis cannot answer this process counts in its own memory (still
+ * throttling, per instance), and Redis takes over again when it answers.
  */
 export function createRedisThrottleStore({
-  url,
+  link,
   prefix,
-  log,
 }: {
-  url: string;
+  link: RedisLink;
   prefix: string;
-  log?: Log;
-}): ThrottleStore & { ready: Promise<void> } {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 500,
-    connectTimeout: 2000,
-  });
-  // ioredis reconnects by itself; an 'error' event without a listener would crash the process.
-  redis.on('error', () => {});
+}): ThrottleStore {
+  const { redis, attempt } = link;
   const fallback = createMemoryThrottleStore();
-  let degraded = false;
   const k = (key: string) => `${prefix}${key}`;
 
-  async function attempt<T>(onRedis: () => Promise<T>, inMemory: () => Promise<T>): Promise<T> {
-    try {
-      const result = await onRedis();
-      if (degraded) {
-        degraded = false;
-        log?.info('throttle: Redis answers again; counting there');
-      }
-      return result;
-    } catch (err) {
-      if (!degraded) {
-        degraded = true;
-        log?.warn(
-          { err: err instanceof Error ? err.message : String(err) },
-          'throttle: Redis does not answer; counting in this process until it does',
-        );
-      }
-      return inMemory();
-    }
-  }
-
-  const ready = redis.connect().catch(() => {
-    // Not there at start: the first command reports it, and ioredis keeps trying to connect.
-  });
-
   return {
-    ready,
     window: (key, cutoff) =>
       attempt(
         async () => {
@@ -203,8 +163,7 @@ export function createRedisThrottleStore({
         async () => {},
       );
     },
-    async close() {
-      redis.disconnect();
-    },
+    // The connection is the app's (app.ts closes it), shared with the other counters.
+    async close() {},
   };
 }

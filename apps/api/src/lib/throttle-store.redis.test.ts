@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
+import { redisRelay } from '../test/redis-relay.ts';
 import { createTestApp, testAdmin, type TestApp } from '../test/test-app.ts';
 import { createAttemptLimiter, createBackoffLimiter } from './attempt-limiter.ts';
+import { createRedisLink } from './redis-link.ts';
 import { createRedisThrottleStore } from './redis-throttle-store.ts';
 import { createMemoryThrottleStore, type ThrottleStore } from './throttle-store.ts';
 
@@ -19,10 +20,10 @@ async function redisStore(
   p = prefix(),
   log?: { warn: (...a: unknown[]) => void; info: (...a: unknown[]) => void },
 ) {
-  const store = createRedisThrottleStore({ url, prefix: p, log: log as never });
-  await store.ready;
-  closing.push(store);
-  return store;
+  const link = createRedisLink({ url, log: log as never });
+  await link.ready;
+  closing.push(link);
+  return createRedisThrottleStore({ link, prefix: p });
 }
 
 const stores: Array<[string, () => Promise<ThrottleStore>]> = [
@@ -163,42 +164,6 @@ describe('throttling across API instances with one Redis', () => {
   });
 });
 
-/** A TCP relay in front of Redis that a test can cut and restore, as a network outage would. */
-async function cuttableRelay(target: URL) {
-  const sockets = new Set<net.Socket>();
-  const handle = (client: net.Socket) => {
-    const upstream = net.connect(Number(target.port || 6379), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => s.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-  };
-  let server = net.createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async cut() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
-    },
-    async restore() {
-      server = net.createServer(handle);
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        if (server.listening) server.close(() => resolve());
-        else resolve();
-      }),
-  };
-}
-
 describe('when Redis does not answer', () => {
   it('starts anyway and throttles in memory, saying so once in the log', async () => {
     const warnings: unknown[] = [];
@@ -216,7 +181,7 @@ describe('when Redis does not answer', () => {
   });
 
   it('counts in memory during an outage and in Redis again once it is back', async () => {
-    const relay = await cuttableRelay(new URL(redisUrl));
+    const relay = await redisRelay(new URL(redisUrl));
     closing.push(relay);
     const logs: string[] = [];
     const p = prefix();

@@ -84,7 +84,7 @@ async function enrolledDevice(request: FastifyRequest, devices: DeviceGate): Pro
   if (!credential) throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
   // Counted per address like every device call's credential (decision 066).
   const device = await devices.auth.authenticateDevice(credential, limiterAddress(request));
-  devices.onDeviceCall?.(device);
+  await devices.onDeviceCall?.(device);
   return device.deviceId;
 }
 

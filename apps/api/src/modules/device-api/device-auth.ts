@@ -6,9 +6,14 @@ import { appSessions, deviceCredentials } from '#api/db/schema/device-api.ts';
 import { devices, doctors, technicians } from '#api/db/schema/devices.ts';
 import { roles, users } from '#api/db/schema/users.ts';
 import { TooManyRequestsError, UnauthorizedError } from '#api/lib/errors.ts';
+import type { RedisLink } from '#api/lib/redis-link.ts';
 import type { AppUserContext, DeviceContext } from '#api/lib/request-context.ts';
 import { createCredentialCache } from './credential-cache.ts';
-import { createDeviceRateLimit } from './device-rate-limit.ts';
+import {
+  createDeviceRateLimit,
+  createSharedDeviceRateLimit,
+  type DeviceRateLimit,
+} from './device-rate-limit.ts';
 import { noteRevokedCall } from './revoked-calls.ts';
 
 // Defined beside the request they decorate (lib/ never imports a module); named here too for the device API.
@@ -45,19 +50,27 @@ export function createDeviceAuth({
   db,
   now,
   failuresPerMinute = 60,
+  redis = null,
+  redisPrefix = '',
 }: {
   db: Db;
   now: () => Date;
   failuresPerMinute?: number;
+  /** With REDIS_URL the budget is counted there, across API instances (decision 073). */
+  redis?: RedisLink | null;
+  redisPrefix?: string;
 }) {
   const cache = createCredentialCache<DeviceContext>();
-  const refusals = createDeviceRateLimit({
+  const budget = {
     perMinute: failuresPerMinute,
     burst: failuresPerMinute,
     now: () => now().getTime(),
     // As many addresses as the anonymous limiter tracks; past it the oldest start afresh.
     maxBuckets: 10_000,
-  });
+  };
+  const refusals: DeviceRateLimit = redis
+    ? createSharedDeviceRateLimit({ ...budget, redis, prefix: redisPrefix, name: 'limit:device-credential' })
+    : createDeviceRateLimit(budget);
   return {
     cacheFeed: {
       onPayload: (deviceId: string) => cache.forgetDevice(deviceId),
@@ -74,7 +87,7 @@ export function createDeviceAuth({
       const known = hash === null ? undefined : cache.get(hash);
       if (known) return known;
       if (address !== undefined) {
-        const wait = refusals.take(address);
+        const wait = await refusals.take(address);
         if (wait > 0) throw new TooManyRequestsError(deviceApiMessages.credentialsThrottled, wait);
       }
       if (hash === null) throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
@@ -94,7 +107,7 @@ export function createDeviceAuth({
           .limit(1);
       } catch (error) {
         // No answer is no refusal: a database that failed is not held against the address.
-        if (address !== undefined) refusals.give(address);
+        if (address !== undefined) await refusals.give(address);
         throw error;
       }
       if (!row) {
@@ -102,7 +115,7 @@ export function createDeviceAuth({
         await noteRevokedCall(db, hash, now()).catch(() => {});
         throw new UnauthorizedError(deviceApiMessages.credentialInvalid);
       }
-      if (address !== undefined) refusals.give(address);
+      if (address !== undefined) await refusals.give(address);
       cache.set(hash, row, readAt);
       return row;
     },
