@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roles, users } from '../db/schema/users.ts';
+import { settlesTo } from '../test/settles.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { routeAccess } from './route-access.ts';
 
@@ -106,10 +107,13 @@ describe("access: 'admin' is checked on every request", () => {
     const token = await t.login();
     expect((await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(200);
     // Change the role behind the services' back (they would also revoke the session): the
-    // per-request check alone must stop the token.
+    // per-request check alone must stop the token, once the database has announced the change
+    // (at once on PGlite, a moment after the commit on PostgreSQL; decision 074).
     const [admin] = await t.database.db.select({ roleId: users.roleId }).from(users).limit(1);
+    const profile = () => t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' });
     await t.database.db.update(roles).set({ type: 'app' }).where(eq(roles.id, admin!.roleId));
     try {
+      expect(await settlesTo(profile, 403)).toBe(403);
       for (const url of ['/api/v1/admin/profile', '/api/v1/admin/users/all', '/api/v1/admin/patient/all']) {
         const res = await t.injectAs(token, { method: 'GET', url });
         expect(res.statusCode, url).toBe(403);
@@ -118,6 +122,6 @@ describe("access: 'admin' is checked on every request", () => {
     } finally {
       await t.database.db.update(roles).set({ type: 'admin' }).where(eq(roles.id, admin!.roleId));
     }
-    expect((await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' })).statusCode).toBe(200);
+    expect(await settlesTo(profile, 200)).toBe(200);
   });
 });

@@ -84,6 +84,7 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/patient/export': 'patients.view',
   'GET /api/v1/admin/technicians/export': 'patients.view',
   'GET /api/v1/admin/treatement-records/export': 'patients.view',
+  'GET /api/v1/admin/treatement-records/facets': 'patients.view',
   'GET /api/v1/admin/treatement-records/all': 'patients.view',
   'GET /api/v1/admin/treatement-records/:id': 'patients.view',
   'GET /api/v1/admin/access-logs/all': 'logs.view',

@@ -175,7 +175,12 @@ export function createAuthService({
         lastSeenAt: row.lastSeenAt,
         expiresAt: row.expiresAt,
       });
-      if (!seen) throw new UnauthorizedError(apiMessages.invalidToken);
+      if (!seen) {
+        // Idle: the session was revoked just now, in a read; what is held goes before the answer,
+        // as after a write (decision 074), not when the notice comes back.
+        sessionCache?.clear();
+        throw new UnauthorizedError(apiMessages.invalidToken);
+      }
       sessionCache?.seen(claims.sessionId, seen.lastSeenAt);
       const { endsAt } = seen;
       return {

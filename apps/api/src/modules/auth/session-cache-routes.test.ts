@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
 import { sessions } from '#api/db/schema/users.ts';
 import { secondInstance } from '#api/test/second-instance.ts';
+import { settlesTo } from '#api/test/settles.ts';
 import { signedInApp } from '#api/test/signed-in-app.ts';
 import type { TestApp } from '#api/test/test-app.ts';
 
@@ -22,17 +23,6 @@ afterAll(() => t.close());
 const profileOf = (app: { inject: FastifyInstance['inject'] }, bearer: string) =>
   app.inject({ method: 'GET', url: apiPaths.profile, headers: { authorization: `Bearer ${bearer}` } });
 const profile = (bearer = token) => profileOf(t.app, bearer);
-
-/** The status of `request` until it is `want`: a notice takes a moment on PostgreSQL. */
-async function settlesTo(request: () => Promise<{ statusCode: number }>, want: number) {
-  const deadline = Date.now() + 3000;
-  let status = (await request()).statusCode;
-  while (status !== want && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    status = (await request()).statusCode;
-  }
-  return status;
-}
 
 describe('sessions held in memory (decisions 042 and 074)', () => {
   it('answers a known session from memory on both databases', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@app/contract/paths';
 import { accessLogs } from '#api/db/schema/logs.ts';
 import { deviceInject, enrolDevice } from '#api/test/device-fixtures.ts';
+import { settlesTo as settlesToStatus } from '#api/test/settles.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 /*
@@ -25,16 +26,8 @@ const heartbeat = (credential: string) =>
     payload: { versionCode: 1, versionName: '1.0.0' },
   });
 
-/** The status of the machine's calls until it is `want` (a notice takes a moment on PostgreSQL). */
-async function settlesTo(credential: string, want: number) {
-  const deadline = Date.now() + 3000;
-  let status = (await heartbeat(credential)).statusCode;
-  while (status !== want && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    status = (await heartbeat(credential)).statusCode;
-  }
-  return status;
-}
+/** The status of the machine's calls once it is `want` (a notice takes a moment on PostgreSQL). */
+const settlesTo = (credential: string, want: number) => settlesToStatus(() => heartbeat(credential), want);
 
 describe('device credentials changed outside this API instance', () => {
   it('refuses a credential revoked directly in the database', async () => {
