@@ -14,18 +14,20 @@ export function MailStatusBadge({ status }: { status: MailStatus }) {
   return <StatusBadge label={mailStatusLabels[status]} tone={statusTones[status]} />;
 }
 
-/** The Outbox's columns: who, what, how it stands, and why it failed; never the body. */
+/**
+ * The Outbox's columns: who, what, how it stands, and why it failed; never the body. Dates may take
+ * two lines and long texts are cut (whole on hover and focus), so the list fits 1280 px (issue 35).
+ */
 export const outboxColumns: DataTableColumn<OutboxMessage>[] = [
   {
     key: 'createdAt',
     header: 'Created',
-    className: 'text-nowrap',
     render: (m) => formatDateTime(m.createdAt),
   },
-  { key: 'to', header: 'To' },
-  { key: 'subject', header: 'Subject' },
+  { key: 'to', header: 'To', truncate: '12em' },
+  { key: 'subject', header: 'Subject', truncate: '14em' },
   { key: 'status', header: 'Status', render: (m) => <MailStatusBadge status={m.status} /> },
   { key: 'attempts', header: 'Tries', className: 'text-end' },
-  { key: 'lastError', header: 'Last Error', render: (m) => orNA(m.lastError) },
-  { key: 'sentAt', header: 'Sent', className: 'text-nowrap', render: (m) => formatDateTime(m.sentAt) },
+  { key: 'lastError', header: 'Last Error', render: (m) => orNA(m.lastError), truncate: '10em' },
+  { key: 'sentAt', header: 'Sent', render: (m) => formatDateTime(m.sentAt) },
 ];
