@@ -25,6 +25,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const minRatio = Number(process.env.BENCH_MIN_RATIO ?? 0.5);
+const minimalSessionQuery = process.env.BENCH_MINIMAL_SESSION_QUERY ?? '1';
 const embeddedListTarget = 3 * 190;
 const jwtSecret = randomBytes(32).toString('hex');
 const admin = { email: 'bench-api@example.com', password: 'Bench-Api-Passw0rd' };
@@ -204,11 +205,7 @@ try {
   const hello = startProcess(['bench/api-servers/hello.mjs'], {}, 3712);
   const minimal = startProcess(
     ['bench/api-servers/minimal.mjs'],
-    {
-      DATABASE_URL: scratch.url,
-      JWT_SECRET: jwtSecret,
-      MINIMAL_SESSION_QUERY: process.env.BENCH_MINIMAL_SESSION_QUERY ?? '1',
-    },
+    { DATABASE_URL: scratch.url, JWT_SECRET: jwtSecret, MINIMAL_SESSION_QUERY: minimalSessionQuery },
     3713,
   );
   servers.push(hello, minimal);
