@@ -14,6 +14,9 @@ export const slowApiFiles = [
   'src/lib/request-timeouts.test.ts',
   // Stops and restarts the database under a running app.
   'src/lib/db-unavailable.test.ts',
+  // Periodic jobs on the queue at periods of 1 to 4 s of real time, on two instances at once.
+  'src/lib/job-queue.test.ts',
+  'src/modules/jobs/jobs-routes.test.ts',
   // A real SMTP peer, retries on the clock; the retry file also boots a database of its own.
   'src/lib/mailer.test.ts',
   'src/lib/mailer-retry.test.ts',

@@ -4,6 +4,7 @@ import type { Database, Db } from './db/client.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import type { MovableClock } from './lib/movable-clock.ts';
+import type { Job } from './lib/jobs.ts';
 import type { RedisLink } from './lib/redis-link.ts';
 import { createRedisThrottleStore } from './lib/redis-throttle-store.ts';
 import type { Storage } from './lib/storage/storage.ts';
@@ -34,6 +35,8 @@ declare module 'fastify' {
     licences: Licences;
     /** Runs every module's periodic job once, now (lib/jobs.ts runJobsOnce). */
     runJobsNow: () => Promise<void>;
+    /** Every periodic job the modules declared (the Jobs screen lists them; lib/job-queue.ts runs them). */
+    declaredJobs: readonly Job[];
   }
 }
 

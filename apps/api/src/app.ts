@@ -27,7 +27,8 @@ import type { Storage } from './lib/storage/storage.ts';
 import { isApiPath, serveWebApp } from './lib/web-app.ts';
 import { lazyRequestLogger } from './lib/lazy-request-logger.ts';
 import { redactedLogPaths } from './lib/log-redaction.ts';
-import { runJobsOnce, startJobs } from './lib/jobs.ts';
+import { startJobQueue } from './lib/job-queue.ts';
+import { runJobsOnce } from './lib/jobs.ts';
 import { createMovableClock } from './lib/movable-clock.ts';
 import { createAppServices } from './app-services.ts';
 import { appModules } from './modules/module-list.ts';
@@ -126,10 +127,17 @@ export async function buildApp({
   // Every module of modules/module-list.ts, in its order; then their jobs, stopped with the app.
   for (const module of appModules) await module.register(app, services);
   const jobs = [services.mailer.retryJob, ...appModules.flatMap((m) => m.jobs?.(app, services) ?? [])];
-  const stopJobs = startJobs(jobs, app.log);
+  app.decorate('declaredJobs', jobs);
   app.decorate('runJobsNow', () => runJobsOnce(jobs, app.log));
-  // preClose runs before any onClose hook, so no job is left running against a closed service.
-  app.addHook('preClose', stopJobs);
+  if (config.runJobs) {
+    // On the job queue in the database (decision 075), once the app is ready; preClose runs before
+    // any onClose hook, so no job is left running against a closed service.
+    let stopJobs = async () => {};
+    app.addHook('onReady', async () => {
+      stopJobs = await startJobQueue({ executeSql: database.executeSql, jobs, log: app.log });
+    });
+    app.addHook('preClose', () => stopJobs());
+  }
 
   const webDist = path.resolve(config.webDist ?? defaultWebDist);
   const hasWeb = await serveWebApp(app, webDist);

@@ -41,6 +41,8 @@ const envSchema = z.object({
   STRIPE_API_URL: z.url().optional(),
   SUBSCRIPTION_LINK_DAYS: z.coerce.number().positive().max(365).default(7),
   SUBSCRIPTION_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  // 0: this instance runs none of the periodic jobs; the others on the same database do (decision 075).
+  RUN_JOBS: flag,
   ...demoEnv,
   // Tests only: a server clock an admin can move forward (modules/clock-control).
   CLOCK_CONTROL: flag,
@@ -148,6 +150,8 @@ export type Config = Readonly<{
   subscriptionSweepSeconds: number;
   /** A movable server clock with its route (e2e tests of time; never in a real deployment). */
   clockControl: boolean;
+  /** Whether this instance takes part in running the periodic jobs (lib/job-queue.ts). */
+  runJobs: boolean;
   webDist: string | undefined;
   logLevel: string;
   /** JSON lines or readable ones; unset: readable when the output is a terminal (server.ts). */
@@ -257,6 +261,7 @@ export function loadConfig(
     subscriptionSweepSeconds: e.SUBSCRIPTION_SWEEP_SECONDS,
     ...demo,
     clockControl: e.CLOCK_CONTROL ?? false,
+    runJobs: e.RUN_JOBS ?? true,
     webDist: e.WEB_DIST,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -14,6 +14,12 @@ import {
   markNamedStatements,
   plannedStatementsOn,
 } from './pglite-planned-statements.ts';
+import {
+  executeSqlOnPglite,
+  executeSqlOnPool,
+  installJobQueue,
+  type ExecuteSql,
+} from './job-queue-schema.ts';
 
 /** Both drivers give the same query builder; services only see this type. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -31,6 +37,8 @@ export type Database = {
    * one process: the work just runs.
    */
   startupLock: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Raw SQL on this database's connections, for the job queue (db/job-queue-schema.ts). */
+  executeSql: ExecuteSql;
   close: () => Promise<void>;
 };
 
@@ -85,11 +93,16 @@ export async function openDatabase(opts: {
         holder.release();
       }
     };
-    await startupLock(() => migrate(db, { migrationsFolder }));
+    const executeSql = executeSqlOnPool(pool);
+    await startupLock(async () => {
+      await migrate(db, { migrationsFolder });
+      await installJobQueue(executeSql);
+    });
     return {
       db: db as unknown as Db,
       kind: 'postgres',
       startupLock,
+      executeSql,
       ping: async () => void (await db.execute(sql`select 1`)),
       listen: async (channel, handlers) =>
         listenOnPostgres(
@@ -119,9 +132,12 @@ export async function openDatabase(opts: {
   const db = drizzle({ client: clientWithPlannedStatements(client, planned) });
   markNamedStatements(db, planned);
   await migrate(db, { migrationsFolder });
+  const executeSql = executeSqlOnPglite(client);
+  await installJobQueue(executeSql);
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    executeSql,
     ping: async () => void (await client.query('select 1')),
     listen: (channel, handlers) => listenOnPglite(client, channel, handlers),
     startupLock: (work) => work(),

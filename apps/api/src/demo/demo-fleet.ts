@@ -211,8 +211,12 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
     await eachLimited(due, 4, turn);
   }
   // A periodic job like the modules' (lib/jobs.ts): never two runs at once, a failure logged. It
-  // is this instance's own: the demo machines call the server that runs them (decision 071).
-  const stopJob = startJobs([{ name: 'demo fleet', everySeconds: pace.tickMs / 1000, run: turnDue }], log);
+  // is this instance's own, on a timer here and never on the job queue: the demo machines call the
+  // server that runs them (decisions 071, 075).
+  const stopJob = startJobs(
+    [{ name: 'demo fleet', everySeconds: pace.tickMs / 1000, perInstance: true, run: turnDue }],
+    log,
+  );
 
   return {
     machines: players.length,

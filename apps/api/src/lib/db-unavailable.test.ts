@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
+import { executeSqlOnPool } from '../db/job-queue-schema.ts';
 import { listenOnPostgres } from '../db/notifications.ts';
 import { isDatabaseUnavailable } from './db-unavailable.ts';
 
@@ -48,6 +49,7 @@ function unreachableDatabase(url: string): Database {
     listen: async (channel, handlers) =>
       listenOnPostgres({ connectionString: url, connectionTimeoutMillis: 500 }, channel, handlers),
     startupLock: (work) => work(),
+    executeSql: executeSqlOnPool(pool),
     close: () => pool.end(),
   };
 }
@@ -117,6 +119,8 @@ describe('the API while its database is down', () => {
       JWT_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'silent',
       SUBSCRIPTION_SWEEP_SECONDS: '0',
+      // The job queue starts on a reachable database only (its tables are checked at start).
+      RUN_JOBS: '0',
       WEB_DIST: path.join(dataDir, 'no-web'),
     });
     app = await buildApp({ config, database, logger: false });

@@ -9,17 +9,20 @@ import { testOutputDir } from './test-output.ts';
  * New in-memory test databases start from the data directory of a just-migrated PGlite, kept as a
  * tarball (CONTRIBUTING.md, "How long the fast loop takes"): loading it costs a third of the CPU of
  * initdb plus every migration. It stays under .test-output/ from one run to the next, named by a hash
- * of everything that decides its content, the migrations and PGlite's version: a changed migration or
- * a PGlite upgrade names another file, so a stale one is never loaded. `npm test` empties
- * .test-output/ and so always makes a new one.
+ * of everything that decides its content, the migrations, PGlite's version and pg-boss's (opening a
+ * database installs the job queue's schema): a changed migration or an upgrade names another file,
+ * so a stale one is never loaded. `npm test` empties .test-output/ and so always makes a new one.
  */
 
 const cacheDir = path.join(testOutputDir, 'pglite-template');
 
 function templateFile(): string {
   const hash = createHash('sha256');
-  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const require = createRequire(import.meta.url);
+  const pgliteEntry = require.resolve('@electric-sql/pglite');
   hash.update(readFileSync(path.join(path.dirname(pgliteEntry), '../package.json')));
+  // The job queue's schema is installed with the migrations (db/job-queue-schema.ts).
+  hash.update(readFileSync(require.resolve('pg-boss/package.json')));
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true })
       .flatMap((entry) =>

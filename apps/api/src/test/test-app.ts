@@ -109,6 +109,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ALARM_CHECK_SECONDS: '0',
     // Nor the licence sweeps: the licence tests run them, with the clock where they want it.
     LICENCE_SWEEP_SECONDS: '0',
+    // Nor any job on the queue (decision 075): starting it makes the queue's tables for this
+    // database, which the pool then throws away. Tests of the queue and of a job's timer turn it on.
+    RUN_JOBS: '0',
     // Mail stays in the outbox, not printed into the test run's output (SMTP_URL, when a test sets it, wins).
     MAIL_TRANSPORT: 'outbox',
     // The Redis run (vitest.redis.config.ts): throttle counters in Redis, under a prefix of this

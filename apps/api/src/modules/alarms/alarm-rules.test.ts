@@ -200,8 +200,8 @@ describe('the checks', () => {
 
 describe('the timer (ALARM_CHECK_SECONDS)', () => {
   it('runs the checks by itself, with no test calling them', async () => {
-    // Test apps run without the timer; this one keeps it, at its shortest period.
-    const timed = await createTestApp({ ...alarmEnv, ALARM_CHECK_SECONDS: '1' });
+    // Test apps run without the job queue; this one runs it, with the checks at their shortest period.
+    const timed = await createTestApp({ ...alarmEnv, ALARM_CHECK_SECONDS: '1', RUN_JOBS: '1' });
     try {
       const d = await seenMachine(timed);
       timed.clock.advance(minutes(15 + 61));
