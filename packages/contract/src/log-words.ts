@@ -129,6 +129,8 @@ const phrases: Phrase[] = [
   ['GET', /^\/outbox$/, 'Listed the outbox'],
   ['GET', /^\/outbox\/:id$/, 'Viewed a message of the outbox'],
   ['POST', /^\/outbox\/:id\/resend$/, 'Sent a message of the outbox again'],
+  // The Jobs screen (issue 36 item 1).
+  ['GET', /^\/jobs$/, 'Listed the periodic jobs'],
 ];
 const appPhrases: Phrase[] = [
   ['POST', /^\/heartbeat$/, 'Machine checked in'],

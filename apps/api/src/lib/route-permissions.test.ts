@@ -129,6 +129,8 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/outbox': 'logs.view',
   'GET /api/v1/admin/outbox/:id': 'logs.view',
   'POST /api/v1/admin/outbox/:id/resend': 'logs.view',
+  // The Jobs screen (decision 075): what the server did by itself and what failed.
+  'GET /api/v1/admin/jobs': 'logs.view',
 };
 
 const key = (r: Pick<RegisteredRoute, 'method' | 'url'>) => `${r.method} ${r.url}`;

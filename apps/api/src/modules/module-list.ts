@@ -10,6 +10,7 @@ import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
 import { healthModule } from './health/health-module.ts';
 import { housekeepingModule } from './housekeeping/housekeeping-module.ts';
+import { jobsModule } from './jobs/jobs-module.ts';
 import { licenceNoticesModule } from './licence-notices/licence-notices-module.ts';
 import { licenceTokensModule } from './licence-tokens/licence-tokens-module.ts';
 import { licencesModule } from './licences/licences-module.ts';
@@ -45,6 +46,7 @@ export const appModules: readonly AppModule[] = [
   deviceApiModule,
   alarmsModule,
   outboxModule,
+  jobsModule,
   licencesModule,
   licenceNoticesModule,
   licenceTokensModule,
