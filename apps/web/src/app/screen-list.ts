@@ -2,6 +2,7 @@ import { alarmsScreens } from '../features/alarms/alarms-screens.ts';
 import { appUpdatesScreens } from '../features/app-updates/app-updates-screens.ts';
 import { dashboardScreens } from '../features/dashboard/dashboard-screens.ts';
 import { devicesScreens } from '../features/devices/devices-screens.ts';
+import { jobsScreens } from '../features/jobs/jobs-screens.ts';
 import { logsScreens } from '../features/logs/logs-screens.ts';
 import { outboxScreens } from '../features/outbox/outbox-screens.ts';
 import { profileScreens } from '../features/profile/profile-screens.ts';
@@ -22,6 +23,7 @@ export const adminScreens: readonly AdminScreen[] = [
   ...rolesScreens,
   ...logsScreens,
   ...outboxScreens,
+  ...jobsScreens,
   ...usersScreens,
   ...subscriptionsScreens,
   ...appUpdatesScreens,

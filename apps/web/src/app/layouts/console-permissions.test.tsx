@@ -94,6 +94,7 @@ describe('the sidebar', () => {
       'Roles',
       'Admin Logs',
       'Outbox',
+      'Jobs',
       'User Management',
       'Subscription',
       'App Update',
@@ -124,8 +125,8 @@ describe('the sidebar', () => {
   });
 
   it.each([
-    // The Outbox is read as the Admin Logs are (features/outbox).
-    ['logs.view', ['Admin Logs', 'Outbox']],
+    // The Outbox and the Jobs are read as the Admin Logs are (features/outbox, features/jobs).
+    ['logs.view', ['Admin Logs', 'Outbox', 'Jobs']],
     ['users.manage', ['User Management']],
     ['subscriptions.view', ['Subscription']],
   ] as const)('shows the items needing %s once the role carries it: %s', async (permission, items) => {
