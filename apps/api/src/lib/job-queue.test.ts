@@ -55,7 +55,8 @@ const waitFor = async (check: () => Promise<boolean>, timeoutMs: number) => {
   }
 };
 
-describe('the job queue', () => {
+// Each test has queues of its own: they run side by side, so the file waits its real time once.
+describe.concurrent('the job queue', () => {
   it('runs a periodic job once per period between two instances on one database, not once each', async () => {
     const runs: string[] = [];
     const job = (instance: string): Job => ({
@@ -216,6 +217,21 @@ describe('the job queue', () => {
       await database.executeSql('select name from pgboss.queue where name = $1', ['this-machine-only'])
     ).rows;
     expect(queues).toEqual([]);
+  });
+
+  it('starts on several instances at once, which make each queue once between them', async () => {
+    const { lines, log } = logger();
+    const job: Job = { name: 'first start', everySeconds: 60, run: async () => {} };
+    const stops = await Promise.all(
+      [database, other, database].map((db) => startJobQueue({ executeSql: db.executeSql, jobs: [job], log })),
+    );
+    await Promise.all(stops.map((stop) => stop()));
+    const { rows } = await database.executeSql(
+      'select policy, dead_letter from pgboss.queue where name = $1',
+      ['first-start'],
+    );
+    expect(rows).toEqual([{ policy: 'singleton', dead_letter: deadLetterQueue }]);
+    expect(lines).toEqual([]);
   });
 
   it('refuses two jobs whose names make one queue', async () => {

@@ -96,14 +96,7 @@ export async function startJobQueue({
     log.error({ err: loggableMessage(error.message) }, 'job queue maintenance failed'),
   );
   await boss.start();
-  await boss.createQueue(deadLetterQueue);
-  for (const job of due) {
-    await boss.createQueue(queueName(job.name), {
-      name: queueName(job.name),
-      policy: 'singleton',
-      deadLetter: deadLetterQueue,
-    });
-  }
+  await executeSql(createQueuesScript(due.map((job) => queueName(job.name))));
   const tickers = due.map((job) => startTicks(boss, executeSql, job, log));
   return async () => {
     await Promise.all(tickers.map((stop) => stop()));
@@ -111,6 +104,28 @@ export async function startJobQueue({
     await boss.stop({ graceful: false, close: false });
     await stopLocal();
   };
+}
+
+/** Any number the application uses for no other lock (db/client.ts has the start-up lock's). */
+const createQueuesLockKey = 0x5e70_0002;
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * The queues, made where missing, in one transaction under an advisory lock. pg-boss's
+ * `create_queue` makes a partition with foreign keys to its queue table: two instances making
+ * queues at the same moment (a first start of several) deadlock on that table without the lock.
+ */
+function createQueuesScript(queues: readonly string[]): string {
+  const create = (queue: string, options: object) =>
+    `select ${jobQueueSchema}.create_queue(${literal(queue)}, ${literal(JSON.stringify(options))}::json);`;
+  return [
+    'begin;',
+    `select pg_advisory_xact_lock(${createQueuesLockKey});`,
+    create(deadLetterQueue, { policy: 'standard' }),
+    ...queues.map((queue) => create(queue, { policy: 'singleton', deadLetter: deadLetterQueue })),
+    'commit;',
+  ].join('\n');
 }
 
 function startTicks(boss: PgBoss, executeSql: ExecuteSql, job: Job, log: JobLog): () => Promise<void> {
