@@ -17,6 +17,7 @@ const lists = [
   { path: '/admin/alarms', table: 'Open alarms' },
   { path: '/admin/treatments', table: 'Treatment records' },
   { path: '/admin/outbox', table: 'Messages' },
+  { path: '/admin/jobs', table: 'Periodic jobs' },
 ];
 
 test('every list fits a 1280 px window with its default columns, its actions in view', async ({
