@@ -6,8 +6,9 @@ import { builtinEnvironments, type Environment } from 'vitest/environments';
 import { blankWindow, type TestDom } from './blank-window.ts';
 
 /*
- * Vitest's jsdom environment with one change: `getComputedStyle` works out a property's value when
- * it is read, not all sixteen of jsdom's resolved properties on every call.
+ * Vitest's jsdom environment with two changes: `fetch` takes the window's AbortSignal (at the end of
+ * this file), and `getComputedStyle` works out a property's value when it is read, not all sixteen
+ * of jsdom's resolved properties on every call.
  *
  * Testing Library asks for the computed style of every node whose accessible name or visibility it
  * works out (each `getByRole(..., { name })`), and user-event for the `pointer-events` of every
@@ -105,6 +106,38 @@ function lazyComputedStyle(window: StyleWindow) {
   };
 }
 
+type FetchWindow = { fetch: typeof fetch; Request: typeof Request };
+
+/**
+ * The window's `fetch` and `Request` are Node's and its `AbortController` is jsdom's, as in
+ * Vitest's own jsdom environment. Node 24's (undici 7) refuse a signal that is not their own
+ * AbortSignal, where Node 20 and 22 took anything shaped like one: every request made with a signal
+ * failed at once (TanStack Query passes one to each query: lists showed "No ... found"), and so did
+ * every navigation of a data router (React Router builds a Request with its signal). In a browser
+ * they belong together; here a Node AbortController follows the window's signal. Node's are taken
+ * when this module loads: without a VM context the window's globals replace them later.
+ */
+const node = { fetch, Request, AbortController, AbortSignal };
+
+function withNodeSignal(init: RequestInit | undefined): RequestInit | undefined {
+  const signal = init?.signal;
+  // Typed alike, the two differ only at run time.
+  if (!signal || (signal as unknown) instanceof node.AbortSignal) return init;
+  const follower = new node.AbortController();
+  if (signal.aborted) follower.abort(signal.reason);
+  else signal.addEventListener('abort', () => follower.abort(signal.reason), { once: true });
+  return { ...init, signal: follower.signal };
+}
+
+function fetchTakingWindowSignals(window: FetchWindow) {
+  window.fetch = (input, init) => node.fetch(input, withNodeSignal(init));
+  window.Request = class Request extends node.Request {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(input, withNodeSignal(init));
+    }
+  };
+}
+
 const jsdom = builtinEnvironments.jsdom;
 const keptWindow = Symbol.for('jsdom-environment.kept-window');
 
@@ -114,6 +147,7 @@ export default {
   async setupVM(options) {
     const environment = await jsdom.setupVM!(options);
     styleTheTestWindow(environment.getVmContext() as unknown as StyleWindow);
+    fetchTakingWindowSignals(environment.getVmContext() as unknown as FetchWindow);
     return environment;
   },
   /*
@@ -127,6 +161,7 @@ export default {
     if (!kept[keptWindow]) {
       await jsdom.setup(global, options);
       styleTheTestWindow(global as StyleWindow);
+      fetchTakingWindowSignals(global as FetchWindow);
       kept[keptWindow] = true;
     }
     return { teardown: () => blankWindow((global as unknown as { jsdom: TestDom }).jsdom) };
