@@ -90,6 +90,22 @@ try {
     await new Promise((r) => setTimeout(r, 500));
   }
   const session = await api('POST', '/api/v1/admin/login', admin);
+  // A subscription names a machine of the fleet (issue 34): the bench's own.
+  await api(
+    'POST',
+    '/api/v1/admin/machine/add',
+    {
+      machineNumber: 'MN-BENCH-1',
+      serialNumber: 'SN-BENCH-1',
+      location: 'Bench Clinic',
+      latitude: 52.37,
+      longitude: 4.89,
+      city: 'Amsterdam',
+      country: 'Netherlands',
+      address: 'Damrak 1',
+    },
+    session.accessToken,
+  );
   const subscription = await api(
     'POST',
     '/api/v1/admin/subscrption/add',

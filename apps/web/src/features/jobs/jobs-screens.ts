@@ -12,6 +12,6 @@ export const jobsScreens: readonly AdminScreen[] = [
     title: 'Jobs',
     page: lazyPage(() => import('./pages/jobs-page.tsx'), 'JobsPage'),
     permission: 'logs.view',
-    nav: { order: 46, icon: 'logs' },
+    nav: { order: 46, icon: 'clock' },
   },
 ];

@@ -12,6 +12,6 @@ export const outboxScreens: readonly AdminScreen[] = [
     title: 'Outbox',
     page: lazyPage(() => import('./pages/outbox-page.tsx'), 'OutboxPage'),
     permission: 'logs.view',
-    nav: { order: 45, icon: 'logs' },
+    nav: { order: 45, icon: 'mail' },
   },
 ];
