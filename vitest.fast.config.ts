@@ -32,6 +32,8 @@ export const slowApiFiles = [
   'src/modules/auth/operator-reset-mfa.test.ts',
   // The same for a lost password (issue 35 item 4): the command as its own process, beside a server.
   'src/modules/auth/operator-reset-password.test.ts',
+  // npm run backup and restore as processes, beside real servers on temporary data directories.
+  'src/lib/backup/backup-restore.test.ts',
   // Writes an APK fixture by running bench/apk-fixture.mjs as plain node (about 1 s a test).
   'src/modules/app-updates/apk-fixture-cli.test.ts',
   // Every permission pair through every route that hands permissions out: 676 requests (the file

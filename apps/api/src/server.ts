@@ -7,6 +7,7 @@ import { openDatabase, type Db } from './db/client.ts';
 import { castFile } from './demo/demo-fleet-cast.ts';
 import { realisticPace, startDemoFleet } from './demo/demo-fleet.ts';
 import { seedDemoData } from './demo/seed-demo.ts';
+import { writeBackup } from './lib/backup/data-dir-backup.ts';
 import { listenForOperator } from './lib/operator-socket.ts';
 import { createTerminalLog } from './lib/terminal-log.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
@@ -49,7 +50,16 @@ async function main() {
     database.kind === 'pglite'
       ? await listenForOperator(
           config.dataDir,
-          (request) => operatorResetPassword(database.db, request.email, new Date()),
+          {
+            'reset-password': (request) => operatorResetPassword(database.db, request.email, new Date()),
+            backup: (request) =>
+              writeBackup({
+                dataDir: config.dataDir,
+                storage: config.storage.kind,
+                dumpDatabase: database.dumpDataDir!,
+                out: request.out,
+              }),
+          },
           app.log,
         )
       : null;

@@ -39,6 +39,8 @@ export type Database = {
   startupLock: <T>(work: () => Promise<T>) => Promise<T>;
   /** Raw SQL on this database's connections, for the job queue (db/job-queue-schema.ts). */
   executeSql: ExecuteSql;
+  /** PGlite only: its data directory as a tarball, for npm run backup (lib/backup, decision 076). */
+  dumpDataDir?: () => Promise<Blob>;
   close: () => Promise<void>;
 };
 
@@ -141,6 +143,20 @@ export async function openDatabase(opts: {
     ping: async () => void (await client.query('select 1')),
     listen: (channel, handlers) => listenOnPglite(client, channel, handlers),
     startupLock: (work) => work(),
+    dumpDataDir: () => dumpPgliteDataDir(client),
     close: () => client.close(),
   };
+}
+
+/**
+ * The data directory as PGlite's tarball, consistent: the dump is made in one synchronous pass
+ * between two queries, so it is what a crash at that moment would leave, which PostgreSQL recovers
+ * from its WAL; the CHECKPOINT first leaves little to replay.
+ */
+export async function dumpPgliteDataDir(client: {
+  exec: (query: string) => Promise<unknown>;
+  dumpDataDir: (compression: 'none') => Promise<Blob>;
+}): Promise<Blob> {
+  await client.exec('checkpoint');
+  return client.dumpDataDir('none');
 }

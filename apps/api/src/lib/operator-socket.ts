@@ -8,18 +8,31 @@ import path from 'node:path';
  * database while the server has it: it asks the server instead, over a Unix socket in DATA_DIR that
  * only the server's own OS user can open (mode 0600): whoever can, could read the database files
  * in the same folder anyway. One JSON line asks, one JSON line answers. On PostgreSQL the commands
- * open the database themselves, server running or not.
+ * open the database themselves, server running or not (npm run backup then points to pg_dump).
  */
 
-type OperatorRequest = { command: 'reset-password'; email: string };
-type Handler = (request: OperatorRequest) => Promise<unknown>;
+type OperatorRequest =
+  | { command: 'reset-password'; email: string }
+  // npm run backup: the server writes a backup of its data to `out` (an absolute path; lib/backup).
+  | { command: 'backup'; out: string };
+/** What the server does for each kind of request; a kind without a handler is refused. */
+type Handlers = {
+  [C in OperatorRequest['command']]?: (request: Extract<OperatorRequest, { command: C }>) => Promise<unknown>;
+};
+
+const isRequest = (request: unknown): request is OperatorRequest => {
+  const r = request as Partial<Record<string, unknown>> | null;
+  if (r?.command === 'reset-password') return typeof r.email === 'string';
+  if (r?.command === 'backup') return typeof r.out === 'string' && path.isAbsolute(r.out);
+  return false;
+};
 
 export const operatorSocketPath = (dataDir: string) => path.join(path.resolve(dataDir), 'operator.sock');
 
 /** Listens on DATA_DIR/operator.sock; a socket left by a server that died is replaced. */
 export async function listenForOperator(
   dataDir: string,
-  handle: Handler,
+  handlers: Handlers,
   log: { warn: (message: string) => void },
 ): Promise<{ close: () => Promise<void> }> {
   const socketPath = operatorSocketPath(dataDir);
@@ -42,9 +55,10 @@ export async function listenForOperator(
   });
   const answer = async (line: string) => {
     try {
-      const request = JSON.parse(line) as OperatorRequest;
-      if (request?.command !== 'reset-password' || typeof request.email !== 'string')
-        return { error: 'unknown command' };
+      const request: unknown = JSON.parse(line);
+      if (!isRequest(request)) return { error: 'unknown command' };
+      const handle = handlers[request.command] as ((r: OperatorRequest) => Promise<unknown>) | undefined;
+      if (!handle) return { error: `this server does not take ${request.command}` };
       return await handle(request);
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
@@ -60,7 +74,7 @@ export async function listenForOperator(
     chmodSync(socketPath, 0o600);
   } catch (error) {
     log.warn(
-      `Operator commands (npm run admin:reset-password) cannot reach this server: ${socketPath}: ${(error as Error).message}`,
+      `Operator commands (npm run admin:reset-password, npm run backup) cannot reach this server: ${socketPath}: ${(error as Error).message}`,
     );
     return { close: async () => {} };
   }

@@ -100,7 +100,7 @@ describe('npm run admin:reset-password', () => {
       // What server.ts starts next to the embedded database.
       const operator = await listenForOperator(
         dataDir,
-        (request) => operatorResetPassword(database.db, request.email, new Date()),
+        { 'reset-password': (request) => operatorResetPassword(database.db, request.email, new Date()) },
         { warn: (message) => expect.fail(message) },
       );
       const viaServer = await cli({ DATA_DIR: dataDir }, '--email', 'only-admin@example.test');
