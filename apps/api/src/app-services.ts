@@ -24,6 +24,11 @@ import {
   type LicenceVersions,
 } from './modules/device-api/licence-versions.ts';
 import { createLicences, type Licences } from './modules/licences/licences-service.ts';
+import {
+  commandQueuedChannel,
+  createCommandInbox,
+  type CommandInbox,
+} from './modules/commands/command-inbox.ts';
 import { createProfileService, type ProfileService } from './modules/profile/profile-service.ts';
 import { mayChangeSessions } from './modules/auth/session-changes.ts';
 
@@ -31,6 +36,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Outgoing mail (SMTP or the outbox); tests await `app.mailer.idle()`. */
     mailer: Mailer;
+    /** Which machines have commands waiting; tests read how many machines are in a long-poll. */
+    commandInbox: CommandInbox;
     /** Machines' licences; tests run the sweeps with the clock where they want it. */
     licences: Licences;
     /** Runs every module's periodic job once, now (lib/jobs.ts runJobsOnce). */
@@ -73,6 +80,8 @@ export type AppServices = {
    * heartbeat answers the version, the signed licence is made from the row (decision 068).
    */
   licenceVersions: LicenceVersions;
+  /** Which machines have commands waiting, from memory, and the machines in a long-poll (decision 076). */
+  commandInbox: CommandInbox;
   /** Machines' licences: the subscriptions module derives them again on every payment (decision 068). */
   licences: Licences;
 };
@@ -154,6 +163,10 @@ export async function createAppServices(
   const licenceVersions = createLicenceVersions({ db });
   const licenceFeed = await database.listen(licenceChangedChannel, licenceVersions.feed);
   app.addHook('onClose', () => licenceFeed.close());
+  const commandInbox = createCommandInbox({ db, now });
+  const commandFeed = await database.listen(commandQueuedChannel, commandInbox.feed);
+  app.addHook('onClose', () => commandFeed.close());
+  app.decorate('commandInbox', commandInbox);
 
   const deviceGate = createDeviceGate({ db, config, now, log, redis });
   app.decorate('deviceGate', deviceGate);
@@ -183,5 +196,6 @@ export async function createAppServices(
     deviceAuth,
     deviceGate,
     licenceVersions,
+    commandInbox,
   };
 }

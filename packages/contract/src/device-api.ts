@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appCommandSchema } from './commands.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
 
@@ -111,6 +112,11 @@ export const heartbeatResultSchema = z.object({
    * holds, the app fetches a new one (GET /api/v1/app/licence; docs/device-api.md).
    */
   licenceVersion: z.number().int(),
+  /**
+   * Commands waiting for the machine, oldest first (usually none): the same as the long-poll
+   * GET /api/v1/app/commands hands over. Run each once, by its `_id`, and report its result.
+   */
+  commands: z.array(appCommandSchema),
 });
 export type HeartbeatResult = z.infer<typeof heartbeatResultSchema>;
 export const heartbeatResponseSchema = envelope(heartbeatResultSchema);

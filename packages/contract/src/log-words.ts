@@ -131,6 +131,12 @@ const phrases: Phrase[] = [
   ['POST', /^\/outbox\/:id\/resend$/, 'Sent a message of the outbox again'],
   // The Jobs screen (issue 36 item 1).
   ['GET', /^\/jobs$/, 'Listed the periodic jobs'],
+  // Commands to machines (issue 37): each names the machine it went to.
+  ['POST', /^\/machine\/:id\/commands$/, 'Sent a command to device', 'device'],
+  ['GET', /^\/machine\/:id\/commands$/, 'Viewed the commands of device', 'device'],
+  ['GET', /^\/commands\/:id$/, 'Viewed a command'],
+  ['POST', /^\/commands\/:id\/cancel$/, 'Cancelled a command to device', 'device'],
+  ['GET', /^\/commands\/:id\/diagnostics$/, 'Downloaded the diagnostics of device', 'device'],
 ];
 const appPhrases: Phrase[] = [
   ['POST', /^\/heartbeat$/, 'Machine checked in'],
@@ -144,6 +150,9 @@ const appPhrases: Phrase[] = [
   ['POST', /^\/token\/refresh$/, "Renewed a person's session on the machine"],
   ['GET', /^\/me$/, 'Machine read who is signed in'],
   ['GET', /^\/licence$/, 'Machine fetched its licence'],
+  ['GET', /^\/commands$/, 'Machine asked for its commands'],
+  ['POST', /^\/commands\/:id\/result$/, 'Machine reported the result of a command'],
+  ['PUT', /^\/commands\/:id\/diagnostics$/, 'Machine uploaded diagnostics'],
 ];
 
 const viewOrReveal = /^(VIEW|REVEAL) (patient|doctor|technician|treatment) (\S+?)(?::? (.*))?$/;

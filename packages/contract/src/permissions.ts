@@ -39,6 +39,22 @@ export const permissionCatalogue = [
     explanation: "Issue a machine's one-time enrolment code, or revoke its credential.",
   },
   {
+    name: 'commands.send',
+    group: 'Devices',
+    explanation:
+      'Send machines commands that do not interrupt them (sync now, diagnostics, release a hold).',
+    // Roles that could change machines can ask them to sync or send their logs.
+    grantedWith: 'devices.edit',
+  },
+  {
+    name: 'commands.disruptive',
+    group: 'Devices',
+    explanation:
+      'Send commands that interrupt a machine: restart its app, safety hold, enrol again.',
+    // As disruptive as revoking a credential, which these roles could already do.
+    grantedWith: 'devices.enrol',
+  },
+  {
     name: 'patients.view',
     group: 'Health data',
     explanation: 'See doctors, patients, technicians and treatment records: health data.',

@@ -37,6 +37,8 @@ const kindByWord: Record<string, RecordKind | 'self'> = {
   system: 'app-update',
   alarms: 'alarm',
   views: 'saved-view',
+  // A command cancelled: its handler names the machine it was for (modules/commands).
+  commands: 'device',
   // A mail sent again from the Outbox (modules/outbox).
   outbox: 'mail',
   // An admin's own list preferences and colour mode (decisions 053, 054).

@@ -5,6 +5,7 @@ import { appUpdatesModule } from './app-updates/app-updates-module.ts';
 import { authModule } from './auth/auth-module.ts';
 import { dashboardModule } from './dashboard/dashboard-module.ts';
 import { deviceApiModule } from './device-api/device-api-module.ts';
+import { commandsModule } from './commands/commands-module.ts';
 import { clockControlModule } from './clock-control/clock-control-module.ts';
 import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
@@ -51,6 +52,7 @@ export const appModules: readonly AppModule[] = [
   licenceNoticesModule,
   licenceTokensModule,
   housekeepingModule,
+  commandsModule,
   // Last, and only with CLOCK_CONTROL=1: the e2e tests' movable clock.
   clockControlModule,
 ];

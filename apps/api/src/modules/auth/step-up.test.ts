@@ -585,6 +585,8 @@ describe('which routes declare a step-up', () => {
       'POST /api/v1/admin/machine/:id/licence/exemption/end': 'always',
       // A subscription's paid-through date moved by hand, with a reason (issue 34 item 5).
       'POST /api/v1/admin/subscriptions/:id/extend': 'always',
+      // A command that interrupts a machine: restart, safety hold, re-enrol (decision 077).
+      'POST /api/v1/admin/machine/:id/commands': 'conditional',
     });
   });
 

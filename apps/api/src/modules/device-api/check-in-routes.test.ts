@@ -28,7 +28,7 @@ const shown = async (id: string) =>
   (await t.injectAs(await adminToken(t), { method: 'GET', url: apiPaths.machine(id) })).json().data;
 
 describe('POST appHeartbeat', () => {
-  it('answers the server time and when to call again', async () => {
+  it('answers the server time, when to call again, and no commands when none wait', async () => {
     const d = await enrolDevice(t);
     const res = await heartbeat(d, { versionCode: 7, versionName: '1.7.0' });
     expect(res.statusCode).toBe(200);
@@ -36,6 +36,7 @@ describe('POST appHeartbeat', () => {
       serverTime: t.clock.now.toISOString(),
       nextHeartbeatSeconds: 300,
       licenceVersion: 1,
+      commands: [],
     });
   });
 

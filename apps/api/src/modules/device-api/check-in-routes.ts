@@ -3,20 +3,23 @@ import { heartbeatBodySchema, heartbeatResponseSchema } from '@app/contract/devi
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
 import { requireDevice } from '#api/lib/request-context.ts';
+import type { CommandInbox } from '../commands/command-inbox.ts';
 import type { DeviceGateService } from './device-gate.ts';
 import type { LicenceVersions } from './licence-versions.ts';
 
 /**
  * The heartbeat: the app's version and position join the coalesced last-seen write (check-ins.ts);
  * the answer names the machine's licence version (from memory, licence-versions.ts), so a changed
- * licence reaches the machine within one heartbeat.
+ * licence reaches the machine within one heartbeat, and hands over the commands waiting for it (read
+ * only for a machine that has some: modules/commands/command-inbox.ts).
  */
 export const checkInRoutes: FastifyPluginAsyncZod<{
   gate: DeviceGateService;
   licenceVersions: LicenceVersions;
+  commandInbox: CommandInbox;
   now: () => Date;
   heartbeatSeconds: number;
-}> = async (app, { gate, licenceVersions, now, heartbeatSeconds }) => {
+}> = async (app, { gate, licenceVersions, commandInbox, now, heartbeatSeconds }) => {
   app.post(
     apiPaths.appHeartbeat,
     {
@@ -55,10 +58,13 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
         latitude: body.latitude,
         longitude: body.longitude,
       });
+      // Only a machine memory says may have commands waiting costs a read (command-inbox.ts).
+      const pending = commandInbox.forHeartbeat(deviceId);
       return ok({
         serverTime: at.toISOString(),
         nextHeartbeatSeconds: heartbeatSeconds,
         licenceVersion: licenceVersions.peek(deviceId) ?? (await licenceVersions.get(deviceId)),
+        commands: pending ? await pending : [],
       });
     },
   );

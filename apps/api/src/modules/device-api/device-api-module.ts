@@ -4,6 +4,7 @@ import type { Config } from '#api/config.ts';
 import type { Db } from '#api/db/client.ts';
 import type { Storage } from '#api/lib/storage/storage.ts';
 import type { ThrottleStore } from '#api/lib/throttle-store.ts';
+import type { CommandInbox } from '../commands/command-inbox.ts';
 import type { DeviceAuth } from './device-auth.ts';
 import type { DeviceGateService } from './device-gate.ts';
 import { identityRoutes } from './identity-routes.ts';
@@ -20,6 +21,8 @@ export type DeviceApiDeps = {
   gate: DeviceGateService;
   /** Each machine's licence version, kept current by the database's notices (the heartbeat answers it). */
   licenceVersions: LicenceVersions;
+  /** Which machines have commands waiting (the heartbeat hands them over; modules/commands). */
+  commandInbox: CommandInbox;
   /** The throttles' store (memory, or Redis shared by every API instance): enrolment and sign-in tries. */
   throttleStore?: ThrottleStore;
 };
@@ -33,7 +36,18 @@ export const deviceApiModule = defineModule({
   name: 'device-api',
   async register(
     app,
-    { db, config, now, log, storage, deviceAuth, deviceGate, licenceVersions, throttleStore },
+    {
+      db,
+      config,
+      now,
+      log,
+      storage,
+      deviceAuth,
+      deviceGate,
+      licenceVersions,
+      commandInbox,
+      throttleStore,
+    },
   ) {
     const deps: DeviceApiDeps = {
       db,
@@ -44,6 +58,7 @@ export const deviceApiModule = defineModule({
       deviceAuth,
       gate: deviceGate,
       licenceVersions,
+      commandInbox,
       throttleStore,
     };
     await app.register(identityRoutes, deps);

@@ -13,7 +13,7 @@ import { createTechnicianMachinesService } from './technician-machines-service.t
  * in on a machine, check-ins, and which machines a technician may sign in on.
  */
 export const identityRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, deps) => {
-  const { db, config, now, gate, throttleStore, deviceAuth, licenceVersions } = deps;
+  const { db, config, now, gate, throttleStore, deviceAuth, licenceVersions, commandInbox } = deps;
   await app.register(enrolmentRoutes, {
     enrolment: createEnrolmentService({
       db,
@@ -27,6 +27,7 @@ export const identityRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, 
   await app.register(checkInRoutes, {
     gate,
     licenceVersions,
+    commandInbox,
     now,
     heartbeatSeconds: config.deviceHeartbeatSeconds,
   });

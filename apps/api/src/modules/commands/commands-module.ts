@@ -1,0 +1,25 @@
+import { defineModule } from '#api/app-module.ts';
+import { appCommandsRoutes } from './app-commands-routes.ts';
+import { commandsRoutes } from './commands-routes.ts';
+import { createCommandsService } from './commands-service.ts';
+
+/**
+ * Remote commands to the machines (issue 37, decision 077): the console sends, the machine long-polls
+ * and reports; the heartbeat hands pending ones over too, from the shared inbox (app-services.ts).
+ * A sweep expires copies whose TTL passed.
+ */
+export const commandsModule = defineModule({
+  name: 'commands',
+  async register(app, { db, storage, now, commandInbox }) {
+    const commands = createCommandsService({ db, storage, now });
+    await app.register(commandsRoutes, { commands });
+    await app.register(appCommandsRoutes, { commands, inbox: commandInbox });
+  },
+  jobs: (_app, { db, storage, now }) => [
+    {
+      name: 'command expiry',
+      everySeconds: 60,
+      run: () => createCommandsService({ db, storage, now }).expire(),
+    },
+  ],
+});
