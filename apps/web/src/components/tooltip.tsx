@@ -1,4 +1,5 @@
-import { useId, useState, type ReactElement, type ReactNode } from 'react';
+import { useId, type ReactElement, type ReactNode } from 'react';
+import { useBubble } from './use-bubble.ts';
 
 /**
  * A short description shown while the pointer is over its trigger or the trigger has focus, and
@@ -17,21 +18,9 @@ export function Tooltip({
   children: (describedBy: string) => ReactElement;
 }): ReactNode {
   const id = useId();
-  const [shown, setShown] = useState(false);
+  const [shown, handlers] = useBubble(() => true);
   return (
-    <span
-      className={`tooltip-anchor ${className}`}
-      onMouseEnter={() => setShown(true)}
-      onMouseLeave={() => setShown(false)}
-      onFocus={() => setShown(true)}
-      onBlur={() => setShown(false)}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && shown) {
-          e.stopPropagation();
-          setShown(false);
-        }
-      }}
-    >
+    <span className={`tooltip-anchor ${className}`} {...handlers}>
       {children(id)}
       <span id={id} role="tooltip" className="tooltip-bubble" hidden={!shown}>
         {text}

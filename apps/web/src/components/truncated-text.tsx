@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useBubble } from './use-bubble.ts';
 
 type Place = { top: number; left: number };
 
@@ -12,7 +13,10 @@ type Place = { top: number; left: number };
 export function TruncatedText({ text, maxWidth = '16em' }: { text: string; maxWidth?: string }) {
   const ref = useRef<HTMLSpanElement>(null);
   const [cut, setCut] = useState(false);
-  const [place, setPlace] = useState<Place | null>(null);
+  const [place, handlers, hide] = useBubble<Place>(() => {
+    const rect = ref.current?.getBoundingClientRect();
+    return cut && rect ? { top: rect.bottom, left: rect.left } : null;
+  });
 
   useLayoutEffect(() => {
     const element = ref.current;
@@ -27,41 +31,17 @@ export function TruncatedText({ text, maxWidth = '16em' }: { text: string; maxWi
 
   useEffect(() => {
     if (!place) return;
-    const hide = () => setPlace(null);
     window.addEventListener('scroll', hide, true);
     window.addEventListener('resize', hide);
     return () => {
       window.removeEventListener('scroll', hide, true);
       window.removeEventListener('resize', hide);
     };
-  }, [place]);
-
-  const show = () => {
-    const rect = ref.current?.getBoundingClientRect();
-    if (cut && rect) setPlace({ top: rect.bottom, left: rect.left });
-  };
-  const hide = () => setPlace(null);
+  }, [place, hide]);
 
   return (
-    <span
-      className="truncated-text-anchor"
-      onMouseEnter={show}
-      onMouseLeave={hide}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && place) {
-          event.stopPropagation();
-          hide();
-        }
-      }}
-    >
-      <span
-        ref={ref}
-        className="truncated-text"
-        style={{ maxWidth }}
-        tabIndex={cut ? 0 : undefined}
-        onFocus={show}
-        onBlur={hide}
-      >
+    <span className="truncated-text-anchor" {...handlers}>
+      <span ref={ref} className="truncated-text" style={{ maxWidth }} tabIndex={cut ? 0 : undefined}>
         {text}
       </span>
       {place ? (
