@@ -146,9 +146,10 @@ export async function createAppServices(
   // Sessions are held in memory until the database announces a change (decisions 042 and 074).
   const sessionAuthFeed = await database.listen('session_auth_changed', auth.sessionCacheFeed);
   app.addHook('onClose', () => sessionAuthFeed.close());
-  app.addHook('onSend', async (request, _reply, payload) => {
+  // Callback style, as every per-request hook: no promise or microtask on each request (decision 040).
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (mayChangeSessions(request)) auth.forgetSessions();
-    return payload;
+    done(null, payload);
   });
 
   const deviceAuth = createDeviceAuth({
