@@ -1,8 +1,8 @@
 // `npm test`: the static checks (lint, types, formatting, unused code), then every suite (unit,
-// component, API on PGlite, the fast loop on Node 24, API on PostgreSQL when one answers,
-// end-to-end), then one closing line `N passed, M failed` summing them all. Exits non-zero on any
-// failure. Writes only under .test-output/ (and OS temp directories): `npm run report` publishes the
-// hardening results.
+// component, API on PGlite, the fast loop on Node 24, API on PostgreSQL when one answers, several
+// instances behind nginx when nginx, PostgreSQL and Redis are there, end-to-end), then one closing
+// line `N passed, M failed` summing them all. Exits non-zero on any failure. Writes only under
+// .test-output/ (and OS temp directories): `npm run report` publishes the hardening results.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -120,6 +120,26 @@ if (await testRedisAvailable()) {
   vitest('throttling-on-redis', ['-c', 'apps/api/vitest.redis.config.ts'], { REDIS_URL: testRedisUrl });
 } else {
   console.log('\n(no Redis on 127.0.0.1:6379: throttling ran on in-memory counters only)');
+}
+
+// Several instances (issue 36 item 5): two API processes on one PostgreSQL and one Redis behind
+// nginx, driven over HTTP, and ten started at once on an empty database. Needs all three; without
+// one, a line says what is missing (.ci/run installs Debian's nginx).
+const nginxBin = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
+if (process.env.TEST_MULTI_INSTANCE !== '0') {
+  const missing = !existsSync(nginxBin)
+    ? `no nginx at ${nginxBin} (Debian: apt-get install -y nginx)`
+    : !onPostgres
+      ? 'no PostgreSQL on 127.0.0.1:5432'
+      : !(await testRedisAvailable())
+        ? 'no Redis on 127.0.0.1:6379'
+        : null;
+  if (missing) console.log(`\n(multi-instance suite skipped: ${missing})`);
+  else
+    vitest('multi-instance', ['-c', 'apps/api/vitest.multi-instance.config.ts'], {
+      DATABASE_URL: testPostgresUrl,
+      REDIS_URL: testRedisUrl,
+    });
 }
 
 // The hardening suites (fuzz, payments, faults, load; decision 011) run once, on their own budget,

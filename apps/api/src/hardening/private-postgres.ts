@@ -86,14 +86,15 @@ export function createPrivatePostgres(port: number): PrivatePostgres {
 export const sharedPostgresUrl =
   process.env.HARDENING_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** A new empty database on the shared server for one suite; `drop()` removes it again. */
+/** A new empty database on the shared server (or `serverUrl`'s) for one suite; `drop()` removes it again. */
 export async function createScratchDatabase(
   prefix: string,
+  serverUrl = sharedPostgresUrl,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const { default: pg } = await import('pg');
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = async (q: string) => {
-    const client = new pg.Client({ connectionString: sharedPostgresUrl });
+    const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
     try {
       await client.query(q);
@@ -102,7 +103,7 @@ export async function createScratchDatabase(
     }
   };
   await admin(`create database ${name}`);
-  const url = new URL(sharedPostgresUrl);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
