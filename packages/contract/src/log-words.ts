@@ -137,6 +137,17 @@ const phrases: Phrase[] = [
   ['GET', /^\/commands\/:id$/, 'Viewed a command'],
   ['POST', /^\/commands\/:id\/cancel$/, 'Cancelled a command to device', 'device'],
   ['GET', /^\/commands\/:id\/diagnostics$/, 'Downloaded the diagnostics of device', 'device'],
+  ['POST', /^\/commands$/, 'Sent a command to several machines'],
+  ['GET', /^\/command-batches\/:id$/, 'Viewed a command sent to several machines'],
+  ['POST', /^\/command-batches\/:id\/approve$/, 'Approved a command to several machines'],
+  ['POST', /^\/command-batches\/:id\/reject$/, 'Rejected a command to several machines'],
+  ['GET', /^\/groups$/, 'Listed the machine groups'],
+  ['POST', /^\/groups$/, 'Created a machine group'],
+  ['GET', /^\/groups\/:id$/, 'Viewed a machine group'],
+  ['PUT', /^\/groups\/:id$/, 'Changed a machine group'],
+  ['DELETE', /^\/groups\/:id$/, 'Deleted a machine group'],
+  ['POST', /^\/groups\/:id\/members$/, 'Added machines to a group'],
+  ['POST', /^\/groups\/:id\/members\/remove$/, 'Removed machines from a group'],
 ];
 const appPhrases: Phrase[] = [
   ['POST', /^\/heartbeat$/, 'Machine checked in'],

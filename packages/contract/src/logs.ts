@@ -99,7 +99,10 @@ export type RecordKind =
   | 'alarm'
   | 'saved-view'
   // A mail of the outbox (its resend).
-  | 'mail';
+  | 'mail'
+  // Machine groups and commands to several machines (decision 077).
+  | 'group'
+  | 'command-batch';
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 

@@ -55,6 +55,12 @@ export const permissionCatalogue = [
     grantedWith: 'devices.enrol',
   },
   {
+    name: 'groups.manage',
+    group: 'Devices',
+    explanation: 'Create, rename and delete machine groups, and add or remove their machines.',
+    grantedWith: 'devices.edit',
+  },
+  {
     name: 'patients.view',
     group: 'Health data',
     explanation: 'See doctors, patients, technicians and treatment records: health data.',

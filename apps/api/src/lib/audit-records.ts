@@ -39,6 +39,9 @@ const kindByWord: Record<string, RecordKind | 'self'> = {
   views: 'saved-view',
   // A command cancelled: its handler names the machine it was for (modules/commands).
   commands: 'device',
+  // A command to several machines: its handler names the batch it made (modules/commands).
+  'command-batches': 'command-batch',
+  groups: 'group',
   // A mail sent again from the Outbox (modules/outbox).
   outbox: 'mail',
   // An admin's own list preferences and colour mode (decisions 053, 054).

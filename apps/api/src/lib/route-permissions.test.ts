@@ -138,6 +138,18 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/commands/:id': 'devices.view',
   'POST /api/v1/admin/commands/:id/cancel': 'commands.send',
   'GET /api/v1/admin/commands/:id/diagnostics': 'commands.send',
+  // Groups: seeing them is seeing the machines; one command to many is a command (decision 077).
+  'GET /api/v1/admin/groups': 'devices.view',
+  'POST /api/v1/admin/groups': 'groups.manage',
+  'GET /api/v1/admin/groups/:id': 'devices.view',
+  'PUT /api/v1/admin/groups/:id': 'groups.manage',
+  'DELETE /api/v1/admin/groups/:id': 'groups.manage',
+  'POST /api/v1/admin/groups/:id/members': 'groups.manage',
+  'POST /api/v1/admin/groups/:id/members/remove': 'groups.manage',
+  'POST /api/v1/admin/commands': 'commands.send',
+  'GET /api/v1/admin/command-batches/:id': 'devices.view',
+  'POST /api/v1/admin/command-batches/:id/approve': 'commands.send',
+  'POST /api/v1/admin/command-batches/:id/reject': 'commands.send',
 };
 
 /**
@@ -146,6 +158,8 @@ const reviewed: Record<string, RoutePermission> = {
  */
 const askedBeyond: Record<string, Permission> = {
   'POST /api/v1/admin/machine/:id/commands': 'commands.disruptive',
+  'POST /api/v1/admin/commands': 'commands.disruptive',
+  'POST /api/v1/admin/command-batches/:id/approve': 'commands.disruptive',
 };
 const ownedByRoutes = permissionNames.filter((p) => Object.values(reviewed).includes(p));
 

@@ -9,6 +9,7 @@ import { commandsModule } from './commands/commands-module.ts';
 import { clockControlModule } from './clock-control/clock-control-module.ts';
 import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
+import { groupsModule } from './groups/groups-module.ts';
 import { healthModule } from './health/health-module.ts';
 import { housekeepingModule } from './housekeeping/housekeeping-module.ts';
 import { jobsModule } from './jobs/jobs-module.ts';
@@ -52,6 +53,7 @@ export const appModules: readonly AppModule[] = [
   licenceNoticesModule,
   licenceTokensModule,
   housekeepingModule,
+  groupsModule,
   commandsModule,
   // Last, and only with CLOCK_CONTROL=1: the e2e tests' movable clock.
   clockControlModule,

@@ -587,6 +587,9 @@ describe('which routes declare a step-up', () => {
       'POST /api/v1/admin/subscriptions/:id/extend': 'always',
       // A command that interrupts a machine: restart, safety hold, re-enrol (decision 077).
       'POST /api/v1/admin/machine/:id/commands': 'conditional',
+      // One command to many machines, and its approval (decision 077).
+      'POST /api/v1/admin/commands': 'always',
+      'POST /api/v1/admin/command-batches/:id/approve': 'always',
     });
   });
 

@@ -5,7 +5,10 @@ import type { Db } from '#api/db/client.ts';
 import { rowsOf } from '#api/db/rows-of.ts';
 import { machineCommands } from '#api/db/schema/commands.ts';
 
-/** The database channel that announces a machine's id when a command is queued for it (migration 0042). */
+/**
+ * The database channel that announces a machine's id when a command is queued for it, or '*' after a
+ * batch to many machines (migrations 0042, 0043).
+ */
 export const commandQueuedChannel = 'command_queued';
 
 type Row = {
@@ -15,6 +18,9 @@ type Row = {
   created_at: Date | string;
   expires_at: Date | string;
 };
+
+/** The notice of a batch to more machines than are worth naming one by one. */
+const everyMachine = '*';
 
 /** At most this many commands in one answer; the rest come with the next call. */
 const perAnswer = 20;
@@ -93,6 +99,15 @@ export function createCommandInbox({ db, now }: { db: Db; now: () => Date }) {
   return {
     feed: {
       onPayload(deviceId: string) {
+        if (deviceId === everyMachine) {
+          // A batch to many machines (migration 0043): read which machines have commands again.
+          generation++;
+          marks.clear();
+          loaded = false;
+          if (live) void loadOpen().catch(() => undefined);
+          for (const id of waiters.keys()) wake(id);
+          return;
+        }
         if (live && deviceId) mark(deviceId);
         wake(deviceId);
       },

@@ -1,5 +1,8 @@
 import { defineModule } from '#api/app-module.ts';
+import { createGroupsService } from '../groups/groups-service.ts';
 import { appCommandsRoutes } from './app-commands-routes.ts';
+import { commandBatchesRoutes } from './command-batches-routes.ts';
+import { createCommandBatches } from './command-batches-service.ts';
 import { commandsRoutes } from './commands-routes.ts';
 import { createCommandsService } from './commands-service.ts';
 
@@ -10,9 +13,13 @@ import { createCommandsService } from './commands-service.ts';
  */
 export const commandsModule = defineModule({
   name: 'commands',
-  async register(app, { db, storage, now, commandInbox }) {
+  async register(app, { db, storage, now, config, commandInbox }) {
     const commands = createCommandsService({ db, storage, now });
     await app.register(commandsRoutes, { commands });
+    const groups = createGroupsService({ db, now, offlineMinutes: config.deviceOfflineMinutes });
+    await app.register(commandBatchesRoutes, {
+      batches: createCommandBatches({ db, now, groups, secondAdminApproval: config.rolloutSecondAdmin }),
+    });
     await app.register(appCommandsRoutes, { commands, inbox: commandInbox });
   },
   jobs: (_app, { db, storage, now }) => [

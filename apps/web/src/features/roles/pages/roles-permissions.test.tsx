@@ -80,7 +80,14 @@ describe('the Permissions card of Role Details', () => {
       within(groups[0]!)
         .getAllByRole('checkbox')
         .map((box) => (box as HTMLInputElement).labels?.[0]?.textContent),
-    ).toEqual(['devices.view', 'devices.edit', 'devices.enrol', 'commands.send', 'commands.disruptive']);
+    ).toEqual([
+      'devices.view',
+      'devices.edit',
+      'devices.enrol',
+      'commands.send',
+      'commands.disruptive',
+      'groups.manage',
+    ]);
     const ticked = within(permissions)
       .getAllByRole('checkbox')
       .filter((box) => (box as HTMLInputElement).checked);

@@ -1,0 +1,120 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { bulkBodyBytes } from '@app/contract/bulk-actions';
+import {
+  commandBatchIdParamSchema,
+  commandBatchMessages,
+  commandBatchPaths,
+  commandBatchResponseSchema,
+  sendCommandBatchBodySchema,
+  type SendCommandBatchBody,
+} from '@app/contract/command-batches';
+import { commandIsDisruptive, commandMessages, type CommandKind } from '@app/contract/commands';
+import { ok } from '#api/lib/envelope.ts';
+import { ForbiddenError } from '#api/lib/errors.ts';
+import { requireAuth } from '#api/lib/request-context.ts';
+import type { CommandBatches } from './command-batches-service.ts';
+
+/** A disruptive kind needs commands.disruptive beside the route's own permission. */
+const mayDisrupt = (request: FastifyRequest, kind: CommandKind) => {
+  if (commandIsDisruptive(kind) && !requireAuth(request).permissions.includes('commands.disruptive'))
+    throw new ForbiddenError(commandMessages.disruptiveNeedsPermission);
+};
+
+/*
+ * One command to several machines (decision 077): picked, all matching Device Management's filters,
+ * or a group. Sending and approving are dangerous whatever the kind (many machines at once): both
+ * need a fresh step-up, and with ROLLOUT_SECOND_ADMIN on a second admin approves.
+ */
+export const commandBatchesRoutes: FastifyPluginAsyncZod<{ batches: CommandBatches }> = async (
+  app,
+  { batches },
+) => {
+  app.post(
+    commandBatchPaths.send,
+    {
+      config: {
+        access: 'admin',
+        permission: 'commands.send',
+        authorize: async (request) => mayDisrupt(request, (request.body as SendCommandBatchBody).kind),
+        stepUp: true,
+      },
+      bodyLimit: bulkBodyBytes,
+      schema: {
+        tags: ['commands'],
+        summary: 'Send a command to several machines: picked (ids), all matching (allMatching) or a group',
+        description:
+          'Each machine gets its own copy. With second-admin approval on (ROLLOUT_SECOND_ADMIN) the batch ' +
+          'waits for another admin; a group or filter is resolved when the copies are made.',
+        body: sendCommandBatchBodySchema,
+        response: { 201: commandBatchResponseSchema },
+      },
+    },
+    async function sendCommandBatch(request, reply) {
+      const batch = await batches.send(request.body, requireAuth(request));
+      request.auditRecord = { kind: 'command-batch', id: batch._id };
+      reply.code(201);
+      return ok(
+        batch,
+        batch.state === 'awaiting-approval'
+          ? commandBatchMessages.awaitingApproval
+          : commandBatchMessages.queued(batch.machineCount),
+      );
+    },
+  );
+
+  app.get(
+    commandBatchPaths.batch(':id'),
+    {
+      config: { access: 'admin', permission: 'devices.view' },
+      schema: {
+        tags: ['commands'],
+        summary: "A batch: what was asked, by whom, and its machines' copies counted by state",
+        params: commandBatchIdParamSchema,
+        response: { 200: commandBatchResponseSchema },
+      },
+    },
+    async function getCommandBatch(request) {
+      return ok(await batches.get(request.params.id));
+    },
+  );
+
+  app.post(
+    commandBatchPaths.approve(':id'),
+    {
+      config: {
+        access: 'admin',
+        permission: 'commands.send',
+        authorize: async (request) =>
+          mayDisrupt(request, await batches.kindOf((request.params as { id: string }).id)),
+        stepUp: true,
+      },
+      schema: {
+        tags: ['commands'],
+        summary: 'Approve a batch another admin sent: every machine gets its copy now',
+        params: commandBatchIdParamSchema,
+        response: { 200: commandBatchResponseSchema },
+      },
+    },
+    async function approveCommandBatch(request) {
+      const batch = await batches.approve(request.params.id, requireAuth(request));
+      return ok(batch, commandBatchMessages.queued(batch.machineCount));
+    },
+  );
+
+  app.post(
+    commandBatchPaths.reject(':id'),
+    {
+      config: { access: 'admin', permission: 'commands.send' },
+      schema: {
+        tags: ['commands'],
+        summary: 'Reject a batch waiting for approval: no machine gets it',
+        params: commandBatchIdParamSchema,
+        response: { 200: commandBatchResponseSchema },
+      },
+    },
+    async function rejectCommandBatch(request) {
+      return ok(await batches.reject(request.params.id, requireAuth(request)), commandBatchMessages.rejected);
+    },
+  );
+};

@@ -1,0 +1,198 @@
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { DeviceBulkFilters } from '@app/contract/bulk-actions';
+import {
+  groupMessages,
+  type CreateGroupBody,
+  type Group,
+  type GroupKind,
+  type GroupList,
+  type GroupMembersBody,
+  type UpdateGroupBody,
+} from '@app/contract/groups';
+import type { Db } from '#api/db/client.ts';
+import { pgErrorCode } from '#api/lib/pagination.ts';
+import { devices } from '#api/db/schema/devices.ts';
+import { machineGroupMembers, machineGroups } from '#api/db/schema/groups.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
+import type { AuthContext } from '#api/lib/request-context.ts';
+import { deviceFilterWhere } from '../devices/device-filters.ts';
+
+type Row = typeof machineGroups.$inferSelect;
+
+/**
+ * Machine groups (decision 077). A static group's machines are its member rows; a dynamic group's
+ * are the devices its saved Device Management filters match at the time of asking, by the list's
+ * own filter builder, so a group shows exactly what the list would.
+ */
+export function createGroupsService({
+  db,
+  now,
+  offlineMinutes,
+}: {
+  db: Db;
+  now: () => Date;
+  offlineMinutes: number;
+}) {
+  /** Device Management's filters as SQL, now (the online filter moves with the clock). */
+  const matching = (filters: DeviceBulkFilters): SQL | undefined => {
+    const at = now();
+    return deviceFilterWhere(filters, new Date(at.getTime() - offlineMinutes * 60_000), at).where;
+  };
+
+  /** The ids of a group's machines, as a subquery (for an INSERT ... SELECT or a count). */
+  const machineIdsOf = (group: Row) =>
+    group.kind === 'static'
+      ? db
+          // Named id as a subquery's column (an INSERT ... SELECT reads machines.id).
+          .select({ id: sql<string>`${machineGroupMembers.deviceId}`.as('id') })
+          .from(machineGroupMembers)
+          .where(eq(machineGroupMembers.groupId, group.id))
+      : db
+          .select({ id: devices.id })
+          .from(devices)
+          .where(matching(group.filter as DeviceBulkFilters));
+
+  const countOf = async (group: Row) => {
+    const [row] =
+      group.kind === 'static'
+        ? await db
+            .select({ n: count() })
+            .from(machineGroupMembers)
+            .where(eq(machineGroupMembers.groupId, group.id))
+        : await db
+            .select({ n: count() })
+            .from(devices)
+            .where(matching(group.filter as DeviceBulkFilters));
+    return row?.n ?? 0;
+  };
+
+  const toGroup = async (row: Row): Promise<Group> => ({
+    _id: row.id,
+    name: row.name,
+    kind: row.kind as GroupKind,
+    filter: (row.filter as Record<string, unknown> | null) ?? null,
+    machineCount: await countOf(row),
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy,
+  });
+
+  async function rowOf(id: string): Promise<Row> {
+    const [row] = await db.select().from(machineGroups).where(eq(machineGroups.id, id)).limit(1);
+    if (!row) throw new NotFoundError(groupMessages.notFound);
+    return row;
+  }
+
+  const nameTaken = (error: unknown) => {
+    if (pgErrorCode(error) === '23505') throw new ConflictError(groupMessages.nameTaken);
+    throw error;
+  };
+
+  /** The machines a selection names: the ids picked (that exist), or every machine its filters match. */
+  const selected = (body: GroupMembersBody) =>
+    body.ids
+      ? db.select({ id: devices.id }).from(devices).where(inArray(devices.id, body.ids))
+      : db.select({ id: devices.id }).from(devices).where(matching(body.allMatching!));
+
+  return {
+    rowOf,
+    machineIdsOf,
+    /** The ids of the machines Device Management's filters match now, as a subquery. */
+    machinesMatching: (filters: DeviceBulkFilters) =>
+      db.select({ id: devices.id }).from(devices).where(matching(filters)),
+
+    async list(page: number, limit: number, search?: string): Promise<GroupList> {
+      const where = search
+        ? sql`lower(${machineGroups.name}) like ${`%${search.toLowerCase()}%`}`
+        : undefined;
+      const [[counted], rows] = await Promise.all([
+        db.select({ total: count() }).from(machineGroups).where(where),
+        db
+          .select()
+          .from(machineGroups)
+          .where(where)
+          .orderBy(machineGroups.name, desc(machineGroups.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+      ]);
+      const total = counted?.total ?? 0;
+      return {
+        groups: await Promise.all(rows.map(toGroup)),
+        total,
+        totalPages: Math.ceil(total / limit),
+        page,
+        limit,
+      };
+    },
+
+    get: async (id: string) => toGroup(await rowOf(id)),
+
+    async create(body: CreateGroupBody, auth: AuthContext): Promise<Group> {
+      const [row] = await db
+        .insert(machineGroups)
+        .values({
+          name: body.name,
+          kind: body.kind,
+          filter: body.kind === 'dynamic' ? body.filter : null,
+          createdAt: now(),
+          createdBy: auth.email,
+        })
+        .returning()
+        .catch(nameTaken);
+      return toGroup(row!);
+    },
+
+    async update(id: string, body: UpdateGroupBody): Promise<Group> {
+      const row = await rowOf(id);
+      if (row.kind === 'static' && body.filter) throw new BadRequestError(groupMessages.filterNotStatic);
+      const [updated] = await db
+        .update(machineGroups)
+        .set({ name: body.name, ...(row.kind === 'dynamic' && body.filter ? { filter: body.filter } : {}) })
+        .where(eq(machineGroups.id, id))
+        .returning()
+        .catch(nameTaken);
+      return toGroup(updated!);
+    },
+
+    async remove(id: string): Promise<void> {
+      const done = await db
+        .delete(machineGroups)
+        .where(eq(machineGroups.id, id))
+        .returning({ id: machineGroups.id });
+      if (done.length === 0) throw new NotFoundError(groupMessages.notFound);
+    },
+
+    /** Adds the selected machines to a static group; those already in it stay as they were. */
+    async addMembers(id: string, body: GroupMembersBody) {
+      const row = await rowOf(id);
+      if (row.kind !== 'static') throw new BadRequestError(groupMessages.notStatic);
+      const picked = selected(body).as('picked');
+      const added = await db
+        .insert(machineGroupMembers)
+        .select(
+          db
+            .select({
+              groupId: sql`${id}::uuid`.as('group_id'),
+              deviceId: picked.id,
+              addedAt: sql`${now().toISOString()}::timestamptz`.as('added_at'),
+            })
+            .from(picked),
+        )
+        .onConflictDoNothing()
+        .returning({ id: machineGroupMembers.deviceId });
+      return { changed: added.length, machineCount: await countOf(row) };
+    },
+
+    async removeMembers(id: string, body: GroupMembersBody) {
+      const row = await rowOf(id);
+      if (row.kind !== 'static') throw new BadRequestError(groupMessages.notStatic);
+      const removed = await db
+        .delete(machineGroupMembers)
+        .where(
+          and(eq(machineGroupMembers.groupId, id), inArray(machineGroupMembers.deviceId, selected(body))),
+        )
+        .returning({ id: machineGroupMembers.deviceId });
+      return { changed: removed.length, machineCount: await countOf(row) };
+    },
+  };
+}
+export type GroupsService = ReturnType<typeof createGroupsService>;

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { bulkLimit, bulkMessages, deviceBulkFiltersSchema } from './bulk-actions.ts';
+import {
+  anyCommandParams,
+  commandKinds,
+  commandMessages,
+  commandParamSchemas,
+  commandStates,
+} from './commands.ts';
+import { idParamSchema } from './devices.ts';
+import { envelope } from './envelope.ts';
+import { strictObject } from './fields.ts';
+
+/*
+ * One command to several machines (issue 37, decision 077): the machines picked on Device
+ * Management, every machine its filters match, or a group. Each machine gets its own copy with its
+ * own state; the batch counts them. With ROLLOUT_SECOND_ADMIN on (the default) it waits for another
+ * admin's approval, as a rollout's last stage does.
+ */
+
+export const commandBatchStates = ['awaiting-approval', 'queued', 'rejected'] as const;
+export type CommandBatchState = (typeof commandBatchStates)[number];
+export const commandBatchStateLabels: Record<CommandBatchState, string> = {
+  'awaiting-approval': 'Waiting for a second admin',
+  queued: 'Sent',
+  rejected: 'Rejected',
+};
+
+export const commandBatchMessages = {
+  notFound: 'Command batch not found',
+  invalidId: 'Command batch id is invalid',
+  targetRequired: 'target is required: ids, allMatching or groupId',
+  targetOne: 'target takes one of ids, allMatching or groupId',
+  groupInvalid: 'target.groupId must be a group id',
+  noMachines: 'The target names no machine',
+  awaitingApproval: 'Sent for approval: another admin must approve it',
+  queued: (n: number) => `Command queued for ${n} ${n === 1 ? 'machine' : 'machines'}`,
+  rejected: 'Command batch rejected',
+  notAwaiting: 'This batch is not waiting for approval',
+  approverMustDiffer: 'Another admin must approve: you sent this batch',
+} as const;
+
+const ttlMinutes = z
+  .number({ error: commandMessages.ttlInvalid })
+  .int(commandMessages.ttlInvalid)
+  .min(1, commandMessages.ttlInvalid)
+  .max(7 * 24 * 60, commandMessages.ttlInvalid)
+  .optional();
+
+export const commandTargetSchema = strictObject({
+  ids: z
+    .array(z.uuid({ error: bulkMessages.idInvalid }), { error: bulkMessages.idsNotList })
+    .min(1, bulkMessages.idsEmpty)
+    .max(bulkLimit, bulkMessages.idsTooMany)
+    .optional(),
+  allMatching: deviceBulkFiltersSchema.optional(),
+  groupId: z.uuid({ error: commandBatchMessages.groupInvalid }).optional(),
+});
+export type CommandTarget = z.output<typeof commandTargetSchema>;
+
+/** POST /api/v1/admin/commands: `{ kind, params, ttlMinutes, target }`. */
+export const sendCommandBatchBodySchema = strictObject({
+  kind: z.enum(commandKinds, { error: commandMessages.kindInvalid }),
+  params: anyCommandParams.optional(),
+  ttlMinutes,
+  target: commandTargetSchema,
+}).superRefine((body, ctx) => {
+  const parsed = commandParamSchemas[body.kind].safeParse(body.params ?? {});
+  if (!parsed.success)
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: ['params', ...issue.path] });
+  const named = [body.target.ids, body.target.allMatching, body.target.groupId].filter(
+    (t) => t !== undefined,
+  );
+  if (named.length === 0)
+    ctx.addIssue({ code: 'custom', path: ['target'], message: commandBatchMessages.targetRequired });
+  if (named.length > 1)
+    ctx.addIssue({ code: 'custom', path: ['target'], message: commandBatchMessages.targetOne });
+});
+export type SendCommandBatchBody = z.output<typeof sendCommandBatchBodySchema>;
+
+export const commandBatchSchema = z.object({
+  _id: z.string(),
+  kind: z.enum(commandKinds),
+  params: z.record(z.string(), z.unknown()),
+  ttlMinutes: z.number().int(),
+  /** What was asked, in words: "3 machines picked", "machines matching country Germany", "group Ward 3". */
+  target: z.string(),
+  state: z.enum(commandBatchStates),
+  /** The machines that got a copy (0 until it is queued). */
+  machineCount: z.number().int(),
+  /** Each machine's copy, counted by state. */
+  counts: z.record(z.enum(commandStates), z.number().int()),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  decidedAt: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+});
+export type CommandBatch = z.infer<typeof commandBatchSchema>;
+
+export const commandBatchIdParamSchema = idParamSchema(commandBatchMessages.invalidId);
+export const commandBatchResponseSchema = envelope(commandBatchSchema);
+
+export const commandBatchPaths = {
+  send: '/api/v1/admin/commands',
+  batch: (id: string) => `/api/v1/admin/command-batches/${id}`,
+  approve: (id: string) => `/api/v1/admin/command-batches/${id}/approve`,
+  reject: (id: string) => `/api/v1/admin/command-batches/${id}/reject`,
+} as const;
