@@ -20,11 +20,6 @@ import { strictObject } from './fields.ts';
 
 export const commandBatchStates = ['awaiting-approval', 'queued', 'rejected'] as const;
 export type CommandBatchState = (typeof commandBatchStates)[number];
-export const commandBatchStateLabels: Record<CommandBatchState, string> = {
-  'awaiting-approval': 'Waiting for a second admin',
-  queued: 'Sent',
-  rejected: 'Rejected',
-};
 
 export const commandBatchMessages = {
   notFound: 'Command batch not found',
@@ -56,7 +51,6 @@ export const commandTargetSchema = strictObject({
   allMatching: deviceBulkFiltersSchema.optional(),
   groupId: z.uuid({ error: commandBatchMessages.groupInvalid }).optional(),
 });
-export type CommandTarget = z.output<typeof commandTargetSchema>;
 
 /** POST /api/v1/admin/commands: `{ kind, params, ttlMinutes, target }`. */
 export const sendCommandBatchBodySchema = strictObject({

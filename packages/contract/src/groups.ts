@@ -12,10 +12,6 @@ import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 export const groupKinds = ['static', 'dynamic'] as const;
 export type GroupKind = (typeof groupKinds)[number];
-export const groupKindLabels: Record<GroupKind, string> = {
-  static: 'Picked machines',
-  dynamic: 'Machines matching a filter',
-};
 
 export const groupMessages = {
   notFound: 'Group not found',
