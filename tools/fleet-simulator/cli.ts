@@ -18,7 +18,14 @@ const usage = `Usage: npm run simulate -- --url URL --admin-email EMAIL --admin-
   --concurrency C        machines working at once (default 12)
   --seed S               seed of the fake data (default 13)
   --issuer URL           the server's PUBLIC_URL, which its licences name (default: --url)
+  --command-failures P   share of non-disruptive commands that fail on purpose, 0 to 1 (default 0.05)
+  --no-long-poll         take commands from heartbeats only, not also by long-poll between turns
   --quiet                no progress output
+
+While it runs, each machine runs the commands an admin sends it from the console (Device Details),
+as the app does (docs/device-api.md §4c): sync-now, upload-diagnostics, restart-app, safety-hold
+(it refuses treatments, logging why), release-hold and re-enrol (it gets a new code with the admin
+sign-in above). Each runs once by its id; a few fail on purpose ("storage busy, try again").
 `;
 
 function fail(message: string): never {
@@ -47,6 +54,8 @@ async function main() {
         concurrency: { type: 'string' },
         seed: { type: 'string' },
         issuer: { type: 'string' },
+        'command-failures': { type: 'string' },
+        'no-long-poll': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -72,6 +81,10 @@ async function main() {
   const minutes = positive('minutes', values.minutes, 1, false);
   const concurrency = positive('concurrency', values.concurrency, 12, true);
   const seed = positive('seed', values.seed, 13, true);
+  const failures = values['command-failures'];
+  const commandFailShare = failures === undefined ? 0.05 : Number(failures);
+  if (!(commandFailShare >= 0 && commandFailShare <= 1))
+    fail(`--command-failures must be a share from 0 to 1, not "${failures}"\n\n${usage}`);
 
   // Unreachable or not our API: say so in one line before any provisioning.
   try {
@@ -94,6 +107,8 @@ async function main() {
       concurrency,
       seed,
       issuer: values.issuer,
+      commandFailShare,
+      longPoll: !values['no-long-poll'],
       progress: values.quiet ? silentProgress : createProgress(),
     });
   } catch (err) {
@@ -108,7 +123,8 @@ async function main() {
   if (!values.quiet)
     process.stderr.write(
       `${summary.heartbeats} heartbeats, ${summary.resent} items re-sent on purpose (${summary.resentSame} answered as before), ` +
-        `${summary.refusedStarts} treatment starts refused by a licence, ` +
+        `${summary.refusedStarts} treatment starts refused by a licence, ${summary.heldStarts} by a safety hold, ` +
+        `${summary.commandsRun} commands run (${summary.commandsFailed} failed), ` +
         `${http.requests} requests, ${http.retries} retried, ${http.throttled} throttled\n`,
     );
   process.stdout.write(`${summaryLine(summary)}\n`);

@@ -11,6 +11,12 @@ import {
   type TreatmentItem,
 } from '@app/contract/device-api';
 import type { LatestUpdate } from '@app/contract/app-updates';
+import {
+  commandPaths,
+  type AppCommand,
+  type CommandResultBody,
+  type CommandState,
+} from '@app/contract/commands';
 import { licencePaths } from '@app/contract/licences';
 import { apiPaths } from '@app/contract/paths';
 import { ApiError, createHttp, type HttpOptions } from './http.ts';
@@ -86,6 +92,52 @@ export class DeviceClient {
       path: apiPaths.appUpdateLatest,
       query: { appName, versionCode },
     });
+  }
+
+  // ---------- commands (docs/device-api.md §4c) ----------
+
+  /**
+   * The pending commands, waiting up to `waitSeconds` for one (0: answer at once). The call's own
+   * timeout is the wait and some, so a long wait is not cut short and retried.
+   */
+  async pollCommands(waitSeconds = 0): Promise<AppCommand[]> {
+    const answer = await this.asMachine<{ commands: AppCommand[] }>({
+      method: 'GET',
+      path: commandPaths.appCommands,
+      query: { wait: waitSeconds },
+      timeoutMs: (waitSeconds + 15) * 1000,
+    });
+    return answer.commands;
+  }
+
+  /** A command's result; a repeated report answers the state the first one set. */
+  reportCommand(id: string, result: CommandResultBody) {
+    return this.asMachine<{ state: CommandState }>({
+      method: 'POST',
+      path: commandPaths.appResult(id),
+      body: result,
+    });
+  }
+
+  /** The file an upload-diagnostics command asked for, as the body itself. */
+  uploadDiagnostics(id: string, bytes: Uint8Array<ArrayBuffer>, contentType = 'application/gzip') {
+    return this.asMachine<{ size: number }>({
+      method: 'PUT',
+      path: commandPaths.appDiagnostics(id),
+      raw: { bytes, contentType },
+    });
+  }
+
+  /** Forgets the credential and every session on the machine (re-enrol: a new code is needed). */
+  forgetEnrolment() {
+    this.credential = null;
+    this.forgetSessions();
+  }
+
+  /** Forgets the people signed in (an app restart; a new enrolment ends their sessions on the server). */
+  forgetSessions() {
+    this.sessions.clear();
+    this.current = null;
   }
 
   /** Signs a doctor or technician in; the session becomes the current one. */

@@ -14,7 +14,8 @@ import type { Progress } from './progress.ts';
  * machines with their codes, let people on them record for `minutes`, take some offline (they queue)
  * and bring them back (they sync their backlog), re-send some batches on purpose, and finally
  * count through the console's lists that every machine holds each accepted record exactly once.
- * Every machine holds a licence it verified, and starts no treatment its licence refuses.
+ * Every machine holds a licence it verified, and starts no treatment its licence refuses. Between
+ * turns the machines wait for commands (the long-poll) and run what an admin sends them.
  */
 
 export type FleetOptions = {
@@ -34,6 +35,10 @@ export type FleetOptions = {
   now?: () => Date;
   /** The licences' issuer, the server's PUBLIC_URL; default: `url`. */
   issuer?: string;
+  /** Share of non-disruptive commands that fail on purpose ("storage busy, try again"); default 0.05. */
+  commandFailShare?: number;
+  /** Wait for commands with the long-poll between turns (default); false: only the heartbeat's. */
+  longPoll?: boolean;
 };
 
 export type MachineReport = {
@@ -60,6 +65,11 @@ export type FleetSummary = {
   heartbeats: number;
   /** Treatments not started because a machine's licence refused them (each logged as an error). */
   refusedStarts: number;
+  /** Treatments not started because a machine was on safety hold (each logged as an error). */
+  heldStarts: number;
+  /** Commands the machines ran (each once), and of those the ones they reported failed. */
+  commandsRun: number;
+  commandsFailed: number;
   http: HttpStats;
   surprises: string[];
   machines: MachineReport[];
@@ -105,6 +115,9 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
         images: () => Array.from({ length: mine.int(1, 2) }, () => mine.pick(pictures)),
         now: options.now,
         issuer: options.issuer,
+        commandFailShare: options.commandFailShare,
+        // re-enrol: the technician issues a new code in the console, as for the first enrolment.
+        enrolmentCode: async (deviceId) => (await admin.issueEnrolmentCode(deviceId)).code,
       });
       const place = machine.place;
       const device = await admin.addDevice({
@@ -159,7 +172,12 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
     progress?.note(
       `accepted ${s.accepted} refused ${s.refused} offline ${reports.filter((r) => !r.machine.online).length}`,
     );
-    if (tick < ticks - 1) await sleep(Math.max(0, tickMs - (Date.now() - started)));
+    if (tick === ticks - 1) break;
+    // The pause: the machines online wait for commands rather than idle.
+    const pause = tickMs - (Date.now() - started);
+    if (options.longPoll !== false && pause >= 1_000)
+      await Promise.all(reports.filter((r) => r.machine.online).map((r) => r.machine.waitForCommands(pause)));
+    await sleep(Math.max(0, tickMs - (Date.now() - started)));
   }
   // Anything still queued (a batch that failed after every retry) gets one last chance.
   await eachLimited(reports, concurrency, async ({ machine }) => {
@@ -218,24 +236,22 @@ export async function runFleet(options: FleetOptions): Promise<FleetSummary> {
 }
 
 function summarize(reports: MachineReport[]) {
-  let accepted = 0;
-  let refused = 0;
-  let refusedMeant = 0;
-  let resent = 0;
-  let resentSame = 0;
-  let heartbeats = 0;
-  let refusedStarts = 0;
+  const records = { accepted: 0, refused: 0, refusedMeant: 0, resent: 0, resentSame: 0 };
+  const work = { heartbeats: 0, refusedStarts: 0, heldStarts: 0, commandsRun: 0, commandsFailed: 0 };
   for (const { machine } of reports) {
     const t = tally(machine.ledger);
-    accepted += t.acceptedTotal;
-    refused += t.refused;
-    refusedMeant += t.refusedMeant;
-    resent += machine.ledger.resent;
-    resentSame += machine.ledger.resentSame;
-    heartbeats += machine.heartbeats;
-    refusedStarts += machine.refusedStarts;
+    records.accepted += t.acceptedTotal;
+    records.refused += t.refused;
+    records.refusedMeant += t.refusedMeant;
+    records.resent += machine.ledger.resent;
+    records.resentSame += machine.ledger.resentSame;
+    work.heartbeats += machine.heartbeats;
+    work.refusedStarts += machine.refusedStarts;
+    work.heldStarts += machine.heldStarts;
+    work.commandsRun += machine.commands.run;
+    work.commandsFailed += machine.commands.failed;
   }
-  return { accepted, refused, refusedMeant, resent, resentSame, heartbeats, refusedStarts };
+  return { ...records, ...work };
 }
 
 /** The console's counts; logs may reach their lists a moment after they were acknowledged, so wait briefly for them. */
@@ -257,7 +273,8 @@ async function settledHoldings(admin: AdminClient, report: MachineReport): Promi
  * not take them for a fault; any other refusal is counted apart (and listed as a problem).
  */
 export function summaryLine(
-  s: Pick<FleetSummary, 'devices' | 'accepted' | 'refused' | 'refusedMeant' | 'duplicates'>,
+  s: Pick<FleetSummary, 'devices' | 'accepted' | 'refused' | 'refusedMeant' | 'duplicates'> &
+    Partial<Pick<FleetSummary, 'commandsRun' | 'commandsFailed'>>,
 ) {
   const unexpected = s.refused - s.refusedMeant;
   const why =
@@ -266,7 +283,9 @@ export function summaryLine(
       : unexpected === 0
         ? ' (all made bad on purpose by the simulator, to check that the server refuses them)'
         : ` (${s.refusedMeant} made bad on purpose by the simulator, to check that the server refuses them; ${unexpected} unexpected)`;
-  return `simulated ${s.devices} devices: ${s.accepted} records accepted, ${s.refused} refused${why}, ${s.duplicates} duplicates`;
+  // Commands come only when an admin sends some: said only then.
+  const commands = s.commandsRun ? `; ${s.commandsRun} commands run, ${s.commandsFailed ?? 0} failed` : '';
+  return `simulated ${s.devices} devices: ${s.accepted} records accepted, ${s.refused} refused${why}, ${s.duplicates} duplicates${commands}`;
 }
 
 export { appVersion };

@@ -43,7 +43,11 @@ export type CallOptions = {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** A body sent as it is (a file), instead of `body` as JSON. */
+  raw?: { bytes: Uint8Array<ArrayBuffer>; contentType: string };
   query?: Record<string, string | number | undefined>;
+  /** Per attempt, instead of the client's (a long-poll waits longer than a call should). */
+  timeoutMs?: number;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,9 +72,14 @@ export function createHttp({ baseUrl, retry = defaultRetry, stats, timeoutMs = 3
     for (const [k, v] of Object.entries(options.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
     // Serialised once: every attempt sends the same bytes.
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const body = options.raw
+      ? options.raw.bytes
+      : options.body === undefined
+        ? undefined
+        : JSON.stringify(options.body);
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (options.raw) headers['content-type'] = options.raw.contentType;
+    else if (body !== undefined) headers['content-type'] = 'application/json';
     let lastError: unknown;
     for (let attempt = 1; attempt <= retry.attempts; attempt++) {
       if (attempt > 1 && stats) stats.retries++;
@@ -81,7 +90,7 @@ export function createHttp({ baseUrl, retry = defaultRetry, stats, timeoutMs = 3
           method: options.method,
           headers,
           body,
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.timeout(options.timeoutMs ?? timeoutMs),
         });
       } catch (err) {
         lastError = err;

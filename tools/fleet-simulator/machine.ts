@@ -1,37 +1,28 @@
-import type {
-  AccessLogItem,
-  AppSession,
-  BatchResult,
-  DoctorItem,
-  ErrorLogItem,
-  PatientItem,
-  TreatmentItem,
-} from '@app/contract/device-api';
+import { commandMessages } from '@app/contract/commands';
 import type { City } from '@app/fake-data/places';
 import type { Rng } from '@app/fake-data/random';
+import type { CommandOutcome } from './commands.ts';
 import { DeviceClient } from './device-client.ts';
-import { fakeAccessLog, fakeDoctor, fakeErrorLog, fakePatient, fakeTreatment, placeOf } from './fake-data.ts';
+import { AppLog } from './diagnostics.ts';
+import { fakeAccessLog, fakeErrorLog, fakePatient, fakeTreatment, placeOf } from './fake-data.ts';
 import type { HttpOptions } from './http.ts';
-import { newLedger, recordAnswers, type RecordKind } from './ledger.ts';
+import { newLedger } from './ledger.ts';
 import { HeldLicence } from './licence.ts';
+import { MachineCommands } from './machine-commands.ts';
+import { Outbox } from './outbox.ts';
+import { People, type Login } from './people.ts';
 
 /*
  * One simulated machine running the app: what the people on it record goes into an outbox (the
- * app's local queue) and is sent in batches whenever the machine is online, oldest first, in the
- * order the server needs (patients before their treatments). A machine that is offline keeps
- * recording and syncs its backlog when it is back. It obeys its licence (licence.ts): a treatment
- * the licence does not allow is not started, and the refusal is logged with its reason.
+ * app's local queue, outbox.ts) and is sent in batches whenever the machine is online. A machine
+ * that is offline keeps recording and syncs its backlog when it is back. It obeys its licence
+ * (licence.ts): a treatment the licence does not allow is not started, and the refusal is logged
+ * with its reason. It runs the commands an admin sends (docs/device-api.md §4c;
+ * machine-commands.ts), and a safety hold refuses treatments as a licence does.
  */
 
 /** The device app's newest release in the demo data (apps/api/src/demo/app-updates-seed.ts), so the console finds it published. */
 export const appVersion = { appName: 'com.treatment.device', code: 40, name: '1.3.0' } as const;
-const batchSize = 100;
-
-type Entry =
-  | { kind: 'patients'; by: string; item: PatientItem }
-  | { kind: 'treatments'; by: string; item: TreatmentItem }
-  | { kind: 'accessLogs'; item: AccessLogItem }
-  | { kind: 'errorLogs'; item: ErrorLogItem };
 
 export type MachineOptions = {
   http: HttpOptions;
@@ -49,21 +40,40 @@ export type MachineOptions = {
   app?: { code: number; name: string };
   /** Share of stretches of use that register a new patient (else one treated before comes back). */
   newPatientShare?: number;
+  /** Share of non-disruptive commands that fail ("storage busy, try again"); default 0.05. */
+  commandFailShare?: number;
+  /**
+   * A new enrolment code for this machine, as a technician gets one from the console (re-enrol).
+   * Without it, a machine told to re-enrol drops its credential and waits for a code (enrolWith).
+   */
+  enrolmentCode?: (deviceId: string) => Promise<string>;
 };
+
+/** What the app keeps on its disk besides its credential and outbox: the hold, and the commands it ran. */
+export type MachineKeeps = { hold: string | null; commands: [string, CommandOutcome][] };
 
 export class SimMachine {
   readonly client: DeviceClient;
   readonly ledger = newLedger();
-  readonly doctors: { session: AppSession; patients: string[] }[] = [];
   online = true;
   heartbeats = 0;
   /** The longest queue the machine built up while offline. */
   maxBacklog = 0;
   /** Treatments not started because the licence did not allow them. */
   refusedStarts = 0;
+  /** Treatments not started because the machine was on safety hold. */
+  heldStarts = 0;
+  /** A safety hold's reason while it holds (no treatment starts), else null. */
+  hold: string | null = null;
   readonly licence: HeldLicence;
+  /** The release it runs. */
+  readonly app: { code: number; name: string };
+  /** The app's own log, which a diagnostics file carries. */
+  readonly appLog: AppLog;
+  private readonly machineCommands: MachineCommands;
+  private readonly outbox: Outbox;
+  private readonly people: People;
   private recorded = 0;
-  private outbox: Entry[] = [];
   /** Where the machine stands: its check-ins report this place. */
   readonly place: City;
 
@@ -72,6 +82,7 @@ export class SimMachine {
     private readonly options: MachineOptions,
   ) {
     this.client = new DeviceClient(options.http);
+    this.app = options.app ?? appVersion;
     this.place = placeOf(options.random);
     this.licence = new HeldLicence({
       baseUrl: options.http.baseUrl,
@@ -80,11 +91,49 @@ export class SimMachine {
       now: this.now,
       fetchToken: () => this.client.licence(),
     });
+    this.appLog = new AppLog(this.now);
+    this.outbox = new Outbox({
+      client: this.client,
+      ledger: this.ledger,
+      label,
+      random: options.random,
+      resendShare: options.resendShare,
+      people: () => this.doctors,
+    });
+    this.people = new People({
+      client: this.client,
+      ledger: this.ledger,
+      label,
+      random: options.random,
+      badShare: options.badShare,
+      now: this.now,
+      send: (kind, items, post) => this.outbox.send(kind, items, post),
+      log: (text) => this.appLog.add(text),
+    });
+    this.machineCommands = new MachineCommands(this, {
+      // Forked: the draws for failures leave the fake data as it was.
+      random: options.random.fork('commands'),
+      failShare: options.commandFailShare ?? 0.05,
+      enrolmentCode: options.enrolmentCode,
+    });
+  }
+
+  /** The commands it ran: counts (run, failed) and the ids it remembers. */
+  get commands() {
+    return this.machineCommands.runner;
+  }
+  /** Times the app restarted (restart-app). */
+  get restarts() {
+    return this.machineCommands.restarts;
   }
 
   /** The machine's clock. */
   readonly now = () => this.options.now?.() ?? new Date();
 
+  /** The doctors signed in on it. */
+  get doctors() {
+    return this.people.list;
+  }
   get machineNumber() {
     return this.client.machineNumber!;
   }
@@ -92,13 +141,47 @@ export class SimMachine {
     return this.outbox.length;
   }
 
-  /** Checks in; fetches the licence when the answer names a newer one (or none is held, or it is getting old). */
+  /** Whether it holds a credential (not while it waits for an enrolment code after re-enrol). */
+  get enrolled() {
+    return this.client.credential !== null;
+  }
+
+  /**
+   * Checks in; fetches the licence when the answer names a newer one (or none is held, or it is
+   * getting old); runs the commands the answer hands over.
+   */
   async heartbeat() {
-    const app = this.options.app ?? appVersion;
+    if (!this.enrolled) return;
     const where = { appName: appVersion.appName, latitude: this.place.lat, longitude: this.place.lon };
-    const answer = await this.client.heartbeat(app.code, app.name, where);
+    const answer = await this.client.heartbeat(this.app.code, this.app.name, where);
     this.heartbeats++;
     if (this.licence.wants(answer.licenceVersion)) await this.refreshLicence();
+    await this.machineCommands.take(answer.commands);
+  }
+
+  /** Waits for commands with the long-poll for up to `ms`, running each as it comes (between turns). */
+  waitForCommands(ms: number) {
+    return this.machineCommands.waitFor(ms);
+  }
+
+  /** Enrols with a code typed in while it waits for one after a re-enrol (machine-commands.ts). */
+  enrolWith(code: string) {
+    return this.machineCommands.enrolWith(code);
+  }
+
+  /** Its people sign in again (after a restart or a new enrolment). */
+  signInAgain() {
+    return this.people.signInAgain();
+  }
+
+  /** What the app keeps on disk, for a simulator that keeps its machines between starts (the demo fleet). */
+  keeps(): MachineKeeps {
+    return { hold: this.hold, commands: this.commands.remembered() };
+  }
+
+  restore(kept: MachineKeeps) {
+    this.hold = kept.hold;
+    this.commands.restore(kept.commands);
   }
 
   /**
@@ -121,6 +204,7 @@ export class SimMachine {
 
   /** An error log queued for the next sync (the app's own log, as the console's Error Logs show it). */
   private logError(resource: string, functionName: string, message: string, at: Date, userId?: number) {
+    this.appLog.add(`ERROR ${resource} ${functionName}: ${message}`, at);
     this.outbox.push({
       kind: 'errorLogs',
       item: {
@@ -135,57 +219,27 @@ export class SimMachine {
   }
 
   /**
-   * Whether a treatment may start now: not when the licence locks the machine or is older than its
-   * offline validity. A refusal is counted and logged with its reason.
+   * Whether a treatment may start now: not on safety hold, nor when the licence locks the machine or
+   * is older than its offline validity. A refusal is counted and logged with its reason.
    */
   mayStartTreatment(at: Date, userId?: number): boolean {
-    const refusal = this.licence.refusal();
+    const held = this.hold;
+    const refusal = held === null ? this.licence.refusal() : commandMessages.refusedOnHold(held);
     if (refusal === null) return true;
-    this.refusedStarts++;
+    if (held === null) this.refusedStarts++;
+    else this.heldStarts++;
     this.logError('app/treatment/start', 'TreatmentRunner.start', refusal, at, userId);
     return false;
   }
 
   /** The technician signs in and registers 1-3 doctors, who then sign in on the machine. */
-  async setUpPeople(technician: { userName: string; password: string }, appRoleId: number) {
-    const { random } = this.options;
-    await this.client.login(technician.userName, technician.password);
-    const count = random.int(1, 3);
-    const credentials: { userName: string; password: string }[] = [];
-    const items: DoctorItem[] = [];
-    for (let i = 0; i < count; i++) {
-      const password = `Doc-${crypto.randomUUID().slice(0, 12)}`;
-      const item = fakeDoctor(
-        random,
-        this.machineNumber,
-        `${this.label}d${i}`,
-        appRoleId,
-        password,
-        this.now(),
-      );
-      items.push(item);
-      credentials.push({ userName: item.username, password });
-    }
-    // One doctor with a phone number that is not one: refused with the field named, the rest taken.
-    if (random.chance(this.options.badShare * 4)) {
-      const bad = {
-        ...fakeDoctor(random, this.machineNumber, `${this.label}bad`, appRoleId, 'secret-1', this.now()),
-      };
-      bad.phonenumber = 'call-me';
-      this.ledger.meantBad.add(bad.id);
-      items.push(bad);
-    }
-    await this.send('doctors', items, (batch) => this.client.registerDoctors(batch));
-    for (const { userName, password } of credentials) {
-      const session = await this.client.login(userName, password);
-      this.doctors.push({ session, patients: [] });
-    }
+  setUpPeople(technician: Login, appRoleId: number) {
+    return this.people.setUp(technician, appRoleId);
   }
 
   /** A doctor registered on the machine signs in, with the app ids of patients they may treat again. */
-  async signIn(userName: string, password: string, patients: string[] = []) {
-    const session = await this.client.login(userName, password);
-    this.doctors.push({ session, patients: [...patients] });
+  signIn(userName: string, password: string, patients: string[] = []) {
+    return this.people.signIn(userName, password, patients);
   }
 
   /** The app in a crash loop: `count` error logs at once, queued for the next sync. */
@@ -216,6 +270,7 @@ export class SimMachine {
     if (doctor.patients.length > 0 && this.mayStartTreatment(at, userId)) {
       const item = fakeTreatment(random, random.pick(doctor.patients), this.options.images(), at);
       this.outbox.push({ kind: 'treatments', by, item });
+      this.appLog.add(`treatment ${item.id} by ${doctor.session.user.userName}`, at);
     }
     for (let i = random.int(2, 5); i > 0; i--) {
       const item = fakeAccessLog(random, userId, at);
@@ -232,65 +287,13 @@ export class SimMachine {
     if (!this.online) this.maxBacklog = Math.max(this.maxBacklog, this.outbox.length);
   }
 
-  /** Sends the whole outbox; what cannot be sent (a failure after every retry) stays queued. */
+  /** Sends the whole outbox; what cannot be sent (a failure after every retry) stays queued. Answers how many. */
   async sync() {
-    const queued = this.outbox;
-    this.outbox = [];
-    const failed: Entry[] = [];
-    // Patients before treatments, each under the doctor who recorded them; logs need no person.
-    for (const doctor of this.doctors) {
-      const by = doctor.session.user._id;
-      const mine = <K extends 'patients' | 'treatments'>(kind: K) =>
-        queued.filter((e): e is Extract<Entry, { kind: K }> => e.kind === kind && e.by === by);
-      const patients = mine('patients');
-      const treatments = mine('treatments');
-      if (patients.length + treatments.length === 0) continue;
-      this.client.use(by);
-      failed.push(...(await this.sendEntries('patients', patients, (b) => this.client.registerPatients(b))));
-      failed.push(
-        ...(await this.sendEntries('treatments', treatments, (b) => this.client.sendTreatments(b))),
-      );
-    }
-    const logs = <K extends 'accessLogs' | 'errorLogs'>(kind: K) =>
-      queued.filter((e): e is Extract<Entry, { kind: K }> => e.kind === kind);
-    failed.push(
-      ...(await this.sendEntries('accessLogs', logs('accessLogs'), (b) => this.client.sendAccessLogs(b))),
-    );
-    failed.push(
-      ...(await this.sendEntries('errorLogs', logs('errorLogs'), (b) => this.client.sendErrorLogs(b))),
-    );
-    this.outbox.unshift(...failed);
-    return failed.length;
-  }
-
-  private async sendEntries<E extends Entry>(
-    kind: RecordKind,
-    entries: E[],
-    post: (items: E['item'][]) => Promise<BatchResult>,
-  ): Promise<E[]> {
-    const failed: E[] = [];
-    for (let i = 0; i < entries.length; i += batchSize) {
-      const chunk = entries.slice(i, i + batchSize);
-      try {
-        await this.send(kind, chunk.map((e) => e.item) as E['item'][], post);
-      } catch (err) {
-        this.ledger.surprises.push(`${this.label} ${kind}: ${(err as Error).message}`);
-        failed.push(...chunk);
-      }
-    }
+    // Waiting for an enrolment code: nothing can be sent, everything stays queued.
+    if (!this.enrolled) return this.outbox.length;
+    const queued = this.outbox.length;
+    const failed = await this.outbox.sync();
+    if (queued > 0) this.appLog.add(`sync: ${queued - failed} sent, ${failed} kept`);
     return failed;
-  }
-
-  /** One batch; sometimes sent again with the same ids, as an app does when the answer was lost. */
-  private async send<T extends { id: string }>(
-    kind: RecordKind,
-    items: T[],
-    post: (items: T[]) => Promise<BatchResult>,
-  ) {
-    if (items.length === 0) return;
-    const ids = items.map((item) => item.id);
-    recordAnswers(this.ledger, kind, ids, await post(items), this.label);
-    if (this.options.random.chance(this.options.resendShare))
-      recordAnswers(this.ledger, kind, ids, await post(items), this.label, true);
   }
 }

@@ -43,6 +43,8 @@ export const commandMessages = {
   noDiagnostics: 'This command has no diagnostics file yet',
   disruptiveNeedsPermission:
     'This command interrupts the machine: it needs the permission to send disruptive commands',
+  /** What a machine on safety hold shows where a treatment would start, and sends as an error log. */
+  refusedOnHold: (reason: string) => `Treatment refused: the machine is on safety hold (${reason})`,
 } as const;
 
 const reason = z

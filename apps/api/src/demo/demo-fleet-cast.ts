@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { and, asc, eq, like } from 'drizzle-orm';
+import type { MachineKeeps } from '@app/fleet-simulator/machine';
 import type { Db } from '../db/client.ts';
 import { devices, doctors, patients } from '../db/schema/devices.ts';
 
@@ -8,8 +9,8 @@ import { devices, doctors, patients } from '../db/schema/devices.ts';
  * Who plays what in the demo fleet (issue 35 item 1), and what each machine keeps between starts.
  * The cast is the demo data's running machines, chosen once and kept in DATA_DIR/demo-fleet.json
  * with each machine's credential and the doctor who signs in on it (a machine's secrets, like the
- * app keeps them), so a restart neither enrols the machines again nor touches a machine an admin
- * added later.
+ * app keeps them), and what its app keeps on disk (a safety hold, the commands it ran), so a restart
+ * neither enrols the machines again, nor lifts a hold, nor touches a machine an admin added later.
  */
 
 /**
@@ -30,6 +31,8 @@ export type CastMember = {
   app: { code: number; name: string };
   credential: string | null;
   doctor: { userName: string; password: string } | null;
+  /** What its app keeps on disk across restarts: a safety hold, and the commands it ran (by id). */
+  kept?: MachineKeeps;
 };
 
 type State = { version: 1; cast: CastMember[] };

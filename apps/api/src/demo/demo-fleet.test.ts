@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { commandMessages, commandPaths } from '@app/contract/commands';
 import { apiPaths } from '@app/contract/paths';
 import type { AlarmList } from '@app/contract/alarms';
 import { deviceCredentials } from '../db/schema/device-api.ts';
@@ -24,7 +25,8 @@ import { seedDemoData } from './seed-demo.ts';
  * simulator's machine code over real HTTP against the app listening on a port, at a pace sped up
  * from minutes to milliseconds. They enrol, check in, treat, sync; one stays silent, one crashes in
  * bursts, one keeps calling after its revocation, one runs an old release: every alarm kind opens.
- * A restart keeps each machine's credential (nothing is enrolled again).
+ * A restart keeps each machine's credential (nothing is enrolled again), and a safety hold an admin
+ * put on a machine.
  */
 
 const fast: DemoFleetPace = {
@@ -145,6 +147,39 @@ describe('the demo fleet', () => {
     fleet = await start();
     await expect.poll(treatments, { timeout: 30_000 }).toBeGreaterThan(treated + 5);
     expect(await credentialRows()).toBe(before);
+  }, 60_000);
+
+  it('keeps a safety hold across a restart: the machine goes on refusing treatments, logging why', async () => {
+    const steady = readCast(castFile(dataDir))!.find((m) => m.role === 'steady')!;
+    const reason = 'Demo field safety notice';
+    const token = await t.stepUp(await adminToken(t));
+    const sent = await t.injectAs(token, {
+      method: 'POST',
+      url: commandPaths.deviceCommands(steady.deviceId),
+      payload: { kind: 'safety-hold', params: { reason } },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    // The machine takes it with a heartbeat, and its app keeps it on disk (the cast file).
+    await expect
+      .poll(() => readCast(castFile(dataDir))!.find((m) => m.deviceId === steady.deviceId)!.kept?.hold, {
+        timeout: 30_000,
+      })
+      .toBe(reason);
+
+    await fleet!.stop();
+    const refusals = () =>
+      rowsIn(
+        errorLogs,
+        and(
+          eq(errorLogs.machineNumber, steady.machineNumber),
+          eq(errorLogs.message, commandMessages.refusedOnHold(reason)),
+        ),
+      );
+    const treatments = () => rowsIn(treatmentRecords, eq(treatmentRecords.deviceId, steady.deviceId));
+    const [refused, treated] = [await refusals(), await treatments()];
+    fleet = await start();
+    await expect.poll(refusals, { timeout: 30_000 }).toBeGreaterThan(refused);
+    expect(await treatments()).toBe(treated);
   }, 60_000);
 
   it('runs with demo data only, and DEMO_FLEET=0 turns it off', () => {

@@ -92,7 +92,10 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
       images: () => Array.from({ length: mine.int(1, 2) }, () => mine.pick(pictures)),
       issuer: deps.issuer,
       app: member.app,
+      // A re-enrol command: a new code issued here, as the first enrolment's (enrol below).
+      enrolmentCode: async (deviceId) => (await deps.enrolment.issueCode(deviceId, null)).code,
     });
+    if (member.kept) machine.restore(member.kept);
     // What the app keeps from its enrolment, as it would across a restart.
     Object.assign(machine.client, {
       credential: member.credential,
@@ -190,14 +193,28 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
     } catch (err) {
       // A credential an admin revoked or replaced: enrol again at the next turn.
       if (err instanceof ApiError && err.status === 401 && !err.path.includes('/login')) {
-        p.member.credential = null;
+        p.machine.client.forgetEnrolment();
         p.machine.doctors.length = 0;
         p.signInTried = false;
       }
       log.warn(`demo fleet ${p.member.machineNumber}: ${(err as Error).message}`);
     } finally {
       for (const surprise of takeSurprises(p.machine.ledger)) log.warn(`demo fleet: ${surprise}`);
+      keep(p);
     }
+  }
+
+  /** Saves what the machine's app keeps on disk when it changed: a credential from a re-enrol, a hold, commands run. */
+  function keep({ member, machine }: Player) {
+    const kept = machine.keeps();
+    if (
+      machine.client.credential === member.credential &&
+      JSON.stringify(kept) === JSON.stringify(member.kept)
+    )
+      return;
+    member.credential = machine.client.credential;
+    member.kept = kept;
+    save();
   }
 
   /** One run: every machine with something due, four at a time, so the server never feels the demo. */

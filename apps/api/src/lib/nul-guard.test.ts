@@ -1,5 +1,7 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { nulPath } from './nul-guard.ts';
 
 let t: TestApp;
 let token: string;
@@ -36,5 +38,14 @@ describe('NUL characters in input', () => {
       payload: { roleName: 'Ops 👩‍⚕️\ttab', type: 'admin' },
     });
     expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('does not walk a body that is a stream (a file sent as the body), which is no text', () => {
+    // Over a real socket such a body's properties reach the socket and the server: walking them
+    // froze the API on the first diagnostics upload (commands-simulator.test.ts sends one).
+    const file = Readable.from([Buffer.from('a\u0000b')]);
+    Object.assign(file, { note: 'x\u0000y' });
+    expect(nulPath(file)).toBeNull();
+    expect(nulPath({ a: [{ b: 'x\u0000y' }] })).toEqual(['a', 0, 'b']);
   });
 });

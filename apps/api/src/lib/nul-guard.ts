@@ -1,3 +1,4 @@
+import { Stream } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { BadRequestError } from './errors.ts';
 import { routeConfigOf } from './route-config.ts';
@@ -18,11 +19,14 @@ declare module 'fastify' {
 /**
  * The path of the first key or string value holding a NUL character, or null; array positions are
  * numbers. The path is built only on the way back from a find: a clean body (nearly all of them)
- * allocates no strings.
+ * allocates no strings. A body that is a stream (a file sent as the body itself, e.g. a machine's
+ * diagnostics) is not text and is not walked: over a real socket its properties reach the socket,
+ * the server and everything they hold, a walk that never ended and froze the process.
  */
 export function nulPath(value: unknown, depth = 0): (string | number)[] | null {
   if (typeof value === 'string') return value.includes(nul) ? [] : null;
   if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
+  if (value instanceof Stream) return null;
   const list = Array.isArray(value);
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
