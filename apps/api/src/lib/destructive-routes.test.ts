@@ -37,6 +37,8 @@ const reviewedSafe: Record<string, string> = {
   // Only an unpaid link (409 once paid): nothing paid is undone, no licence changes, and a new link
   // is one click away. Extending a paid-through date, which gives time unpaid, asks for the password.
   'POST /api/v1/admin/subscriptions/:id/revoke': 'an unpaid payment link made void',
+  // A name for a set of machines: deleting it changes no machine and no command already sent.
+  'DELETE /api/v1/admin/groups/:id': 'a machine group, made again in a moment',
 };
 
 /** The routes that hand out permissions or act on someone who holds them (decision 063). */
