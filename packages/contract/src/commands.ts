@@ -22,6 +22,8 @@ export type CommandKind = (typeof commandKinds)[number];
 
 export const commandMessages = {
   notFound: 'Command not found',
+  /** Device Details' Commands section when the machine has none. */
+  noneSent: 'No commands sent to this machine yet',
   invalidId: 'Command id is invalid',
   kindInvalid: `kind must be one of ${commandKinds.join(', ')}`,
   reasonRequired: 'params.reason is required',

@@ -2,16 +2,20 @@ import { authHeaders, buildUrl, settle, type QueryParams } from './api-client.ts
 
 export type StreamProgress = { bytes: number; lines: number };
 
+/** The file name a Content-Disposition header gives (`attachment; filename="…"`), if any. */
+const fileNameOf = (disposition: string | null) => /filename="([^"]+)"/.exec(disposition ?? '')?.[1];
+
 /**
- * A long GET answered as a file (an export): read as it streams, so the caller can show progress,
- * and handed back whole as a Blob. A refusal arrives as JSON before any row, and is thrown as the
- * ApiError every other call throws (the 401 rule included).
+ * A long GET answered as a file (an export, a machine's diagnostics): read as it streams, so the
+ * caller can show progress, and handed back whole as a File named as the server named it ('download'
+ * when it did not). A refusal arrives as JSON before any row, and is thrown as the ApiError every
+ * other call throws (the 401 rule included).
  */
 export async function fetchFile(
   path: string,
   query: QueryParams,
   { signal, onProgress }: { signal?: AbortSignal; onProgress?: (progress: StreamProgress) => void },
-): Promise<Blob> {
+): Promise<File> {
   const response = await fetch(buildUrl(path, query), { headers: authHeaders(), signal });
   if (!response.ok || !response.body) {
     settle(response.status, await response.text(), {});
@@ -29,7 +33,13 @@ export async function fetchFile(
     for (const byte of value) if (byte === 10) progress.lines += 1;
     onProgress?.({ ...progress });
   }
-  return new Blob(parts as BlobPart[], { type: response.headers.get('content-type') ?? 'text/csv' });
+  return new File(
+    parts as BlobPart[],
+    fileNameOf(response.headers.get('content-disposition')) ?? 'download',
+    {
+      type: response.headers.get('content-type') ?? 'text/csv',
+    },
+  );
 }
 
 /** Saves a Blob under a file name, as a link with `download` does. */

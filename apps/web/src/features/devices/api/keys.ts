@@ -14,3 +14,5 @@ export const appVersionKeys = createQueryKeys('device-app-versions');
 export const accessHistoryKeys = createQueryKeys('access-history');
 /** A machine's licence (state, dates, exemption, history), under the machine's id. */
 export const licenceKeys = createQueryKeys('licences');
+/** A machine's commands (issue 37): lists under the machine's id and page. */
+export const commandKeys = createQueryKeys('commands');

@@ -14,6 +14,7 @@ import { useCan } from '#web/lib/use-session.ts';
 import { useDevice } from '../api/get-device.ts';
 import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { AppVersionHistory } from '../components/app-version-history.tsx';
+import { CommandsCard } from '../components/commands-card.tsx';
 import { AppVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { DeviceSubscriptionsCard } from '../components/device-subscriptions-card.tsx';
@@ -95,6 +96,7 @@ export function DeviceDetailsPage() {
       {device ? <LicenceCard device={device} /> : null}
       {device ? <DeviceSubscriptionsCard device={device} /> : null}
       {device ? <EnrolmentCard device={device} /> : null}
+      {device ? <CommandsCard device={device} /> : null}
       {device ? (
         <SectionCard title="App Version History">
           <AppVersionHistory deviceId={id} />
