@@ -75,7 +75,6 @@ export const commandParamSchemas = {
   're-enrol': none,
 } as const satisfies Record<CommandKind, z.ZodType>;
 
-export type CommandParams = { [K in CommandKind]: z.output<(typeof commandParamSchemas)[K]> };
 
 type KindEntry = {
   label: string;

@@ -41,16 +41,14 @@ export const permissionCatalogue = [
   {
     name: 'commands.send',
     group: 'Devices',
-    explanation:
-      'Send machines commands that do not interrupt them (sync now, diagnostics, release a hold).',
+    explanation: 'Send machines commands that do not interrupt them (sync now, diagnostics, release a hold).',
     // Roles that could change machines can ask them to sync or send their logs.
     grantedWith: 'devices.edit',
   },
   {
     name: 'commands.disruptive',
     group: 'Devices',
-    explanation:
-      'Send commands that interrupt a machine: restart its app, safety hold, enrol again.',
+    explanation: 'Send commands that interrupt a machine: restart its app, safety hold, enrol again.',
     // As disruptive as revoking a credential, which these roles could already do.
     grantedWith: 'devices.enrol',
   },

@@ -36,18 +36,7 @@ export const deviceApiModule = defineModule({
   name: 'device-api',
   async register(
     app,
-    {
-      db,
-      config,
-      now,
-      log,
-      storage,
-      deviceAuth,
-      deviceGate,
-      licenceVersions,
-      commandInbox,
-      throttleStore,
-    },
+    { db, config, now, log, storage, deviceAuth, deviceGate, licenceVersions, commandInbox, throttleStore },
   ) {
     const deps: DeviceApiDeps = {
       db,
