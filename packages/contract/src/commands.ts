@@ -75,7 +75,6 @@ export const commandParamSchemas = {
   're-enrol': none,
 } as const satisfies Record<CommandKind, z.ZodType>;
 
-
 type KindEntry = {
   label: string;
   /** Interrupts the machine's work: needs commands.disruptive, a fresh step-up. */
