@@ -33,6 +33,9 @@ export async function openBenchApi({ url, tag, offlineMinutes }) {
     PAYMENT_PROVIDER: 'demo',
     MAIL_TRANSPORT: 'outbox',
     LOG_LEVEL: 'warn',
+    // The requests alone: the fleet-wide jobs (alarm checks, licence sweeps) would take the cores,
+    // and rewrite rows, in the middle of the timed requests.
+    RUN_JOBS: '0',
     DEVICE_OFFLINE_MINUTES: String(offlineMinutes),
     WEB_DIST: path.join(dataDir, 'no-web'),
   });

@@ -4,10 +4,10 @@
 // Everything is deterministic: row n is always the same row. Meant for PostgreSQL (DATABASE_URL).
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { cities, districts, practices } from '@app/fake-data/places';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase, type Db } from '../db/client.ts';
 import { rowsOf } from '../db/rows-of.ts';
+import { insertDevices, insertLogs } from './seed-scale-rows.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,61 +44,6 @@ function progress(label: string, target: number, startDone: number, unit = 'rows
     if (final && process.stderr.isTTY) process.stderr.write('\n');
   };
 }
-
-const textArray = (items: readonly string[]) =>
-  sql.raw(`ARRAY[${items.map((t) => `'${t.replace(/'/g, "''")}'`).join(',')}]`);
-const cityList = textArray(cities.map((c) => c.city));
-const countryList = textArray(cities.map((c) => c.country));
-const latList = sql.raw(`ARRAY[${cities.map((c) => c.lat).join(',')}]::float8[]`);
-const lonList = sql.raw(`ARRAY[${cities.map((c) => c.lon).join(',')}]::float8[]`);
-const places = textArray(districts);
-const kinds = textArray(practices);
-const resources = sql.raw(
-  `ARRAY['GET /api/v1/admin/machine','GET /api/v1/admin/machine/:id','PUT /api/v1/admin/machine/:id','GET /api/v1/admin/doctor/all','GET /api/v1/admin/patient/all','POST /api/v1/app/login','POST /api/v1/app/treatments','POST /api/v1/app/treatments/images','GET /api/v1/app/updates/latest']`,
-);
-
-/** Device n: SC-0000001 …; created one minute apart, ending a little before the anchor. */
-const insertDevices = (db: Db, from: number, to: number) =>
-  db.execute(sql`
-    insert into devices (machine_number, serial_number, location, latitude, longitude, city, country, address, status, subscription_status, created_at, updated_at)
-    select 'SC-' || lpad(g::text, 7, '0'),
-           'SCS-' || lpad(((g * 7919) % 10000000)::text, 7, '0') || '-' || g,
-           (${places})[1 + (g * 31) % ${districts.length}] || ' ' || (${kinds})[1 + (g * 17) % ${practices.length}],
-           round(((${latList})[1 + g % ${cities.length}] + ((g * 13) % 600 - 300) / 10000.0)::numeric, 4)::float8,
-           round(((${lonList})[1 + g % ${cities.length}] + ((g * 29) % 600 - 300) / 10000.0)::numeric, 4)::float8,
-           (${cityList})[1 + g % ${cities.length}],
-           (${countryList})[1 + g % ${cities.length}],
-           (1 + g % 240) || ' Bench Street',
-           case when g % 6 = 0 then 1 else 2 end,
-           case when g % 5 = 0 then null else 1 + g % 4 end,
-           timestamptz '2025-01-01 00:00:00+00' + g * interval '1 minute',
-           timestamptz '2025-01-01 00:00:00+00' + g * interval '1 minute'
-    from generate_series(${from}::int, ${to}::int) g`);
-
-/**
- * Log n: nine in ten are access logs. Logs come in bursts: 50 in a row name the same bulk device and
- * 20 in a row the same one of 5,000 users, so each batch touches few per-device and per-user counters.
- */
-const insertLogs = (db: Db, from: number, to: number, deviceCount: number) =>
-  db.transaction(async (tx) => {
-    const machine =
-      deviceCount > 0 ? sql`'SC-' || lpad((1 + (g / 50) % ${deviceCount})::text, 7, '0')` : sql`null`;
-    await tx.execute(sql`
-      insert into access_logs (created_at, user_id, user_email, resource, location, status_code, duration_ms, machine_number)
-      select timestamptz '2025-01-01 00:00:00+00' + g * interval '5 seconds',
-             (100000 + (g / 20) % 5000)::text, 'user' || ((g / 20) % 5000) || '@example.com',
-             (${resources})[1 + (g * 11) % 9],
-             '198.51.100.' || (1 + g % 250), 200, 5 + g % 300, ${machine}
-      from generate_series(${from}::int, ${to}::int) g where g % 10 <> 0`);
-    await tx.execute(sql`
-      insert into error_logs (created_at, user_id, user_email, resource, function_name, status_code, message, location, machine_number)
-      select timestamptz '2025-01-01 00:00:00+00' + g * interval '5 seconds',
-             (100000 + (g / 20) % 5000)::text, 'user' || ((g / 20) % 5000) || '@example.com',
-             (${resources})[1 + (g * 11) % 9], 'handler' || (g % 40), 400 + (g % 5), 'Bench error ' || (g % 97),
-             '198.51.100.' || (1 + g % 250), ${machine}
-      from generate_series(${from}::int, ${to}::int) g where g % 10 = 0`);
-    await tx.execute(sql`update seed_scale_progress set done = ${to} where kind = 'logs'`);
-  });
 
 /**
  * A big load goes faster without the logs' secondary indexes: they are dropped first (their
@@ -191,7 +136,10 @@ async function run() {
     const showLogs = progress('logs', targets.logs, logsDone);
     while (logsDone < targets.logs) {
       const to = Math.min(targets.logs, logsDone + batch.logs);
-      await insertLogs(db, logsDone + 1, to, Math.max(devicesDone, 0));
+      await db.transaction(async (tx) => {
+        await insertLogs(tx as unknown as Db, logsDone + 1, to, Math.max(devicesDone, 0));
+        await tx.execute(sql`update seed_scale_progress set done = ${to} where kind = 'logs'`);
+      });
       logsDone = to;
       showLogs(logsDone);
     }

@@ -14,6 +14,8 @@ export type TableWithPagerProps<T> = Omit<DataTableProps<T>, 'page' | 'limit'> &
   /** The list's total and its row's name: "1,234 machines" beside the pager. */
   total?: number;
   noun?: readonly [string, string];
+  /** The total is the server's estimate (a broad search): "about 1,234 machines". */
+  approximate?: boolean;
 };
 
 /** The table and its pager over one page state (inside a card of the caller's). */
@@ -24,6 +26,7 @@ export function TableWithPager<T>({
   pageSizeOptions,
   total,
   noun,
+  approximate,
   ...table
 }: TableWithPagerProps<T>) {
   return (
@@ -38,6 +41,7 @@ export function TableWithPager<T>({
         label={pagerLabel}
         total={total}
         noun={noun}
+        approximate={approximate}
       />
     </>
   );

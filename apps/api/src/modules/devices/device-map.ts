@@ -5,14 +5,15 @@ import { rowsOf } from '#api/db/rows-of.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { deviceFilterWhere } from './device-filters.ts';
 import { overviewMaxZoom, type FleetOverview } from './fleet-overview.ts';
-import { groupCells, mapCellDegrees, type MapCell } from './map-cells.ts';
+import { cellLimit, groupCells, mapCellDegrees, type MapCell } from './map-cells.ts';
 
 type ExtentRow = { south: number | null; west: number | null; north: number | null; east: number | null };
 
 /**
  * The fleet map (decision 052): the machines the device list's filters match, grouped on the server
  * into a grid of cells that fits the zoom, so the browser draws a few hundred points at any fleet
- * size. The unfiltered fleet at a low zoom comes from the kept overview; everything else is grouped
+ * size. The unfiltered fleet, or the online state alone, at a low zoom comes from the kept overview
+ * (decision 078); everything else is grouped
  * when asked. Without bounds the answer carries the matches' count and extent too.
  */
 export function createDeviceMap({
@@ -29,14 +30,15 @@ export function createDeviceMap({
   return async function deviceMap(params: DeviceMapParams): Promise<Omit<DeviceMap, 'tiles'>> {
     const at = now();
     const onlineSince = new Date(at.getTime() - offlineMinutes * 60_000);
-    const { where: filtered } = deviceFilterWhere(params, onlineSince, at);
+    const { where: filtered, searched, faceted } = deviceFilterWhere(params, onlineSince, at);
     const bounds =
       params.west !== undefined
         ? { west: params.west, south: params.south!, east: params.east!, north: params.north! }
         : undefined;
-    const fromOverview = !filtered && params.zoom <= overviewMaxZoom;
+    // The whole fleet, or the online state alone, at a low zoom: summed from the kept overview.
+    const fromOverview = !searched && !faceted && params.zoom <= overviewMaxZoom;
     const cells = fromOverview
-      ? await overview.cells(params.zoom, bounds)
+      ? await overview.cells(params.zoom, bounds, params.online)
       : await groupCells(db, {
           where: and(
             filtered,
@@ -45,11 +47,18 @@ export function createDeviceMap({
           ),
           cell: mapCellDegrees(params.zoom),
           onlineSince,
+          // Without bounds the answer says where the matches lie: found in the same pass.
+          withExtent: !bounds,
         });
     const points = cells.map(toPoint);
     const inView = points.reduce((n, p) => n + p.count, 0);
     if (bounds) return { total: null, inView, extent: null, points };
-    const extent = inView === 0 ? null : fromOverview ? extentOfCells(cells) : await extentOf(db, filtered);
+    const extent =
+      inView === 0
+        ? null
+        : fromOverview || cells.length < cellLimit
+          ? extentOfCells(cells)
+          : await extentOf(db, filtered);
     return { total: inView, inView, extent, points };
   };
 }

@@ -13,7 +13,7 @@ import { devices } from '#api/db/schema/devices.ts';
 export const mapCellDegrees = (zoom: number) => (zoom > mapClusterMaxZoom ? 1e-7 : 360 / 2 ** zoom / 4);
 
 /** At most this many cells per answer: a view of tiny cells over a dense fleet stays bounded. */
-const cellLimit = 5000;
+export const cellLimit = 5000;
 
 /** Machines near each other: the grid cell (cx, cy), sums for the mean position, counts by state. */
 export type MapCell = {
@@ -26,6 +26,8 @@ export type MapCell = {
   never: number;
   /** The machine when it is alone in its cell. */
   device: { _id: string; machineNumber: string } | null;
+  /** Asked with `byState`: the online state all the cell's machines share (0 online, 1 offline, 2 never seen). */
+  state?: MapState;
   /** Where the cell's machines lie, asked with `withExtent`. */
   south?: number;
   west?: number;
@@ -33,7 +35,11 @@ export type MapCell = {
   east?: number;
 };
 
+/** An online state as the grid groups it: 0 online, 1 offline, 2 never seen. */
+export type MapState = 0 | 1 | 2;
+
 type CellRow = {
+  state?: MapState;
   cx: number;
   cy: number;
   lat_sum: number;
@@ -61,7 +67,8 @@ export async function groupCells(
     cell,
     onlineSince,
     withExtent = false,
-  }: { where?: SQL; cell: number; onlineSince: Date; withExtent?: boolean },
+    byState = false,
+  }: { where?: SQL; cell: number; onlineSince: Date; withExtent?: boolean; byState?: boolean },
 ): Promise<MapCell[]> {
   const rows = rowsOf<CellRow>(
     await db.execute(sql`
@@ -73,6 +80,12 @@ export async function groupCells(
         (count(*) filter (where ${devices.lastSeenAt} is null))::int as never,
         case when count(*) = 1 then min(ctid)::text end as first
         ${
+          byState
+            ? sql`, case when ${devices.lastSeenAt} >= ${onlineSince.toISOString()}::timestamptz then 0
+                when ${devices.lastSeenAt} is null then 2 else 1 end as state`
+            : sql``
+        }
+        ${
           withExtent
             ? sql`, min(${devices.mapLatitude}) as south, min(${devices.mapLongitude}) as west,
                 max(${devices.mapLatitude}) as north, max(${devices.mapLongitude}) as east`
@@ -80,9 +93,9 @@ export async function groupCells(
         }
       from ${devices}
       ${where ? sql`where ${where}` : sql``}
-      group by 1, 2
+      group by 1, 2${byState ? sql`, state` : sql``}
       order by count desc
-      limit ${cellLimit}`),
+      ${byState ? sql`` : sql`limit ${cellLimit}`}`),
   );
   const alone = await machinesAt(
     db,
@@ -97,6 +110,7 @@ export async function groupCells(
     online: r.online,
     never: r.never,
     device: (r.first && alone.get(r.first)) || null,
+    ...(byState ? { state: r.state } : {}),
     ...(withExtent
       ? { south: Number(r.south), west: Number(r.west), north: Number(r.north), east: Number(r.east) }
       : {}),

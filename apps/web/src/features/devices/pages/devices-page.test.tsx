@@ -105,7 +105,8 @@ const api = serveTestApi((request, url) => {
           ),
         );
   const { rows, ...rest } = pageOf(all, { page, limit });
-  return ok({ allDevices: rows, ...rest });
+  // A broad search is counted by the server's estimate (decision 078).
+  return ok({ allDevices: rows, ...rest, totalIsEstimate: search === 'everywhere' });
 });
 
 const renderAt = (at: string) => renderPage({ path: '/admin/device', Component: DevicesPage, at });
@@ -120,6 +121,13 @@ describe('Device Management page', { timeout: 20_000 }, () => {
     expect(within(table).getAllByRole('row')[1]!.textContent).toMatch(/^11MN-11/);
     expect(screen.getByText('Page 2 of 3')).toBeTruthy();
     expect(listRequests()[0]!.get('page')).toBe('2');
+  });
+
+  it('says "about" beside the pager when the total is an estimate, and not otherwise', async () => {
+    renderAt('/admin/device?search=everywhere');
+    expect(await screen.findByText('about 23 machines')).toBeTruthy();
+    renderAt('/admin/device');
+    expect(await screen.findByText('23 machines')).toBeTruthy();
   });
 
   it('labels the subscription status and shows N/A without one', async () => {

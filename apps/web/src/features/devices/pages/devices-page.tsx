@@ -221,6 +221,7 @@ export function DevicesPage() {
           list={list}
           totalPages={data?.totalPages}
           total={data?.total}
+          approximate={data?.totalIsEstimate}
           noun={['machine', 'machines']}
           pagerLabel="Devices pages"
           visibleColumns={visible}
