@@ -1,16 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { commandMessages, commandPaths, type Command } from '@app/contract/commands';
-import { consolePhone } from '@app/fake-data/people';
-import { fakeClinic } from '@app/fake-data/places';
-import { AdminClient } from '@app/fleet-simulator/admin-client';
+import {
+  commandIsDisruptive,
+  commandMessages,
+  commandPaths,
+  type Command,
+  type CommandKind,
+} from '@app/contract/commands';
+import type { AdminClient } from '@app/fleet-simulator/admin-client';
 import { busyMessage } from '@app/fleet-simulator/commands';
-import { seededRandom } from '@app/fleet-simulator/fake-data';
 import { summaryLine } from '@app/fleet-simulator/fleet';
-import { SimMachine } from '@app/fleet-simulator/machine';
-import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
+import type { SimMachine } from '@app/fleet-simulator/machine';
+import { simulatedFleet } from '#api/test/sim-machines.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
 /*
  * The fleet simulator runs every command kind as the app does (issue 37 item 6; docs/device-api.md
@@ -20,59 +22,29 @@ import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
  */
 
 let t: TestApp;
-let url: string;
 let admin: AdminClient;
-let role: { _id: string; roleId: number };
 let token: string;
-const run = randomBytes(3).toString('hex');
+let provision: Awaited<ReturnType<typeof simulatedFleet>>['provision'];
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  admin = new AdminClient({ baseUrl: url }, testAdmin.email, testAdmin.password);
-  await admin.signIn();
-  role = await admin.createAppRole(`Command technicians ${run}`);
+  ({ admin, provision } = await simulatedFleet(t, 'cmd'));
   token = await t.login();
 }, 60_000);
 afterAll(() => t?.close());
 
-let count = 0;
 /** A machine added in the console, enrolled, checked in and with its people signed in. */
-async function provisionedMachine(options: { commandFailShare?: number; codes?: boolean } = {}) {
-  const label = `${run}-${++count}`;
-  const random = seededRandom(count);
-  const machine = new SimMachine(label, {
-    http: { baseUrl: url },
-    random,
-    resendShare: 0,
-    badShare: 0,
-    images: () => [],
-    now: () => t.clock.now,
-    issuer: t.config.publicUrl,
+const provisionedMachine = (options: { commandFailShare?: number; codes?: boolean } = {}) =>
+  provision({
     commandFailShare: options.commandFailShare ?? 0,
     // As the fleet does: the technician gets a new code through the console's API.
     enrolmentCode:
       options.codes === false ? undefined : async (id) => (await admin.issueEnrolmentCode(id)).code,
   });
-  const device = await admin.addDevice({
-    machineNumber: `SIM-CMD-${label}`,
-    serialNumber: `SN-SIM-CMD-${label}`,
-    ...fakeClinic(random, machine.place),
-    city: machine.place.city,
-    country: machine.place.country,
-  });
-  await machine.client.enrol((await admin.issueEnrolmentCode(device._id)).code);
-  const technician = { userName: `tech-cmd-${label}`, password: `Tech-${randomBytes(6).toString('hex')}` };
-  await admin.addTechnician(role._id, [device._id], technician, { phone: consolePhone(random) });
-  await machine.heartbeat();
-  await machine.setUpPeople(technician, role.roleId);
-  return { machine, device };
-}
 
 /** An admin sends the machine a command (a disruptive kind after a step-up, as the console asks). */
-async function send(deviceId: string, body: { kind: string; params?: object; ttlMinutes?: number }) {
-  if (['restart-app', 'safety-hold', 're-enrol'].includes(body.kind)) await t.stepUp(token);
+async function send(deviceId: string, body: { kind: CommandKind; params?: object; ttlMinutes?: number }) {
+  if (commandIsDisruptive(body.kind)) await t.stepUp(token);
   const res = await t.injectAs(token, {
     method: 'POST',
     url: commandPaths.deviceCommands(deviceId),

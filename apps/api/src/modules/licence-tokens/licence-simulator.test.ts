@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licenceMessages } from '@app/contract/licences';
-import { consolePhone } from '@app/fake-data/people';
-import { fakeClinic } from '@app/fake-data/places';
-import { AdminClient } from '@app/fleet-simulator/admin-client';
-import { seededRandom } from '@app/fleet-simulator/fake-data';
-import { SimMachine } from '@app/fleet-simulator/machine';
-import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
+import type { AdminClient } from '@app/fleet-simulator/admin-client';
+import type { SimMachine } from '@app/fleet-simulator/machine';
+import { simulatedFleet } from '#api/test/sim-machines.ts';
+import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 import { subscriptionRequests } from '../subscriptions/subscription-test-requests.ts';
 
 /*
@@ -23,53 +19,19 @@ import { subscriptionRequests } from '../subscriptions/subscription-test-request
 
 const day = 86_400_000;
 let t: TestApp;
-let url: string;
 let admin: AdminClient;
-let role: { _id: string; roleId: number };
 let token: string;
-const run = randomBytes(3).toString('hex');
+/** A machine added in the console, enrolled, checked in (it fetches its licence) and with its people signed in. */
+let provisionedMachine: Awaited<ReturnType<typeof simulatedFleet>>['provision'];
 
 beforeAll(async () => {
   t = await createTestApp({ LICENCE_ONE_TIME_DAYS: '1', LICENCE_GRACE_DAYS: '1' });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  admin = new AdminClient({ baseUrl: url }, testAdmin.email, testAdmin.password);
-  await admin.signIn();
-  role = await admin.createAppRole(`Licence technicians ${run}`);
+  ({ admin, provision: provisionedMachine } = await simulatedFleet(t, 'lic'));
   token = await t.login();
 }, 60_000);
 afterAll(() => t?.close());
 
 const { add, checkout, pay } = subscriptionRequests(() => ({ t, token }));
-
-let count = 0;
-/** A machine added in the console, enrolled, checked in (it fetches its licence) and with its people signed in. */
-async function provisionedMachine() {
-  const label = `${run}-${++count}`;
-  const random = seededRandom(count);
-  const machine = new SimMachine(label, {
-    http: { baseUrl: url },
-    random,
-    resendShare: 0,
-    badShare: 0,
-    images: () => [],
-    now: () => t.clock.now,
-    issuer: t.config.publicUrl,
-  });
-  const device = await admin.addDevice({
-    machineNumber: `SIM-LIC-${label}`,
-    serialNumber: `SN-SIM-LIC-${label}`,
-    ...fakeClinic(random, machine.place),
-    city: machine.place.city,
-    country: machine.place.country,
-  });
-  await machine.client.enrol((await admin.issueEnrolmentCode(device._id)).code);
-  const technician = { userName: `tech-lic-${label}`, password: `Tech-${randomBytes(6).toString('hex')}` };
-  await admin.addTechnician(role._id, [device._id], technician, { phone: consolePhone(random) });
-  await machine.heartbeat();
-  await machine.setUpPeople(technician, role.roleId);
-  return { machine, device };
-}
 
 /** The machine's licence as it holds it after checking in until it holds `state` (a notice may take a moment). */
 async function heartbeatUntil(machine: SimMachine, state: string) {
