@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { bulkLimit, bulkMessages, deviceBulkFiltersSchema } from './bulk-actions.ts';
-import {
-  anyCommandParams,
-  commandKinds,
-  commandMessages,
-  commandParamSchemas,
-  commandStates,
-} from './commands.ts';
+import { checkCommandParams, commandBodyShape, commandKinds, commandStates } from './commands.ts';
 import { idParamSchema } from './devices.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
@@ -35,13 +29,6 @@ export const commandBatchMessages = {
   approverMustDiffer: 'Another admin must approve: you sent this batch',
 } as const;
 
-const ttlMinutes = z
-  .number({ error: commandMessages.ttlInvalid })
-  .int(commandMessages.ttlInvalid)
-  .min(1, commandMessages.ttlInvalid)
-  .max(7 * 24 * 60, commandMessages.ttlInvalid)
-  .optional();
-
 export const commandTargetSchema = strictObject({
   ids: z
     .array(z.uuid({ error: bulkMessages.idInvalid }), { error: bulkMessages.idsNotList })
@@ -54,15 +41,10 @@ export const commandTargetSchema = strictObject({
 
 /** POST /api/v1/admin/commands: `{ kind, params, ttlMinutes, target }`. */
 export const sendCommandBatchBodySchema = strictObject({
-  kind: z.enum(commandKinds, { error: commandMessages.kindInvalid }),
-  params: anyCommandParams.optional(),
-  ttlMinutes,
+  ...commandBodyShape,
   target: commandTargetSchema,
 }).superRefine((body, ctx) => {
-  const parsed = commandParamSchemas[body.kind].safeParse(body.params ?? {});
-  if (!parsed.success)
-    for (const issue of parsed.error.issues)
-      ctx.addIssue({ code: 'custom', message: issue.message, path: ['params', ...issue.path] });
+  checkCommandParams(body, ctx);
   const named = [body.target.ids, body.target.allMatching, body.target.groupId].filter(
     (t) => t !== undefined,
   );

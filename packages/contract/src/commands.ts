@@ -165,25 +165,34 @@ export const anyCommandParams = strictObject({
     .optional(),
 });
 
+/** What a command is, wherever it goes: its kind, its parameters and how long it may wait. */
+export const commandBodyShape = {
+  kind: z.enum(commandKinds, { error: commandMessages.kindInvalid }),
+  params: anyCommandParams.optional(),
+  ttlMinutes,
+};
+
+/** Checks a body's parameters against its kind's own schema, naming each as `params.<key>`. */
+export const checkCommandParams = (
+  body: { kind: CommandKind; params?: Record<string, unknown> },
+  ctx: z.RefinementCtx,
+) => {
+  const parsed = commandParamSchemas[body.kind].safeParse(body.params ?? {});
+  if (!parsed.success)
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: ['params', ...issue.path] });
+};
+
 /**
  * POST /api/v1/admin/machine/{id}/commands: `{ kind, params }`, params as the kind declares (a bad
  * one is named as `params.<key>`). One strict object rather than a union on `kind`, so an unknown
  * field is named whatever else is wrong; `commandParamsOf` applies the kind's defaults.
  */
-export const sendCommandBodySchema = strictObject({
-  kind: z.enum(commandKinds, { error: commandMessages.kindInvalid }),
-  params: anyCommandParams.optional(),
-  ttlMinutes,
-}).superRefine((body, ctx) => {
-  const parsed = commandParamSchemas[body.kind].safeParse(body.params ?? {});
-  if (!parsed.success)
-    for (const issue of parsed.error.issues)
-      ctx.addIssue({ code: 'custom', message: issue.message, path: ['params', ...issue.path] });
-});
+export const sendCommandBodySchema = strictObject(commandBodyShape).superRefine(checkCommandParams);
 export type SendCommandBody = z.infer<typeof sendCommandBodySchema>;
 
 /** The parameters of a valid body, with the kind's defaults. */
-export const commandParamsOf = (body: SendCommandBody): Record<string, unknown> =>
+export const commandParamsOf = (body: Pick<SendCommandBody, 'kind' | 'params'>): Record<string, unknown> =>
   commandParamSchemas[body.kind].parse(body.params ?? {});
 
 export const commandSchema = z.object({

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bulkBodyBytes } from '@app/contract/bulk-actions';
 import {
@@ -9,17 +8,10 @@ import {
   sendCommandBatchBodySchema,
   type SendCommandBatchBody,
 } from '@app/contract/command-batches';
-import { commandIsDisruptive, commandMessages, type CommandKind } from '@app/contract/commands';
 import { ok } from '#api/lib/envelope.ts';
-import { ForbiddenError } from '#api/lib/errors.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { CommandBatches } from './command-batches-service.ts';
-
-/** A disruptive kind needs commands.disruptive beside the route's own permission. */
-const mayDisrupt = (request: FastifyRequest, kind: CommandKind) => {
-  if (commandIsDisruptive(kind) && !requireAuth(request).permissions.includes('commands.disruptive'))
-    throw new ForbiddenError(commandMessages.disruptiveNeedsPermission);
-};
+import { mayDisrupt } from './may-disrupt.ts';
 
 /*
  * One command to several machines (decision 077): picked, all matching Device Management's filters,

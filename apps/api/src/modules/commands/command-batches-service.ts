@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
 import {
   commandBatchMessages,
   type CommandBatch,
@@ -14,7 +14,6 @@ import {
 } from '@app/contract/commands';
 import type { Db } from '#api/db/client.ts';
 import { commandBatches, machineCommands } from '#api/db/schema/commands.ts';
-import { devices } from '#api/db/schema/devices.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
 import type { AuthContext } from '#api/lib/request-context.ts';
 import type { GroupsService } from '../groups/groups-service.ts';
@@ -53,10 +52,8 @@ export function createCommandBatches({
   /** The ids of the machines a target names now, as a subquery. */
   // Wrapped in an object: an async function answering the query builder itself would run it.
   async function machinesOf(target: StoredTarget): Promise<{ query: Machines }> {
-    if ('ids' in target)
-      return { query: db.select({ id: devices.id }).from(devices).where(inArray(devices.id, target.ids)) };
     if ('groupId' in target) return { query: groups.machineIdsOf(await groups.rowOf(target.groupId)) };
-    return { query: groups.machinesMatching(target.allMatching) };
+    return { query: groups.machinesSelected(target) };
   }
 
   async function get(id: string): Promise<CommandBatch> {

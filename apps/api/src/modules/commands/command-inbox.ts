@@ -96,40 +96,33 @@ export function createCommandInbox({ db, now }: { db: Db; now: () => Date }) {
       }));
   }
 
+  /** Forgets which machines have commands and reads them again (when live): notices may be lost. */
+  function startOver() {
+    generation++;
+    marks.clear();
+    loaded = false;
+    if (live) void loadOpen().catch(() => undefined);
+    // Everyone waiting looks again.
+    for (const id of waiters.keys()) wake(id);
+  }
+
   return {
     feed: {
       onPayload(deviceId: string) {
-        if (deviceId === everyMachine) {
-          // A batch to many machines (migration 0043): read which machines have commands again.
-          generation++;
-          marks.clear();
-          loaded = false;
-          if (live) void loadOpen().catch(() => undefined);
-          for (const id of waiters.keys()) wake(id);
-          return;
-        }
+        // A batch to many machines is one notice (migration 0043): read them all again.
+        if (deviceId === everyMachine) return startOver();
         if (live && deviceId) mark(deviceId);
         wake(deviceId);
       },
       onLive(next: boolean) {
-        generation++;
-        marks.clear();
-        loaded = false;
         live = next;
-        if (next) void loadOpen().catch(() => undefined);
-        // Notices may have been missed: everyone waiting looks again.
-        for (const id of waiters.keys()) wake(id);
+        startOver();
       },
     },
-
-    /** Whether the machine may have commands waiting (false only when memory is sure it has none). */
-    mayHave: (deviceId: string) => !loaded || marks.has(deviceId),
 
     /** The heartbeat's share: the machine's open commands, read only when it may have some. */
     forHeartbeat: (deviceId: string): Promise<AppCommand[]> | null =>
       !loaded || marks.has(deviceId) ? deliver(deviceId) : null,
-
-    deliver,
 
     /**
      * The long-poll: the machine's open commands now, or once one is queued for it, or nothing

@@ -4,7 +4,7 @@ import { appCommandsRoutes } from './app-commands-routes.ts';
 import { commandBatchesRoutes } from './command-batches-routes.ts';
 import { createCommandBatches } from './command-batches-service.ts';
 import { commandsRoutes } from './commands-routes.ts';
-import { createCommandsService } from './commands-service.ts';
+import { createCommandsService, expireCommands } from './commands-service.ts';
 
 /**
  * Remote commands to the machines (issue 37, decision 077): the console sends, the machine long-polls
@@ -22,11 +22,7 @@ export const commandsModule = defineModule({
     });
     await app.register(appCommandsRoutes, { commands, inbox: commandInbox });
   },
-  jobs: (_app, { db, storage, now }) => [
-    {
-      name: 'command expiry',
-      everySeconds: 60,
-      run: () => createCommandsService({ db, storage, now }).expire(),
-    },
+  jobs: (_app, { db, now }) => [
+    { name: 'command expiry', everySeconds: 60, run: () => expireCommands(db, now()) },
   ],
 });

@@ -13,9 +13,9 @@ import {
 } from '@app/contract/commands';
 import { deviceIdParamSchema } from '@app/contract/devices';
 import { ok } from '#api/lib/envelope.ts';
-import { ForbiddenError } from '#api/lib/errors.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { CommandsService } from './commands-service.ts';
+import { mayDisrupt } from './may-disrupt.ts';
 
 /** The file's extension from the type the machine sent it as. */
 const extensionOf = (type = '') =>
@@ -23,7 +23,7 @@ const extensionOf = (type = '') =>
     type.split(';')[0]!.trim()
   ] ?? 'bin';
 
-const disruptive = (request: FastifyRequest) => commandIsDisruptive((request.body as SendCommandBody).kind);
+const kindOf = (request: FastifyRequest) => (request.body as SendCommandBody).kind;
 
 /*
  * The console's side of commands (decision 077). Sending one needs commands.send; a disruptive kind
@@ -44,12 +44,8 @@ export const commandsRoutes: FastifyPluginAsyncZod<{ commands: CommandsService }
       config: {
         access: 'admin',
         permission: 'commands.send',
-        async authorize(request) {
-          const auth = requireAuth(request);
-          if (disruptive(request) && !auth.permissions.includes('commands.disruptive'))
-            throw new ForbiddenError(commandMessages.disruptiveNeedsPermission);
-        },
-        stepUp: disruptive,
+        authorize: async (request) => mayDisrupt(request, kindOf(request)),
+        stepUp: (request) => commandIsDisruptive(kindOf(request)),
       },
       schema: {
         tags: ['commands'],
@@ -117,10 +113,10 @@ export const commandsRoutes: FastifyPluginAsyncZod<{ commands: CommandsService }
       },
     },
     async function cancelCommand(request) {
+      const command = await commands.get(request.params.id);
       // Named before the cancel, so a refused one names the machine too.
-      auditDevice(request, (await commands.get(request.params.id)).deviceId);
-      const command = await commands.cancel(request.params.id, requireAuth(request));
-      return ok(command, commandMessages.cancelled);
+      auditDevice(request, command.deviceId);
+      return ok(await commands.cancel(command, requireAuth(request)), commandMessages.cancelled);
     },
   );
 

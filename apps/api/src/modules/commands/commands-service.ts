@@ -61,11 +61,12 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
       .from(machineCommands)
       .innerJoin(devices, eq(devices.id, machineCommands.deviceId));
 
-  async function get(id: string): Promise<Command> {
+  async function rowOf(id: string): Promise<Row> {
     const [row] = await withMachine().where(eq(machineCommands.id, id)).limit(1);
     if (!row) throw new NotFoundError(commandMessages.notFound);
-    return toCommand(row);
+    return row;
   }
+  const get = async (id: string): Promise<Command> => toCommand(await rowOf(id));
 
   /** The machine's own command, or a 404 (another machine's command is not found either). */
   async function ownRow(deviceId: string, id: string) {
@@ -126,17 +127,18 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
       };
     },
 
-    /** Withdraws a command that has not reached its machine yet. */
-    async cancel(id: string, auth: AuthContext): Promise<Command> {
-      const done = await db
+    /** Withdraws a command (as read by `get`) that has not reached its machine yet. */
+    async cancel(command: Command, auth: AuthContext): Promise<Command> {
+      const [moved] = await db
         .update(machineCommands)
         .set({ state: 'cancelled', finishedAt: now(), message: `Cancelled by ${auth.email}` })
-        .where(and(eq(machineCommands.id, id), eq(machineCommands.state, 'queued')))
-        .returning({ id: machineCommands.id });
-      const command = await get(id);
-      if (done.length === 0 && command.state !== 'cancelled')
-        throw new ConflictError(commandMessages.notCancellable);
-      return command;
+        .where(and(eq(machineCommands.id, command._id), eq(machineCommands.state, 'queued')))
+        .returning();
+      if (moved) return toCommand({ ...moved, machineNumber: command.machineNumber });
+      // Cancelled meanwhile (by another admin, or a retried click) is what was asked.
+      const current = await get(command._id);
+      if (current.state !== 'cancelled') throw new ConflictError(commandMessages.notCancellable);
+      return current;
     },
 
     /**
@@ -173,10 +175,6 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
         throw new BadRequestError(commandMessages.diagnosticsEmpty);
       }
       // A second upload replaces the first; the first file goes once the row names the new one.
-      const [previous] = await db
-        .select({ key: machineCommands.diagnosticsKey })
-        .from(machineCommands)
-        .where(eq(machineCommands.id, id));
       await db
         .update(machineCommands)
         .set({
@@ -186,7 +184,7 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
           diagnosticsAt: now(),
         })
         .where(eq(machineCommands.id, id));
-      if (previous?.key) await storage.delete(previous.key);
+      if (row.diagnosticsKey) await storage.delete(row.diagnosticsKey);
       return { size: put.size };
     },
 
@@ -194,33 +192,32 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
     async openDiagnostics(
       id: string,
     ): Promise<{ command: Command; object: StoredObject; contentType: string }> {
-      const command = await get(id);
-      const [row] = await db
-        .select({ key: machineCommands.diagnosticsKey, type: machineCommands.diagnosticsType })
-        .from(machineCommands)
-        .where(eq(machineCommands.id, id));
-      if (!row?.key) throw new NotFoundError(commandMessages.noDiagnostics);
-      const object = await storage.get(row.key);
+      const row = await rowOf(id);
+      if (!row.diagnosticsKey) throw new NotFoundError(commandMessages.noDiagnostics);
+      const object = await storage.get(row.diagnosticsKey);
       if (!object) throw new AppError(410, 'The diagnostics file is no longer stored');
-      return { command, object, contentType: row.type ?? 'application/octet-stream' };
-    },
-
-    /** The expiry sweep: open copies past their TTL become expired (never delivered after it either). */
-    async expire(): Promise<number> {
-      const at = now();
-      const rows = await db
-        .update(machineCommands)
-        .set({
-          state: 'expired',
-          finishedAt: at,
-          message: sql`case when ${machineCommands.state} = 'queued'
-            then 'The machine did not call before the command expired'
-            else 'The machine did not report a result before the command expired' end`,
-        })
-        .where(and(open, lte(machineCommands.expiresAt, at)))
-        .returning({ id: machineCommands.id });
-      return rows.length;
+      return {
+        command: toCommand(row),
+        object,
+        contentType: row.diagnosticsType ?? 'application/octet-stream',
+      };
     },
   };
 }
 export type CommandsService = ReturnType<typeof createCommandsService>;
+
+/** The expiry sweep: open copies past their TTL become expired (never delivered after it either). */
+export async function expireCommands(db: Db, at: Date): Promise<number> {
+  const rows = await db
+    .update(machineCommands)
+    .set({
+      state: 'expired',
+      finishedAt: at,
+      message: sql`case when ${machineCommands.state} = 'queued'
+        then 'The machine did not call before the command expired'
+        else 'The machine did not report a result before the command expired' end`,
+    })
+    .where(and(open, lte(machineCommands.expiresAt, at)))
+    .returning({ id: machineCommands.id });
+  return rows.length;
+}

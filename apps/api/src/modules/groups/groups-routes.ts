@@ -106,9 +106,19 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ groups: GroupsService }> = as
     },
   );
 
-  for (const [path, change, summary] of [
-    [groupPaths.members(':id'), groups.addMembers, 'Add machines to a static group: picked, or all matching'],
-    [groupPaths.removeMembers(':id'), groups.removeMembers, 'Remove machines from a static group'],
+  for (const [path, change, said, summary] of [
+    [
+      groupPaths.members(':id'),
+      groups.addMembers,
+      groupMessages.membersAdded,
+      'Add machines to a static group: picked, or all matching',
+    ],
+    [
+      groupPaths.removeMembers(':id'),
+      groups.removeMembers,
+      groupMessages.membersRemoved,
+      'Remove machines from a static group',
+    ],
   ] as const)
     app.post(
       path,
@@ -125,11 +135,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ groups: GroupsService }> = as
       },
       async function changeMembers(request) {
         const result = await change(request.params.id, request.body);
-        const message =
-          change === groups.addMembers
-            ? groupMessages.membersAdded(result.changed)
-            : groupMessages.membersRemoved(result.changed);
-        return ok(result, message);
+        return ok(result, said(result.changed));
       },
     );
 };

@@ -39,6 +39,13 @@ export function createGroupsService({
     return deviceFilterWhere(filters, new Date(at.getTime() - offlineMinutes * 60_000), at).where;
   };
 
+  /** The machines a selection names, as a subquery: the ids picked (that exist), or all matching. */
+  const machinesSelected = (selection: { ids?: string[]; allMatching?: DeviceBulkFilters }) =>
+    db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(selection.ids ? inArray(devices.id, selection.ids) : matching(selection.allMatching!));
+
   /** The ids of a group's machines, as a subquery (for an INSERT ... SELECT or a count). */
   const machineIdsOf = (group: Row) =>
     group.kind === 'static'
@@ -47,22 +54,10 @@ export function createGroupsService({
           .select({ id: sql<string>`${machineGroupMembers.deviceId}`.as('id') })
           .from(machineGroupMembers)
           .where(eq(machineGroupMembers.groupId, group.id))
-      : db
-          .select({ id: devices.id })
-          .from(devices)
-          .where(matching(group.filter as DeviceBulkFilters));
+      : machinesSelected({ allMatching: group.filter as DeviceBulkFilters });
 
   const countOf = async (group: Row) => {
-    const [row] =
-      group.kind === 'static'
-        ? await db
-            .select({ n: count() })
-            .from(machineGroupMembers)
-            .where(eq(machineGroupMembers.groupId, group.id))
-        : await db
-            .select({ n: count() })
-            .from(devices)
-            .where(matching(group.filter as DeviceBulkFilters));
+    const [row] = await db.select({ n: count() }).from(machineIdsOf(group).as('machines'));
     return row?.n ?? 0;
   };
 
@@ -87,18 +82,11 @@ export function createGroupsService({
     throw error;
   };
 
-  /** The machines a selection names: the ids picked (that exist), or every machine its filters match. */
-  const selected = (body: GroupMembersBody) =>
-    body.ids
-      ? db.select({ id: devices.id }).from(devices).where(inArray(devices.id, body.ids))
-      : db.select({ id: devices.id }).from(devices).where(matching(body.allMatching!));
 
   return {
     rowOf,
     machineIdsOf,
-    /** The ids of the machines Device Management's filters match now, as a subquery. */
-    machinesMatching: (filters: DeviceBulkFilters) =>
-      db.select({ id: devices.id }).from(devices).where(matching(filters)),
+    machinesSelected,
 
     async list(page: number, limit: number, search?: string): Promise<GroupList> {
       const where = search
@@ -165,7 +153,7 @@ export function createGroupsService({
     async addMembers(id: string, body: GroupMembersBody) {
       const row = await rowOf(id);
       if (row.kind !== 'static') throw new BadRequestError(groupMessages.notStatic);
-      const picked = selected(body).as('picked');
+      const picked = machinesSelected(body).as('picked');
       const added = await db
         .insert(machineGroupMembers)
         .select(
@@ -188,7 +176,7 @@ export function createGroupsService({
       const removed = await db
         .delete(machineGroupMembers)
         .where(
-          and(eq(machineGroupMembers.groupId, id), inArray(machineGroupMembers.deviceId, selected(body))),
+          and(eq(machineGroupMembers.groupId, id), inArray(machineGroupMembers.deviceId, machinesSelected(body))),
         )
         .returning({ id: machineGroupMembers.deviceId });
       return { changed: removed.length, machineCount: await countOf(row) };
