@@ -23,7 +23,7 @@ import { startNginx } from '../apps/api/src/hardening/nginx-balancer.ts';
 import { AdminClient } from '../tools/fleet-simulator/admin-client.ts';
 import { closedLoop, createLoadClient, openLoop, percentiles, type Sample } from './ingest-load.ts';
 import { provisionFleet } from './ingest-provision.ts';
-import { median } from './stats.ts';
+import { mediansOf } from './stats.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const machineCount = Number(process.env.BENCH_MACHINES ?? 1000);
@@ -115,9 +115,7 @@ try {
     console.error(`round ${round}: ${JSON.stringify(r)}`);
     roundResults.push(r);
   }
-  const figures = Object.fromEntries(
-    Object.keys(roundResults[0]!).map((k) => [k, median(roundResults.map((r) => r[k]!))]),
-  );
+  const figures = mediansOf(roundResults);
 
   console.error(`both instances idle for ${idleSeconds} s...`);
   const idleBefore = pids.map(cpuSeconds);

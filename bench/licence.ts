@@ -28,7 +28,7 @@ import { createBenchDatabase, freePort } from './ingest-database.ts';
 import { closedLoop, createLoadClient, openLoop, percentiles, type Sample } from './ingest-load.ts';
 import { provisionFleet } from './ingest-provision.ts';
 import { baselineCommit, buildBaseline } from './licence-baseline.ts';
-import { median } from './stats.ts';
+import { mediansOf } from './stats.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -164,9 +164,7 @@ try {
     roundResults.push(r);
   }
 
-  const figures = Object.fromEntries(
-    Object.keys(roundResults[0]!).map((k) => [k, median(roundResults.map((r) => r[k]!))]),
-  );
+  const figures = mediansOf(roundResults);
   const checks = [
     {
       target: `licence p99 at 1,000/s from ${machineCount} machines <= ${targets.licenceP99Ms} ms`,
