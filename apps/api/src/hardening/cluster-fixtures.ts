@@ -1,21 +1,21 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import type { AccessLogItem, BatchResult, ErrorLogItem, TreatmentItem } from '@app/contract/device-api';
 import type { Permission } from '@app/contract/permissions';
 import { apiPaths } from '@app/contract/paths';
 import { AdminClient } from '@app/fleet-simulator/admin-client';
-import { DeviceClient } from '@app/fleet-simulator/device-client';
-import {
-  fakeAccessLog,
-  fakeDoctor,
-  fakeErrorLog,
-  fakePatient,
-  fakeTreatment,
-  seededRandom,
-} from '@app/fleet-simulator/fake-data';
+import { seededRandom } from '@app/fleet-simulator/fake-data';
 import { ApiError, type RetryPolicy } from '@app/fleet-simulator/http';
 import { hardeningAdmin, stepUp } from './api-process.ts';
 import { request, type Answer } from './cluster.ts';
+import {
+  nextBatches as roundOfBatches,
+  sendBatch,
+  syncingMachine,
+  type Batch,
+  type SyncingMachine,
+} from './syncing-machine.ts';
+
+export { sendBatch, type Batch };
 
 /*
  * What the multi-instance suite does as the console and as a machine: console users of a role of
@@ -71,84 +71,17 @@ const appRetry: RetryPolicy = { attempts: 8, baseDelayMs: 100, maxDelayMs: 1_000
 export const adminClient = (url: string) =>
   new AdminClient({ baseUrl: url }, hardeningAdmin.email, hardeningAdmin.password);
 
-export type Machine = {
-  client: DeviceClient;
-  credential: string;
-  patientIds: string[];
-  doctorUserId: number;
-};
+export type Machine = SyncingMachine;
 
 /**
  * A machine enrolled through `url`, with a technician, a signed-in doctor and three patients, all
  * through the real routes; its client calls `url` with the app's retry rule.
  */
-export async function enrolledMachine(url: string): Promise<Machine> {
-  const admin = adminClient(url);
-  const tag = randomBytes(4).toString('hex');
-  const device = await admin.addDevice({
-    machineNumber: `M-${tag}`,
-    serialNumber: `SM-${tag}`,
-    location: 'Multi Clinic',
-    latitude: 1,
-    longitude: 2,
-    city: 'Oslo',
-    country: 'Norway',
-    address: 'Gate 1',
-  });
-  const client = new DeviceClient({ baseUrl: url, retry: appRetry });
-  await client.enrol((await admin.issueEnrolmentCode(device._id)).code);
-  const role = await admin.createAppRole(`Multi technicians ${tag}`);
-  const tech = { userName: `mt${tag}`, password: 'Tech-Passw0rd' };
-  await admin.addTechnician(role._id, [device._id], tech);
-  await client.login(tech.userName, tech.password);
-  const doctor = fakeDoctor(
-    random,
-    device.machineNumber,
-    `m${tag}`,
-    role.roleId,
-    'Doctor-Passw0rd',
-    new Date(),
-  );
-  await client.registerDoctors([doctor]);
-  const signedIn = await client.login(doctor.username, 'Doctor-Passw0rd');
-  const patients = Array.from({ length: 3 }, (_, i) =>
-    fakePatient(random, device.machineNumber, `p${i}`, new Date()),
-  );
-  await client.registerPatients(patients);
-  return {
-    client,
-    credential: client.credential!,
-    patientIds: patients.map((p) => p.id),
-    doctorUserId: signedIn.user.userId,
-  };
-}
-
-export type Batch = { kind: 'access' | 'error' | 'treatments'; items: Array<{ id: string }> };
+export const enrolledMachine = (url: string): Promise<Machine> =>
+  syncingMachine(url, { name: 'Multi', retry: appRetry, patients: 3, random });
 
 /** One round of what a machine sends: access logs, error logs and treatments, each item with its id. */
-export function nextBatches(m: Machine, accessLogs = 20): Batch[] {
-  const at = new Date();
-  return [
-    {
-      kind: 'access',
-      items: Array.from({ length: accessLogs }, () => fakeAccessLog(random, m.doctorUserId, at)),
-    },
-    { kind: 'error', items: Array.from({ length: 5 }, () => fakeErrorLog(random, m.doctorUserId, at)) },
-    {
-      kind: 'treatments',
-      items: Array.from({ length: 3 }, (_, i) =>
-        fakeTreatment(random, m.patientIds[i % m.patientIds.length]!, [], at),
-      ),
-    },
-  ];
-}
-
-export const sendBatch = (m: Machine, batch: Batch): Promise<BatchResult> =>
-  batch.kind === 'access'
-    ? m.client.sendAccessLogs(batch.items as AccessLogItem[])
-    : batch.kind === 'error'
-      ? m.client.sendErrorLogs(batch.items as ErrorLogItem[])
-      : m.client.sendTreatments(batch.items as TreatmentItem[]);
+export const nextBatches = (m: Machine, accessLogs = 20): Batch[] => roundOfBatches(m, random, accessLogs);
 
 export type Tally = { acked: Set<string>; sent: Batch[]; unanswered: Batch[]; errors: string[] };
 

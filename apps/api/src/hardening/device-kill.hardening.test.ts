@@ -6,23 +6,20 @@
 // DEVICE_KILL_ROUNDS (default 2) kills per database; DEVICE_KILL_AFTER (default 12) acknowledged
 // batches per round before the kill. PostgreSQL, then the embedded PGlite (one round: its restart
 // costs some 10-20 s of WASM start-up on 2 cores).
-import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect } from 'vitest';
-import type { AccessLogItem, BatchResult, ErrorLogItem, TreatmentItem } from '@app/contract/device-api';
-import { AdminClient } from '@app/fleet-simulator/admin-client';
-import { DeviceClient } from '@app/fleet-simulator/device-client';
-import {
-  fakeAccessLog,
-  fakeDoctor,
-  fakeErrorLog,
-  fakePatient,
-  fakeTreatment,
-  seededRandom,
-} from '@app/fleet-simulator/fake-data';
+import type { BatchResult } from '@app/contract/device-api';
+import { seededRandom } from '@app/fleet-simulator/fake-data';
 import { ApiError } from '@app/fleet-simulator/http';
-import { hardeningAdmin, startApi, type ApiProcess } from './api-process.ts';
+import { startApi, type ApiProcess } from './api-process.ts';
 import { itOnEachDatabase, type SqlQuery } from './kill-database.ts';
 import { writeHardeningResult, type Figure } from './result-file.ts';
+import {
+  nextBatches,
+  sendBatch,
+  syncingMachine,
+  type Batch,
+  type SyncingMachine,
+} from './syncing-machine.ts';
 
 const rounds = {
   PostgreSQL: Number(process.env.DEVICE_KILL_ROUNDS ?? 2),
@@ -47,9 +44,6 @@ afterAll(() => {
   });
 });
 
-type Batch = { kind: 'access' | 'error' | 'treatments'; items: unknown[] };
-type Provisioned = { machine: DeviceClient; patientIds: string[]; doctorUserId: number };
-
 /*
  * The machine is the reference client (tools/fleet-simulator), with its retries switched off: the
  * suite itself decides what the app sends again after the crash.
@@ -58,66 +52,17 @@ const once = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
 const random = seededRandom(1);
 
 /** An enrolled machine with a technician, a signed-in doctor and five patients, through the real routes. */
-async function provision(url: string): Promise<Provisioned> {
-  const admin = new AdminClient({ baseUrl: url }, hardeningAdmin.email, hardeningAdmin.password);
-  const tag = randomUUID().slice(0, 8);
-  const device = await admin.addDevice({
-    machineNumber: `K-${tag}`,
-    serialNumber: `SK-${tag}`,
-    location: 'Kill Clinic',
-    latitude: 1,
-    longitude: 2,
-    city: 'Oslo',
-    country: 'Norway',
-    address: 'Gate 1',
-  });
-  const machine = new DeviceClient({ baseUrl: url, retry: once });
-  await machine.enrol((await admin.issueEnrolmentCode(device._id)).code);
-  const role = await admin.createAppRole(`Kill technicians ${tag}`);
-  const tech = { userName: `tk${tag}`, password: 'Tech-Passw0rd' };
-  await admin.addTechnician(role._id, [device._id], tech);
-  await machine.login(tech.userName, tech.password);
-  const now = new Date();
-  const doctor = fakeDoctor(random, device.machineNumber, `k${tag}`, role.roleId, 'Doctor-Passw0rd', now);
-  await machine.registerDoctors([doctor]);
-  const signedIn = await machine.login(doctor.username, 'Doctor-Passw0rd');
-  const patients = Array.from({ length: 5 }, (_, i) =>
-    fakePatient(random, device.machineNumber, `p${i}`, now),
-  );
-  await machine.registerPatients(patients);
-  return { machine, patientIds: patients.map((p) => p.id), doctorUserId: signedIn.user.userId };
-}
-
-function nextBatches({ patientIds, doctorUserId }: Provisioned): Batch[] {
-  const at = new Date();
-  return [
-    { kind: 'access', items: Array.from({ length: 20 }, () => fakeAccessLog(random, doctorUserId, at)) },
-    { kind: 'error', items: Array.from({ length: 5 }, () => fakeErrorLog(random, doctorUserId, at)) },
-    {
-      kind: 'treatments',
-      items: Array.from({ length: 3 }, (_, i) =>
-        fakeTreatment(random, patientIds[i % patientIds.length]!, [], at),
-      ),
-    },
-  ];
-}
-
-const send = (machine: DeviceClient, batch: Batch): Promise<BatchResult> =>
-  batch.kind === 'access'
-    ? machine.sendAccessLogs(batch.items as AccessLogItem[])
-    : batch.kind === 'error'
-      ? machine.sendErrorLogs(batch.items as ErrorLogItem[])
-      : machine.sendTreatments(batch.items as TreatmentItem[]);
+const provision = (url: string) => syncingMachine(url, { name: 'Kill', retry: once, patients: 5, random });
 
 type Tally = { acked: Set<string>; answered: Batch[]; unanswered: Batch[]; unexpected: string[] };
 
-async function stream(p: Provisioned, tally: Tally, stop: { now: boolean }) {
+async function stream(p: SyncingMachine, tally: Tally, stop: { now: boolean }) {
   const worker = async () => {
     while (!stop.now) {
-      for (const batch of nextBatches(p)) {
+      for (const batch of nextBatches(p, random)) {
         let answer: BatchResult;
         try {
-          answer = await send(p.machine, batch);
+          answer = await sendBatch(p, batch);
         } catch (error) {
           // An answer that is not 200 is a finding; a lost connection is the crash: the app keeps
           // the batch and sends it again.
@@ -154,7 +99,7 @@ async function killRounds(label: keyof typeof rounds, env: Record<string, string
       const again = [...tally.unanswered.splice(0), ...tally.answered.filter((_, i) => i % 3 === 0)];
       for (const batch of again) {
         try {
-          const answer = await send(provisioned.machine, batch);
+          const answer = await sendBatch(provisioned, batch);
           for (const r of answer.results) if (r.status === 'accepted') tally.acked.add(r.id!);
         } catch (error) {
           tally.unexpected.push(`retry: ${String(error)}`);
