@@ -44,3 +44,10 @@ export function formatDate(value: DateInput, format: string = DATE_FORMAT, timeZ
 export function formatDateTime(value: DateInput, format: string = DATE_TIME_FORMAT, timeZone?: string) {
   return inZone(value, timeZone)?.format(format) ?? NA;
 }
+
+/** A file's size for people: "512 bytes", "23 kB", "4.2 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024).toLocaleString('en-US')} kB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -14,6 +14,7 @@ import { rolloutStages } from '@app/contract/app-update-rollouts';
 import { FormField } from '#web/components/form-field.tsx';
 import { Modal } from '#web/components/modal.tsx';
 import { notifyError } from '#web/lib/api-client.ts';
+import { formatBytes } from '#web/lib/format.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useAddAppUpdate } from '../api/add-app-update.ts';
 import { readApkFile } from '../utils/read-apk-file.ts';
@@ -28,11 +29,6 @@ const blank = {
   updateDesc: '',
   updateType: '',
 } as Partial<AppUpdateFormInput>;
-
-const formatSize = (bytes: number) =>
-  bytes >= 1024 * 1024
-    ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
-    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 /** The picked file's manifest, or the message that it has none readable (the server's words). */
 const inspect = (file: File): Promise<ApkManifest | string> =>
@@ -237,7 +233,7 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
           error={errors.apk?.message}
           hint={
             chosen
-              ? `${chosen.name} (${formatSize(chosen.size)})${manifest ? `: ${describeManifest(manifest)}` : ''}`
+              ? `${chosen.name} (${formatBytes(chosen.size)})${manifest ? `: ${describeManifest(manifest)}` : ''}`
               : 'An Android package (.apk)'
           }
           disabled={uploading}

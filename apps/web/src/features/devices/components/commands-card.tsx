@@ -2,6 +2,7 @@ import { lazy, useState } from 'react';
 import { commandCatalogue, commandMessages, commandStateLabels, type Command } from '@app/contract/commands';
 import type { Device } from '@app/contract/devices';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
+import { LoadError } from '#web/components/load-error.tsx';
 import { SectionCard } from '#web/components/details-card.tsx';
 import { DownloadIcon } from '#web/components/icons.tsx';
 import { MountWhenShown } from '#web/components/mount-when-shown.tsx';
@@ -9,8 +10,8 @@ import { TableWithPager } from '#web/components/paged-table.tsx';
 import { DETAIL_PAGE_SIZES } from '#web/components/pager.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { TruncatedText } from '#web/components/truncated-text.tsx';
-import { errorMessage, notifyError } from '#web/lib/api-client.ts';
-import { formatDate, formatDateTime, NA } from '#web/lib/format.ts';
+import { notifyError } from '#web/lib/api-client.ts';
+import { formatBytes, formatDate, formatDateTime, NA } from '#web/lib/format.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useListState } from '#web/lib/use-list-state.ts';
 import { useCan } from '#web/lib/use-session.ts';
@@ -32,8 +33,6 @@ const laterTime = (value: string, sent: string) =>
 /** An open command's deadline, to the minute (a TTL is minutes to days). */
 const expiry = (value: string, sent: string) =>
   formatDateTime(value, formatDate(value) === formatDate(sent) ? 'HH:mm' : 'DD/MM/YYYY HH:mm');
-const sizeInWords = (bytes: number) =>
-  bytes < 1024 ? `${bytes} bytes` : `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-US')} kB`;
 /** Names a row's buttons apart: "Cancel Sync now sent 01/03/2025 10:30:00". */
 const rowName = (c: Command) => `${commandCatalogue[c.kind].label} sent ${formatDateTime(c.createdAt)}`;
 
@@ -147,8 +146,8 @@ export function CommandsCard({ device }: { device: Device }) {
         <button
           type="button"
           className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1 text-nowrap"
-          aria-label={`Download diagnostics of ${rowName(c)} (${sizeInWords(c.diagnostics.size)})`}
-          title={`Uploaded ${formatDateTime(c.diagnostics.uploadedAt)}, ${sizeInWords(c.diagnostics.size)}`}
+          aria-label={`Download diagnostics of ${rowName(c)} (${formatBytes(c.diagnostics.size)})`}
+          title={`Uploaded ${formatDateTime(c.diagnostics.uploadedAt)}, ${formatBytes(c.diagnostics.size)}`}
           disabled={downloading === c._id}
           onClick={() => void download(c)}
         >
@@ -177,16 +176,11 @@ export function CommandsCard({ device }: { device: Device }) {
       }
     >
       {commands.isError ? (
-        <div className="d-flex flex-wrap align-items-center gap-2">
-          <p className="mb-0">{errorMessage(commands.error, 'The commands could not be loaded.')}</p>
-          <button
-            type="button"
-            className="btn btn-sm btn-outline-secondary"
-            onClick={() => commands.refetch()}
-          >
-            Try again
-          </button>
-        </div>
+        <LoadError
+          error={commands.error}
+          fallback="The commands could not be loaded."
+          onRetry={() => void commands.refetch()}
+        />
       ) : (
         <TableWithPager
           label="Command history"

@@ -3,10 +3,11 @@ import { deviceApiMessages } from '@app/contract/device-api';
 import { type EnrolmentCode, type EnrolmentStatus } from '@app/contract/device-enrolment';
 import type { Device } from '@app/contract/devices';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
+import { LoadError } from '#web/components/load-error.tsx';
 import { SectionCard } from '#web/components/details-card.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
-import { errorMessage, notifyError } from '#web/lib/api-client.ts';
+import { notifyError } from '#web/lib/api-client.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useCan } from '#web/lib/use-session.ts';
@@ -50,12 +51,11 @@ export function EnrolmentCard({ device }: { device: Device }) {
   if (status.isPending) body = <Spinner label="Loading enrolment..." />;
   else if (status.isError)
     body = (
-      <div className="d-flex flex-wrap align-items-center gap-2">
-        <p className="mb-0">{errorMessage(status.error, 'The enrolment could not be loaded.')}</p>
-        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => status.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadError
+        error={status.error}
+        fallback="The enrolment could not be loaded."
+        onRetry={() => void status.refetch()}
+      />
     );
   else body = <EnrolmentFacts status={status.data} />;
 

@@ -8,9 +8,9 @@ import {
   type LicenceEvent,
 } from '@app/contract/licences';
 import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx';
+import { LoadError } from '#web/components/load-error.tsx';
 import { SectionCard } from '#web/components/details-card.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
-import { errorMessage } from '#web/lib/api-client.ts';
 import { formatDate, formatDateTime, NA } from '#web/lib/format.ts';
 import { useCan } from '#web/lib/use-session.ts';
 import { useLicence } from '../api/get-licence.ts';
@@ -51,12 +51,11 @@ export function LicenceCard({ device }: { device: Device }) {
   if (licence.isPending) body = <Spinner label="Loading licence..." />;
   else if (licence.isError)
     body = (
-      <div className="d-flex flex-wrap align-items-center gap-2">
-        <p className="mb-0">{errorMessage(licence.error, 'The licence could not be loaded.')}</p>
-        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => licence.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadError
+        error={licence.error}
+        fallback="The licence could not be loaded."
+        onRetry={() => void licence.refetch()}
+      />
     );
   else body = <LicenceFacts licence={licence.data} />;
 
