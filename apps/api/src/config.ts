@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, flag, persistedSecret } from './config-env.ts';
 import { alarmsConfig, alarmsEnv, type AlarmsConfig } from './config-alarms.ts';
+import { devicesConfig, devicesEnv, type DevicesConfig } from './config-devices.ts';
 import { demoConfig, demoEnv, demoMinimumVersion, type DemoConfig } from './config-demo.ts';
 import { housekeepingConfig, housekeepingEnv, type HousekeepingConfig } from './config-housekeeping.ts';
 import { licencesConfig, licencesEnv, type LicencesConfig } from './config-licences.ts';
@@ -66,10 +67,7 @@ const envSchema = z.object({
     .min(0.5, 'must be at least 0.5')
     .max(24 * 60)
     .default(30),
-  // The machines (docs/device-api.md): quiet this long reads Offline; heartbeat pace; calls per machine.
-  DEVICE_OFFLINE_MINUTES: z.coerce.number().min(0.1, 'must be at least 0.1').max(10_080).default(15),
-  DEVICE_HEARTBEAT_SECONDS: z.coerce.number().int().min(5, 'must be at least 5').max(86_400).default(300),
-  DEVICE_RATE_PER_MINUTE: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).default(600),
+  ...devicesEnv,
   // Anonymous calls per address, minute and group of public routes (lib/anonymous-rate-limit.ts).
   ANON_RATE_PER_MINUTE: z.coerce.number().int().min(1, 'must be at least 1').max(1_000_000).default(60),
   TRUST_PROXY: z
@@ -166,12 +164,6 @@ export type Config = Readonly<{
   rolloutSecondAdmin: boolean;
   /** A session with no authenticated request for this long is refused (HIPAA automatic logoff). */
   sessionIdleMinutes: number;
-  /** A machine quiet for longer than this is shown Offline. */
-  deviceOfflineMinutes: number;
-  /** How often the machines' app is told to send a heartbeat. */
-  deviceHeartbeatSeconds: number;
-  /** Calls one machine may make per minute before it gets 429 (one broken app must not starve the rest). */
-  deviceRatePerMinute: number;
   /** Device health alarms and their daily digest (modules/alarms). */
   alarms: AlarmsConfig;
   /** Machines' licences (modules/licences, decision 068). */
@@ -198,6 +190,7 @@ export type Config = Readonly<{
   /** Key prefix of those counters, so one Redis can serve several installations. */
   redisPrefix: string;
 }> &
+  DevicesConfig &
   DemoConfig;
 
 export { ConfigError };
@@ -270,9 +263,7 @@ export function loadConfig(
     signInStepUp: e.SIGN_IN_STEP_UP ?? true,
     rolloutSecondAdmin: e.ROLLOUT_SECOND_ADMIN ?? true,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
-    deviceOfflineMinutes: e.DEVICE_OFFLINE_MINUTES,
-    deviceHeartbeatSeconds: e.DEVICE_HEARTBEAT_SECONDS,
-    deviceRatePerMinute: e.DEVICE_RATE_PER_MINUTE,
+    ...devicesConfig(e),
     alarms: {
       ...alarmsConfig(e),
       minSupportedAppVersionCode: demoMinimumVersion(demo, e.MIN_SUPPORTED_APP_VERSION_CODE),

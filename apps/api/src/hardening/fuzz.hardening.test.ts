@@ -35,7 +35,9 @@ const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 // Every case of one route comes from one machine: its rate limit would turn the run into 429s.
-const t = await createTestApp({ DEVICE_RATE_PER_MINUTE: '1000000' });
+// A long-poll for commands would hold each case up to `wait` (50 s): capped to 0, it answers at once
+// (waiting itself is commands.test.ts's).
+const t = await createTestApp({ DEVICE_RATE_PER_MINUTE: '1000000', DEVICE_LONG_POLL_SECONDS: '0' });
 const storage = createStorage(t.config);
 await seedDemoData(t.database.db, { storage });
 const adminBefore = await adminFingerprint(t.database.db, testAdmin.email);

@@ -8,6 +8,10 @@ import { PayloadTooLargeError } from '../errors.ts';
 import type { PutOptions, PutResult, Storage } from './storage.ts';
 import { assertValidKey } from './storage-key.ts';
 
+/** The refusal of a file past the limit, whether its size was declared or counted. */
+export const fileTooLarge = (maxBytes: number) =>
+  new PayloadTooLargeError(`File is larger than the limit of ${formatBytes(maxBytes)}`);
+
 /** Counts and hashes bytes as they pass, failing once more than `maxBytes` went through. */
 export function meter(maxBytes: number | undefined) {
   const hash = createHash('sha256');
@@ -16,7 +20,7 @@ export function meter(maxBytes: number | undefined) {
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
       if (maxBytes !== undefined && size > maxBytes) {
-        callback(new PayloadTooLargeError(`File is larger than the limit of ${formatBytes(maxBytes)}`));
+        callback(fileTooLarge(maxBytes));
         return;
       }
       hash.update(chunk);

@@ -14,6 +14,7 @@ import { envelope } from '@app/contract/envelope';
 import { z } from 'zod';
 import { ok } from '#api/lib/envelope.ts';
 import { requireDevice } from '#api/lib/request-context.ts';
+import { fileTooLarge } from '#api/lib/storage/disk-storage.ts';
 import type { CommandInbox } from './command-inbox.ts';
 import type { CommandsService } from './commands-service.ts';
 
@@ -28,7 +29,9 @@ const diagnosticsTypes = ['application/octet-stream', 'application/gzip', 'appli
 export const appCommandsRoutes: FastifyPluginAsyncZod<{
   commands: CommandsService;
   inbox: CommandInbox;
-}> = async (app, { commands, inbox }) => {
+  /** DEVICE_LONG_POLL_SECONDS: the longest a long-poll is held, whatever `wait` asked. */
+  longPollSeconds: number;
+}> = async (app, { commands, inbox, longPollSeconds }) => {
   app.get(
     commandPaths.appCommands,
     {
@@ -38,7 +41,7 @@ export const appCommandsRoutes: FastifyPluginAsyncZod<{
         summary: "The machine's pending commands, waiting up to `wait` seconds for one",
         description:
           'Answers at once when commands are pending, else when one is queued for this machine, else ' +
-          'after `wait` seconds (at most 50) with none. A command is handed again until its result is ' +
+          "after `wait` seconds (at most 50, or the server's shorter limit) with none. A command is handed again until its result is " +
           'reported: run each once, by its `_id`.',
         querystring: appCommandsQuerySchema,
         response: { 200: appCommandsResponseSchema },
@@ -49,7 +52,11 @@ export const appCommandsRoutes: FastifyPluginAsyncZod<{
       const { deviceId } = requireDevice(request);
       const hungUp = new AbortController();
       request.raw.once('close', () => hungUp.abort());
-      const list = await inbox.waitFor(deviceId, request.query.wait, hungUp.signal);
+      const list = await inbox.waitFor(
+        deviceId,
+        Math.min(request.query.wait, longPollSeconds),
+        hungUp.signal,
+      );
       return ok({ commands: list });
     },
   );
@@ -97,6 +104,10 @@ export const appCommandsRoutes: FastifyPluginAsyncZod<{
       },
       async (request) => {
         const { deviceId } = requireDevice(request);
+        // A declared size past the limit is refused before a byte is read: a machine on a metered
+        // link does not send 10 MB to hear no. A chunked body is counted as it streams (storage).
+        if (Number(request.headers['content-length']) > maxDiagnosticsBytes)
+          throw fileTooLarge(maxDiagnosticsBytes);
         const type = String(request.headers['content-type'] ?? 'application/octet-stream');
         const stored = await commands.storeDiagnostics(
           deviceId,

@@ -20,7 +20,11 @@ export const commandsModule = defineModule({
     await app.register(commandBatchesRoutes, {
       batches: createCommandBatches({ db, now, groups, secondAdminApproval: config.rolloutSecondAdmin }),
     });
-    await app.register(appCommandsRoutes, { commands, inbox: commandInbox });
+    await app.register(appCommandsRoutes, {
+      commands,
+      inbox: commandInbox,
+      longPollSeconds: config.deviceLongPollSeconds,
+    });
   },
   jobs: (_app, { db, now }) => [
     { name: 'command expiry', everySeconds: 60, run: () => expireCommands(db, now()) },

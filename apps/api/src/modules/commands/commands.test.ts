@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { commandMessages, commandPaths, type AppCommand, type Command } from '@app/contract/commands';
 import { apiPaths } from '@app/contract/paths';
@@ -113,6 +115,22 @@ describe('sending a command and the machine running it', () => {
     const res = await poll(other, 1);
     expect(res.statusCode).toBe(200);
     expect(res.json().data.commands).toEqual([]);
+  });
+
+  it('holds a long-poll no longer than DEVICE_LONG_POLL_SECONDS, whatever wait the machine asks', async () => {
+    const capped = await createTestApp({ DEVICE_LONG_POLL_SECONDS: '0' });
+    try {
+      const d = await enrolDevice(capped);
+      const res = await deviceInject(capped, d.credential, {
+        method: 'GET',
+        url: `${commandPaths.appCommands}?wait=50`,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.commands).toEqual([]);
+      expect(capped.app.commandInbox.waiting).toBe(0);
+    } finally {
+      await capped.close();
+    }
   });
 });
 
@@ -288,8 +306,39 @@ describe('diagnostics', () => {
       payload: Buffer.alloc(10 * 1024 * 1024 + 10),
     });
     expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().msg).toBe('File is larger than the limit of 10 MB');
     const none = await t.injectAs(admin, { method: 'GET', url: commandPaths.diagnostics(diag._id) });
     expect(none.statusCode).toBe(404);
     expect(none.json().msg).toBe(commandMessages.noDiagnostics);
+  });
+
+  it('cuts a chunked upload off at 10 MB with a 413 over real HTTP, and keeps no file', async () => {
+    const diag = await sent(other.deviceId, { kind: 'upload-diagnostics' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const answer = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'PUT',
+          path: commandPaths.appDiagnostics(diag._id),
+          // No Content-Length: the size is only known by counting.
+          headers: { 'content-type': 'application/gzip', authorization: `Device ${other.credential}` },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode, body }));
+        },
+      );
+      req.on('error', reject);
+      const chunk = Buffer.alloc(1024 * 1024);
+      for (let i = 0; i < 11; i++) req.write(chunk);
+      req.end();
+    });
+    expect(answer.status, answer.body).toBe(413);
+    expect(JSON.parse(answer.body).msg).toBe('File is larger than the limit of 10 MB');
+    expect((await read(diag._id)).diagnostics).toBeFalsy();
   });
 });

@@ -82,7 +82,6 @@ export function createGroupsService({
     throw error;
   };
 
-
   return {
     rowOf,
     machineIdsOf,
@@ -176,7 +175,10 @@ export function createGroupsService({
       const removed = await db
         .delete(machineGroupMembers)
         .where(
-          and(eq(machineGroupMembers.groupId, id), inArray(machineGroupMembers.deviceId, machinesSelected(body))),
+          and(
+            eq(machineGroupMembers.groupId, id),
+            inArray(machineGroupMembers.deviceId, machinesSelected(body)),
+          ),
         )
         .returning({ id: machineGroupMembers.deviceId });
       return { changed: removed.length, machineCount: await countOf(row) };
