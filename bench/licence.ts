@@ -97,12 +97,17 @@ try {
   );
   console.error(`provisioned in ${provisionSeconds} s; licences ${JSON.stringify(states)}`);
 
+  // Both timed servers start fresh on the provisioned database, so neither carries the
+  // provisioning's heap and caches (the first server enrolled the fleet; it stops here).
+  await api.kill('SIGTERM');
+  const current = await startApi(settings(await freePort()));
+  servers.push(current);
   const off = await startApi(settings(await freePort()), {
     serverEntry: baseline.serverEntry,
     cwd: baseline.dir,
   });
   servers.push(off);
-  const on = createLoadClient(api.url, 64);
+  const on = createLoadClient(current.url, 64);
   const offClient = createLoadClient(off.url, 64);
   const heartbeatBody = JSON.stringify({
     versionCode: 42,
@@ -131,7 +136,7 @@ try {
 
   // A token verifies with the published keys alone and carries the row's licence.
   const issued = JSON.parse((await licence(0)).body).data as { token: string; version: number };
-  const jwks = (await (await fetch(`${api.url}${licencePaths.jwks}`)).json()) as JSONWebKeySet;
+  const jwks = (await (await fetch(`${current.url}${licencePaths.jwks}`)).json()) as JSONWebKeySet;
   const { payload } = await jwtVerify(issued.token, createLocalJWKSet(jwks), { algorithms: ['EdDSA'] });
   const tokenCheck = { state: payload.state, ver: payload.ver, answeredVersion: issued.version };
   if (payload.ver !== issued.version || payload.state === 'unlicensed')

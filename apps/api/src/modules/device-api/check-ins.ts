@@ -35,7 +35,6 @@ export function createCheckIns({
   maxRowsPerStatement = 5000,
   maxPending = 200_000,
 }: Options) {
-  const fields = ['versionCode', 'versionName', 'appPackage', 'latitude', 'longitude'] as const;
   /** Merged in place (the map's entries are its own copies): two calls a heartbeat, no allocation. */
   const merge = (into: Map<string, CheckIn>, deviceId: string, next: CheckIn) => {
     const old = into.get(deviceId);
@@ -45,14 +44,18 @@ export function createCheckIns({
       return;
     }
     // A write put back after a failure may be older than what came since: keep the newer of each.
-    const newer = next.at >= old.at;
+    // Field by field, by name: a loop over the keys made each a megamorphic lookup on the hot path.
+    const newer = next.at.getTime() >= old.at.getTime();
     if (newer) old.at = next.at;
-    const target = old as Record<(typeof fields)[number], unknown>;
-    for (const k of fields) {
-      const value = next[k];
-      if (value !== undefined && value !== null && (newer || target[k] === undefined || target[k] === null))
-        target[k] = value;
-    }
+    const take = <T>(mine: T | undefined, theirs: T | undefined) =>
+      theirs === undefined || theirs === null || (!newer && mine !== undefined && mine !== null)
+        ? mine
+        : theirs;
+    old.versionCode = take(old.versionCode, next.versionCode);
+    old.versionName = take(old.versionName, next.versionName);
+    old.appPackage = take(old.appPackage, next.appPackage);
+    old.latitude = take(old.latitude, next.latitude);
+    old.longitude = take(old.longitude, next.longitude);
   };
 
   async function writeChunk(rows: Array<[string, CheckIn]>) {
