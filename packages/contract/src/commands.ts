@@ -79,6 +79,11 @@ type KindEntry = {
   label: string;
   /** Interrupts the machine's work: needs commands.disruptive, a fresh step-up. */
   disruptive: boolean;
+  /**
+   * Delivered only inside the machine's maintenance window and while no treatment runs
+   * (maintenance-windows.ts). A safety hold is disruptive but never waits: it is for safety.
+   */
+  waitsForWindow: boolean;
   /** How long a copy may wait for its machine before it expires, unless the admin says. */
   ttlMinutes: number;
   explanation: string;
@@ -88,24 +93,28 @@ export const commandCatalogue: Record<CommandKind, KindEntry> = {
   'sync-now': {
     label: 'Sync now',
     disruptive: false,
+    waitsForWindow: false,
     ttlMinutes: 60,
     explanation: 'The machine sends everything it holds at once instead of at its next sync.',
   },
   'upload-diagnostics': {
     label: 'Upload diagnostics',
     disruptive: false,
+    waitsForWindow: false,
     ttlMinutes: 24 * 60,
     explanation: "The app's recent logs and state, as a file you can download here.",
   },
   'restart-app': {
     label: 'Restart the app',
     disruptive: true,
+    waitsForWindow: true,
     ttlMinutes: 60,
     explanation: 'The app restarts once no treatment is running.',
   },
   'safety-hold': {
     label: 'Safety hold',
     disruptive: true,
+    waitsForWindow: false,
     ttlMinutes: 7 * 24 * 60,
     explanation:
       'The machine refuses to start treatments until released, and shows your reason. Running treatments finish.',
@@ -113,12 +122,14 @@ export const commandCatalogue: Record<CommandKind, KindEntry> = {
   'release-hold': {
     label: 'Release safety hold',
     disruptive: false,
+    waitsForWindow: false,
     ttlMinutes: 7 * 24 * 60,
     explanation: 'The machine may start treatments again.',
   },
   're-enrol': {
     label: 'Re-enrol',
     disruptive: true,
+    waitsForWindow: true,
     ttlMinutes: 24 * 60,
     explanation:
       'The machine forgets its credential and asks for a new enrolment code: issue one from its Enrolment card.',
@@ -212,6 +223,11 @@ export const commandSchema = z.object({
   message: z.string().nullable(),
   /** An upload-diagnostics command's file, once the machine sent it. */
   diagnostics: z.object({ size: z.number().int(), uploadedAt: z.string() }).nullable(),
+  /**
+   * Why a queued command that waits for the window is held now: outside the machine's maintenance
+   * window, or a treatment is running; null when it goes with the machine's next call.
+   */
+  waiting: z.enum(['window', 'treatment']).nullable(),
 });
 export type Command = z.infer<typeof commandSchema>;
 

@@ -102,6 +102,8 @@ export const heartbeatBodySchema = strictObject({
   appName: text('appName', 120).optional(),
   latitude: number('latitude', -90, 90).optional(),
   longitude: number('longitude', -180, 180).optional(),
+  /** A treatment runs: what waits for the maintenance window is held until a heartbeat says false. */
+  busy: z.boolean({ error: 'busy must be true or false' }).optional(),
 });
 export const heartbeatResultSchema = z.object({
   serverTime: z.string(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deviceBulkFiltersSchema, selection } from './bulk-actions.ts';
 import { idParamSchema } from './devices.ts';
 import { envelope } from './envelope.ts';
+import { maintenanceWindowSchema } from './maintenance-windows.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 /*
@@ -38,6 +39,8 @@ export const groupSchema = z.object({
   kind: z.enum(groupKinds),
   /** A dynamic group's Device Management filters; null for a static group. */
   filter: z.record(z.string(), z.unknown()).nullable(),
+  /** The window set on the group (written on its machines when set: maintenance-windows.ts). */
+  maintenanceWindow: maintenanceWindowSchema.nullable(),
   /** The machines in it now (a dynamic group's, counted on this request). */
   machineCount: z.number().int(),
   createdAt: z.string(),

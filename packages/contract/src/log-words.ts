@@ -148,6 +148,9 @@ const phrases: Phrase[] = [
   ['DELETE', /^\/groups\/:id$/, 'Deleted a machine group'],
   ['POST', /^\/groups\/:id\/members$/, 'Added machines to a group'],
   ['POST', /^\/groups\/:id\/members\/remove$/, 'Removed machines from a group'],
+  ['GET', /^\/machine\/:id\/maintenance-window$/, 'Viewed the maintenance window of device', 'device'],
+  ['PUT', /^\/machine\/:id\/maintenance-window$/, 'Changed the maintenance window of device', 'device'],
+  ['PUT', /^\/groups\/:id\/maintenance-window$/, 'Changed the maintenance window of a machine group'],
 ];
 const appPhrases: Phrase[] = [
   ['POST', /^\/heartbeat$/, 'Machine checked in'],

@@ -5,7 +5,7 @@ import { deviceApiMessages } from '@app/contract/device-api';
 import { limiterAddress } from './anonymous-rate-limit.ts';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from './errors.ts';
 import { routeConfigOf } from './route-config.ts';
-import { isIanaTimeZone } from './time-zone.ts';
+import { isIanaTimeZone } from '@app/contract/time-zones';
 import {
   requirePermission,
   type AppUserContext,

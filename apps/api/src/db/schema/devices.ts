@@ -4,6 +4,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgSequence,
   pgTable,
   primaryKey,
@@ -14,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { licenceStates as licenceStateValues } from '@app/contract/licences';
+import type { MaintenanceWindow } from '@app/contract/maintenance-windows';
 import { roles, users } from './users.ts';
 
 /**
@@ -77,6 +79,14 @@ export const devices = pgTable(
     licenceGraceUntil: timestamp('licence_grace_until', { withTimezone: true }),
     licenceVersion: integer('licence_version').notNull().default(1),
     licenceSince: timestamp('licence_since', { withTimezone: true }),
+    /*
+     * Remote operations (issue 37 item 4): since when the heartbeat says a treatment is running
+     * (check-ins write it), and the local hours in which the machine may be interrupted, set on it or
+     * copied from the group it was set on (maintenance_window_group_id).
+     */
+    busySince: timestamp('busy_since', { withTimezone: true }),
+    maintenanceWindow: jsonb('maintenance_window').$type<MaintenanceWindow>(),
+    maintenanceWindowGroupId: uuid('maintenance_window_group_id'),
   },
   (t) => [
     // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.

@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { MaintenanceWindow } from '@app/contract/maintenance-windows';
 import { devices } from './devices.ts';
 
 /*
@@ -23,6 +24,8 @@ export const machineGroups = pgTable(
     name: text('name').notNull(),
     kind: text('kind').notNull(),
     filter: jsonb('filter'),
+    /** Copied onto its machines when set (devices.maintenance_window_group_id names the group). */
+    maintenanceWindow: jsonb('maintenance_window').$type<MaintenanceWindow>(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
     createdBy: text('created_by').notNull(),
   },

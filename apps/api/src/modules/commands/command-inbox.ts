@@ -1,9 +1,11 @@
-import { and, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { AppCommand, CommandKind } from '@app/contract/commands';
 import { openCommandStates } from '@app/contract/commands';
 import type { Db } from '#api/db/client.ts';
 import { rowsOf } from '#api/db/rows-of.ts';
 import { machineCommands } from '#api/db/schema/commands.ts';
+import { devices } from '#api/db/schema/devices.ts';
+import { heldKinds } from './window-hold.ts';
 
 /**
  * The database channel that announces a machine's id when a command is queued for it, or '*' after a
@@ -63,12 +65,28 @@ export function createCommandInbox({ db, now }: { db: Db; now: () => Date }) {
   }
 
   /**
-   * Hands the machine its open commands, oldest first, marking each delivered (a command already
-   * delivered is handed again: the app runs a command once by its id). Expired ones never go out.
+   * The kinds to hold back from the machine now: those that wait for its maintenance window while
+   * it is closed or a treatment runs (busy: the heartbeat's own flag, else the last one written).
    */
-  async function deliver(deviceId: string): Promise<AppCommand[]> {
+  async function holdsFor(deviceId: string, at: Date, busy: boolean | undefined) {
+    const [device] = await db
+      .select({ window: devices.maintenanceWindow, busySince: devices.busySince })
+      .from(devices)
+      .where(eq(devices.id, deviceId))
+      .limit(1);
+    return heldKinds(device?.window, busy ?? Boolean(device?.busySince), at);
+  }
+
+  /**
+   * Hands the machine its open commands, oldest first, marking each delivered (a command already
+   * delivered is handed again: the app runs a command once by its id). Expired ones never go out;
+   * ones that wait for the window stay queued while it is closed or a treatment runs.
+   */
+  async function deliver(deviceId: string, busy?: boolean): Promise<AppCommand[]> {
     const before = marks.get(deviceId);
     const at = now();
+    // Kinds are the contract's own words (letters and hyphens): an array literal, one parameter.
+    const held = await holdsFor(deviceId, at, busy);
     const result = await db.execute(sql`
       update machine_commands set
         state = 'delivered',
@@ -77,12 +95,15 @@ export function createCommandInbox({ db, now }: { db: Db; now: () => Date }) {
       where id in (
         select id from machine_commands
         where device_id = ${deviceId} and state in ('queued', 'delivered') and expires_at > ${at}
+          and kind <> all(${`{${held.join(',')}}`}::text[])
         order by created_at, id
         limit ${perAnswer}
       )
       returning id, kind, params, created_at, expires_at`);
     const list = rowsOf<Row>(result);
-    if (list.length === 0 && loaded && marks.get(deviceId) === before) marks.delete(deviceId);
+    // A machine stays in memory while it has held commands: they go once its window opens.
+    const holding = held.length > 0 && list.length === 0 && (await hasOpen(deviceId, at, held));
+    if (list.length === 0 && !holding && loaded && marks.get(deviceId) === before) marks.delete(deviceId);
     return list
       .sort(
         (a, b) =>
@@ -94,6 +115,23 @@ export function createCommandInbox({ db, now }: { db: Db; now: () => Date }) {
         params: (r.params ?? {}) as Record<string, unknown>,
         expiresAt: new Date(r.expires_at).toISOString(),
       }));
+  }
+
+  /** Whether the machine has open commands of these kinds. */
+  async function hasOpen(deviceId: string, at: Date, kinds: CommandKind[]) {
+    const [row] = await db
+      .select({ id: machineCommands.id })
+      .from(machineCommands)
+      .where(
+        and(
+          eq(machineCommands.deviceId, deviceId),
+          inArray(machineCommands.state, [...openCommandStates]),
+          gt(machineCommands.expiresAt, at),
+          inArray(machineCommands.kind, kinds),
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
   }
 
   /** Forgets which machines have commands and reads them again (when live): notices may be lost. */
@@ -121,8 +159,8 @@ export function createCommandInbox({ db, now }: { db: Db; now: () => Date }) {
     },
 
     /** The heartbeat's share: the machine's open commands, read only when it may have some. */
-    forHeartbeat: (deviceId: string): Promise<AppCommand[]> | null =>
-      !loaded || marks.has(deviceId) ? deliver(deviceId) : null,
+    forHeartbeat: (deviceId: string, busy: boolean): Promise<AppCommand[]> | null =>
+      !loaded || marks.has(deviceId) ? deliver(deviceId, busy) : null,
 
     /**
      * The long-poll: the machine's open commands now, or once one is queued for it, or nothing

@@ -14,6 +14,7 @@ import {
   type SendCommandBody,
 } from '@app/contract/commands';
 import { deviceMessages } from '@app/contract/devices';
+import type { MaintenanceWindow } from '@app/contract/maintenance-windows';
 import type { Db } from '#api/db/client.ts';
 import { machineCommands } from '#api/db/schema/commands.ts';
 import { devices } from '#api/db/schema/devices.ts';
@@ -21,12 +22,17 @@ import { AppError, BadRequestError, ConflictError, NotFoundError } from '#api/li
 import type { AuthContext } from '#api/lib/request-context.ts';
 import type { Storage, StoredObject } from '#api/lib/storage/storage.ts';
 import { storageKey } from '#api/lib/storage/storage-key.ts';
+import { waitingReason } from './window-hold.ts';
 
-type Row = typeof machineCommands.$inferSelect & { machineNumber: string };
+type Row = typeof machineCommands.$inferSelect & {
+  machineNumber: string;
+  maintenanceWindow: MaintenanceWindow | null;
+  busySince: Date | null;
+};
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function toCommand(row: Row): Command {
+function toCommand(row: Row, at: Date): Command {
   return {
     _id: row.id,
     deviceId: row.deviceId,
@@ -44,6 +50,7 @@ function toCommand(row: Row): Command {
       row.diagnosticsKey && row.diagnosticsAt
         ? { size: row.diagnosticsSize ?? 0, uploadedAt: row.diagnosticsAt.toISOString() }
         : null,
+    waiting: waitingReason(row.kind as CommandKind, row.state, row.maintenanceWindow, row.busySince, at),
   };
 }
 
@@ -57,7 +64,12 @@ const open = inArray(machineCommands.state, [...openCommandStates]);
 export function createCommandsService({ db, storage, now }: { db: Db; storage: Storage; now: () => Date }) {
   const withMachine = () =>
     db
-      .select({ ...getTableColumns(machineCommands), machineNumber: devices.machineNumber })
+      .select({
+        ...getTableColumns(machineCommands),
+        machineNumber: devices.machineNumber,
+        maintenanceWindow: devices.maintenanceWindow,
+        busySince: devices.busySince,
+      })
       .from(machineCommands)
       .innerJoin(devices, eq(devices.id, machineCommands.deviceId));
 
@@ -66,7 +78,7 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
     if (!row) throw new NotFoundError(commandMessages.notFound);
     return row;
   }
-  const get = async (id: string): Promise<Command> => toCommand(await rowOf(id));
+  const get = async (id: string): Promise<Command> => toCommand(await rowOf(id), now());
 
   /** The machine's own command, or a 404 (another machine's command is not found either). */
   async function ownRow(deviceId: string, id: string) {
@@ -119,7 +131,7 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
       ]);
       const total = counted?.total ?? 0;
       return {
-        commands: rows.map(toCommand),
+        commands: rows.map((row) => toCommand(row, now())),
         total,
         totalPages: Math.ceil(total / limit),
         page,
@@ -134,7 +146,12 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
         .set({ state: 'cancelled', finishedAt: now(), message: `Cancelled by ${auth.email}` })
         .where(and(eq(machineCommands.id, command._id), eq(machineCommands.state, 'queued')))
         .returning();
-      if (moved) return toCommand({ ...moved, machineNumber: command.machineNumber });
+      // Cancelled: nothing waits any more, whatever the window.
+      if (moved)
+        return toCommand(
+          { ...moved, machineNumber: command.machineNumber, maintenanceWindow: null, busySince: null },
+          now(),
+        );
       // Cancelled meanwhile (by another admin, or a retried click) is what was asked.
       const current = await get(command._id);
       if (current.state !== 'cancelled') throw new ConflictError(commandMessages.notCancellable);
@@ -197,7 +214,7 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
       const object = await storage.get(row.diagnosticsKey);
       if (!object) throw new AppError(410, 'The diagnostics file is no longer stored');
       return {
-        command: toCommand(row),
+        command: toCommand(row, now()),
         object,
         contentType: row.diagnosticsType ?? 'application/octet-stream',
       };

@@ -57,9 +57,10 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
         appPackage: body.appName,
         latitude: body.latitude,
         longitude: body.longitude,
+        busy: body.busy ?? false,
       });
       // Only a machine memory says may have commands waiting costs a read (command-inbox.ts).
-      const pending = commandInbox.forHeartbeat(deviceId);
+      const pending = commandInbox.forHeartbeat(deviceId, body.busy ?? false);
       return ok({
         serverTime: at.toISOString(),
         nextHeartbeatSeconds: heartbeatSeconds,

@@ -11,6 +11,8 @@ export type CheckIn = {
   appPackage?: string;
   latitude?: number;
   longitude?: number;
+  /** A heartbeat's busy flag (a treatment is running); other calls leave it as it was. */
+  busy?: boolean;
 };
 
 type Options = {
@@ -56,6 +58,7 @@ export function createCheckIns({
     old.appPackage = take(old.appPackage, next.appPackage);
     old.latitude = take(old.latitude, next.latitude);
     old.longitude = take(old.longitude, next.longitude);
+    old.busy = take(old.busy, next.busy);
   };
 
   async function writeChunk(rows: Array<[string, CheckIn]>) {
@@ -71,6 +74,7 @@ export function createCheckIns({
         app_package: c.appPackage ?? null,
         lat: c.latitude ?? null,
         lon: c.longitude ?? null,
+        busy: c.busy ?? null,
       })),
     );
     // greatest() ignores nulls; a time never moves backwards (two instances, a late retry).
@@ -81,10 +85,12 @@ export function createCheckIns({
         app_version_name = coalesce(v.version_name, devices.app_version_name),
         app_package = coalesce(v.app_package, devices.app_package),
         reported_latitude = coalesce(v.lat, devices.reported_latitude),
-        reported_longitude = coalesce(v.lon, devices.reported_longitude)
+        reported_longitude = coalesce(v.lon, devices.reported_longitude),
+        busy_since = case when v.busy is null then devices.busy_since
+          when v.busy then coalesce(devices.busy_since, v.at) end
       from json_to_recordset(${values}::json)
         as v(id uuid, at timestamptz, version_code integer, version_name text, app_package text,
-          lat float8, lon float8)
+          lat float8, lon float8, busy boolean)
       where devices.id = v.id`);
   }
 

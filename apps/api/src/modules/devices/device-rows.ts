@@ -39,6 +39,10 @@ export type DeviceListRow = Omit<
   | 'licenceActiveUntil'
   | 'licenceVersion'
   | 'licenceSince'
+  // The maintenance window and busy flag are the Maintenance window card's (modules/maintenance-windows).
+  | 'busySince'
+  | 'maintenanceWindow'
+  | 'maintenanceWindowGroupId'
 >;
 
 type Timestamps = 'createdAt' | 'updatedAt' | 'lastSeenAt' | 'licencePaidThrough' | 'licenceGraceUntil';

@@ -66,6 +66,7 @@ export function createGroupsService({
     name: row.name,
     kind: row.kind as GroupKind,
     filter: (row.filter as Record<string, unknown> | null) ?? null,
+    maintenanceWindow: row.maintenanceWindow ?? null,
     machineCount: await countOf(row),
     createdAt: row.createdAt.toISOString(),
     createdBy: row.createdBy,

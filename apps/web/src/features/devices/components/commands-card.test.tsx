@@ -33,6 +33,7 @@ const buildCommand = (n: number, over: Partial<Command> = {}): Command => ({
   expiresAt: `2025-03-0${n}T11:00:00.000Z`,
   deliveredAt: `2025-03-0${n}T10:00:05.000Z`,
   finishedAt: `2025-03-0${n}T10:00:09.000Z`,
+  waiting: null,
   message: 'synced 12 items',
   diagnostics: null,
   ...over,
@@ -182,6 +183,20 @@ describe('the Commands section', { timeout: 20_000 }, () => {
     const region = await section();
     expect(within(region).getByText('3 commands')).toBeTruthy();
     expect(within(region).getByRole('navigation', { name: 'Command history pages' })).toBeTruthy();
+  });
+
+  it('says why a queued restart waits: the maintenance window, or a running treatment', async () => {
+    const queued = { state: 'queued', deliveredAt: null, finishedAt: null, message: null } as const;
+    commands = [
+      buildCommand(5, { ...queued, kind: 'restart-app', waiting: 'window' }),
+      buildCommand(4, { ...queued, kind: 're-enrol', waiting: 'treatment' }),
+    ];
+    renderCard();
+    await within(await section()).findByText('Restart the app');
+    expect((await rowsOf()).map((cells) => cells[1])).toEqual([
+      'QueuedWaiting for window',
+      'QueuedWaiting for the treatment to end',
+    ]);
   });
 
   it('shows the loading state, then says so when the machine has no commands', async () => {

@@ -1,6 +1,7 @@
 import { lazy, useState } from 'react';
 import { commandCatalogue, commandMessages, commandStateLabels, type Command } from '@app/contract/commands';
 import type { Device } from '@app/contract/devices';
+import { commandWaitingLabels } from '@app/contract/maintenance-windows';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { LoadError } from '#web/components/load-error.tsx';
 import { SectionCard } from '#web/components/details-card.tsx';
@@ -57,7 +58,16 @@ const columns: DataTableColumn<Command>[] = [
   {
     key: 'state',
     header: 'State',
-    render: (c) => <StatusBadge label={commandStateLabels[c.state]} tone={commandStateTones[c.state]} />,
+    render: (c) => (
+      <>
+        <StatusBadge label={commandStateLabels[c.state]} tone={commandStateTones[c.state]} />
+        {c.waiting ? (
+          <span className="d-block small text-body-secondary text-nowrap">
+            {commandWaitingLabels[c.waiting]}
+          </span>
+        ) : null}
+      </>
+    ),
   },
   {
     key: 'createdAt',
