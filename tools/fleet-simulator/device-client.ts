@@ -65,7 +65,7 @@ export class DeviceClient {
   heartbeat(
     versionCode: number,
     versionName: string,
-    more: { appName?: string; latitude?: number; longitude?: number } = {},
+    more: { appName?: string; latitude?: number; longitude?: number; busy?: boolean } = {},
   ) {
     return this.asMachine<HeartbeatResult>({
       method: 'POST',

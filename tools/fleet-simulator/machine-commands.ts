@@ -133,9 +133,8 @@ export class MachineCommands {
 
   /**
    * The app starts again. What it keeps on disk stays (credential, outbox, hold, the commands it
-   * ran); its people sign in again and it fetches its licence, as at any start. A restart waits for
-   * a running treatment to end: here a treatment starts and ends within record(), which never
-   * yields, so a command (run between turns) never finds one running.
+   * ran); its people sign in again and it fetches its licence, as at any start. A restart never
+   * comes during a treatment: the heartbeat says busy, and the server holds it until it ends.
    */
   private async restart() {
     this.restarts++;

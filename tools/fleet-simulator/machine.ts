@@ -1,13 +1,12 @@
 import { commandMessages } from '@app/contract/commands';
 import type { City } from '@app/fake-data/places';
-import type { Rng } from '@app/fake-data/random';
 import type { CommandOutcome } from './commands.ts';
 import { DeviceClient } from './device-client.ts';
 import { AppLog } from './diagnostics.ts';
 import { fakeAccessLog, fakeErrorLog, fakePatient, fakeTreatment, placeOf } from './fake-data.ts';
-import type { HttpOptions } from './http.ts';
 import { newLedger } from './ledger.ts';
 import { HeldLicence } from './licence.ts';
+import type { MachineOptions } from './machine-options.ts';
 import { MachineCommands } from './machine-commands.ts';
 import { Outbox } from './outbox.ts';
 import { People, type Login } from './people.ts';
@@ -21,33 +20,10 @@ import { People, type Login } from './people.ts';
  * machine-commands.ts), and a safety hold refuses treatments as a licence does.
  */
 
+export type { MachineOptions };
+
 /** The device app's newest release in the demo data (apps/api/src/demo/app-updates-seed.ts), so the console finds it published. */
 export const appVersion = { appName: 'com.treatment.device', code: 40, name: '1.3.0' } as const;
-
-export type MachineOptions = {
-  http: HttpOptions;
-  random: Rng;
-  /** Share of batches re-sent on purpose with the same ids (as after a lost answer). */
-  resendShare: number;
-  /** Share of records made bad on purpose (they must be refused with a reason). */
-  badShare: number;
-  images: () => string[];
-  /** The machine's clock (licence checks): tests move it. Default: the real one. */
-  now?: () => Date;
-  /** The licences' issuer (the server's PUBLIC_URL); default: the address it calls. */
-  issuer?: string;
-  /** The release it runs (its check-ins say so); default: the newest (appVersion). */
-  app?: { code: number; name: string };
-  /** Share of stretches of use that register a new patient (else one treated before comes back). */
-  newPatientShare?: number;
-  /** Share of non-disruptive commands that fail ("storage busy, try again"); default 0.05. */
-  commandFailShare?: number;
-  /**
-   * A new enrolment code for this machine, as a technician gets one from the console (re-enrol).
-   * Without it, a machine told to re-enrol drops its credential and waits for a code (enrolWith).
-   */
-  enrolmentCode?: (deviceId: string) => Promise<string>;
-};
 
 /** What the app keeps on its disk besides its credential and outbox: the hold, and the commands it ran. */
 export type MachineKeeps = { hold: string | null; commands: [string, CommandOutcome][] };
@@ -129,6 +105,12 @@ export class SimMachine {
 
   /** The machine's clock. */
   readonly now = () => this.options.now?.() ?? new Date();
+  /** When the running treatment ends (machine clock, ms); 0: none ran yet. */
+  private busyUntil = 0;
+  /** A treatment runs now: the heartbeat says so. */
+  get busy() {
+    return this.now().getTime() < this.busyUntil;
+  }
 
   /** The doctors signed in on it. */
   get doctors() {
@@ -153,7 +135,10 @@ export class SimMachine {
   async heartbeat() {
     if (!this.enrolled) return;
     const where = { appName: appVersion.appName, latitude: this.place.lat, longitude: this.place.lon };
-    const answer = await this.client.heartbeat(this.app.code, this.app.name, where);
+    const answer = await this.client.heartbeat(this.app.code, this.app.name, {
+      ...where,
+      busy: this.busy,
+    });
     this.heartbeats++;
     if (this.licence.wants(answer.licenceVersion)) await this.refreshLicence();
     await this.machineCommands.take(answer.commands);
@@ -271,6 +256,7 @@ export class SimMachine {
       const item = fakeTreatment(random, random.pick(doctor.patients), this.options.images(), at);
       this.outbox.push({ kind: 'treatments', by, item });
       this.appLog.add(`treatment ${item.id} by ${doctor.session.user.userName}`, at);
+      this.busyUntil = at.getTime() + (this.options.treatmentMinutes ?? 1) * 60_000;
     }
     for (let i = random.int(2, 5); i > 0; i--) {
       const item = fakeAccessLog(random, userId, at);

@@ -11,6 +11,7 @@ import type { AdminClient } from '@app/fleet-simulator/admin-client';
 import { busyMessage } from '@app/fleet-simulator/commands';
 import { summaryLine } from '@app/fleet-simulator/fleet';
 import type { SimMachine } from '@app/fleet-simulator/machine';
+import { flushCheckIns } from '#api/test/device-fixtures.ts';
 import { simulatedFleet } from '#api/test/sim-machines.ts';
 import { createTestApp, type TestApp } from '#api/test/test-app.ts';
 
@@ -148,9 +149,17 @@ describe('a simulated machine runs the commands an admin sends', () => {
     await machine.record(t.clock.now);
     expect(machine.heldStarts).toBe(1);
 
-    // A restart keeps the hold: the app keeps it on its disk.
+    // A restart waits for the treatment of the first stretch to end (its heartbeats say busy)...
     const sessionBefore = machine.doctors[0]!.session.accessToken;
     const restart = await send(device._id, { kind: 'restart-app' });
+    expect(machine.busy).toBe(true);
+    for (let i = 0; i < 5; i++) await machine.heartbeat();
+    await flushCheckIns(t);
+    expect(await read(restart._id)).toMatchObject({ state: 'queued', waiting: 'treatment' });
+    expect(machine.restarts).toBe(0);
+    // ...and keeps the hold once it runs: the app keeps it on its disk.
+    t.clock.advance(60_000);
+    expect(machine.busy).toBe(false);
     expect(await heartbeatUntilDone(machine, restart._id)).toMatchObject({ state: 'succeeded' });
     expect(machine.restarts).toBe(1);
     expect(machine.doctors[0]!.session.accessToken).not.toBe(sessionBefore);
