@@ -16,3 +16,5 @@ export const accessHistoryKeys = createQueryKeys('access-history');
 export const licenceKeys = createQueryKeys('licences');
 /** A machine's commands (issue 37): lists under the machine's id and page. */
 export const commandKeys = createQueryKeys('commands');
+/** A machine's maintenance window and busy flag (issue 37), under the machine's id. */
+export const maintenanceWindowKeys = createQueryKeys('maintenance-windows');

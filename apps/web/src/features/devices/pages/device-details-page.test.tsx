@@ -52,6 +52,8 @@ beforeAll(async () => {
         exemption: null,
         events: [],
       });
+    if (path === `/api/v1/admin/machine/${id}/maintenance-window`)
+      return ok({ window: null, fromGroup: null, openNow: true, busySince: null });
     if (path === `/api/v1/admin/machine/${id}/app-versions`)
       return ok({ versions, totalPages: 1, total: versions.length, page: 1, limit: 10 });
     if (path === enrolmentPath)

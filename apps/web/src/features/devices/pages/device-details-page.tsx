@@ -20,6 +20,7 @@ import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { DeviceSubscriptionsCard } from '../components/device-subscriptions-card.tsx';
 import { EnrolmentCard } from '../components/enrolment-card.tsx';
 import { LicenceCard } from '../components/licence-card.tsx';
+import { MaintenanceWindowCard } from '../components/maintenance-window-card.tsx';
 import { LogsSection } from '../components/logs-section.tsx';
 import { DoctorsTable, PatientsTable, TechniciansTable } from '../components/device-user-tables.tsx';
 import { SubscriptionStatus, subscriptionOf } from '../components/subscription-status.tsx';
@@ -97,6 +98,7 @@ export function DeviceDetailsPage() {
       {device ? <DeviceSubscriptionsCard device={device} /> : null}
       {device ? <EnrolmentCard device={device} /> : null}
       {device ? <CommandsCard device={device} /> : null}
+      {device ? <MaintenanceWindowCard device={device} /> : null}
       {device ? (
         <SectionCard title="App Version History">
           <AppVersionHistory deviceId={id} />
