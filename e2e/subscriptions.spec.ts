@@ -1,6 +1,10 @@
 import type { Browser, Page } from '@playwright/test';
 import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
 
+// A payment runs through two browsers (the admin's and the customer's checkout): on a slow 2-core
+// host with two workers it took 56 s of the default 60.
+test.describe.configure({ timeout: 120_000 });
+
 /** A subscription belongs to a machine of the fleet (decision 068): the one these links name. */
 const serialNumber = 'SN-E2E-0001';
 test.beforeAll(async ({ request }) => {
