@@ -18,6 +18,8 @@ import { createSignInThrottle } from './modules/auth/sign-in-throttle.ts';
 import { createStepUpService, type StepUpService } from './modules/auth/step-up-service.ts';
 import { createDeviceAuth, deviceAuthChannel, type DeviceAuth } from './modules/device-api/device-auth.ts';
 import { createDeviceGate, type DeviceGateService } from './modules/device-api/device-gate.ts';
+import { createSettingsVersions, type SettingsVersions } from './modules/device-api/settings-versions.ts';
+import { settingsChangedChannel } from './modules/machine-settings/settings-service.ts';
 import {
   createLicenceVersions,
   licenceChangedChannel,
@@ -82,6 +84,8 @@ export type AppServices = {
   licenceVersions: LicenceVersions;
   /** Which machines have commands waiting, from memory, and the machines in a long-poll (decision 076). */
   commandInbox: CommandInbox;
+  /** Each machine's settings version and heartbeat interval, from memory (decision 079). */
+  settingsVersions: SettingsVersions;
   /** Machines' licences: the subscriptions module derives them again on every payment (decision 068). */
   licences: Licences;
 };
@@ -168,6 +172,12 @@ export async function createAppServices(
   const commandFeed = await database.listen(commandQueuedChannel, commandInbox.feed);
   app.addHook('onClose', () => commandFeed.close());
   app.decorate('commandInbox', commandInbox);
+  const settingsVersions = createSettingsVersions({
+    db,
+    defaultHeartbeatSeconds: config.deviceHeartbeatSeconds,
+  });
+  const settingsFeed = await database.listen(settingsChangedChannel, settingsVersions.feed);
+  app.addHook('onClose', () => settingsFeed.close());
 
   const deviceGate = createDeviceGate({ db, config, now, log, redis });
   app.decorate('deviceGate', deviceGate);
@@ -198,5 +208,6 @@ export async function createAppServices(
     deviceGate,
     licenceVersions,
     commandInbox,
+    settingsVersions,
   };
 }

@@ -70,7 +70,6 @@ const number = (field: string, min: number, max: number) =>
 export const maxBatchItems = 500;
 
 // ---------- enrolment ----------
-
 /** Typed by a person: 10 characters of Crockford base32 shown as XXXXX-XXXXX (50 bits, 24 h, single use). */
 export const enrolBodySchema = strictObject({
   code: z
@@ -90,7 +89,6 @@ export type EnrolResult = z.infer<typeof enrolResultSchema>;
 export const enrolResponseSchema = envelope(enrolResultSchema);
 
 // ---------- check-in ----------
-
 export const heartbeatBodySchema = strictObject({
   versionCode: z
     .number({ error: 'versionCode must be a whole number' })
@@ -114,6 +112,8 @@ export const heartbeatResultSchema = z.object({
    * holds, the app fetches a new one (GET /api/v1/app/licence; docs/device-api.md).
    */
   licenceVersion: z.number().int(),
+  /** The machine's settings version: above the one applied, fetch GET /api/v1/app/settings and apply. */
+  settingsVersion: z.number().int(),
   /**
    * Commands waiting for the machine, oldest first (usually none): the same as the long-poll
    * GET /api/v1/app/commands hands over. Run each once, by its `_id`, and report its result.

@@ -151,6 +151,11 @@ const phrases: Phrase[] = [
   ['GET', /^\/machine\/:id\/maintenance-window$/, 'Viewed the maintenance window of device', 'device'],
   ['PUT', /^\/machine\/:id\/maintenance-window$/, 'Changed the maintenance window of device', 'device'],
   ['PUT', /^\/groups\/:id\/maintenance-window$/, 'Changed the maintenance window of a machine group'],
+  ['GET', /^\/settings$/, "Viewed the fleet's default settings"],
+  ['PATCH', /^\/settings$/, "Changed the fleet's default settings"],
+  ['GET', /^\/machine\/:id\/settings$/, 'Viewed the settings of device', 'device'],
+  ['PATCH', /^\/machine\/:id\/settings$/, 'Changed the settings of device', 'device'],
+  ['PATCH', /^\/groups\/:id\/settings$/, 'Changed the settings of a machine group'],
 ];
 const appPhrases: Phrase[] = [
   ['POST', /^\/heartbeat$/, 'Machine checked in'],
@@ -164,6 +169,8 @@ const appPhrases: Phrase[] = [
   ['POST', /^\/token\/refresh$/, "Renewed a person's session on the machine"],
   ['GET', /^\/me$/, 'Machine read who is signed in'],
   ['GET', /^\/licence$/, 'Machine fetched its licence'],
+  ['GET', /^\/settings$/, 'Machine fetched its settings'],
+  ['POST', /^\/settings\/applied$/, 'Machine applied its settings'],
   ['GET', /^\/commands$/, 'Machine asked for its commands'],
   ['POST', /^\/commands\/:id\/result$/, 'Machine reported the result of a command'],
   ['PUT', /^\/commands\/:id\/diagnostics$/, 'Machine uploaded diagnostics'],

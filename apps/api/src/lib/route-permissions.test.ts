@@ -150,6 +150,13 @@ const reviewed: Record<string, RoutePermission> = {
   'PUT /api/v1/admin/machine/:id/maintenance-window': 'devices.edit',
   'POST /api/v1/admin/groups/:id/members/remove': 'groups.manage',
   'POST /api/v1/admin/commands': 'commands.send',
+  // Settings: seeing them is seeing the machine; a machine's own with its edit, the fleet's and a
+  // group's (many machines at once) with groups.manage.
+  'GET /api/v1/admin/settings': 'devices.view',
+  'PATCH /api/v1/admin/settings': 'groups.manage',
+  'GET /api/v1/admin/machine/:id/settings': 'devices.view',
+  'PATCH /api/v1/admin/machine/:id/settings': 'devices.edit',
+  'PATCH /api/v1/admin/groups/:id/settings': 'groups.manage',
   'GET /api/v1/admin/command-batches/:id': 'devices.view',
   'POST /api/v1/admin/command-batches/:id/approve': 'commands.send',
   'POST /api/v1/admin/command-batches/:id/reject': 'commands.send',

@@ -7,6 +7,7 @@ import { dashboardModule } from './dashboard/dashboard-module.ts';
 import { deviceApiModule } from './device-api/device-api-module.ts';
 import { commandsModule } from './commands/commands-module.ts';
 import { maintenanceWindowsModule } from './maintenance-windows/maintenance-windows-module.ts';
+import { machineSettingsModule } from './machine-settings/machine-settings-module.ts';
 import { clockControlModule } from './clock-control/clock-control-module.ts';
 import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
@@ -57,6 +58,7 @@ export const appModules: readonly AppModule[] = [
   groupsModule,
   commandsModule,
   maintenanceWindowsModule,
+  machineSettingsModule,
   // Last, and only with CLOCK_CONTROL=1: the e2e tests' movable clock.
   clockControlModule,
 ];

@@ -15,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { licenceStates as licenceStateValues } from '@app/contract/licences';
+import type { SettingValues, SettingsFromGroups } from '@app/contract/machine-settings';
 import type { MaintenanceWindow } from '@app/contract/maintenance-windows';
 import { roles, users } from './users.ts';
 
@@ -87,6 +88,18 @@ export const devices = pgTable(
     busySince: timestamp('busy_since', { withTimezone: true }),
     maintenanceWindow: jsonb('maintenance_window').$type<MaintenanceWindow>(),
     maintenanceWindowGroupId: uuid('maintenance_window_group_id'),
+    /*
+     * Settings of the app (issue 37 item 3, decision 079): the machine's own values, the values of
+     * the groups set on it (key -> { value, groupId }, written when a group's are set, as windows
+     * are), the version of its effective settings (grows on every change of them) and since when,
+     * and the version the app last reported applying.
+     */
+    settingsOwn: jsonb('settings_own').$type<SettingValues>().notNull().default({}),
+    settingsFromGroups: jsonb('settings_from_groups').$type<SettingsFromGroups>().notNull().default({}),
+    settingsVersion: integer('settings_version').notNull().default(0),
+    settingsChangedAt: timestamp('settings_changed_at', { withTimezone: true }),
+    settingsAppliedVersion: integer('settings_applied_version'),
+    settingsAppliedAt: timestamp('settings_applied_at', { withTimezone: true }),
   },
   (t) => [
     // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.
@@ -97,6 +110,10 @@ export const devices = pgTable(
     // The plain column, so the dashboard's online and never-seen counts are index-only range counts
     // (an expression index cannot answer an index-only scan; decision 050).
     index('devices_last_seen_at_idx').on(t.lastSeenAt),
+    // The Settings drift facet and the dashboard's count: only drifting machines are in it.
+    index('devices_settings_drift_idx')
+      .on(t.settingsChangedAt)
+      .where(sql`${t.settingsVersion} > coalesce(${t.settingsAppliedVersion}, 0)`),
     uniqueIndex('devices_machine_number_lower_idx').on(sql`lower(${t.machineNumber})`),
     uniqueIndex('devices_serial_number_lower_idx').on(sql`lower(${t.serialNumber})`),
     index('devices_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),

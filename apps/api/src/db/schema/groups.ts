@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { SettingValues } from '@app/contract/machine-settings';
 import type { MaintenanceWindow } from '@app/contract/maintenance-windows';
 import { devices } from './devices.ts';
 
@@ -26,6 +27,8 @@ export const machineGroups = pgTable(
     filter: jsonb('filter'),
     /** Copied onto its machines when set (devices.maintenance_window_group_id names the group). */
     maintenanceWindow: jsonb('maintenance_window').$type<MaintenanceWindow>(),
+    /** Its settings' values, copied onto its machines when set (devices.settings_from_groups). */
+    settings: jsonb('settings').$type<SettingValues>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
     createdBy: text('created_by').notNull(),
   },
@@ -52,3 +55,11 @@ export const machineGroupMembers = pgTable(
     index('machine_group_members_device_idx').on(t.deviceId),
   ],
 );
+
+/** The fleet's default settings of the machines' app (issue 37 item 3): one row per key set. */
+export const fleetSettings = pgTable('fleet_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  updatedBy: text('updated_by').notNull(),
+});

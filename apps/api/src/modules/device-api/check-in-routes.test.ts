@@ -36,6 +36,7 @@ describe('POST appHeartbeat', () => {
       serverTime: t.clock.now.toISOString(),
       nextHeartbeatSeconds: 300,
       licenceVersion: 1,
+      settingsVersion: 0,
       commands: [],
     });
   });

@@ -6,6 +6,7 @@ import { requireDevice } from '#api/lib/request-context.ts';
 import type { CommandInbox } from '../commands/command-inbox.ts';
 import type { DeviceGateService } from './device-gate.ts';
 import type { LicenceVersions } from './licence-versions.ts';
+import type { SettingsVersions } from './settings-versions.ts';
 
 /**
  * The heartbeat: the app's version and position join the coalesced last-seen write (check-ins.ts);
@@ -18,8 +19,9 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
   licenceVersions: LicenceVersions;
   commandInbox: CommandInbox;
   now: () => Date;
-  heartbeatSeconds: number;
-}> = async (app, { gate, licenceVersions, commandInbox, now, heartbeatSeconds }) => {
+  /** The machine's settings version and heartbeat interval (its setting, or DEVICE_HEARTBEAT_SECONDS). */
+  settingsVersions: SettingsVersions;
+}> = async (app, { gate, licenceVersions, commandInbox, settingsVersions, now }) => {
   app.post(
     apiPaths.appHeartbeat,
     {
@@ -61,9 +63,11 @@ export const checkInRoutes: FastifyPluginAsyncZod<{
       });
       // Only a machine memory says may have commands waiting costs a read (command-inbox.ts).
       const pending = commandInbox.forHeartbeat(deviceId, body.busy ?? false);
+      const settings = settingsVersions.peek(deviceId) ?? (await settingsVersions.get(deviceId));
       return ok({
         serverTime: at.toISOString(),
-        nextHeartbeatSeconds: heartbeatSeconds,
+        nextHeartbeatSeconds: settings.heartbeatSeconds,
+        settingsVersion: settings.version,
         licenceVersion: licenceVersions.peek(deviceId) ?? (await licenceVersions.get(deviceId)),
         commands: pending ? await pending : [],
       });

@@ -9,6 +9,7 @@ import type { DeviceAuth } from './device-auth.ts';
 import type { DeviceGateService } from './device-gate.ts';
 import { identityRoutes } from './identity-routes.ts';
 import type { LicenceVersions } from './licence-versions.ts';
+import type { SettingsVersions } from './settings-versions.ts';
 import { syncRoutes } from './sync/sync-routes.ts';
 
 export type DeviceApiDeps = {
@@ -23,6 +24,8 @@ export type DeviceApiDeps = {
   licenceVersions: LicenceVersions;
   /** Which machines have commands waiting (the heartbeat hands them over; modules/commands). */
   commandInbox: CommandInbox;
+  /** Each machine's settings version and heartbeat interval (the heartbeat answers them; modules/machine-settings). */
+  settingsVersions: SettingsVersions;
   /** The throttles' store (memory, or Redis shared by every API instance): enrolment and sign-in tries. */
   throttleStore?: ThrottleStore;
 };
@@ -36,7 +39,19 @@ export const deviceApiModule = defineModule({
   name: 'device-api',
   async register(
     app,
-    { db, config, now, log, storage, deviceAuth, deviceGate, licenceVersions, commandInbox, throttleStore },
+    {
+      db,
+      config,
+      now,
+      log,
+      storage,
+      deviceAuth,
+      deviceGate,
+      licenceVersions,
+      commandInbox,
+      settingsVersions,
+      throttleStore,
+    },
   ) {
     const deps: DeviceApiDeps = {
       db,
@@ -48,6 +63,7 @@ export const deviceApiModule = defineModule({
       gate: deviceGate,
       licenceVersions,
       commandInbox,
+      settingsVersions,
       throttleStore,
     };
     await app.register(identityRoutes, deps);

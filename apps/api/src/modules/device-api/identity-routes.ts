@@ -13,7 +13,17 @@ import { createTechnicianMachinesService } from './technician-machines-service.t
  * in on a machine, check-ins, and which machines a technician may sign in on.
  */
 export const identityRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, deps) => {
-  const { db, config, now, gate, throttleStore, deviceAuth, licenceVersions, commandInbox } = deps;
+  const {
+    db,
+    config,
+    now,
+    gate,
+    throttleStore,
+    deviceAuth,
+    licenceVersions,
+    commandInbox,
+    settingsVersions,
+  } = deps;
   await app.register(enrolmentRoutes, {
     enrolment: createEnrolmentService({
       db,
@@ -28,8 +38,8 @@ export const identityRoutes: FastifyPluginAsyncZod<DeviceApiDeps> = async (app, 
     gate,
     licenceVersions,
     commandInbox,
+    settingsVersions,
     now,
-    heartbeatSeconds: config.deviceHeartbeatSeconds,
   });
   await app.register(technicianMachinesRoutes, {
     machines: createTechnicianMachinesService({ db, now }),

@@ -43,6 +43,13 @@ export type DeviceListRow = Omit<
   | 'busySince'
   | 'maintenanceWindow'
   | 'maintenanceWindowGroupId'
+  // Settings are the Settings card's (modules/machine-settings).
+  | 'settingsOwn'
+  | 'settingsFromGroups'
+  | 'settingsVersion'
+  | 'settingsChangedAt'
+  | 'settingsAppliedVersion'
+  | 'settingsAppliedAt'
 >;
 
 type Timestamps = 'createdAt' | 'updatedAt' | 'lastSeenAt' | 'licencePaidThrough' | 'licenceGraceUntil';

@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '#api/db/client.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
+
+/** What the heartbeat's answer says of a machine's settings. */
+export type SettingsBeat = { version: number; heartbeatSeconds: number };
+type Entry = SettingsBeat & { until: number };
+
+/**
+ * Each machine's settings version and heartbeat interval for the heartbeat's answer, from memory
+ * (the heartbeat stays free of reads, decision 038). A notice on 'settings_changed' (a machine's id,
+ * or '*' for many) forgets what it names, and the next heartbeat reads the row again: so an app
+ * learns of new settings on its next heartbeat. While the feed is not live nothing is kept, and a
+ * read that began before a notice arrived is not kept either (a generation count).
+ */
+export function createSettingsVersions({
+  db,
+  defaultHeartbeatSeconds,
+  ttlMs = 15 * 60_000,
+  maxEntries = 100_000,
+  now = Date.now,
+}: {
+  db: Db;
+  defaultHeartbeatSeconds: number;
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}) {
+  const entries = new Map<string, Entry>();
+  let live = false;
+  let generation = 0;
+
+  return {
+    feed: {
+      onPayload(payload: string) {
+        generation++;
+        if (payload === '*') entries.clear();
+        else entries.delete(payload);
+      },
+      onLive(next: boolean) {
+        generation++;
+        entries.clear();
+        live = next;
+      },
+    },
+
+    /** From memory, without a promise (the heartbeat's path). */
+    peek(deviceId: string): SettingsBeat | undefined {
+      const held = entries.get(deviceId);
+      return held && held.until > now() ? held : undefined;
+    },
+
+    /** Read from the machine's row and the fleet's default (one statement), and kept while live. */
+    async get(deviceId: string): Promise<SettingsBeat> {
+      const readAt = generation;
+      const result = await db.execute(sql`
+        select d.settings_version as version,
+          coalesce(d.settings_own->'heartbeatSeconds', d.settings_from_groups->'heartbeatSeconds'->'value',
+            (select value from fleet_settings where key = 'heartbeatSeconds')) as heartbeat
+        from devices d where d.id = ${deviceId}`);
+      const [row] = rowsOf<{ version: number; heartbeat: unknown }>(result);
+      const beat: SettingsBeat = {
+        version: row?.version ?? 0,
+        heartbeatSeconds: typeof row?.heartbeat === 'number' ? row.heartbeat : defaultHeartbeatSeconds,
+      };
+      if (live && row && readAt === generation) {
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+        entries.set(deviceId, { ...beat, until: now() + ttlMs });
+      }
+      return beat;
+    },
+
+    get size() {
+      return entries.size;
+    },
+  };
+}
+export type SettingsVersions = ReturnType<typeof createSettingsVersions>;
