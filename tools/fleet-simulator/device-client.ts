@@ -18,6 +18,7 @@ import {
   type CommandState,
 } from '@app/contract/commands';
 import { licencePaths } from '@app/contract/licences';
+import { settingsPaths, type AppSettings } from '@app/contract/machine-settings';
 import { apiPaths } from '@app/contract/paths';
 import { ApiError, createHttp, type HttpOptions } from './http.ts';
 
@@ -80,6 +81,15 @@ export class DeviceClient {
       method: 'GET',
       path: licencePaths.appLicence,
     });
+  }
+
+  /** This machine's effective settings and their version (apply, then report: app-settings.ts). */
+  settings() {
+    return this.asMachine<AppSettings>({ method: 'GET', path: settingsPaths.app });
+  }
+
+  settingsApplied(version: number) {
+    return this.asMachine({ method: 'POST', path: settingsPaths.appApplied, body: { version } });
   }
 
   /**

@@ -5,6 +5,7 @@ import { DeviceClient } from './device-client.ts';
 import { AppLog } from './diagnostics.ts';
 import { fakeAccessLog, fakeErrorLog, fakePatient, fakeTreatment, placeOf } from './fake-data.ts';
 import { newLedger } from './ledger.ts';
+import { AppliedSettings } from './app-settings.ts';
 import { HeldLicence } from './licence.ts';
 import type { MachineOptions } from './machine-options.ts';
 import { MachineCommands } from './machine-commands.ts';
@@ -42,6 +43,8 @@ export class SimMachine {
   /** A safety hold's reason while it holds (no treatment starts), else null. */
   hold: string | null = null;
   readonly licence: HeldLicence;
+  /** The app's settings as applied (heartbeat interval, log level, language, time zone). */
+  readonly settings: AppliedSettings;
   /** The release it runs. */
   readonly app: { code: number; name: string };
   /** The app's own log, which a diagnostics file carries. */
@@ -68,6 +71,7 @@ export class SimMachine {
       fetchToken: () => this.client.licence(),
     });
     this.appLog = new AppLog(this.now);
+    this.settings = new AppliedSettings(this.client, (text) => this.appLog.add(text));
     this.outbox = new Outbox({
       client: this.client,
       ledger: this.ledger,
@@ -141,6 +145,10 @@ export class SimMachine {
     });
     this.heartbeats++;
     if (this.licence.wants(answer.licenceVersion)) await this.refreshLicence();
+    if (this.settings.wants(answer.settingsVersion))
+      await this.settings
+        .refresh()
+        .catch((err: Error) => this.ledger.surprises.push(`${this.label} settings: ${err.message}`));
     await this.machineCommands.take(answer.commands);
   }
 
