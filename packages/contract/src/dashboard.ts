@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { failedCommandDays } from './device-filters.ts';
 import { envelope } from './envelope.ts';
 
 /**
@@ -25,6 +26,13 @@ const operationsLicencesSchema = z.object({
   /** Active licences whose paid time ends within `licenceLapsingDays`. */
   lapsing: z.number().int(),
 });
+/** Remote operations (issue 37): machines an admin should look at, each the total of a Device Management filter. */
+const operationsRemoteSchema = z.object({
+  /** Settings not applied yet (the Settings filter's "drift"). */
+  settingsDrift: z.number().int(),
+  /** A command failed within failedCommandDays (the Commands filter). */
+  failedCommands: z.number().int(),
+});
 /** One UTC day of the last 30, oldest first, today last. */
 const treatmentDaySchema = z.object({ day: z.string(), count: z.number().int() });
 const operationsTreatmentsSchema = z.object({
@@ -49,6 +57,8 @@ const operationsSchema = z.object({
   openAlarms: z.number().int().optional(),
   /** With devices.view, like the machines: the figures link to Device Management. */
   licences: operationsLicencesSchema.optional(),
+  /** With devices.view: settings drift and failed commands. */
+  remote: operationsRemoteSchema.optional(),
   subscriptions: operationsSubscriptionsSchema.optional(),
   treatments: operationsTreatmentsSchema.optional(),
 });
@@ -101,6 +111,9 @@ export const dashboardTexts = {
   inGrace: 'In grace',
   lapsed: 'Lapsed',
   lapsing: `Lapsing within ${licenceLapsingDays} days`,
+  remote: 'Remote operations',
+  settingsDrift: 'Settings not applied',
+  failedCommands: `Failed commands, last ${failedCommandDays} days`,
   treatments: 'Treatments',
   today: 'Today',
   last30Days: 'Last 30 days',

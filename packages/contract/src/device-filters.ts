@@ -5,6 +5,12 @@ import { facetValueSchema } from './facets.ts';
 import { licenceStates } from './licences.ts';
 import { pageQuery, strictObject } from './fields.ts';
 
+/** The Settings facet: machines whose settings are not applied yet, or are. */
+export const settingsFilters = ['drift', 'applied'] as const;
+export const settingsFilterLabels = { drift: 'Not applied (drift)', applied: 'Applied' } as const;
+/** The Commands filter and the dashboard's figure: a command failed within this many days. */
+export const failedCommandDays = 7;
+
 /** A facet value meaning "not set": no subscription, or no app version reported yet. */
 export const noneFilter = 'none';
 
@@ -96,6 +102,12 @@ export const deviceFilterShape = {
     .min(1, 'licenceEndsWithin must be at least 1')
     .max(366, 'licenceEndsWithin must be at most 366')
     .optional(),
+  /** Ours (issue 37): settings not yet applied by the machine (drift), or applied. */
+  settings: z
+    .enum(settingsFilters, { error: `settings must be one of ${settingsFilters.join(', ')}` })
+    .optional(),
+  /** Ours (issue 37): a command failed on the machine within the last `failedCommandDays`. */
+  commands: z.enum(['failed'], { error: 'commands must be failed' }).optional(),
 };
 export type DeviceFilterQuery = {
   [K in keyof typeof deviceFilterShape]?: z.output<(typeof deviceFilterShape)[K]>;

@@ -65,6 +65,8 @@ export const paths = {
       online?: 'online' | 'offline' | 'never';
       licence?: 'active' | 'grace' | 'lapsed' | 'exempt' | 'unlicensed';
       licenceEndsWithin?: number;
+      settings?: 'drift' | 'applied';
+      commands?: 'failed';
     }
   >('/admin/device'),
   deviceDetails: withParam('/admin/device-details', 'id'),

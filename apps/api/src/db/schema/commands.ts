@@ -82,6 +82,10 @@ export const machineCommands = pgTable(
     index('machine_commands_batch_state_idx')
       .on(t.batchId, t.state)
       .where(sql`${t.batchId} is not null`),
+    // Machines with a failed command lately: the dashboard's figure and Device Management's filter.
+    index('machine_commands_failed_idx')
+      .on(t.finishedAt, t.deviceId)
+      .where(sql`${t.state} = 'failed'`),
     // The expiry sweep.
     index('machine_commands_open_expiry_idx')
       .on(t.expiresAt)

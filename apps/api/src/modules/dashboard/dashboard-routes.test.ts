@@ -264,7 +264,7 @@ describe('permissions', () => {
       return [...Object.keys(groups), ...Object.keys(highlights).map((k) => `highlights.${k}`)].sort();
     };
     expect(await only([])).toEqual([]);
-    expect(await only(['devices.view'])).toEqual(['licences', 'machines', 'openAlarms']);
+    expect(await only(['devices.view'])).toEqual(['licences', 'machines', 'openAlarms', 'remote']);
     expect(await only(['subscriptions.view'])).toEqual([
       'highlights.newCustomers',
       'highlights.newOrders',
@@ -279,6 +279,7 @@ describe('permissions', () => {
       'licences',
       'machines',
       'openAlarms',
+      'remote',
       'subscriptions',
       'treatments',
     ]);

@@ -64,20 +64,30 @@ export function createDashboardService({
    * licences' end (devices_licence_active_until_idx); index-only counts of the machines that need an
    * admin, not of the fleet.
    */
+  const countDevices = async (filters: Parameters<typeof deviceFilterWhere>[0], at: Date) =>
+    (
+      await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(devices)
+        .where(deviceFilterWhere(filters, at, at).where)
+    )[0]!.n;
   async function licenceFigures(at: Date) {
-    const count = async (filters: Parameters<typeof deviceFilterWhere>[0]) =>
-      (
-        await db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(devices)
-          .where(deviceFilterWhere(filters, at, at).where)
-      )[0]!.n;
+    const count = (filters: Parameters<typeof deviceFilterWhere>[0]) => countDevices(filters, at);
     const [grace, lapsed, lapsing] = await Promise.all([
       count({ licence: 'grace' }),
       count({ licence: 'lapsed' }),
       count({ licenceEndsWithin: licenceLapsingDays }),
     ]);
     return { grace, lapsed, lapsing };
+  }
+
+  /** Drift: the partial index devices_settings_drift_idx; failed commands: machine_commands_failed_idx. */
+  async function remoteFigures(at: Date) {
+    const [settingsDrift, failedCommands] = await Promise.all([
+      countDevices({ settings: 'drift' }, at),
+      countDevices({ commands: 'failed' }, at),
+    ]);
+    return { settingsDrift, failedCommands };
   }
 
   /** As the Subscriptions list shows them, with the list's own filters (so a figure is its list's total). */
@@ -150,15 +160,24 @@ export function createDashboardService({
   async function operations(permissions: readonly Permission[]): Promise<Operations> {
     const at = now();
     const may = (p: Permission) => permissions.includes(p);
-    const [h, m, alarms, l, s, t] = await Promise.all([
+    const [h, m, alarms, l, r, s, t] = await Promise.all([
       highlights(at, may),
       may('devices.view') ? machines(at) : undefined,
       may('devices.view') ? counter('alarms_open') : undefined,
       may('devices.view') ? licenceFigures(at) : undefined,
+      may('devices.view') ? remoteFigures(at) : undefined,
       may('subscriptions.view') ? subscriptionFigures(at) : undefined,
       may('patients.view') ? treatments(at) : undefined,
     ]);
-    return { highlights: h, machines: m, openAlarms: alarms, licences: l, subscriptions: s, treatments: t };
+    return {
+      highlights: h,
+      machines: m,
+      openAlarms: alarms,
+      licences: l,
+      remote: r,
+      subscriptions: s,
+      treatments: t,
+    };
   }
 
   return { operations };

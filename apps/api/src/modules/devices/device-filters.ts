@@ -1,5 +1,10 @@
 import { and, eq, gte, isNull, lt, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { noneFilter, parseAppVersionFilter, type DeviceFilterQuery } from '@app/contract/device-filters';
+import {
+  failedCommandDays,
+  noneFilter,
+  parseAppVersionFilter,
+  type DeviceFilterQuery,
+} from '@app/contract/device-filters';
 import { appVersionSortKey, devices } from '#api/db/schema/devices.ts';
 import { containsPattern } from '#api/lib/pagination.ts';
 
@@ -105,8 +110,14 @@ export function deviceFilterWhere(
       offline: lt(devices.lastSeenAt, onlineSince),
       never: isNull(devices.lastSeenAt),
     }[filters.online];
-  const { licenceEndsWithin } = filters;
+  const { licenceEndsWithin, settings, commands } = filters;
   const facets = facetConditions(filters, deviceFacetColumns);
+  // Drift is what the partial index devices_settings_drift_idx holds.
+  const drift = sql`${devices.settingsVersion} > coalesce(${devices.settingsAppliedVersion}, 0)`;
+  if (settings) facets.push(settings === 'drift' ? drift : sql`not (${drift})`);
+  if (commands === 'failed')
+    facets.push(sql`${devices.id} in (select device_id from machine_commands
+      where state = 'failed' and finished_at >= ${new Date(at.getTime() - failedCommandDays * 86_400_000)})`);
   if (licenceEndsWithin)
     facets.push(
       and(
@@ -119,7 +130,7 @@ export function deviceFilterWhere(
     /** Anything besides search and the online state (those two have counts of their own). */
     faceted: facets.length > 0,
     /** Only equality facets: device_facet_counts counts them exactly (device-counts.ts). */
-    facetsOnly: facets.length > 0 && !searched && !byOnline && !licenceEndsWithin,
+    facetsOnly: facets.length > 0 && !searched && !byOnline && !licenceEndsWithin && !settings && !commands,
     where: and(searched, byOnline, ...facets) as SQL | undefined,
   };
 }

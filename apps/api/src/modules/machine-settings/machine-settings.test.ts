@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const change = (url: string, payload: unknown, token = admin) =>
+const change = (url: string, payload: Record<string, unknown>, token = admin) =>
   t.injectAs(token, { method: 'PATCH', url, payload });
 const view = async (deviceId: string): Promise<MachineSettingsView> => {
   const res = await t.injectAs(admin, { method: 'GET', url: settingsPaths.machine(deviceId) });
@@ -232,6 +232,6 @@ describe('who may', () => {
     });
     expect(res.statusCode).toBe(400);
     expect((await view(a.deviceId)).appliedVersion).toBeNull();
-    expect((await deviceInject(t, null, { method: 'GET', url: settingsPaths.app })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: settingsPaths.app })).statusCode).toBe(401);
   });
 });

@@ -17,6 +17,7 @@ const everything: Operations = {
   machines: { online: 1200, offline: 35, neverSeen: 7, offlineMinutes: 15 },
   openAlarms: 3,
   licences: { grace: 4, lapsed: 1, lapsing: 12 },
+  remote: { settingsDrift: 6, failedCommands: 2 },
   subscriptions: { pending: 5, failed: 2, expiringIn7Days: 9 },
   treatments: { today: 4, last30Days: 291, days },
 };
@@ -51,6 +52,10 @@ describe('the Operations section', () => {
       ['4 In grace', '/admin/device?licence=grace'],
       ['1 Lapsed', '/admin/device?licence=lapsed'],
       ['12 Lapsing within 14 days', '/admin/device?licenceEndsWithin=14'],
+    ]);
+    expect(links('Remote operations')).toEqual([
+      ['6 Settings not applied', '/admin/device?settings=drift'],
+      ['2 Failed commands, last 7 days', '/admin/device?commands=failed'],
     ]);
     expect(links('Subscriptions')).toEqual([
       ['5 Pending', '/admin/subscription-management?status=1'],

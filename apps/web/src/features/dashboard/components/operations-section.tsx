@@ -55,7 +55,7 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 }
 
 function Groups({ data }: { data: Operations }) {
-  const { machines, openAlarms, licences, subscriptions, treatments } = data;
+  const { machines, openAlarms, licences, remote, subscriptions, treatments } = data;
   const lastDay = treatments?.days.at(-1)?.day;
   if (!machines && openAlarms === undefined && !licences && !subscriptions && !treatments)
     return <p className="mb-0">{dashboardTexts.nothingToShow}</p>;
@@ -110,6 +110,22 @@ function Groups({ data }: { data: Operations }) {
               value={licences.lapsing}
               label={dashboardTexts.lapsing}
               to={paths.devices.href({ licenceEndsWithin: licenceLapsingDays })}
+            />
+          </ul>
+        </Group>
+      ) : null}
+      {remote ? (
+        <Group title={dashboardTexts.remote}>
+          <ul className="row row-cols-2 g-2 list-unstyled mb-0">
+            <Figure
+              value={remote.settingsDrift}
+              label={dashboardTexts.settingsDrift}
+              to={paths.devices.href({ settings: 'drift' })}
+            />
+            <Figure
+              value={remote.failedCommands}
+              label={dashboardTexts.failedCommands}
+              to={paths.devices.href({ commands: 'failed' })}
             />
           </ul>
         </Group>

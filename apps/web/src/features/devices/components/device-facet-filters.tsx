@@ -1,6 +1,9 @@
 import {
   appVersionFilterLabel,
+  failedCommandDays,
   noneFilter,
+  settingsFilterLabels,
+  settingsFilters,
   parseAppVersionFilter,
   type DeviceFilterQuery,
 } from '@app/contract/device-filters';
@@ -24,6 +27,8 @@ const facetNames = [
   'subscriptionStatus',
   'licence',
   'licenceEndsWithin',
+  'settings',
+  'commands',
   'country',
   'city',
   'appVersion',
@@ -61,6 +66,9 @@ const endsOptions = [String(licenceLapsingDays), '30'].map((days) => ({
   value: days,
   label: endsLabel(days),
 }));
+
+const settingsOptions = settingsFilters.map((value) => ({ value, label: settingsFilterLabels[value] }));
+const commandsOptions = [{ value: 'failed', label: `Failed in the last ${failedCommandDays} days` }];
 
 /**
  * The selects for online state, status, subscription status, country, city and app version. The
@@ -106,6 +114,20 @@ export function DeviceFacetSelects({ filters }: { filters: ReturnType<typeof use
         value={ends ?? ''}
         options={withCurrent(endsOptions, ends, endsLabel)}
         onChange={(licenceEndsWithin) => set({ licenceEndsWithin })}
+      />
+      <FilterSelect
+        label="Settings"
+        allLabel="Any settings"
+        value={values.settings ?? ''}
+        options={settingsOptions}
+        onChange={(settings) => set({ settings })}
+      />
+      <FilterSelect
+        label="Commands"
+        allLabel="Any commands"
+        value={values.commands ?? ''}
+        options={commandsOptions}
+        onChange={(commands) => set({ commands })}
       />
       <FilterSelect
         label="Country"
