@@ -1,12 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 /*
- * The baseline of `npm run bench:licence`: today's heartbeat, the API as it was just before the
- * licence tokens landed (the parent of the first commit touching modules/licence-tokens, or
- * BENCH_BASELINE_REF), built from that commit's sources. It runs on the same database as the
+ * The baseline of `npm run bench:licence`: the heartbeat with licences off. By default this
+ * checkout's committed API (HEAD) with the one licence step of the heartbeat taken out (its answer's
+ * licenceVersion is 0, never looked up: licencesOff below), so the two differ by the licence alone;
+ * comparing with the API from before the licence tokens (BENCH_BASELINE_REF=<commit>, unpatched)
+ * also counted everything that landed since (commands, windows, settings). It runs on the same database as the
  * current API (its migrations are a prefix of today's, so it migrates nothing), so both answer the
  * same machines with the same credentials. No `npm ci`: the extracted tree links to this checkout's
  * node_modules, except the workspace packages (@app/...), which it takes from the commit itself.
@@ -18,20 +28,33 @@ const git = (root: string, ...args: string[]) =>
 /** The commit the baseline is built from, and how it was chosen. */
 export function baselineCommit(root: string) {
   const ref = process.env.BENCH_BASELINE_REF;
-  if (ref) return { commit: git(root, 'rev-parse', '--verify', `${ref}^{commit}`), chosenBy: ref };
-  const first = git(root, 'log', '--reverse', '--format=%H', '--', 'apps/api/src/modules/licence-tokens')
-    .split('\n')
-    .at(0);
-  if (!first)
-    throw new Error('no commit touches apps/api/src/modules/licence-tokens: set BENCH_BASELINE_REF');
-  return {
-    commit: git(root, 'rev-parse', `${first}^`),
-    chosenBy: `the parent of ${first.slice(0, 7)}, the first commit of modules/licence-tokens`,
-  };
+  if (ref)
+    return {
+      commit: git(root, 'rev-parse', '--verify', `${ref}^{commit}`),
+      chosenBy: ref,
+      licencesOff: false,
+    };
+  if (git(root, 'status', '--porcelain', '--', 'apps/api', 'packages'))
+    console.error('warning: apps/api or packages differ from HEAD: the baseline is built from HEAD');
+  return { commit: git(root, 'rev-parse', 'HEAD'), chosenBy: 'HEAD with licences off', licencesOff: true };
+}
+
+/** The heartbeat's licence step, as check-in-routes.ts has it: replaced by 0 in the baseline. */
+const licenceStep = 'licenceVersions.peek(deviceId) ?? (await licenceVersions.get(deviceId))';
+
+/** Takes the licence step out of the extracted tree's heartbeat; throws when the code moved on. */
+function licencesOff(dir: string) {
+  const file = path.join(dir, 'apps/api/src/modules/device-api/check-in-routes.ts');
+  const source = readFileSync(file, 'utf8');
+  if (!source.includes(licenceStep))
+    throw new Error(
+      `bench/licence-baseline.ts: ${file} no longer has \`${licenceStep}\`: update licenceStep`,
+    );
+  writeFileSync(file, source.replace(licenceStep, '0'));
 }
 
 /** Extracts `commit` into a temporary directory and builds its API; `remove` deletes it again. */
-export function buildBaseline(root: string, commit: string) {
+export function buildBaseline(root: string, commit: string, withLicencesOff: boolean) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-licence-baseline-'));
   execFileSync(
     'sh',
@@ -43,6 +66,7 @@ export function buildBaseline(root: string, commit: string) {
     ],
     { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
   );
+  if (withLicencesOff) licencesOff(dir);
   const modules = path.join(dir, 'node_modules');
   mkdirSync(path.join(modules, '@app'), { recursive: true });
   for (const name of readdirSync(path.join(root, 'node_modules'))) {
