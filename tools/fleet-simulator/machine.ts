@@ -6,6 +6,7 @@ import { AppLog } from './diagnostics.ts';
 import { fakeAccessLog, fakeErrorLog, fakePatient, fakeTreatment, placeOf } from './fake-data.ts';
 import { newLedger } from './ledger.ts';
 import { AppliedSettings } from './app-settings.ts';
+import { checkForUpdate } from './app-update-check.ts';
 import { HeldLicence } from './licence.ts';
 import type { MachineOptions } from './machine-options.ts';
 import { MachineCommands } from './machine-commands.ts';
@@ -45,8 +46,8 @@ export class SimMachine {
   readonly licence: HeldLicence;
   /** The app's settings as applied (heartbeat interval, log level, language, time zone). */
   readonly settings: AppliedSettings;
-  /** The release it runs. */
-  readonly app: { code: number; name: string };
+  /** The release it runs (an update check that installs one changes it: app-update-check.ts). */
+  app: { code: number; name: string };
   /** The app's own log, which a diagnostics file carries. */
   readonly appLog: AppLog;
   private readonly machineCommands: MachineCommands;
@@ -150,6 +151,11 @@ export class SimMachine {
         .refresh()
         .catch((err: Error) => this.ledger.surprises.push(`${this.label} settings: ${err.message}`));
     await this.machineCommands.take(answer.commands);
+  }
+
+  /** Checks for an app update and installs one that is offered (not while it must wait). */
+  checkForUpdate() {
+    return checkForUpdate(this, appVersion.appName);
   }
 
   /** Waits for commands with the long-poll for up to `ms`, running each as it comes (between turns). */

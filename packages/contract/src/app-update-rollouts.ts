@@ -91,6 +91,12 @@ export const rolloutProgressSchema = z.object({
   appUnknown: z.number().int(),
   /** Of those, the machines that never reported a version. */
   notReported: z.number().int(),
+  /**
+   * Of the machines on an older version, those told at their last update check to wait for their
+   * maintenance window, or for a treatment to end (a release that respects windows, issue 37).
+   */
+  waitingForWindow: z.number().int(),
+  waitingForTreatment: z.number().int(),
 });
 export type RolloutProgress = z.infer<typeof rolloutProgressSchema>;
 
@@ -100,7 +106,12 @@ export type RolloutProgress = z.infer<typeof rolloutProgressSchema>;
  */
 export function rolloutProgressText(p: RolloutProgress): string {
   const parts = [`${p.updated} of ${p.targeted} updated`];
-  if (p.onOldVersion) parts.push(`${p.onOldVersion} on an older version`);
+  const waiting = [
+    p.waitingForWindow ? `${p.waitingForWindow} waiting for window` : '',
+    p.waitingForTreatment ? `${p.waitingForTreatment} waiting for a treatment to end` : '',
+  ].filter(Boolean);
+  if (p.onOldVersion)
+    parts.push(`${p.onOldVersion} on an older version${waiting.length ? ` (${waiting.join(', ')})` : ''}`);
   if (p.otherApp) parts.push(`${p.otherApp} on another app`);
   if (p.appUnknown) parts.push(`${p.appUnknown} not saying which app`);
   if (p.notReported) parts.push(`${p.notReported} not reported yet`);

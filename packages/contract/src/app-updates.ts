@@ -110,12 +110,22 @@ export const appUpdateFieldsSchema = strictObject({
   /** The first stage of its staged rollout (decision 051); without it the release goes to every machine. */
   // The console's select sends '' for "every machine".
   rolloutPercent: z.preprocess((v) => (v === '' ? undefined : v), rolloutPercentSchema.optional()),
+  /**
+   * Ours (issue 37): offered to a machine only inside its maintenance window and while no treatment
+   * runs. A multipart field is text: 'true' or 'false'.
+   */
+  respectsWindow: z
+    .preprocess(
+      (v) => (v === 'true' ? true : v === 'false' || v === '' ? false : v),
+      z.boolean({ error: 'respectsWindow must be true or false' }),
+    )
+    .optional(),
 });
 export type AppUpdateFields = z.output<typeof appUpdateFieldsSchema>;
 /** The fields every upload carries: with all of them in hand the server checks before the file arrives. */
 export const appUpdateFieldKeys = (
   Object.keys(appUpdateFieldsSchema.shape) as (keyof AppUpdateFields)[]
-).filter((key) => key !== 'rolloutPercent');
+).filter((key) => key !== 'rolloutPercent' && key !== 'respectsWindow');
 
 /** What a browser File or a server-side part has in common. */
 export type FileLike = { name: string; size: number };
@@ -165,6 +175,8 @@ export const appUpdateSchema = z.object({
   packageName: z.string().nullable(),
   createdAt: z.string(),
   ...rolloutFields,
+  /** Reaches a machine only inside its maintenance window and while no treatment runs (issue 37). */
+  respectsWindow: z.boolean(),
 });
 export type AppUpdate = z.infer<typeof appUpdateSchema>;
 
@@ -230,6 +242,12 @@ export const latestUpdateSchema = appUpdateSchema.extend({
    * to (decision 051); updateAvailable and forceUpdate are then true.
    */
   rollback: z.boolean(),
+  /**
+   * Ours (issue 37): the release respects maintenance windows and this machine must wait, its
+   * window being closed ('window') or a treatment running ('treatment'): updateAvailable and
+   * forceUpdate are then false; ask again later. Null otherwise (a rollback never waits).
+   */
+  waiting: z.enum(['window', 'treatment']).nullable(),
 });
 export type LatestUpdate = z.infer<typeof latestUpdateSchema>;
 export const latestUpdateResponseSchema = envelope(latestUpdateSchema);

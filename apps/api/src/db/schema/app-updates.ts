@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -41,6 +42,8 @@ export const appUpdates = pgTable(
      * are offered this release. 100 for releases stored before rollouts (they went to everyone).
      */
     rolloutPercent: smallint('rollout_percent').notNull().default(100),
+    /** Offered to a machine only inside its maintenance window and while it is idle (issue 37). */
+    respectsWindow: boolean('respects_window').notNull().default(false),
     /** active, paused, halted (nobody new gets it) or withdrawn (its machines go back to the previous one). */
     rolloutState: text('rollout_state').notNull().default('active'),
     /**

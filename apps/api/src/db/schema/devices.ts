@@ -100,6 +100,12 @@ export const devices = pgTable(
     settingsChangedAt: timestamp('settings_changed_at', { withTimezone: true }),
     settingsAppliedVersion: integer('settings_applied_version'),
     settingsAppliedAt: timestamp('settings_applied_at', { withTimezone: true }),
+    /**
+     * The release (respecting windows) this machine's last update check was told to wait for, and
+     * why ('window' or 'treatment'): the rollout's progress counts them (issue 37 item 4).
+     */
+    updateWaitingReleaseId: uuid('update_waiting_release_id'),
+    updateWaitingReason: text('update_waiting_reason'),
   },
   (t) => [
     // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.
@@ -110,6 +116,9 @@ export const devices = pgTable(
     // The plain column, so the dashboard's online and never-seen counts are index-only range counts
     // (an expression index cannot answer an index-only scan; decision 050).
     index('devices_last_seen_at_idx').on(t.lastSeenAt),
+    index('devices_update_waiting_idx')
+      .on(t.updateWaitingReleaseId)
+      .where(sql`${t.updateWaitingReleaseId} is not null`),
     // The Settings drift facet and the dashboard's count: only drifting machines are in it.
     index('devices_settings_drift_idx')
       .on(t.settingsChangedAt)

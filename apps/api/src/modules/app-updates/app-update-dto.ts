@@ -24,4 +24,5 @@ export const appUpdateDto = (row: Row, publicUrl: string): AppUpdate => ({
   rolloutState: row.rolloutState as AppUpdate['rolloutState'],
   approvalPending: row.approvalPending as AppUpdate['approvalPending'],
   approvalRequestedBy: row.approvalRequestedBy,
+  respectsWindow: row.respectsWindow,
 });

@@ -15,6 +15,7 @@ import { afterCursor, cursorAt, keysetCsv } from '#api/lib/csv-export.ts';
 import { chosenColumns, type Cell } from '#api/lib/export-columns.ts';
 import { appUpdateDto } from './app-update-dto.ts';
 import { cohortTallies, progressOf } from './rollout-progress.ts';
+import { waitingTallies } from './update-window.ts';
 import { devicesRunning, runningKey } from './running-devices.ts';
 
 type Release = ReturnType<typeof appUpdateDto> & {
@@ -42,6 +43,7 @@ export function createAppUpdatesExport({ db, publicUrl }: { db: Db; publicUrl: s
   return (query: AppUpdateExportQuery, counted: (rows: number) => void) => {
     // The machines' cohorts are read once per file: a release's progress is a sum over them.
     let tallies: Awaited<ReturnType<typeof cohortTallies>> | null = null;
+    let waiting: Awaited<ReturnType<typeof waitingTallies>> | undefined;
     return keysetCsv(
       chosenColumns(appUpdateExportColumns, cells, query.columns),
       async (after, size) => {
@@ -56,13 +58,14 @@ export function createAppUpdatesExport({ db, publicUrl }: { db: Db; publicUrl: s
           rows.map((r) => r.row),
         );
         tallies ??= rows.length ? await cohortTallies(db) : [];
-        const found = tallies;
+        waiting ??= rows.length ? await waitingTallies(db) : undefined;
+        const [found, held] = [tallies, waiting];
         return rows.map(({ row, cursorAt }) => ({
           ...appUpdateDto(row, publicUrl),
           id: row.id,
           cursorAt,
           deviceCount: running.get(runningKey(row)) ?? 0,
-          progress: progressOf(found, row),
+          progress: progressOf(found, row, held),
         }));
       },
       counted,

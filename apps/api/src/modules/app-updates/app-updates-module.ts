@@ -4,6 +4,7 @@ import { appUpdatesRoutes } from './app-updates-routes.ts';
 import { createAppUpdatesService } from './app-updates-service.ts';
 import { createMinimumSupportedVersion } from './minimum-supported-version.ts';
 import { createRolloutService } from './rollout-service.ts';
+import { createUpdateWindow } from './update-window.ts';
 
 /**
  * App releases: the upload, the list, the APK download, the update check (answered by rollout
@@ -12,7 +13,7 @@ import { createRolloutService } from './rollout-service.ts';
  */
 export const appUpdatesModule = defineModule({
   name: 'app-updates',
-  async register(app, { db, config, storage, deviceAuth, deviceGate }) {
+  async register(app, { db, config, storage, deviceAuth, deviceGate, now }) {
     const secondAdminApproval = config.rolloutSecondAdmin;
     await app.register(appUpdatesRoutes, {
       appUpdates: createAppUpdatesService({
@@ -23,6 +24,7 @@ export const appUpdatesModule = defineModule({
         apkLimits: { maxEntries: config.apkMaxEntries, maxUncompressedBytes: config.apkMaxUncompressedBytes },
         minimumSupportedVersion: createMinimumSupportedVersion({ config: config.alarms }),
         secondAdminApproval,
+        updateWindow: createUpdateWindow(db, now),
       }),
       exportCsv: createAppUpdatesExport({ db, publicUrl: config.publicUrl }),
       rollouts: createRolloutService({ db, secondAdminApproval }),

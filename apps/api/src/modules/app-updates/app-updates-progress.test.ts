@@ -90,6 +90,8 @@ describe('rollout progress on the App Update list', () => {
       otherApp: stage(otherApp),
       appUnknown: stage(noApp),
       notReported: stage(silent),
+      waitingForWindow: 0,
+      waitingForTreatment: 0,
     });
     expect(byVersion.get(7)!.progress).toEqual({
       targeted: 16,
@@ -98,6 +100,8 @@ describe('rollout progress on the App Update list', () => {
       otherApp: 1,
       appUnknown: 1,
       notReported: 1,
+      waitingForWindow: 0,
+      waitingForTreatment: 0,
     });
     for (const { progress: p } of rows)
       expect(p.updated + p.onOldVersion + p.otherApp + p.appUnknown + p.notReported).toBe(p.targeted);

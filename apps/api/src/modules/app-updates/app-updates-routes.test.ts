@@ -58,7 +58,16 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
       expect(list.json().data.allSystems[0]).toEqual({
         ...created,
         deviceCount: 0,
-        progress: { targeted: 0, updated: 0, onOldVersion: 0, otherApp: 0, appUnknown: 0, notReported: 0 },
+        progress: {
+          targeted: 0,
+          updated: 0,
+          onOldVersion: 0,
+          otherApp: 0,
+          appUnknown: 0,
+          notReported: 0,
+          waitingForWindow: 0,
+          waitingForTreatment: 0,
+        },
       });
 
       // The mobile app downloads without any token.

@@ -28,9 +28,11 @@ import { checkApk, defaultApkLimits, type ApkLimits, type ApkVerdict } from './a
 import { readApkManifestFile } from './apk-manifest-file.ts';
 import { createReleaseRules, reachesEveryMachine } from './release-rules.ts';
 import { appUpdateDto } from './app-update-dto.ts';
+import { safeApkFileName } from './apk-file-name.ts';
 import { chooseOffer } from './rollout-offer.ts';
 import { cohortTallies, progressOf } from './rollout-progress.ts';
 import { devicesRunning, runningKey } from './running-devices.ts';
+import { waitingTallies, type UpdateWindow } from './update-window.ts';
 
 /** One part of a multipart body, as the route hands it over (fields as text, the file as a stream). */
 export type UploadPart =
@@ -41,18 +43,6 @@ type Row = typeof appUpdates.$inferSelect;
 type StoredApk = { key: string; fileName: string; size: number; sha256: string; manifest: ApkManifest };
 
 export const apkContentType = 'application/vnd.android.package-archive';
-
-/** A file name safe for a Content-Disposition header and a file system; always ends in .apk. */
-export function safeApkFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base
-    .replace(/\.apk$/i, '')
-    .replace(/[^A-Za-z0-9._ -]+/g, '_')
-    .replace(/^[.\s]+/, '')
-    .slice(0, 100)
-    .trim();
-  return `${cleaned || 'app'}.apk`;
-}
 
 function parseFields(raw: Record<string, unknown>): AppUpdateFields {
   const parsed = appUpdateFieldsSchema.safeParse(raw);
@@ -101,6 +91,8 @@ export function createAppUpdatesService(deps: {
   minimumSupportedVersion: () => Promise<number | null>;
   /** ROLLOUT_SECOND_ADMIN: a Force or 100 % release waits for a second admin (decision 051). */
   secondAdminApproval: boolean;
+  /** A release that respects maintenance windows waits for the machine's (update-window.ts). */
+  updateWindow: UpdateWindow;
 }) {
   const { db, storage, publicUrl, apkMaxBytes, apkLimits = defaultApkLimits, minimumSupportedVersion } = deps;
   const needsApproval = (f: AppUpdateFields) => deps.secondAdminApproval && reachesEveryMachine(f);
@@ -239,14 +231,15 @@ export function createAppUpdatesService(deps: {
           .offset(offsetOf(page, limit)),
         db.select({ total: count() }).from(appUpdates),
       ]);
-      const [running, tallies] = await Promise.all([
+      const [running, tallies, waiting] = await Promise.all([
         devicesRunning(db, rows),
         rows.length ? cohortTallies(db) : [],
+        rows.length ? waitingTallies(db) : undefined,
       ]);
       const allSystems = rows.map((r) => ({
         ...toDto(r),
         deviceCount: running.get(runningKey(r)) ?? 0,
-        progress: progressOf(tallies, r),
+        progress: progressOf(tallies, r, waiting),
       }));
       return { allSystems, totalPages: pageCount(total, limit), total, page, limit };
     },
@@ -277,8 +270,14 @@ export function createAppUpdatesService(deps: {
         minimumVersion: versionCode === undefined ? null : await minimumSupportedVersion(),
       });
       if (!offer) throw new NotFoundError(appUpdateMessages.noneForApp);
+      const waiting = await deps.updateWindow.waitFor(offer, deviceId ?? null);
       const { release, ...answer } = offer;
-      return { ...toDto(release), ...answer };
+      return {
+        ...toDto(release),
+        ...answer,
+        ...(waiting && { updateAvailable: false, forceUpdate: false }),
+        waiting,
+      };
     },
 
     /** The APK of one update, ready to stream. */

@@ -27,9 +27,18 @@ export async function cohortTallies(db: Db): Promise<Tally[]> {
  */
 export function progressOf(
   tallies: Tally[],
-  release: { appName: string; versionCode: number; rolloutPercent: number },
+  release: { id: string; appName: string; versionCode: number; rolloutPercent: number },
+  waiting?: Map<string, { waitingForWindow: number; waitingForTreatment: number }>,
 ): RolloutProgress {
-  const progress = { targeted: 0, updated: 0, onOldVersion: 0, otherApp: 0, appUnknown: 0, notReported: 0 };
+  const progress = {
+    targeted: 0,
+    updated: 0,
+    onOldVersion: 0,
+    otherApp: 0,
+    appUnknown: 0,
+    notReported: 0,
+    ...(waiting?.get(release.id) ?? { waitingForWindow: 0, waitingForTreatment: 0 }),
+  };
   for (const t of tallies) {
     if (t.bucket >= release.rolloutPercent) continue;
     progress.targeted += t.machines;

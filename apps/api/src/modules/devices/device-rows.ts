@@ -50,6 +50,9 @@ export type DeviceListRow = Omit<
   | 'settingsChangedAt'
   | 'settingsAppliedVersion'
   | 'settingsAppliedAt'
+  // What an update check was told to wait for: the rollout's progress (modules/app-updates).
+  | 'updateWaitingReleaseId'
+  | 'updateWaitingReason'
 >;
 
 type Timestamps = 'createdAt' | 'updatedAt' | 'lastSeenAt' | 'licencePaidThrough' | 'licenceGraceUntil';

@@ -21,6 +21,7 @@ export function addAppUpdate({ values, onProgress, signal }: AddAppUpdateInput) 
   form.append('updateDesc', values.updateDesc);
   form.append('updateType', String(values.updateType));
   if (values.rolloutPercent !== undefined) form.append('rolloutPercent', String(values.rolloutPercent));
+  if (values.respectsWindow) form.append('respectsWindow', 'true');
   form.append('apk', values.apk, values.apk.name);
   return upload<AppUpdate>(apiPaths.systemUpdates, form, { onProgress, signal });
 }

@@ -190,6 +190,23 @@ export function AppUpdateFormModal({ show, onClose }: AppUpdateFormModalProps) {
               </option>
             ))}
         </FormField>
+        <div className="col-md-6 mb-3 d-flex flex-column justify-content-center">
+          <div className="form-check">
+            <input
+              className="form-check-input"
+              type="checkbox"
+              id="app-update-respects-window"
+              aria-describedby="app-update-respects-window-hint"
+              {...register('respectsWindow')}
+            />
+            <label className="form-check-label" htmlFor="app-update-respects-window">
+              Respect maintenance windows
+            </label>
+          </div>
+          <div id="app-update-respects-window-hint" className="form-text">
+            A machine gets it only inside its window and when no treatment runs
+          </div>
+        </div>
         <FormField
           label="Version Code"
           required

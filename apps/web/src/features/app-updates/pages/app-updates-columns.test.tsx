@@ -27,11 +27,21 @@ const release = (n: number): AppUpdateListItem => ({
   packageName: 'com.example.device',
   createdAt: '2025-01-02T03:04:05.000Z',
   rolloutPercent: 100,
+  respectsWindow: false,
   rolloutState: 'active',
   approvalPending: null,
   approvalRequestedBy: null,
   deviceCount: 3,
-  progress: { targeted: 3, updated: 3, onOldVersion: 0, otherApp: 0, appUnknown: 0, notReported: 0 },
+  progress: {
+    targeted: 3,
+    updated: 3,
+    onOldVersion: 0,
+    otherApp: 0,
+    appUnknown: 0,
+    notReported: 0,
+    waitingForWindow: 0,
+    waitingForTreatment: 0,
+  },
 });
 
 const prefs = keptListPreferences('app-updates');

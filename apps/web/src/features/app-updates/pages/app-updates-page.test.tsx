@@ -33,11 +33,21 @@ const saved: AppUpdateListItem = {
   packageName: 'com.example.device',
   createdAt: '2025-01-02T03:04:05.000Z',
   rolloutPercent: 100,
+  respectsWindow: false,
   rolloutState: 'active',
   approvalPending: null,
   approvalRequestedBy: null,
   deviceCount: 3,
-  progress: { targeted: 3, updated: 3, onOldVersion: 0, otherApp: 0, appUnknown: 0, notReported: 0 },
+  progress: {
+    targeted: 3,
+    updated: 3,
+    onOldVersion: 0,
+    otherApp: 0,
+    appUnknown: 0,
+    notReported: 0,
+    waitingForWindow: 0,
+    waitingForTreatment: 0,
+  },
 };
 
 /** A release rolled out to 25 %: four machines targeted, one of them updated. */
@@ -47,7 +57,17 @@ const staged: AppUpdateListItem = {
   id: 'u2',
   versionName: '1.3.0',
   rolloutPercent: 25,
-  progress: { targeted: 5, updated: 1, onOldVersion: 3, otherApp: 0, appUnknown: 0, notReported: 1 },
+  respectsWindow: false,
+  progress: {
+    targeted: 5,
+    updated: 1,
+    onOldVersion: 3,
+    otherApp: 0,
+    appUnknown: 0,
+    notReported: 1,
+    waitingForWindow: 0,
+    waitingForTreatment: 0,
+  },
 };
 
 /** An APK as Android's build tools make it: a ZIP whose AndroidManifest.xml is binary XML, deflated. */
@@ -183,6 +203,7 @@ describe('App Update page', () => {
     await user.type(within(dialog).getByLabelText(/App Name/), 'com.example.device');
     await user.selectOptions(within(dialog).getByLabelText(/Update Type/), 'Force');
     await user.selectOptions(within(dialog).getByLabelText(/First Stage/), '25 % of the machines');
+    await user.click(within(dialog).getByLabelText('Respect maintenance windows'));
     await user.type(within(dialog).getByLabelText(/Version Code/), '12');
     await user.type(within(dialog).getByLabelText(/Version Name/), '1.2.0');
     await user.type(within(dialog).getByLabelText(/Remark/), 'Security fix');
@@ -199,6 +220,7 @@ describe('App Update page', () => {
       'com.example.device',
       'name="updateType"',
       'name="rolloutPercent"\r\n\r\n25\r\n',
+      'name="respectsWindow"\r\n\r\ntrue\r\n',
       'name="apk"; filename="device-1.2.0.apk"',
       'AndroidManifest.xml',
     ]) {
