@@ -21,6 +21,7 @@ import { DeviceSubscriptionsCard } from '../components/device-subscriptions-card
 import { EnrolmentCard } from '../components/enrolment-card.tsx';
 import { LicenceCard } from '../components/licence-card.tsx';
 import { MaintenanceWindowCard } from '../components/maintenance-window-card.tsx';
+import { MachineSettingsCard } from '../components/machine-settings-card.tsx';
 import { LogsSection } from '../components/logs-section.tsx';
 import { DoctorsTable, PatientsTable, TechniciansTable } from '../components/device-user-tables.tsx';
 import { SubscriptionStatus, subscriptionOf } from '../components/subscription-status.tsx';
@@ -99,6 +100,7 @@ export function DeviceDetailsPage() {
       {device ? <EnrolmentCard device={device} /> : null}
       {device ? <CommandsCard device={device} /> : null}
       {device ? <MaintenanceWindowCard device={device} /> : null}
+      {device ? <MachineSettingsCard device={device} /> : null}
       {device ? (
         <SectionCard title="App Version History">
           <AppVersionHistory deviceId={id} />
