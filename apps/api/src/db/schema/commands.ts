@@ -60,7 +60,7 @@ export const machineCommands = pgTable(
     createdBy: text('created_by').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
-    /** How many times it was handed over (a machine that missed an answer gets it again). */
+    /** 1 once handed over; a machine that missed the answer gets it again on a read only, uncounted. */
     deliveries: integer('deliveries').notNull().default(0),
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
     message: text('message'),

@@ -13,14 +13,6 @@ import { heldKinds } from './window-hold.ts';
  */
 export const commandQueuedChannel = 'command_queued';
 
-type Row = {
-  id: string;
-  kind: CommandKind;
-  params: unknown;
-  created_at: Date | string;
-  expires_at: Date | string;
-};
-
 /** The notice of a batch to more machines than are worth naming one by one. */
 const everyMachine = '*';
 
@@ -64,74 +56,71 @@ export function createCommandInbox({ db, now }: { db: Db; now: () => Date }) {
     loaded = true;
   }
 
-  /**
-   * The kinds to hold back from the machine now: those that wait for its maintenance window while
-   * it is closed or a treatment runs (busy: the heartbeat's own flag, else the last one written).
+  /*
+   * A machine's open commands, oldest first, with its window and busy flag (what holds some back):
+   * one prepared read. Up to twice a page, so held kinds do not crowd out what may go.
    */
-  async function holdsFor(deviceId: string, at: Date, busy: boolean | undefined) {
-    const [device] = await db
-      .select({ window: devices.maintenanceWindow, busySince: devices.busySince })
-      .from(devices)
-      .where(eq(devices.id, deviceId))
-      .limit(1);
-    return heldKinds(device?.window, busy ?? Boolean(device?.busySince), at);
-  }
+  const openOf = db
+    .select({
+      id: machineCommands.id,
+      kind: machineCommands.kind,
+      params: machineCommands.params,
+      state: machineCommands.state,
+      createdAt: machineCommands.createdAt,
+      expiresAt: machineCommands.expiresAt,
+      window: devices.maintenanceWindow,
+      busySince: devices.busySince,
+    })
+    .from(machineCommands)
+    .innerJoin(devices, eq(devices.id, machineCommands.deviceId))
+    .where(
+      and(
+        eq(machineCommands.deviceId, sql.placeholder('deviceId')),
+        inArray(machineCommands.state, [...openCommandStates]),
+        gt(machineCommands.expiresAt, sql.placeholder('at')),
+      ),
+    )
+    .orderBy(machineCommands.createdAt, machineCommands.id)
+    .limit(perAnswer * 2)
+    .prepare('open_commands_of_device');
+  /** The first hand-over of queued ones; one already delivered is handed again without a write. */
+  const markDelivered = async (ids: string[], at: Date) =>
+    new Set(
+      rowsOf<{ id: string }>(
+        await db.execute(sql`
+          update machine_commands set state = 'delivered', delivered_at = ${at}, deliveries = 1
+          where id = any(${`{${ids.join(',')}}`}::uuid[]) and state = 'queued' and expires_at > ${at}
+          returning id`),
+      ).map((r) => r.id),
+    );
 
   /**
-   * Hands the machine its open commands, oldest first, marking each delivered (a command already
-   * delivered is handed again: the app runs a command once by its id). Expired ones never go out;
-   * ones that wait for the window stay queued while it is closed or a treatment runs.
+   * Hands the machine its open commands, oldest first, marking queued ones delivered (a command
+   * already delivered is handed again: the app runs a command once by its id; that costs a read
+   * only). Expired ones never go out; those that wait for the window stay queued while it is closed
+   * or a treatment runs (busy: the heartbeat's own flag, else the last one written).
    */
   async function deliver(deviceId: string, busy?: boolean): Promise<AppCommand[]> {
     const before = marks.get(deviceId);
     const at = now();
-    // Kinds are the contract's own words (letters and hyphens): an array literal, one parameter.
-    const held = await holdsFor(deviceId, at, busy);
-    const result = await db.execute(sql`
-      update machine_commands set
-        state = 'delivered',
-        delivered_at = coalesce(delivered_at, ${at}),
-        deliveries = deliveries + 1
-      where id in (
-        select id from machine_commands
-        where device_id = ${deviceId} and state in ('queued', 'delivered') and expires_at > ${at}
-          and kind <> all(${`{${held.join(',')}}`}::text[])
-        order by created_at, id
-        limit ${perAnswer}
-      )
-      returning id, kind, params, created_at, expires_at`);
-    const list = rowsOf<Row>(result);
+    const rows = await openOf.execute({ deviceId, at });
+    const first = rows[0];
+    const held = first ? heldKinds(first.window, busy ?? first.busySince !== null, at) : [];
+    let list = rows.filter((r) => !held.includes(r.kind as CommandKind)).slice(0, perAnswer);
+    const queued = list.filter((r) => r.state === 'queued').map((r) => r.id);
+    if (queued.length) {
+      // Only what this update moved: one cancelled (or expired) since the read stays behind.
+      const moved = await markDelivered(queued, at);
+      list = list.filter((r) => r.state === 'delivered' || moved.has(r.id));
+    }
     // A machine stays in memory while it has held commands: they go once its window opens.
-    const holding = held.length > 0 && list.length === 0 && (await hasOpen(deviceId, at, held));
-    if (list.length === 0 && !holding && loaded && marks.get(deviceId) === before) marks.delete(deviceId);
-    return list
-      .sort(
-        (a, b) =>
-          new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || (a.id < b.id ? -1 : 1),
-      )
-      .map((r) => ({
-        _id: r.id,
-        kind: r.kind,
-        params: (r.params ?? {}) as Record<string, unknown>,
-        expiresAt: new Date(r.expires_at).toISOString(),
-      }));
-  }
-
-  /** Whether the machine has open commands of these kinds. */
-  async function hasOpen(deviceId: string, at: Date, kinds: CommandKind[]) {
-    const [row] = await db
-      .select({ id: machineCommands.id })
-      .from(machineCommands)
-      .where(
-        and(
-          eq(machineCommands.deviceId, deviceId),
-          inArray(machineCommands.state, [...openCommandStates]),
-          gt(machineCommands.expiresAt, at),
-          inArray(machineCommands.kind, kinds),
-        ),
-      )
-      .limit(1);
-    return row !== undefined;
+    if (rows.length === 0 && loaded && marks.get(deviceId) === before) marks.delete(deviceId);
+    return list.map((r) => ({
+      _id: r.id,
+      kind: r.kind as CommandKind,
+      params: (r.params ?? {}) as Record<string, unknown>,
+      expiresAt: r.expiresAt.toISOString(),
+    }));
   }
 
   /** Forgets which machines have commands and reads them again (when live): notices may be lost. */

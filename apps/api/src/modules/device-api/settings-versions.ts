@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '#api/db/client.ts';
-import { rowsOf } from '#api/db/rows-of.ts';
+import { devices } from '#api/db/schema/devices.ts';
 
 /** What the heartbeat's answer says of a machine's settings. */
 export type SettingsBeat = { version: number; heartbeatSeconds: number };
@@ -27,6 +27,18 @@ export function createSettingsVersions({
   now?: () => number;
 }) {
   const entries = new Map<string, Entry>();
+  // The machine's own interval, else its group's, else the fleet's: prepared once (a cold heartbeat's read).
+  const rowOf = db
+    .select({
+      version: devices.settingsVersion,
+      heartbeat: sql<unknown>`coalesce(${devices.settingsOwn}->'heartbeatSeconds',
+        ${devices.settingsFromGroups}->'heartbeatSeconds'->'value',
+        (select value from fleet_settings where key = 'heartbeatSeconds'))`,
+    })
+    .from(devices)
+    .where(eq(devices.id, sql.placeholder('deviceId')))
+    .limit(1)
+    .prepare('settings_beat_of_device');
   let live = false;
   let generation = 0;
 
@@ -53,12 +65,7 @@ export function createSettingsVersions({
     /** Read from the machine's row and the fleet's default (one statement), and kept while live. */
     async get(deviceId: string): Promise<SettingsBeat> {
       const readAt = generation;
-      const result = await db.execute(sql`
-        select d.settings_version as version,
-          coalesce(d.settings_own->'heartbeatSeconds', d.settings_from_groups->'heartbeatSeconds'->'value',
-            (select value from fleet_settings where key = 'heartbeatSeconds')) as heartbeat
-        from devices d where d.id = ${deviceId}`);
-      const [row] = rowsOf<{ version: number; heartbeat: unknown }>(result);
+      const [row] = await rowOf.execute({ deviceId });
       const beat: SettingsBeat = {
         version: row?.version ?? 0,
         heartbeatSeconds: typeof row?.heartbeat === 'number' ? row.heartbeat : defaultHeartbeatSeconds,
