@@ -60,7 +60,7 @@ export function buildBaseline(root: string, commit: string, withLicencesOff: boo
     'sh',
     [
       '-c',
-      `git archive --format=tar "$0" apps/api packages scripts package.json package-lock.json tsconfig.base.json | tar -x -C "$1"`,
+      `git archive --format=tar "$0" apps/api packages tools scripts package.json package-lock.json tsconfig.base.json | tar -x -C "$1"`,
       commit,
       dir,
     ],
@@ -74,6 +74,9 @@ export function buildBaseline(root: string, commit: string, withLicencesOff: boo
   }
   for (const name of readdirSync(path.join(dir, 'packages')))
     symlinkSync(path.join(dir, 'packages', name), path.join(modules, '@app', name));
+  // The API's demo fleet runs the simulator's machines (decision 071); older commits have no tools/.
+  const simulator = path.join(dir, 'tools/fleet-simulator');
+  if (existsSync(simulator)) symlinkSync(simulator, path.join(modules, '@app', 'fleet-simulator'));
   execFileSync(process.execPath, [path.join(dir, 'scripts/api-build.mjs')], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'inherit'],
