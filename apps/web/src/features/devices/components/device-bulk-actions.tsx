@@ -6,6 +6,7 @@ import { SelectionBar } from '#web/components/selection-bar.tsx';
 import { useBulkAction } from '#web/components/use-bulk-action.ts';
 import type { RowSelectionState } from '#web/components/use-row-selection.ts';
 import { useBulkDeviceStatus } from '../api/bulk-device-status.ts';
+import { DeviceBulkOperations } from './device-bulk-operations.tsx';
 
 export type DeviceBulkActionsProps = {
   selection: RowSelectionState;
@@ -21,7 +22,7 @@ const actions: DeviceStatus[] = [1, 2];
 
 /**
  * Device Management's selection bar with bulk Activate and Deactivate (decision 055): asked with
- * how many machines, then answered machine by machine. Shown only to admins with devices.edit
+ * how many machines, then answered machine by machine; and Send command and Add to group (issue 37). Shown only to admins with devices.edit
  * (the page does not offer selection otherwise).
  */
 export function DeviceBulkActions({
@@ -41,6 +42,7 @@ export function DeviceBulkActions({
     selection.clear,
   );
   const count = selection.allMatching ? (total ?? 0) : selection.ids.size;
+  const picked = selection.allMatching ? { allMatching: filters } : { ids: [...selection.ids] };
   return (
     <>
       <SelectionBar selection={selection} pageKeys={pageKeys} total={total} totalIsEstimate={totalIsEstimate}>
@@ -54,6 +56,7 @@ export function DeviceBulkActions({
             {bulkTexts.statusAction[status]}
           </button>
         ))}
+        <DeviceBulkOperations selection={picked} count={count} />
       </SelectionBar>
       <LazyConfirmModal
         {...bulk.confirm}

@@ -7,6 +7,7 @@ import {
   commandParamSchemas,
   sendCommandBodySchema,
   type CommandKind,
+  type SendCommandBody,
 } from '@app/contract/commands';
 import { FormField } from '#web/components/form-field.tsx';
 import { FormModal, useFormModal } from '#web/components/form-modal.tsx';
@@ -44,12 +45,7 @@ const blank: SendCommandInput = { kind: 'sync-now', params: { minutes: defaultMi
 /** An empty number box is "not given", not 0 (a number box holds '' for what is not a number). */
 const asNumber = { setValueAs: (v: unknown) => (v === '' || v == null ? undefined : Number(v)) };
 
-/**
- * Send one machine a command (issue 37): its kind with the catalogue's explanation, the kind's
- * parameters and an optional TTL. A disruptive kind is offered only with commands.disruptive, says
- * so before it is sent, and is sent after the password (the route's step-up, asked for by the API
- * client while this dialog stays open with its values).
- */
+/** Send one machine a command (Device Details' Commands). */
 export function SendCommandModal({
   deviceId,
   machineNumber,
@@ -61,8 +57,45 @@ export function SendCommandModal({
   show: boolean;
   onClose: () => void;
 }) {
-  const mayDisrupt = useCan('commands.disruptive');
   const send = useSendCommand(deviceId);
+  return (
+    <CommandForm
+      title={`Send a command to ${machineNumber}`}
+      show={show}
+      onClose={onClose}
+      pending={send.isPending}
+      send={(body) => send.mutateAsync(body)}
+      saved={commandMessages.queued}
+    />
+  );
+}
+
+/**
+ * The command form (issue 37): its kind with the catalogue's explanation, the kind's parameters and
+ * an optional TTL, sent by `send` (to one machine, or to several: device-bulk-command.tsx). A
+ * disruptive kind is offered only with commands.disruptive, says so before it is sent, and is sent
+ * after the password (the route's step-up, asked for by the API client while this dialog stays
+ * open with its values).
+ */
+export function CommandForm({
+  title,
+  show,
+  onClose,
+  pending,
+  send,
+  saved,
+  note,
+}: {
+  title: string;
+  show: boolean;
+  onClose: () => void;
+  pending: boolean;
+  send: (body: SendCommandBody) => Promise<{ msg?: string }>;
+  saved: string;
+  /** Said above the fields (what several machines' command waits for). */
+  note?: string;
+}) {
+  const mayDisrupt = useCan('commands.disruptive');
   const form = useFormModal({ show, resolver, blank });
   const { errors } = form.formState;
   const kind = form.watch('kind');
@@ -75,12 +108,13 @@ export function SendCommandModal({
       form={form}
       show={show}
       onClose={onClose}
-      title={`Send a command to ${machineNumber}`}
+      title={title}
       submitLabel="Send command"
-      pending={send.isPending}
-      onSave={(body) => send.mutateAsync(body)}
-      saved={commandMessages.queued}
+      pending={pending}
+      onSave={(body) => send(body)}
+      saved={saved}
     >
+      {note ? <p className="text-body-secondary">{note}</p> : null}
       {form.select(
         'kind',
         'Command',
