@@ -2,6 +2,7 @@ import { alarmsScreens } from '../features/alarms/alarms-screens.ts';
 import { appUpdatesScreens } from '../features/app-updates/app-updates-screens.ts';
 import { dashboardScreens } from '../features/dashboard/dashboard-screens.ts';
 import { devicesScreens } from '../features/devices/devices-screens.ts';
+import { groupsScreens } from '../features/groups/groups-screens.ts';
 import { jobsScreens } from '../features/jobs/jobs-screens.ts';
 import { logsScreens } from '../features/logs/logs-screens.ts';
 import { outboxScreens } from '../features/outbox/outbox-screens.ts';
@@ -20,6 +21,7 @@ import type { AdminScreen } from '#web/lib/admin-screens.ts';
 export const adminScreens: readonly AdminScreen[] = [
   ...dashboardScreens,
   ...devicesScreens,
+  ...groupsScreens,
   ...rolesScreens,
   ...logsScreens,
   ...outboxScreens,

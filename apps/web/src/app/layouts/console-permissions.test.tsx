@@ -90,6 +90,7 @@ describe('the sidebar', () => {
     expect(await sidebarItems()).toEqual([
       'Dashboard',
       'Device Management',
+      'Groups',
       'Treatment Records',
       'Roles',
       'Admin Logs',
@@ -109,6 +110,7 @@ describe('the sidebar', () => {
     expect(await sidebarItems()).toEqual([
       'Dashboard',
       'Device Management',
+      'Groups',
       'Roles',
       'Subscription',
       'App Update',

@@ -1,0 +1,169 @@
+import { useId, type ReactNode } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import type { Group } from '@app/contract/groups';
+import {
+  appLanguages,
+  languageLabels,
+  logLevels,
+  settingKeys,
+  settingLabels,
+  settingsChangeBodySchema,
+  settingsLimits,
+  settingsMessages,
+  type SettingKey,
+  type SettingsChangeBody,
+} from '@app/contract/machine-settings';
+import { FormField } from '#web/components/form-field.tsx';
+import { FormModal, useFormModal } from '#web/components/form-modal.tsx';
+import type { ApiError } from '#web/lib/api-client.ts';
+import { useChangeGroupSettings } from '../api/change-group-settings.ts';
+
+/*
+ * A group's settings of the machines' app (issue 37 item 3), written on its machines now. Every
+ * setting is optional: left as it is, it is not sent; "Clear" sends null, which removes the group's
+ * value so the fleet's or the default applies again (a machine's own value still wins).
+ */
+
+const clear = '(clear)';
+const leave = 'Leave as is';
+const clearText = "Clear (the fleet's value or the default applies)";
+const zones = Intl.supportedValuesOf('timeZone');
+
+/** A choice of a select: empty leaves it, `clear` is null. */
+const chosen = (value: string) => (value === '' ? undefined : value === clear ? null : value);
+
+const formSchema = z.object({
+  settings: z
+    .object({
+      heartbeatSeconds: z.string(),
+      clearHeartbeat: z.boolean(),
+      logLevel: z.string(),
+      language: z.string(),
+      timeZone: z.string(),
+    })
+    .transform(({ clearHeartbeat, heartbeatSeconds, ...rest }) => {
+      const heartbeat = heartbeatSeconds.trim();
+      const values: Record<SettingKey, unknown> = {
+        heartbeatSeconds: clearHeartbeat ? null : heartbeat === '' ? undefined : Number(heartbeat),
+        logLevel: chosen(rest.logLevel),
+        language: chosen(rest.language),
+        timeZone: chosen(rest.timeZone),
+      };
+      // Only what changes is sent: an absent key is left as it is.
+      return Object.fromEntries(
+        Object.entries(values).filter(([, value]) => value !== undefined),
+      ) as SettingsChangeBody;
+    })
+    .pipe(settingsChangeBodySchema),
+});
+type SettingsForm = z.input<typeof formSchema>;
+
+const blank: SettingsForm = {
+  settings: { heartbeatSeconds: '', clearHeartbeat: false, logLevel: '', language: '', timeZone: '' },
+};
+
+/** The setting a 400 names (`timeZone`); one that names none ("name at least one") goes above them all. */
+const fieldOfError = (error: ApiError) => {
+  if (error.status !== 400) return undefined;
+  const path = (error.data as { errors?: { path?: unknown }[] } | null)?.errors?.[0]?.path;
+  if (path === '') return 'settings';
+  return settingKeys.includes(path as SettingKey) ? (`settings.${path as SettingKey}` as const) : undefined;
+};
+
+export function GroupSettingsModal({ group, onClose }: { group: Group | null; onClose: () => void }) {
+  const change = useChangeGroupSettings();
+  const show = group !== null;
+  const form = useFormModal({ show, resolver: zodResolver(formSchema), blank });
+  const error = (key: SettingKey) => form.getFieldState(`settings.${key}`, form.formState).error?.message;
+  const nothing = form.formState.errors.settings?.message;
+  const clearingHeartbeat = form.watch('settings.clearHeartbeat');
+  const clearId = useId();
+  const select = (key: Exclude<SettingKey, 'heartbeatSeconds'>, options: ReactNode) => (
+    <FormField
+      as="select"
+      label={settingLabels[key].label}
+      hint={settingLabels[key].hint}
+      error={error(key)}
+      {...form.register(`settings.${key}`)}
+    >
+      <option value="">{leave}</option>
+      <option value={clear}>{clearText}</option>
+      {options}
+    </FormField>
+  );
+
+  return (
+    <FormModal
+      form={form}
+      show={show}
+      onClose={onClose}
+      title={group ? `Settings of group ${group.name}` : 'Group settings'}
+      submitLabel="Save"
+      pending={change.isPending}
+      onSave={({ settings }) => change.mutateAsync({ id: group?._id ?? '', changes: settings })}
+      saved={settingsMessages.saved}
+      fieldOfError={fieldOfError}
+    >
+      <p className="small text-body-secondary">
+        Written on the group&apos;s {group?.machineCount ?? 0} machines now; machines that join later do not
+        follow. Leave a setting as it is to keep what the machines have.
+      </p>
+      {nothing ? (
+        <div className="alert alert-danger py-2" role="alert">
+          {nothing}
+        </div>
+      ) : null}
+      <FormField
+        label={settingLabels.heartbeatSeconds.label}
+        hint={settingLabels.heartbeatSeconds.hint}
+        error={error('heartbeatSeconds')}
+        type="number"
+        inputMode="numeric"
+        min={settingsLimits.heartbeatSeconds.min}
+        max={settingsLimits.heartbeatSeconds.max}
+        step={1}
+        autoComplete="off"
+        // Cleared, the typed value is not sent.
+        readOnly={clearingHeartbeat}
+        wrapperClassName="mb-1"
+        {...form.register('settings.heartbeatSeconds')}
+      />
+      <div className="form-check mb-3">
+        <input
+          id={clearId}
+          type="checkbox"
+          className="form-check-input"
+          {...form.register('settings.clearHeartbeat')}
+        />
+        <label htmlFor={clearId} className="form-check-label">
+          Clear the heartbeat interval
+        </label>
+      </div>
+      {select(
+        'logLevel',
+        logLevels.map((level) => (
+          <option key={level} value={level}>
+            {level}
+          </option>
+        )),
+      )}
+      {select(
+        'language',
+        appLanguages.map((language) => (
+          <option key={language} value={language}>
+            {languageLabels[language]}
+          </option>
+        )),
+      )}
+      {select(
+        'timeZone',
+        zones.map((zone) => (
+          <option key={zone} value={zone}>
+            {zone}
+          </option>
+        )),
+      )}
+    </FormModal>
+  );
+}
