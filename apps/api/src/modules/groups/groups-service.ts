@@ -141,12 +141,36 @@ export function createGroupsService({
       return toGroup(updated!);
     },
 
+    /**
+     * Deletes the group, and takes what it wrote on its machines off them: its maintenance window
+     * and its settings (those machines' settings change: their version grows, and every instance
+     * reads them again).
+     */
     async remove(id: string): Promise<void> {
-      const done = await db
-        .delete(machineGroups)
-        .where(eq(machineGroups.id, id))
-        .returning({ id: machineGroups.id });
-      if (done.length === 0) throw new NotFoundError(groupMessages.notFound);
+      await db.transaction(async (tx) => {
+        const done = await tx
+          .delete(machineGroups)
+          .where(eq(machineGroups.id, id))
+          .returning({ id: machineGroups.id });
+        if (done.length === 0) throw new NotFoundError(groupMessages.notFound);
+        await tx
+          .update(devices)
+          .set({ maintenanceWindow: null, maintenanceWindowGroupId: null })
+          .where(eq(devices.maintenanceWindowGroupId, id));
+        const fromThisGroup = sql`exists (select 1 from jsonb_each(${devices.settingsFromGroups}) e
+          where e.value->>'groupId' = ${id})`;
+        const changed = await tx
+          .update(devices)
+          .set({
+            settingsFromGroups: sql`(select coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb)
+              from jsonb_each(${devices.settingsFromGroups}) e where e.value->>'groupId' <> ${id})`,
+            settingsVersion: sql`${devices.settingsVersion} + 1`,
+            settingsChangedAt: now(),
+          })
+          .where(fromThisGroup)
+          .returning({ id: devices.id });
+        if (changed.length) await tx.execute(sql`select pg_notify('settings_changed', '*')`);
+      });
     },
 
     /** Adds the selected machines to a static group; those already in it stay as they were. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupPaths } from '@app/contract/groups';
+import { maintenanceWindowPaths } from '@app/contract/maintenance-windows';
 import {
   settingsMessages,
   settingsPaths,
@@ -137,6 +138,34 @@ describe('a machine’s effective settings', () => {
     const same = await change(settingsPaths.machine(a.deviceId), { heartbeatSeconds: 60 });
     expect(same.json().data).toMatchObject({ version: 4, own: { heartbeatSeconds: 60, language: 'de' } });
     await change(settingsPaths.fleet, { logLevel: null });
+  });
+});
+
+describe('a deleted group', () => {
+  it('takes its settings and its window off its machines, which learn of it on their next heartbeat', async () => {
+    const d = await enrolDevice(t);
+    await heartbeat(d);
+    const group = await staticGroup(`Gone ${d.deviceId.slice(0, 6)}`, [d.deviceId]);
+    await change(settingsPaths.group(group._id), { heartbeatSeconds: 90 });
+    const window = { start: '02:00', end: '04:00', timeZone: 'UTC' };
+    await t.injectAs(admin, {
+      method: 'PUT',
+      url: maintenanceWindowPaths.group(group._id),
+      payload: { window },
+    });
+    await heartbeatUntil(d, 1);
+
+    const deleted = await t.injectAs(admin, { method: 'DELETE', url: groupPaths.group(group._id) });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const shown = await view(d.deviceId);
+    expect(shown).toMatchObject({ version: 2, effective: { heartbeatSeconds: 300 } });
+    expect(shown.sources.heartbeatSeconds).toEqual({ source: 'default', group: null });
+    expect(await heartbeatUntil(d, 2)).toMatchObject({ nextHeartbeatSeconds: 300 });
+    const windowNow = await t.injectAs(admin, {
+      method: 'GET',
+      url: maintenanceWindowPaths.machine(d.deviceId),
+    });
+    expect(windowNow.json().data).toMatchObject({ window: null, fromGroup: null });
   });
 });
 
