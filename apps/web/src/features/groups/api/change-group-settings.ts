@@ -4,14 +4,18 @@ import { settingsPaths, type SettingsChangeBody, type SettingValues } from '@app
 import { apiClient } from '#web/lib/api-client.ts';
 
 type GroupSettings = { values: SettingValues; machinesChanged: number };
-type ChangeSettings = { id: string; changes: SettingsChangeBody };
+/** A group's id, or null for the fleet's defaults. */
+type ChangeSettings = { id: string | null; changes: SettingsChangeBody };
 
 /**
- * PATCH groups/{id}/settings (groups.manage): a value sets it on the group's machines now, null
- * removes the group's. The list shows no setting, so nothing of it is read again.
+ * PATCH groups/{id}/settings, or the fleet's PATCH settings (groups.manage): a value sets it (on a
+ * group's machines now), null removes it. The list shows no setting, so nothing of it is read again.
  */
 export const changeGroupSettings = ({ id, changes }: ChangeSettings) =>
-  apiClient.patch<GroupSettings>(settingsPaths.group(encodeURIComponent(id)), changes);
+  apiClient.patch<GroupSettings>(
+    id === null ? settingsPaths.fleet : settingsPaths.group(encodeURIComponent(id)),
+    changes,
+  );
 
 export const useChangeGroupSettings = () =>
   useMutation<Envelope<GroupSettings>, Error, ChangeSettings>({ mutationFn: changeGroupSettings });

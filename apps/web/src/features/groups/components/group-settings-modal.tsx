@@ -71,9 +71,13 @@ const fieldOfError = (error: ApiError) => {
   return settingKeys.includes(path as SettingKey) ? (`settings.${path as SettingKey}` as const) : undefined;
 };
 
-export function GroupSettingsModal({ group, onClose }: { group: Group | null; onClose: () => void }) {
+/** Whose settings: a group's, or the fleet's defaults (every machine that sets none nearer). */
+export type SettingsLevel = { group: Group } | { fleet: true } | null;
+
+export function GroupSettingsModal({ level, onClose }: { level: SettingsLevel; onClose: () => void }) {
   const change = useChangeGroupSettings();
-  const show = group !== null;
+  const show = level !== null;
+  const group = level && 'group' in level ? level.group : null;
   const form = useFormModal({ show, resolver: zodResolver(formSchema), blank });
   const error = (key: SettingKey) => form.getFieldState(`settings.${key}`, form.formState).error?.message;
   const nothing = form.formState.errors.settings?.message;
@@ -98,16 +102,18 @@ export function GroupSettingsModal({ group, onClose }: { group: Group | null; on
       form={form}
       show={show}
       onClose={onClose}
-      title={group ? `Settings of group ${group.name}` : 'Group settings'}
+      title={group ? `Settings of group ${group.name}` : 'Fleet default settings'}
       submitLabel="Save"
       pending={change.isPending}
-      onSave={({ settings }) => change.mutateAsync({ id: group?._id ?? '', changes: settings })}
+      onSave={({ settings }) => change.mutateAsync({ id: group?._id ?? null, changes: settings })}
       saved={settingsMessages.saved}
       fieldOfError={fieldOfError}
     >
       <p className="small text-body-secondary">
-        Written on the group&apos;s {group?.machineCount ?? 0} machines now; machines that join later do not
-        follow. Leave a setting as it is to keep what the machines have.
+        {group
+          ? `Written on the group's ${group.machineCount} machines now; machines that join later do not follow.`
+          : "Every machine's value unless its group or the machine itself sets one; Clear brings back the default."}{' '}
+        Leave a setting as it is to keep what the machines have.
       </p>
       {nothing ? (
         <div className="alert alert-danger py-2" role="alert">

@@ -126,10 +126,24 @@ describe('the row actions', () => {
     expect(sent(api.requests, 'PATCH').at(-1)).toEqual({ heartbeatSeconds: null });
   });
 
+  it("changes the fleet's default settings from the screen's header", async () => {
+    renderPage({ path: '/admin/groups', Component: GroupsPage, at: '/admin/groups' });
+    await user.click(await screen.findByRole('button', { name: 'Fleet default settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Fleet default settings' });
+    await user.selectOptions(within(dialog).getByLabelText(/Time zone/), 'Europe/Berlin');
+    await save(dialog);
+    await closed();
+    expect(api.requests.find((r) => r.method === 'PATCH')?.url).toBe('/api/v1/admin/settings');
+    expect(sent(api.requests, 'PATCH')).toEqual([{ timeZone: 'Europe/Berlin' }]);
+    expect(await screen.findByText(settingsMessages.saved)).toBeTruthy();
+  });
+
   it('deletes a group only after the confirmation', async () => {
     await openFor('Delete group');
     let dialog = await screen.findByRole('dialog', { name: 'Delete group' });
-    expect(dialog.textContent).toContain('Delete the group Night ward? Its machines stay as they are.');
+    expect(dialog.textContent).toContain(
+      'Delete the group Night ward? Its machines stay; the maintenance window and settings it gave them are taken off.',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await closed();
     expect(api.requests.filter((r) => r.method === 'DELETE')).toEqual([]);

@@ -30,6 +30,7 @@ export function GroupsPage() {
   const { data } = query;
   const mayManage = useCan('groups.manage');
   const [adding, setAdding] = useState(false);
+  const [fleet, setFleet] = useState(false);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [asked, setAsked] = useState<Group | null>(null);
   const deleting = useConfirmDelete<Group>(useDeleteGroup(), groupMessages.deleted);
@@ -69,7 +70,16 @@ export function GroupsPage() {
     <>
       <PageHeader
         title="Groups"
-        actions={mayManage ? <AddButton onClick={() => setAdding(true)}>Add group</AddButton> : null}
+        actions={
+          mayManage ? (
+            <>
+              <button type="button" className="btn btn-outline-primary" onClick={() => setFleet(true)}>
+                Fleet default settings
+              </button>
+              <AddButton onClick={() => setAdding(true)}>Add group</AddButton>
+            </>
+          ) : null
+        }
       />
       <div className="card shadow-sm">
         <div className="card-body">
@@ -106,11 +116,14 @@ export function GroupsPage() {
           {adding ? <AddGroupModal show onClose={() => setAdding(false)} /> : null}
           <RenameGroupModal group={formOf('rename')} onClose={close} />
           <GroupWindowModal group={formOf('window')} onClose={close} />
-          <GroupSettingsModal group={formOf('settings')} onClose={close} />
+          <GroupSettingsModal
+            level={fleet ? { fleet: true } : formOf('settings') ? { group: formOf('settings')! } : null}
+            onClose={() => (close(), setFleet(false))}
+          />
           <ConfirmModal
             {...deleting.modal}
             title="Delete group"
-            text={`Delete the group ${asked?.name ?? ''}? Its machines stay as they are.`}
+            text={`Delete the group ${asked?.name ?? ''}? Its machines stay; the maintenance window and settings it gave them are taken off.`}
             confirmText="Delete"
             cancelText="Cancel"
           />

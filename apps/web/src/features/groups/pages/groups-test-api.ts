@@ -67,6 +67,8 @@ function respond(request: Recorded, url: URL): Answer {
     // Its own words, so a test sees the toast is the API's msg.
     return ok(group, `Created group ${group.name}`, 201);
   }
+  if (url.pathname === '/api/v1/admin/settings' && request.method === 'PATCH')
+    return ok({ values: body, machinesChanged: 40 }, 'Settings saved');
   const [, id, rest] = /^\/api\/v1\/admin\/groups\/([^/]+)\/?(.*)$/.exec(url.pathname) ?? [];
   const group = state.groups.find((g) => g._id === id);
   if (!group) return failure(404, 'Group not found');
