@@ -102,7 +102,9 @@ export type RecordKind =
   | 'mail'
   // Machine groups and commands to several machines (decision 077).
   | 'group'
-  | 'command-batch';
+  | 'command-batch'
+  // The fleet's default settings of the machines' app (decision 079): one of a kind, no id.
+  | 'fleet-settings';
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 

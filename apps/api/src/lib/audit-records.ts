@@ -42,6 +42,8 @@ const kindByWord: Record<string, RecordKind | 'self'> = {
   // A command to several machines: its handler names the batch it made (modules/commands).
   'command-batches': 'command-batch',
   groups: 'group',
+  // The fleet's default settings (modules/machine-settings): the row names the kind, no id.
+  settings: 'fleet-settings',
   // A mail sent again from the Outbox (modules/outbox).
   outbox: 'mail',
   // An admin's own list preferences and colour mode (decisions 053, 054).
