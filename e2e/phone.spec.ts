@@ -11,6 +11,7 @@ test.use({ viewport: { width: 320, height: 720 } });
 const screens: [path: string, heading: string][] = [
   ['/admin/dashboard', 'Dashboard'],
   ['/admin/device', 'Device Management'],
+  ['/admin/groups', 'Groups'],
   ['/admin/treatments', 'Treatment Records'],
   ['/admin/roles', 'Roles'],
   ['/admin/logs-management', 'Admin Logs'],
@@ -62,7 +63,7 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
 test('on a phone the dashboard shows the operations figures first, then the four tiles', async ({ page }) => {
   await signIn(page);
   await page.goto('/admin/dashboard');
-  const operations = page.getByRole('heading', { name: 'Operations' });
+  const operations = page.getByRole('heading', { name: 'Operations', exact: true });
   const orders = page.getByRole('link', { name: /New Orders/ });
   await expect(operations).toBeInViewport();
   await expect(orders).toBeVisible();

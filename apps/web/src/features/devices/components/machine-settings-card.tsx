@@ -98,8 +98,9 @@ export function MachineSettingsCard({ device }: { device: Device }) {
 function SettingsFacts({ view }: { view: MachineSettingsView }) {
   return (
     <>
-      <div className="table-responsive">
-        <table className="table table-sm align-middle mb-3">
+      {/* Scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it too. */}
+      <div className="table-responsive" tabIndex={0} role="region" aria-label="Settings by value and source">
+        <table className="table table-sm align-middle mb-3" aria-label="The app's settings">
           <thead>
             <tr>
               <th scope="col">Setting</th>
