@@ -72,6 +72,36 @@ export function createGroupsService({
     createdBy: row.createdBy,
   });
 
+  /**
+   * Machines added to a static group take what was set on it: its maintenance window, and its
+   * settings under their own (their settings version grows and every instance hears of it).
+   */
+  async function takeGroupsOwn(tx: Db, group: Row, deviceIds: string[]) {
+    if (deviceIds.length === 0) return;
+    const added = inArray(devices.id, deviceIds);
+    if (group.maintenanceWindow)
+      await tx
+        .update(devices)
+        .set({ maintenanceWindow: group.maintenanceWindow, maintenanceWindowGroupId: group.id })
+        .where(added);
+    const keys = Object.keys(group.settings);
+    if (keys.length === 0) return;
+    const stamped = Object.fromEntries(
+      Object.entries(group.settings).map(([key, value]) => [key, { value, groupId: group.id }]),
+    );
+    const changed = await tx
+      .update(devices)
+      .set({
+        settingsFromGroups: sql`${devices.settingsFromGroups} || ${JSON.stringify(stamped)}::jsonb`,
+        settingsVersion: sql`${devices.settingsVersion} + 1`,
+        settingsChangedAt: now(),
+      })
+      .where(added)
+      .returning({ id: devices.id });
+    const notices = changed.length > 100 ? ['*'] : changed.map((r) => r.id);
+    for (const notice of notices) await tx.execute(sql`select pg_notify('settings_changed', ${notice})`);
+  }
+
   async function rowOf(id: string): Promise<Row> {
     const [row] = await db.select().from(machineGroups).where(eq(machineGroups.id, id)).limit(1);
     if (!row) throw new NotFoundError(groupMessages.notFound);
@@ -178,19 +208,27 @@ export function createGroupsService({
       const row = await rowOf(id);
       if (row.kind !== 'static') throw new BadRequestError(groupMessages.notStatic);
       const picked = machinesSelected(body).as('picked');
-      const added = await db
-        .insert(machineGroupMembers)
-        .select(
-          db
-            .select({
-              groupId: sql`${id}::uuid`.as('group_id'),
-              deviceId: picked.id,
-              addedAt: sql`${now().toISOString()}::timestamptz`.as('added_at'),
-            })
-            .from(picked),
-        )
-        .onConflictDoNothing()
-        .returning({ id: machineGroupMembers.deviceId });
+      const added = await db.transaction(async (tx) => {
+        const ids = await tx
+          .insert(machineGroupMembers)
+          .select(
+            db
+              .select({
+                groupId: sql`${id}::uuid`.as('group_id'),
+                deviceId: picked.id,
+                addedAt: sql`${now().toISOString()}::timestamptz`.as('added_at'),
+              })
+              .from(picked),
+          )
+          .onConflictDoNothing()
+          .returning({ id: machineGroupMembers.deviceId });
+        await takeGroupsOwn(
+          tx,
+          row,
+          ids.map((r) => r.id),
+        );
+        return ids;
+      });
       return { changed: added.length, machineCount: await countOf(row) };
     },
 

@@ -141,6 +141,41 @@ describe('a machine’s effective settings', () => {
   });
 });
 
+describe('a machine added to a static group later', () => {
+  it('takes the window and the settings set on the group before, and hears of them on its next heartbeat', async () => {
+    const first = await enrolDevice(t);
+    const group = await staticGroup(`Later ${first.deviceId.slice(0, 6)}`, [first.deviceId]);
+    await change(settingsPaths.group(group._id), { logLevel: 'debug' });
+    const window = { start: '01:00', end: '03:00', timeZone: 'Europe/Berlin' };
+    await t.injectAs(admin, {
+      method: 'PUT',
+      url: maintenanceWindowPaths.group(group._id),
+      payload: { window },
+    });
+
+    const late = await enrolDevice(t);
+    await heartbeat(late);
+    const added = await t.injectAs(admin, {
+      method: 'POST',
+      url: groupPaths.members(group._id),
+      payload: { ids: [late.deviceId] },
+    });
+    expect(added.json().data).toEqual({ changed: 1, machineCount: 2 });
+    const shown = await view(late.deviceId);
+    expect(shown).toMatchObject({ version: 1, effective: { logLevel: 'debug' } });
+    expect(shown.sources.logLevel!.group).toEqual({
+      _id: group._id,
+      name: `Later ${first.deviceId.slice(0, 6)}`,
+    });
+    await heartbeatUntil(late, 1);
+    const windowNow = await t.injectAs(admin, {
+      method: 'GET',
+      url: maintenanceWindowPaths.machine(late.deviceId),
+    });
+    expect(windowNow.json().data).toMatchObject({ window, fromGroup: { _id: group._id } });
+  });
+});
+
 describe('a deleted group', () => {
   it('takes its settings and its window off its machines, which learn of it on their next heartbeat', async () => {
     const d = await enrolDevice(t);

@@ -90,7 +90,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: MachineSettingsSe
       schema: {
         tags: ['groups'],
         summary: "Change a group's settings, written on its machines now",
-        description: `${changeSummary}. Machines that join the group later do not follow: set it again.`,
+        description: `${changeSummary}. A machine added to a static group later takes them then; one that starts matching a dynamic group's filter follows only when they are set again.`,
         params: groupIdParamSchema,
         body: settingsChangeBodySchema,
         response: { 200: levelSettingsResponseSchema },

@@ -111,7 +111,9 @@ export function GroupSettingsModal({ level, onClose }: { level: SettingsLevel; o
     >
       <p className="small text-body-secondary">
         {group
-          ? `Written on the group's ${group.machineCount} machines now; machines that join later do not follow.`
+          ? group.kind === 'static'
+            ? `Written on the group's ${group.machineCount} machines now, and on machines added to it later.`
+            : `Written on the ${group.machineCount} machines its filter matches now; machines that match later follow when they are set again.`
           : "Every machine's value unless its group or the machine itself sets one; Clear brings back the default."}{' '}
         Leave a setting as it is to keep what the machines have.
       </p>
