@@ -5,6 +5,7 @@ import { LazyBulkResultsModal, LazyConfirmModal } from '#web/components/lazy-dia
 import { SelectionBar } from '#web/components/selection-bar.tsx';
 import { useBulkAction } from '#web/components/use-bulk-action.ts';
 import type { RowSelectionState } from '#web/components/use-row-selection.ts';
+import { useCan } from '#web/lib/use-session.ts';
 import { useBulkDeviceStatus } from '../api/bulk-device-status.ts';
 import { DeviceBulkOperations } from './device-bulk-operations.tsx';
 
@@ -22,8 +23,8 @@ const actions: DeviceStatus[] = [1, 2];
 
 /**
  * Device Management's selection bar with bulk Activate and Deactivate (decision 055): asked with
- * how many machines, then answered machine by machine; and Send command and Add to group (issue 37). Shown only to admins with devices.edit
- * (the page does not offer selection otherwise).
+ * how many machines, then answered machine by machine (devices.edit); and Send command and Add to
+ * group (issue 37, each with its own permission). The page offers selection only with one of them.
  */
 export function DeviceBulkActions({
   selection,
@@ -41,12 +42,13 @@ export function DeviceBulkActions({
       }),
     selection.clear,
   );
+  const mayEdit = useCan('devices.edit');
   const count = selection.allMatching ? (total ?? 0) : selection.ids.size;
   const picked = selection.allMatching ? { allMatching: filters } : { ids: [...selection.ids] };
   return (
     <>
       <SelectionBar selection={selection} pageKeys={pageKeys} total={total} totalIsEstimate={totalIsEstimate}>
-        {actions.map((status) => (
+        {(mayEdit ? actions : []).map((status) => (
           <button
             key={status}
             type="button"

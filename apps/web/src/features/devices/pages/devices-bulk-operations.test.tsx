@@ -88,6 +88,14 @@ describe('Device Management: Send command and Add to group', { timeout: 30_000 }
     );
   });
 
+  it('lets an admin with commands.send but not devices.edit pick machines and send a command, without Activate or Deactivate', async () => {
+    signInWith(['devices.view', 'commands.send']);
+    const { bar } = await pickTwo();
+    expect(within(bar).getByRole('button', { name: 'Send command' })).toBeTruthy();
+    expect(within(bar).queryByRole('button', { name: 'Deactivate' })).toBeNull();
+    expect(within(bar).queryByRole('button', { name: 'Add to group' })).toBeNull();
+  });
+
   it('offers neither without their permissions', async () => {
     signInWith(['devices.view', 'devices.edit']);
     const { bar } = await pickTwo();

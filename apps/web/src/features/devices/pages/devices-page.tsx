@@ -116,6 +116,10 @@ export function DevicesPage() {
   const [view, setView] = useUrlFilter('view', views, '');
   const [visible, setVisible] = useColumnVisibility('devices', columnChoices);
   const mayEdit = useCan('devices.edit');
+  // Picking machines serves their status (devices.edit, decision 047), a command to them and a group.
+  const maySend = useCan('commands.send');
+  const mayGroup = useCan('groups.manage');
+  const maySelect = mayEdit || maySend || mayGroup;
   const [editing, setEditing] = useState<Device | null>(null);
   const [adding, setAdding] = useState(false);
   const openForm = (device: Device | null) => (device ? setEditing(device) : setAdding(true));
@@ -189,7 +193,7 @@ export function DevicesPage() {
           toolbar={
             <>
               {toolbar}
-              {mayEdit ? (
+              {maySelect ? (
                 <MountWhenShown show={!selection.isEmpty}>
                   <DeviceBulkActions
                     selection={selection}
@@ -202,9 +206,8 @@ export function DevicesPage() {
               ) : null}
             </>
           }
-          // Picking machines is for changing their status: only with devices.edit (decision 047).
           selection={
-            mayEdit
+            maySelect
               ? {
                   ...selection.table,
                   rowLabel: (d) => bulkTexts.selectRow(d.machineNumber),
