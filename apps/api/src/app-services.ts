@@ -19,7 +19,7 @@ import { createStepUpService, type StepUpService } from './modules/auth/step-up-
 import { createDeviceAuth, deviceAuthChannel, type DeviceAuth } from './modules/device-api/device-auth.ts';
 import { createDeviceGate, type DeviceGateService } from './modules/device-api/device-gate.ts';
 import { createSettingsVersions, type SettingsVersions } from './modules/device-api/settings-versions.ts';
-import { settingsChangedChannel } from './modules/machine-settings/settings-service.ts';
+import { settingsChangedChannel } from './modules/machine-settings/settings-writes.ts';
 import {
   createLicenceVersions,
   licenceChangedChannel,

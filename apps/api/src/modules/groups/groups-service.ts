@@ -16,6 +16,7 @@ import { machineGroupMembers, machineGroups } from '#api/db/schema/groups.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import type { AuthContext } from '#api/lib/request-context.ts';
 import { deviceFilterWhere } from '../devices/device-filters.ts';
+import { bumpSettings, hasFromGroup, stampedBy, withoutGroup } from '../machine-settings/settings-writes.ts';
 
 type Row = typeof machineGroups.$inferSelect;
 
@@ -84,22 +85,10 @@ export function createGroupsService({
         .update(devices)
         .set({ maintenanceWindow: group.maintenanceWindow, maintenanceWindowGroupId: group.id })
         .where(added);
-    const keys = Object.keys(group.settings);
-    if (keys.length === 0) return;
-    const stamped = Object.fromEntries(
-      Object.entries(group.settings).map(([key, value]) => [key, { value, groupId: group.id }]),
-    );
-    const changed = await tx
-      .update(devices)
-      .set({
-        settingsFromGroups: sql`${devices.settingsFromGroups} || ${JSON.stringify(stamped)}::jsonb`,
-        settingsVersion: sql`${devices.settingsVersion} + 1`,
-        settingsChangedAt: now(),
-      })
-      .where(added)
-      .returning({ id: devices.id });
-    const notices = changed.length > 100 ? ['*'] : changed.map((r) => r.id);
-    for (const notice of notices) await tx.execute(sql`select pg_notify('settings_changed', ${notice})`);
+    if (Object.keys(group.settings).length === 0) return;
+    await bumpSettings(tx, now(), added, {
+      settingsFromGroups: sql`${devices.settingsFromGroups} || ${stampedBy(group.id, group.settings)}::jsonb`,
+    });
   }
 
   async function rowOf(id: string): Promise<Row> {
@@ -187,19 +176,7 @@ export function createGroupsService({
           .update(devices)
           .set({ maintenanceWindow: null, maintenanceWindowGroupId: null })
           .where(eq(devices.maintenanceWindowGroupId, id));
-        const fromThisGroup = sql`exists (select 1 from jsonb_each(${devices.settingsFromGroups}) e
-          where e.value->>'groupId' = ${id})`;
-        const changed = await tx
-          .update(devices)
-          .set({
-            settingsFromGroups: sql`(select coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb)
-              from jsonb_each(${devices.settingsFromGroups}) e where e.value->>'groupId' <> ${id})`,
-            settingsVersion: sql`${devices.settingsVersion} + 1`,
-            settingsChangedAt: now(),
-          })
-          .where(fromThisGroup)
-          .returning({ id: devices.id });
-        if (changed.length) await tx.execute(sql`select pg_notify('settings_changed', '*')`);
+        await bumpSettings(tx, now(), hasFromGroup(id), { settingsFromGroups: withoutGroup(id) });
       });
     },
 

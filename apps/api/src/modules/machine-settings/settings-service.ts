@@ -17,11 +17,7 @@ import { fleetSettings, machineGroups } from '#api/db/schema/groups.ts';
 import { BadRequestError, NotFoundError } from '#api/lib/errors.ts';
 import type { AuthContext } from '#api/lib/request-context.ts';
 import type { GroupsService } from '../groups/groups-service.ts';
-
-/** The channel that names machines whose settings changed ('*': many, read them all again). */
-export const settingsChangedChannel = 'settings_changed';
-/** Above this many machines one '*' notice stands for all, as command batches do (decision 077). */
-const noticeLimit = 100;
+import { bumpSettings, stampedBy, withoutGroup } from './settings-writes.ts';
 
 /** What a change sets and what it removes, from `{ key: value | null }`. */
 function splitChange(body: SettingsChangeBody) {
@@ -60,18 +56,8 @@ export function createMachineSettings({
     return Object.fromEntries(rows.map((r) => [r.key, r.value])) as SettingValues;
   }
 
-  /** Raises the version of the machines `where` names, and announces them, in one transaction. */
-  async function bump(tx: Db, where: SQL | undefined, set: Record<string, unknown> = {}) {
-    const changed = await tx
-      .update(devices)
-      .set({ ...set, settingsVersion: sql`${devices.settingsVersion} + 1`, settingsChangedAt: now() })
-      .where(where)
-      .returning({ id: devices.id });
-    const notices = changed.length > noticeLimit ? ['*'] : changed.map((r) => r.id);
-    for (const notice of notices)
-      await tx.execute(sql`select pg_notify(${settingsChangedChannel}, ${notice})`);
-    return changed.length;
-  }
+  const bump = (tx: Db, where: SQL | undefined, set?: Record<string, unknown>) =>
+    bumpSettings(tx, now(), where, set);
 
   /** Some of `keys` is not set on the machine itself (so a fleet's or group's change may reach it). */
   const notOwn = (keys: SettingKey[]) =>
@@ -128,15 +114,18 @@ export function createMachineSettings({
     /** The machine's own values: set or removed; its version grows when its effective settings change. */
     async changeMachine(deviceId: string, body: SettingsChangeBody): Promise<MachineSettingsView> {
       const { set, removed } = splitChange(body);
-      const before = await this.ofMachine(deviceId);
-      const own = { ...before.own, ...set } as Record<string, unknown>;
-      for (const key of removed) delete own[key];
       const [row] = await db
-        .select({ fromGroups: devices.settingsFromGroups })
+        .select({ own: devices.settingsOwn, fromGroups: devices.settingsFromGroups })
         .from(devices)
-        .where(eq(devices.id, deviceId));
-      const after = effectiveSettings(defaults, await fleetValues(), row?.fromGroups ?? {}, own).effective;
-      const differs = settingKeys.some((k) => after[k] !== before.effective[k]);
+        .where(eq(devices.id, deviceId))
+        .limit(1);
+      if (!row) throw new NotFoundError(deviceMessages.notFound);
+      const own = { ...row.own, ...set } as Record<string, unknown>;
+      for (const key of removed) delete own[key];
+      const fleet = await fleetValues();
+      const before = effectiveSettings(defaults, fleet, row.fromGroups, row.own).effective;
+      const after = effectiveSettings(defaults, fleet, row.fromGroups, own).effective;
+      const differs = settingKeys.some((k) => after[k] !== before[k]);
       await db.transaction(async (tx) => {
         if (differs) await bump(tx, eq(devices.id, deviceId), { settingsOwn: own });
         else await tx.update(devices).set({ settingsOwn: own }).where(eq(devices.id, deviceId));
@@ -174,15 +163,11 @@ export function createMachineSettings({
       const { set, removed, keys } = splitChange(body);
       const values = { ...group.settings, ...set } as Record<string, unknown>;
       for (const key of removed) delete values[key];
-      const stamped = Object.fromEntries(Object.entries(set).map(([k, v]) => [k, { value: v, groupId }]));
       const machines = groups.machineIdsOf(group);
       const machinesChanged = await db.transaction(async (tx) => {
         await tx.update(machineGroups).set({ settings: values }).where(eq(machineGroups.id, groupId));
         // Removed keys go only where this group set them; set keys are this group's from now on.
-        const kept = sql`coalesce((select jsonb_object_agg(e.key, e.value)
-            from jsonb_each(${devices.settingsFromGroups}) e
-            where not (e.key = any(${`{${removed.join(',')}}`}::text[]) and e.value->>'groupId' = ${groupId})),
-          '{}'::jsonb) || ${JSON.stringify(stamped)}::jsonb`;
+        const kept = sql`${withoutGroup(groupId, removed)} || ${stampedBy(groupId, set)}::jsonb`;
         await tx.update(devices).set({ settingsFromGroups: kept }).where(inArray(devices.id, machines));
         return bump(tx, and(inArray(devices.id, machines), notOwn(keys)));
       });
