@@ -1,27 +1,20 @@
 import { useState, type ReactNode } from 'react';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { Device } from '@app/contract/devices';
 import {
   maintenanceWindowMessages,
-  maintenanceWindowSchema,
   type MachineWindow,
   type MaintenanceWindow,
 } from '@app/contract/maintenance-windows';
 import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import { SectionCard } from '#web/components/details-card.tsx';
-import { FormModal, useFormModal } from '#web/components/form-modal.tsx';
 import { LoadError } from '#web/components/load-error.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
-import type { ApiError } from '#web/lib/api-client.ts';
 import { notifyError } from '#web/lib/api-client.ts';
 import { formatDateTime } from '#web/lib/format.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useCan } from '#web/lib/use-session.ts';
 import { useMaintenanceWindow, useSetMaintenanceWindow } from '../api/maintenance-window.ts';
-
-/** Every zone the browser knows, the admin's own first: a machine is most often where its admin is. */
-const ownZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const zones = [ownZone, ...Intl.supportedValuesOf('timeZone').filter((z) => z !== ownZone)];
+import { WindowFormModal } from '#web/components/window-form-modal.tsx';
 
 const inWords = (w: MaintenanceWindow) =>
   `${w.start} to ${w.end} every day${w.end < w.start ? ' (past midnight)' : ''}, ${w.timeZone}`;
@@ -78,7 +71,9 @@ export function MaintenanceWindowCard({ device }: { device: Device }) {
       {mayEdit ? (
         <>
           <WindowFormModal
-            machineNumber={device.machineNumber}
+            title={`Maintenance window of ${device.machineNumber}`}
+            intro="Restarts and re-enrolments reach the machine only in this window, every day, and never during a treatment. A safety hold never waits."
+            zoneLabel="Machine's time zone"
             current={query.data?.window ?? null}
             show={editing}
             onClose={() => setEditing(false)}
@@ -126,70 +121,5 @@ function WindowFacts({ state }: { state: MachineWindow }) {
         </div>
       ))}
     </dl>
-  );
-}
-
-const windowFields = ['start', 'end', 'timeZone'] as const;
-/** The field a 400 names (`window.start`), when it is one of the form's. */
-const fieldOfError = (error: ApiError) => {
-  const path = (error.data as { errors?: { path?: unknown }[] } | null)?.errors?.[0]?.path;
-  const field = typeof path === 'string' ? path.replace(/^window\./, '') : undefined;
-  return error.status === 400 && windowFields.includes(field as never)
-    ? (field as (typeof windowFields)[number])
-    : undefined;
-};
-const blank: MaintenanceWindow = { start: '02:00', end: '04:00', timeZone: ownZone };
-const valuesOf = (w: MaintenanceWindow) => w;
-
-function WindowFormModal({
-  machineNumber,
-  current,
-  show,
-  onClose,
-  onSave,
-  pending,
-}: {
-  machineNumber: string;
-  current: MaintenanceWindow | null;
-  show: boolean;
-  onClose: () => void;
-  onSave: (window: MaintenanceWindow) => Promise<{ msg?: string }>;
-  pending: boolean;
-}) {
-  const form = useFormModal({
-    show,
-    resolver: zodResolver(maintenanceWindowSchema),
-    blank,
-    record: current,
-    valuesOf,
-  });
-  return (
-    <FormModal
-      form={form}
-      show={show}
-      onClose={onClose}
-      title={`Maintenance window of ${machineNumber}`}
-      submitLabel="Save"
-      pending={pending}
-      onSave={onSave}
-      saved={maintenanceWindowMessages.saved}
-      fieldOfError={fieldOfError}
-    >
-      <p className="small text-body-secondary">
-        Restarts and re-enrolments reach the machine only in this window, every day, and never during a
-        treatment. A safety hold never waits.
-      </p>
-      {form.field('start', 'From', { type: 'time' })}
-      {form.field('end', 'Until', { type: 'time' })}
-      {form.select(
-        'timeZone',
-        "Machine's time zone",
-        zones.map((zone) => (
-          <option key={zone} value={zone}>
-            {zone}
-          </option>
-        )),
-      )}
-    </FormModal>
   );
 }
