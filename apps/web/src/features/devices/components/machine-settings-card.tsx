@@ -99,7 +99,12 @@ function SettingsFacts({ view }: { view: MachineSettingsView }) {
   return (
     <>
       {/* Scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it too. */}
-      <div className="table-responsive" tabIndex={0} role="region" aria-label="Values and where they come from">
+      <div
+        className="table-responsive"
+        tabIndex={0}
+        role="region"
+        aria-label="Values and where they come from"
+      >
         <table className="table table-sm align-middle mb-3" aria-label="The app's settings">
           <thead>
             <tr>
