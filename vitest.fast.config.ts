@@ -26,16 +26,21 @@ export const slowApiFiles = [
   // Migrate databases from nothing, not from the template, to check one migration's effect.
   'src/db/role-permissions-migration.test.ts',
   'src/db/device-user-names-migration.test.ts',
+  'src/modules/audit-chain/audit-chain-migration.test.ts',
   // An S3-compatible server in the process.
   'src/modules/app-updates/app-updates-s3.test.ts',
   // Runs the operator CLI as a child process.
   'src/modules/auth/operator-reset-mfa.test.ts',
   // The same for a lost password (issue 35 item 4): the command as its own process, beside a server.
   'src/modules/auth/operator-reset-password.test.ts',
+  // npm run audit:verify as its own process, beside a server and alone, on a data directory of its own.
+  'src/modules/audit-chain/audit-verify-cli.test.ts',
   // npm run backup and restore as processes, beside real servers on temporary data directories.
   'src/lib/backup/backup-restore.test.ts',
   // Writes an APK fixture by running bench/apk-fixture.mjs as plain node (about 1 s a test).
   'src/modules/app-updates/apk-fixture-cli.test.ts',
+  // npm run -s sbom as its own process (npm sbom on the lock, 3 to 5 s), then a served console.
+  'src/lib/sbom.test.ts',
   // Every permission pair through every route that hands permissions out: 676 requests (the file
   // beside it, grant-rules.test.ts, asks each route once each way and stays).
   'src/lib/grant-rules-pairs.test.ts',

@@ -5,7 +5,7 @@ import { fakeClinic } from '@app/fake-data/places';
 import { AdminClient } from '@app/fleet-simulator/admin-client';
 import { seededRandom } from '@app/fleet-simulator/fake-data';
 import { SimMachine } from '@app/fleet-simulator/machine';
-import { confirmStepUp, e2eAdmin, expect, expectAccessible, signIn, test } from './support/fixtures.ts';
+import { e2eAdmin, expect, expectAccessible, signIn, test } from './support/fixtures.ts';
 import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-server.ts';
 import { addSubscriptionInConsole, payAsCustomer } from './support/subscriptions.ts';
 
@@ -197,7 +197,7 @@ test('a paid machine runs; past its paid-through date it goes to grace, then lap
   expect(await inUse(x.machine)).toBe(1);
   expect(await inUse(y.machine)).toBe(0);
 
-  // The admin extends X's subscription by a month, with a reason, through the step-up.
+  // The admin extends X's subscription by a month, with a reason, signed (decision 083).
   await signIn(page);
   await page.goto(`/admin/view-subscription/${subX._id}`);
   await page.getByRole('button', { name: 'Extend paid-through date' }).click();
@@ -206,8 +206,9 @@ test('a paid machine runs; past its paid-through date it goes to grace, then lap
   until.setUTCDate(until.getUTCDate() + 30);
   await extend.getByLabel('New paid-through date').fill(until.toISOString().slice(0, 10));
   await extend.getByLabel('Reason').fill('Paid by bank transfer');
+  await extend.getByRole('combobox', { name: 'Meaning' }).selectOption('responsibility');
+  await extend.getByLabel('Your password').fill(e2eAdmin.password);
   await extend.getByRole('button', { name: 'Extend' }).click();
-  await confirmStepUp(page);
   await expect(extend).toBeHidden();
   await expect(page.getByText('Paid by bank transfer').first()).toBeVisible();
 

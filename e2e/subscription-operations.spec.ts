@@ -1,10 +1,11 @@
-import { test, expect, signIn, expectAccessible, confirmStepUp, e2eAdmin } from './support/fixtures.ts';
+import { test, expect, signIn, expectAccessible, e2eAdmin } from './support/fixtures.ts';
 
 /*
  * The subscription page and its operations (issue 34 item 5) end to end: an admin creates a payment
  * link for a machine, the customer pays it with the demo card, and the admin, by keyboard, opens the
  * subscription from the list's row menu, reads its timeline and its receipt, and extends its
- * paid-through date with a reason after confirming the password (decision 046).
+ * paid-through date with a reason, signed with a meaning and the password (decision 083), and the
+ * timeline shows the signature.
  */
 
 /** A machine of its own, so the other specs' subscriptions and licences stay as they are. */
@@ -32,7 +33,7 @@ test.beforeAll(async ({ request }) => {
 /** YYYY-MM-DD of `days` from now (UTC), as a date input takes it. */
 const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-test('an admin reads a paid subscription’s timeline and receipt, and extends it with a reason through step-up', async ({
+test('an admin reads a paid subscription’s timeline and receipt, and extends it with a reason, signed', async ({
   page,
   browser,
   request,
@@ -102,7 +103,7 @@ test('an admin reads a paid subscription’s timeline and receipt, and extends i
   expect(await receiptPage.text()).toContain('49.99');
   await expectAccessible(page);
 
-  // Extend, by keyboard, with a reason; the password is asked first.
+  // Extend, by keyboard, with a reason, signed with the meaning and the password (decision 083).
   await page.getByRole('button', { name: 'Extend paid-through date' }).focus();
   await page.keyboard.press('Enter');
   const extend = page.getByRole('dialog', { name: 'Extend paid-through date' });
@@ -110,17 +111,30 @@ test('an admin reads a paid subscription’s timeline and receipt, and extends i
   await extend.getByLabel('New paid-through date').fill(dayFromNow(90));
   // (Tab inside a date input moves between its day, month and year: the reason is filled directly.)
   await extend.getByLabel('Reason').fill('Machine on loan while the clinic’s own is repaired');
-  await expectAccessible(page);
   await extend.getByLabel('Reason').press('Tab');
+  const meaning = extend.getByRole('combobox', { name: 'Meaning' });
+  await expect(meaning).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(meaning).toHaveValue('responsibility');
+  await page.keyboard.press('Tab');
+  await expect(extend.getByLabel('Your password')).toBeFocused();
+  await page.keyboard.type(e2eAdmin.password);
+  await expectAccessible(page);
+  await page.keyboard.press('Tab');
   await expect(extend.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(extend.getByRole('button', { name: 'Extend' })).toBeFocused();
   await page.keyboard.press('Enter');
-  await confirmStepUp(page);
   await expect(page.getByText('Paid-through date extended').first()).toBeVisible();
   await expect(extend).toBeHidden();
   await expect(timeline.getByText('Paid-through date extended', { exact: true })).toBeVisible();
   await expect(timeline.getByText('Machine on loan while the clinic’s own is repaired')).toBeVisible();
   await expect(timeline.getByText(`by ${e2eAdmin.email}`).first()).toBeVisible();
+  // The extension's signature is shown with it in the timeline.
+  await expect(timeline.getByTestId('signature-line').first()).toContainText(
+    /^Signed by .+ · \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} · Responsibility/,
+  );
   await expectAccessible(page);
 });

@@ -96,7 +96,7 @@ test('a Force update that respects windows waits for the window and the treatmen
   const row = page.getByRole('row').filter({ hasText: pkg });
   await expect(row).toContainText('Awaiting approval');
 
-  // A second admin approves it, after confirming their password.
+  // A second admin approves it, signing with their password (decision 083).
   const second = { email: `approver-${tag}@e2e.example`, password: `Approve-${tag}-Pw1` };
   const roles = await request.get('/api/v1/admin/roles/all', { headers });
   const adminRole = ((await roles.json()).data.roles as { _id: string; roleName: string }[]).find(
@@ -121,7 +121,7 @@ test('a Force update that respects windows waits for the window and the treatmen
   )!;
   const approved = await request.post(`/api/v1/admin/system/updates/${release._id}/rollout`, {
     headers: await bearer(request, second.email, second.password),
-    data: { action: 'approve' },
+    data: { action: 'approve', signature: { meaning: 'approval', password: second.password } },
   });
   expect(approved.status(), await approved.text()).toBe(200);
 

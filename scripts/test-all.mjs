@@ -3,7 +3,7 @@
 // instances behind nginx when nginx, PostgreSQL and Redis are there, end-to-end), then one closing
 // line `N passed, M failed` summing them all. Exits non-zero on any failure. Writes only under
 // .test-output/ (and OS temp directories): `npm run report` publishes the hardening results.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,9 +52,60 @@ const run = (name, command, args, env, readCounts) => {
   results.push({ name, ...counts, seconds: Math.round((Date.now() - started) / 1000), cpu });
 };
 
+/** Seconds in the children line of bash's `times` ("1m2.345s 0m0.678s": user, then system). */
+const timesCpuSeconds = (file) => {
+  const [, children = ''] = readFileSync(file, 'utf8').trim().split('\n');
+  return [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, [, m, sec]) => sum + Number(m) * 60 + Number(sec),
+    0,
+  );
+};
+
+/**
+ * A suite run beside another (both far below two cores on their own): its output is kept in
+ * .test-output/<name>.log and printed whole when it ends, so two suites' lines never interleave;
+ * its CPU-seconds are its own process tree's, from bash's `times`.
+ */
+const runBeside = (name, command, args, env, readCounts) => {
+  const log = path.join(out, `${name}.log`);
+  const times = path.join(out, `${name}.times`);
+  const started = Date.now();
+  const script = 'log=$1; times=$2; shift 2; "$@" >"$log" 2>&1; s=$?; times >"$times"; exit $s';
+  const child = spawn('bash', ['-c', script, name, log, times, command, ...args], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, ...env },
+  });
+  return new Promise((resolve) => {
+    child.on('exit', (status) => {
+      console.log(`\n=== ${name} (run beside another suite) ===`);
+      if (existsSync(log)) process.stdout.write(readFileSync(log, 'utf8'));
+      let counts;
+      try {
+        counts = readCounts({ status });
+      } catch {
+        counts = { passed: 0, failed: 0 };
+      }
+      if (status !== 0 && counts.failed === 0) counts.failed = 1;
+      const cpu = existsSync(times) ? Math.round(timesCpuSeconds(times)) : 0;
+      results.push({ name, ...counts, seconds: Math.round((Date.now() - started) / 1000), cpu });
+      resolve();
+    });
+  });
+};
+
 const vitestCounts = (file) => () => {
   const json = JSON.parse(readFileSync(file, 'utf8'));
-  return { passed: json.numPassedTests, failed: json.numFailedTests };
+  const failures = json.testResults.flatMap((f) =>
+    f.assertionResults
+      .filter((t) => t.status === 'failed')
+      .map((t) => `${path.relative(root, f.name)} › ${t.fullName}`),
+  );
+  // A file that failed to load has no assertion results: name the file.
+  for (const f of json.testResults)
+    if (f.status === 'failed' && !f.assertionResults.some((t) => t.status === 'failed'))
+      failures.push(`${path.relative(root, f.name)}: ${String(f.message).split('\n')[0]}`);
+  return { passed: json.numPassedTests, failed: json.numFailedTests, failures };
 };
 const vitest = (name, extraArgs, env = {}) => {
   const file = path.join(out, `${name}.json`);
@@ -147,39 +198,77 @@ if (process.env.TEST_MULTI_INSTANCE !== '0') {
 // to .test-output/reliability.md (a broken result file fails the run). `npm run report` publishes.
 // The fuzz suite runs its full 200 cases per route (about a minute on 2 cores), and once more on
 // PostgreSQL, which refuses some text the embedded database takes.
+// The fuzz suite on PostgreSQL and the end-to-end suite run side by side: each keeps under a core
+// busy (fuzz-on-postgres 165 CPU-s in 305 s, end-to-end 984 in 1,415 s, in CI on 2 cores) and
+// waits on a database or a browser the rest of the time. The hardening suites measure the machine,
+// so they run alone before them.
+const beside = [];
 if (process.env.TEST_HARDENING !== '0') {
   vitest('hardening', ['-c', 'apps/api/vitest.hardening.config.ts']);
-  if (onPostgres)
-    vitest('fuzz-on-postgres', ['-c', 'apps/api/vitest.hardening.config.ts', 'fuzz'], {
-      DATABASE_URL: testPostgresUrl,
-    });
-  run('reliability-report', process.execPath, ['scripts/reliability-report.mjs', '--check'], {}, () => ({
-    passed: 0,
-    failed: 0,
-  }));
+  if (onPostgres) {
+    const file = path.join(out, 'fuzz-on-postgres.json');
+    beside.push(
+      runBeside(
+        'fuzz-on-postgres',
+        'npx',
+        [
+          'vitest',
+          'run',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile=${file}`,
+          '-c',
+          'apps/api/vitest.hardening.config.ts',
+          'fuzz',
+        ],
+        { DATABASE_URL: testPostgresUrl },
+        vitestCounts(file),
+      ),
+    );
+  }
 }
 
 if (process.env.TEST_E2E !== '0') {
   buildWebIfStale();
   const file = path.join(out, 'e2e.json');
-  run(
-    'end-to-end',
-    'npx',
-    ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
-    { PLAYWRIGHT_JSON_OUTPUT_NAME: file },
-    () => {
-      if (!existsSync(file)) throw new Error('no report');
-      const { stats } = JSON.parse(readFileSync(file, 'utf8'));
-      return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
-    },
+  beside.push(
+    runBeside(
+      'end-to-end',
+      'npx',
+      ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
+      { PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+      () => {
+        if (!existsSync(file)) throw new Error('no report');
+        const report = JSON.parse(readFileSync(file, 'utf8'));
+        const failures = [];
+        const walk = (suite, titles) => {
+          for (const spec of suite.specs ?? [])
+            if (!spec.ok) failures.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`);
+          for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+        };
+        for (const suite of report.suites) walk(suite, []);
+        const { stats } = report;
+        return { passed: stats.expected + stats.flaky, failed: stats.unexpected, failures };
+      },
+    ),
   );
 }
+await Promise.all(beside);
+
+if (process.env.TEST_HARDENING !== '0')
+  run('reliability-report', process.execPath, ['scripts/reliability-report.mjs', '--check'], {}, () => ({
+    passed: 0,
+    failed: 0,
+  }));
 
 console.log('\nSuite                 passed  failed  seconds  cpu-s');
 for (const r of results)
   console.log(
     `${r.name.padEnd(22)}${String(r.passed).padStart(6)}${String(r.failed).padStart(8)}${String(r.seconds).padStart(9)}${String(r.cpu).padStart(7)}`,
   );
+// The failed tests by name, last, where a CI log's tail still shows them.
+for (const r of results)
+  for (const failure of r.failures ?? []) console.log(`failed in ${r.name}: ${failure}`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

@@ -13,6 +13,8 @@ const inputs = [
   'apps/web/vite.config.ts',
   'packages/contract/src',
   'package-lock.json',
+  // The SBOM the build writes beside the console (apps/web's build script).
+  'scripts/sbom.mjs',
 ];
 const distDir = path.join(root, 'apps/web/dist');
 const stampFile = path.join(distDir, '.build-hash');

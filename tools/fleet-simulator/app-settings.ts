@@ -25,10 +25,14 @@ export class AppliedSettings {
     return version > this.version;
   }
 
-  /** Fetches, applies and reports; a version 0 (no admin ever set one) is applied without a report. */
-  async refresh() {
+  /**
+   * Fetches, applies and reports; a version 0 (no admin ever set one) is applied without a report.
+   * Answers the keys that changed since the settings applied before (none at the first fetch): a new
+   * licenceOfflineDays is the server's, which the app takes by fetching its licence again.
+   */
+  async refresh(): Promise<(keyof MachineSettings)[]> {
     const { version, settings } = await this.client.settings();
-    if (version <= this.version) return;
+    if (version <= this.version) return [];
     const changed = (Object.keys(settings) as (keyof MachineSettings)[]).filter(
       (key) => settings[key] !== this.values[key],
     );
@@ -36,7 +40,9 @@ export class AppliedSettings {
     if (changed.length)
       this.log(`Settings ${version} applied: ${changed.map((k) => `${k}=${settings[k]}`).join(', ')}`);
     if (version > 0) await this.client.settingsApplied(version);
+    const first = this.version < 0;
     this.version = version;
     this.history.push(version);
+    return first ? [] : changed;
   }
 }

@@ -135,7 +135,7 @@ export class SimMachine {
 
   /**
    * Checks in; fetches the licence when the answer names a newer one (or none is held, or it is
-   * getting old); runs the commands the answer hands over.
+   * getting old, or its offline validity setting changed); runs the commands the answer hands over.
    */
   async heartbeat() {
     if (!this.enrolled) return;
@@ -149,6 +149,7 @@ export class SimMachine {
     if (this.settings.wants(answer.settingsVersion))
       await this.settings
         .refresh()
+        .then((changed) => (changed.includes('licenceOfflineDays') ? this.refreshLicence() : undefined))
         .catch((err: Error) => this.ledger.surprises.push(`${this.label} settings: ${err.message}`));
     await this.machineCommands.take(answer.commands);
   }

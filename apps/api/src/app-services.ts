@@ -168,9 +168,12 @@ export async function createAppServices(
   const licenceVersions = createLicenceVersions({ db });
   const licenceFeed = await database.listen(licenceChangedChannel, licenceVersions.feed);
   app.addHook('onClose', () => licenceFeed.close());
-  const commandInbox = createCommandInbox({ db, now });
+  const commandInbox = createCommandInbox({ db, now, log });
   const commandFeed = await database.listen(commandQueuedChannel, commandInbox.feed);
-  app.addHook('onClose', () => commandFeed.close());
+  app.addHook('onClose', async () => {
+    await commandFeed.close();
+    await commandInbox.close();
+  });
   app.decorate('commandInbox', commandInbox);
   const settingsVersions = createSettingsVersions({
     db,

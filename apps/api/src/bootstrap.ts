@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, ne, sql } from 'drizzle-orm';
 import type { Db } from './db/client.ts';
 import { roles, users } from './db/schema/users.ts';
 import { permissionNames } from '@app/contract/permissions';
@@ -24,9 +24,11 @@ export async function bootstrap(
   db: Db,
   opts: { adminEmail: string; adminPassword?: string },
 ): Promise<BootstrapResult> {
-  const [{ count: roleCount }] = (await db.select({ count: sql<number>`count(*)::int` }).from(roles)) as [
-    { count: number },
-  ];
+  // The two fixed clinic roles come with migration 0057 (decision 088): they are not the console's.
+  const [{ count: roleCount }] = (await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(roles)
+    .where(ne(roles.type, 'clinic'))) as [{ count: number }];
   if (roleCount === 0) await db.insert(roles).values(defaultRoles);
   // A permission new to this database reaches the roles that should have it (decision 067).
   await rollOutPermissions(db);

@@ -7,6 +7,7 @@ import { demoConfig, demoEnv, demoMinimumVersion, type DemoConfig } from './conf
 import { housekeepingConfig, housekeepingEnv, type HousekeepingConfig } from './config-housekeeping.ts';
 import { licencesConfig, licencesEnv, type LicencesConfig } from './config-licences.ts';
 import { mapConfig, mapEnv, type MapConfig } from './config-map.ts';
+import { retentionConfig, retentionEnv, type RetentionConfig } from './config-retention.ts';
 import { storageConfig, storageEnv, type StorageConfig } from './config-storage.ts';
 import { timeoutsConfig, timeoutsEnv } from './config-timeouts.ts';
 import type { Timeouts } from './lib/request-timeouts.ts';
@@ -56,6 +57,13 @@ const envSchema = z.object({
   SIGN_IN_STEP_UP: flag,
   // A Force update and a 100 % rollout stage wait for a second admin's approval (decision 051); on by default.
   ROLLOUT_SECOND_ADMIN: flag,
+  // How long one break-glass declaration shows a patient's data (decision 082).
+  BREAK_GLASS_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(24 * 60)
+    .default(30),
   SESSION_HOURS: z.coerce
     .number()
     .positive()
@@ -109,6 +117,7 @@ const envSchema = z.object({
   ...alarmsEnv,
   ...licencesEnv,
   ...housekeepingEnv,
+  ...retentionEnv,
   ...mapEnv,
 });
 
@@ -164,12 +173,16 @@ export type Config = Readonly<{
   rolloutSecondAdmin: boolean;
   /** A session with no authenticated request for this long is refused (HIPAA automatic logoff). */
   sessionIdleMinutes: number;
+  /** How long an emergency (break-glass) declaration shows one patient's data (decision 082). */
+  breakGlassMinutes: number;
   /** Device health alarms and their daily digest (modules/alarms). */
   alarms: AlarmsConfig;
   /** Machines' licences (modules/licences, decision 068). */
   licences: LicencesConfig;
   /** Removal of ended sessions, spent codes, old mail and old payment events (modules/housekeeping). */
   housekeeping: HousekeepingConfig;
+  /** The retention schedule's periods (decision 086). */
+  retention: RetentionConfig;
   /** The fleet map's tiles (decision 052). */
   map: MapConfig;
   /** Anonymous calls one address may make per minute to one group of public routes (429 past it). */
@@ -263,6 +276,7 @@ export function loadConfig(
     signInStepUp: e.SIGN_IN_STEP_UP ?? true,
     rolloutSecondAdmin: e.ROLLOUT_SECOND_ADMIN ?? true,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    breakGlassMinutes: e.BREAK_GLASS_MINUTES,
     ...devicesConfig(e),
     alarms: {
       ...alarmsConfig(e),
@@ -270,6 +284,7 @@ export function loadConfig(
     },
     licences: licencesConfig(e),
     housekeeping: housekeepingConfig(e),
+    retention: retentionConfig(e),
     map: mapConfig(e),
     anonRatePerMinute: e.ANON_RATE_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,

@@ -11,6 +11,7 @@ import { writeBackup } from './lib/backup/data-dir-backup.ts';
 import { listenForOperator } from './lib/operator-socket.ts';
 import { createTerminalLog } from './lib/terminal-log.ts';
 import { createStorage } from './lib/storage/create-storage.ts';
+import { createAuditChainService } from './modules/audit-chain/audit-chain-service.ts';
 import { operatorResetPassword } from './modules/auth/operator-reset-password.ts';
 import { createEnrolmentService } from './modules/device-api/enrolment-service.ts';
 
@@ -59,6 +60,7 @@ async function main() {
                 dumpDatabase: database.dumpDataDir!,
                 out: request.out,
               }),
+            'verify-audit': () => createAuditChainService({ db: database.db }).verify(),
           },
           app.log,
         )

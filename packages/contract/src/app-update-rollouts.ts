@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { strictObject } from './fields.ts';
+import { signatureInputSchema } from './signatures.ts';
 
 /**
  * Staged rollouts of app releases (issue 16 item 3, decision 051). A release reaches the share of
@@ -38,6 +39,8 @@ export const rolloutMessages = {
     `A rollout that is ${rolloutStateLabels[state].toLowerCase()} cannot ${action === 'advance' ? 'advance' : `be ${pastTense[action]}`}`,
   nothingToApprove: 'Nothing of this release waits for approval',
   approverMustDiffer: 'A second admin must approve this: you asked for it yourself',
+  /** Only an approval is signed (decision 083). */
+  signatureOnlyWithApprove: 'Signature is only taken with approve',
   awaitingApproval: 'Waiting for a second admin to approve the 100 % stage',
   changed: {
     pause: 'Rollout paused',
@@ -60,6 +63,8 @@ export const rolloutChangeBodySchema = strictObject({
   action: z.enum(rolloutActions, { error: rolloutMessages.actionInvalid }),
   /** The new stage: only with advance, and above the current one. */
   percent: rolloutPercentSchema.optional(),
+  /** Required with approve, and only there: the second admin's electronic signature (decision 083). */
+  signature: signatureInputSchema.optional(),
 });
 export type RolloutChangeBody = z.infer<typeof rolloutChangeBodySchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { exportColumnsQuery } from './export-columns.ts';
 import { envelope } from './envelope.ts';
 import { rolloutFields, rolloutPercentSchema, rolloutProgressSchema } from './app-update-rollouts.ts';
+import { signatureSchema } from './signatures.ts';
 import { pageQuery, requiredText, strictObject } from './fields.ts';
 
 /** docs/product.md §5.6 "App update" (required fields, update type, apk file) and our server-side texts. */
@@ -185,6 +186,8 @@ export const appUpdateListItemSchema = appUpdateSchema.extend({
   deviceCount: z.number().int(),
   /** Its staged rollout's progress (decision 051). */
   progress: rolloutProgressSchema,
+  /** The second admins' signed approvals of its rollout, oldest first (decision 083). */
+  signatures: z.array(signatureSchema),
 });
 export type AppUpdateListItem = z.infer<typeof appUpdateListItemSchema>;
 

@@ -8,6 +8,13 @@ export const roleTypes = ['app', 'admin'] as const;
 export type RoleType = (typeof roleTypes)[number];
 /** The screen labels the admin type 'Web' (docs/product.md §3.3). */
 export const roleTypeLabels: Record<RoleType, string> = { app: 'App', admin: 'Web' };
+/**
+ * Ours (issue 39 item 3): every kind of role a user may hold. `clinic` is a customer's own user
+ * (clinic-users-texts.ts); its two fixed roles are made by a migration, never by the Roles screen,
+ * whose types stay the spec's two (decision 088).
+ */
+export const roleKinds = ['app', 'admin', 'clinic'] as const;
+export type RoleKind = (typeof roleKinds)[number];
 
 export const adminProfileSchema = z.object({
   _id: z.string(),
@@ -21,12 +28,14 @@ export const adminProfileSchema = z.object({
     .object({
       _id: z.string(),
       roleName: z.string(),
-      type: z.enum(roleTypes),
+      type: z.enum(roleKinds),
       /** Ours: the role's permissions (permissions.ts), so the console can follow them. */
       permissions: z.array(z.string()).optional(),
     })
     .nullable(),
   isDeletable: z.boolean(),
+  /** Ours (issue 39): a clinic user's clinic and role in it; absent for the supplier's own users. */
+  clinic: z.object({ _id: z.string(), name: z.string(), role: z.enum(['manager', 'staff']) }).optional(),
 });
 export type AdminProfile = z.infer<typeof adminProfileSchema>;
 

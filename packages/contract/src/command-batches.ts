@@ -4,6 +4,7 @@ import { checkCommandParams, commandBodyShape, commandKinds, commandStates } fro
 import { idParamSchema } from './devices.ts';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
+import { signatureInputSchema, signatureSchema } from './signatures.ts';
 
 /*
  * One command to several machines (issue 37, decision 077): the machines picked on Device
@@ -71,8 +72,17 @@ export const commandBatchSchema = z.object({
   createdBy: z.string(),
   decidedAt: z.string().nullable(),
   decidedBy: z.string().nullable(),
+  /** The approving admin's electronic signature (decision 083); [] until approved. */
+  signatures: z.array(signatureSchema),
 });
 export type CommandBatch = z.infer<typeof commandBatchSchema>;
+
+/** POST command-batches/{id}/approve: the second admin signs the approval (decision 083). */
+export const approveCommandBatchBodySchema = z.preprocess(
+  // No body at all is a missing signature, said by its name.
+  (body) => body ?? {},
+  strictObject({ signature: signatureInputSchema }),
+);
 
 export const commandBatchIdParamSchema = idParamSchema(commandBatchMessages.invalidId);
 export const commandBatchResponseSchema = envelope(commandBatchSchema);

@@ -108,6 +108,10 @@ export const deviceFilterShape = {
     .optional(),
   /** Ours (issue 37): a command failed on the machine within the last `failedCommandDays`. */
   commands: z.enum(['failed'], { error: 'commands must be failed' }).optional(),
+  /** Ours (issue 39): the customer holding the machine (its id), or 'none': held by no customer. */
+  customer: z
+    .union([z.literal(noneFilter), z.uuid()], { error: 'customer must be a customer id or none' })
+    .optional(),
 };
 export type DeviceFilterQuery = {
   [K in keyof typeof deviceFilterShape]?: z.output<(typeof deviceFilterShape)[K]>;
@@ -129,6 +133,8 @@ export const deviceFacetsSchema = z.object({
   appVersions: z.array(facetValueSchema),
   /** Every licence state, with how many machines are in it (issue 34). */
   licences: z.array(facetValueSchema),
+  /** Ours (issue 39): the customers holding machines, most first, and 'none' (no customer). */
+  customers: z.array(facetValueSchema).optional(),
 });
 export type DeviceFacets = z.infer<typeof deviceFacetsSchema>;
 export const deviceFacetsQuerySchema = strictObject({ country: place('country').optional() });

@@ -201,6 +201,9 @@ export const deviceSchema = z.object({
   licenceState: z.enum(licenceStates),
   licencePaidThrough: z.string().nullable(),
   licenceGraceUntil: z.string().nullable(),
+  /** Ours (issue 39): the customer holding it now, and its name; null: at the supplier. */
+  customerId: z.string().nullable().optional(),
+  customerName: z.string().nullable().optional(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

@@ -53,6 +53,16 @@ describe('an access-log row in words', () => {
     expect(words('EXPORTING devices: all')?.text).toBe('Started exporting devices (every row)');
   });
 
+  it('says what a retention run removed, by record type (decision 086)', () => {
+    expect(words('RETENTION run: treatmentRecords 3, patientData 0, logs 12000, auditTrail 0')).toEqual({
+      text: 'Retention run removed treatment records 3, access and error logs 12,000',
+      record: null,
+    });
+    expect(words('RETENTION run: treatmentRecords 0, mail 0')?.text).toBe(
+      'Retention run: nothing was past its period',
+    );
+  });
+
   it('names a bulk action (its records are the listed ids, not one record)', () => {
     expect(
       words('POST /api/v1/admin/machine/bulk-status', { recordKind: 'device', changedFields: ['status'] }),

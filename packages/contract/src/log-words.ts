@@ -1,5 +1,10 @@
 import { formatCount } from './count-format.ts';
 import type { RecordKind } from './logs.ts';
+import { appPhrases, type Phrase } from './log-phrases-app.ts';
+import { customerLogPhrases } from './customers-texts.ts';
+import { clinicPortalLogPhrases, clinicUserLogPhrases } from './clinic-users-texts.ts';
+import { clinicPortalReadPhrases } from './clinic-portal-texts.ts';
+import { retentionRunInWords } from './retention-texts.ts';
 
 /**
  * An access-log row in words, beside its raw resource (issue 15, item 6): "Viewed patient",
@@ -10,8 +15,6 @@ import type { RecordKind } from './logs.ts';
  * machine's app wrote).
  */
 export type LogInWords = { text: string; record: { kind: RecordKind; id: string } | null };
-
-type Phrase = [method: string, pattern: RegExp, text: string, record?: RecordKind];
 
 const admin = '/api/v1/admin';
 const app = '/api/v1/app';
@@ -36,6 +39,7 @@ const phrases: Phrase[] = [
   ['GET', /^\/treatement-records\/all$/, 'Listed treatment records'],
   ['GET', /^\/treatement-records\/facets$/, 'Counted treatment records per filter'],
   ['GET', /^\/(access|error)-logs\/all$/, 'Read the $1 logs'],
+  ['GET', /^\/audit\/verify$/, "Verified the audit logs' hash chains"],
   ['GET', /^\/users\/all$/, 'Listed users'],
   ['POST', /^\/users\/?$/, 'Added a user', 'user'],
   ['PUT', /^\/users\/:id$/, 'Changed user', 'user'],
@@ -88,6 +92,36 @@ const phrases: Phrase[] = [
   ['GET', /^\/treatement-records\/:id$/, 'Viewed a treatment record'],
   ['POST', /^\/(doctor|patient)\/:id\/reveal$/, "Revealed a $1's contact details"],
   ['GET', /^\/(doctor|patient)\/:id\/access-history$/, 'Read who looked at a $1'],
+  // Break-glass access (decision 082): the use itself is also a REVEAL row naming it.
+  ['POST', /^\/patient\/:id\/break-glass$/, "Broke the glass to see a patient's contact details"],
+  ['GET', /^\/patient\/:id\/break-glass$/, "Saw a patient's contact details again under break-glass"],
+  ['GET', /^\/break-glass$/, 'Listed the break-glass accesses for review'],
+  ['GET', /^\/break-glass\/count$/, 'Checked the break-glass accesses awaiting sign-off'],
+  ['POST', /^\/break-glass\/:id\/sign-off$/, 'Signed off a break-glass access', 'break-glass'],
+  // Retention (decision 086): the schedule, its runs, and legal holds placed and lifted.
+  ['GET', /^\/retention\/schedule$/, 'Read the retention schedule'],
+  ['GET', /^\/retention\/runs$/, 'Listed the retention runs'],
+  ['GET', /^\/legal-holds$/, 'Listed the legal holds'],
+  ['POST', /^\/legal-holds$/, 'Placed a legal hold', 'legal-hold'],
+  ['POST', /^\/legal-holds\/:id\/lift$/, 'Lifted a legal hold', 'legal-hold'],
+  // Erasure requests (decision 085): the decision is also a signature row.
+  ['GET', /^\/erasure-requests$/, 'Listed the erasure requests'],
+  ['POST', /^\/erasure-requests$/, "Recorded a patient's erasure request", 'erasure-request'],
+  ['GET', /^\/erasure-requests\/:id$/, 'Viewed an erasure request'],
+  ['POST', /^\/erasure-requests\/:id\/decision$/, 'Decided an erasure request (signed)', 'erasure-request'],
+  // Field safety notices (decision 084).
+  ['GET', /^\/safety-notices$/, 'Listed the field safety notices'],
+  ['POST', /^\/safety-notices$/, 'Drafted a field safety notice', 'safety-notice'],
+  ['GET', /^\/safety-notices\/:id$/, 'Viewed a field safety notice'],
+  ['PUT', /^\/safety-notices\/:id$/, 'Changed a draft field safety notice', 'safety-notice'],
+  ['GET', /^\/safety-notices\/:id\/preview$/, 'Previewed the machines of a field safety notice'],
+  ['POST', /^\/safety-notices\/:id\/send$/, 'Sent a field safety notice', 'safety-notice'],
+  ['GET', /^\/safety-notices\/:id\/machines$/, 'Viewed the status of a field safety notice'],
+  ['GET', /^\/safety-notices\/:id\/export$/, 'Downloaded the CSV of a field safety notice'],
+  // Customers and who held a machine when (decision 087).
+  ...customerLogPhrases,
+  // Clinic users invited and listed by the supplier (decision 088).
+  ...clinicUserLogPhrases,
   ['GET', /^\/machine-map$/, 'Opened the fleet map'],
   ['GET', /^\/machine-facets$/, 'Counted devices per filter'],
   ['GET', /^\/machine\/:id\/app-versions$/, 'Viewed the app versions of device', 'device'],
@@ -156,24 +190,17 @@ const phrases: Phrase[] = [
   ['GET', /^\/machine\/:id\/settings$/, 'Viewed the settings of device', 'device'],
   ['PATCH', /^\/machine\/:id\/settings$/, 'Changed the settings of device', 'device'],
   ['PATCH', /^\/groups\/:id\/settings$/, 'Changed the settings of a machine group'],
-];
-const appPhrases: Phrase[] = [
-  ['POST', /^\/heartbeat$/, 'Machine checked in'],
-  ['POST', /^\/enrol$/, 'Machine enrolled'],
-  ['POST', /^\/login$/, 'Signed in on the machine'],
-  ['POST', /^\/logout$/, 'Signed out on the machine'],
-  ['POST', /^\/(doctors|patients|treatments|access-logs|error-logs)$/, 'Machine sent $1'],
-  ['GET', /^\/(doctors|patients|treatments)$/, 'Machine read $1'],
-  ['GET', /^\/updates\/latest$/, 'Machine checked for an app update'],
-  ['GET', /^\/updates\/:id\/apk$/, "Machine downloaded an app update's file"],
-  ['POST', /^\/token\/refresh$/, "Renewed a person's session on the machine"],
-  ['GET', /^\/me$/, 'Machine read who is signed in'],
-  ['GET', /^\/licence$/, 'Machine fetched its licence'],
-  ['GET', /^\/settings$/, 'Machine fetched its settings'],
-  ['POST', /^\/settings\/applied$/, 'Machine applied its settings'],
-  ['GET', /^\/commands$/, 'Machine asked for its commands'],
-  ['POST', /^\/commands\/:id\/result$/, 'Machine reported the result of a command'],
-  ['PUT', /^\/commands\/:id\/diagnostics$/, 'Machine uploaded diagnostics'],
+  // A record's change history (decision 081).
+  ['GET', /^\/machine\/:id\/history$/, 'Read the change history of a device'],
+  ['GET', /^\/(users|roles|subscriptions|groups)\/:id\/history$/, 'Read the change history of one of the $1'],
+  ['GET', /^\/system\/updates\/:id\/history$/, 'Read the change history of an app update'],
+  ['GET', /^\/settings\/history$/, "Read the change history of the fleet's default settings"],
+  ['GET', /^\/(doctor|patient)\/:id\/history$/, "Read a $1's change history"],
+  [
+    'POST',
+    /^\/(doctor|patient)\/:id\/history\/reveal$/,
+    "Revealed a $1's contact details in its change history",
+  ],
 ];
 
 const viewOrReveal = /^(VIEW|REVEAL) (patient|doctor|technician|treatment) (\S+?)(?::? (.*))?$/;
@@ -181,7 +208,10 @@ const exported = /^EXPORT (\S+) (\d+) rows( \(cut short\))?( unmasked)?: (.*)$/;
 /** An export's first row, committed before its first byte left (decision 064); its count comes after. */
 const exportStarted = /^EXPORTING (\S+)( unmasked)?: (.*)$/;
 const filtersInWords = (filters: string) => (filters === 'all' ? 'every row' : `filters ${filters}`);
-const request = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/v1\/(?:admin|app))(\/\S*)$/;
+const request = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/v1\/(?:admin|app|clinic))(\/\S*)$/;
+/** The clinic portal's own routes (decision 088). */
+const clinic = '/api/v1/clinic';
+const clinicPhrases = [...clinicPortalLogPhrases, ...clinicPortalReadPhrases];
 
 export function logInWords(log: {
   resource: string;
@@ -221,10 +251,13 @@ export function logInWords(log: {
       record: null,
     };
   }
+  const run = retentionRunInWords(log.resource);
+  if (run) return { text: run, record: null };
   const call = request.exec(log.resource);
   if (!call) return null;
   const [, method, base, rest] = call as unknown as [string, string, string, string];
-  for (const [m, pattern, text, kind] of base === admin ? phrases : base === app ? appPhrases : []) {
+  const list = base === admin ? phrases : base === app ? appPhrases : base === clinic ? clinicPhrases : [];
+  for (const [m, pattern, text, kind] of list as Phrase[]) {
     if (m !== method) continue;
     const match = pattern.exec(rest);
     if (!match) continue;

@@ -104,7 +104,18 @@ export type RecordKind =
   | 'group'
   | 'command-batch'
   // The fleet's default settings of the machines' app (decision 079): one of a kind, no id.
-  | 'fleet-settings';
+  | 'fleet-settings'
+  // An emergency access to a patient, signed off by a reviewer (decision 082).
+  | 'break-glass'
+  // A legal hold placed or lifted, and a retention run with its counts (decision 086).
+  | 'legal-hold'
+  | 'retention-run'
+  // A patient's erasure request recorded and decided (decision 085).
+  | 'erasure-request'
+  // A field safety notice drafted, changed and sent (decision 084).
+  | 'safety-notice'
+  // A customer (clinic) added, changed or deleted (decision 087).
+  | 'customer';
 
 const logUserSchema = z.object({ userId: z.string(), email: z.string().nullable() }).nullable();
 

@@ -9,6 +9,8 @@ import { isIanaTimeZone } from './time-zones.ts';
  * effective settings with a version (the heartbeat names the version), applies them and reports the
  * version it applied; desired ≠ applied is drift. The maintenance window is set on its own card and
  * routes (maintenance-windows.ts): it is read on the server when handing over, not by the app.
+ * licenceOfflineDays is the server's too (it sets the signed licence's `exp`); the app receives it
+ * as the others, and fetches its licence again when it changes.
  */
 
 export const logLevels = ['error', 'warn', 'info', 'debug'] as const;
@@ -22,13 +24,24 @@ export const languageLabels: Record<(typeof appLanguages)[number], string> = {
   nl: 'Dutch',
 };
 
-export const settingsLimits = { heartbeatSeconds: { min: 15, max: 600 } } as const;
+/**
+ * licenceOfflineDays's max is the most LICENCE_OFFLINE_DAYS can be: the server refuses a value above
+ * its own LICENCE_OFFLINE_DAYS, because retired signing keys are published only that long.
+ */
+export const settingsLimits = {
+  heartbeatSeconds: { min: 15, max: 600 },
+  licenceOfflineDays: { min: 1, max: 90 },
+} as const;
 
 export const settingsMessages = {
   heartbeatSeconds: `heartbeatSeconds must be a whole number of seconds from ${settingsLimits.heartbeatSeconds.min} to ${settingsLimits.heartbeatSeconds.max}`,
   logLevel: `logLevel must be one of ${logLevels.join(', ')}`,
   language: `language must be one of ${appLanguages.join(', ')}`,
   timeZone: 'timeZone must be an IANA time zone, such as Europe/Amsterdam',
+  licenceOfflineDays: `licenceOfflineDays must be a whole number of days from ${settingsLimits.licenceOfflineDays.min} to the server's maximum (LICENCE_OFFLINE_DAYS)`,
+  /** The server's refusal of a value above its LICENCE_OFFLINE_DAYS. */
+  licenceOfflineDaysAbove: (max: number) =>
+    `licenceOfflineDays must be a whole number of days from ${settingsLimits.licenceOfflineDays.min} to ${max} (the server's LICENCE_OFFLINE_DAYS: retired signing keys are published only that long)`,
   noChange: 'Name at least one setting to change',
   saved: 'Settings saved',
   appliedTooNew: "version is newer than the machine's settings",
@@ -44,6 +57,12 @@ const timeZone = z
   .string({ error: settingsMessages.timeZone })
   .max(64, settingsMessages.timeZone)
   .refine(isIanaTimeZone, settingsMessages.timeZone);
+/** A value an admin sets: whole days (the effective value may be the server's default, a fraction). */
+const licenceOfflineDays = z
+  .number({ error: settingsMessages.licenceOfflineDays })
+  .int(settingsMessages.licenceOfflineDays)
+  .min(settingsLimits.licenceOfflineDays.min, settingsMessages.licenceOfflineDays)
+  .max(settingsLimits.licenceOfflineDays.max, settingsMessages.licenceOfflineDays);
 
 /** One value per setting, as the app receives them. */
 export const machineSettingsSchema = z.object({
@@ -54,6 +73,11 @@ export const machineSettingsSchema = z.object({
   language: z.enum(appLanguages, { error: settingsMessages.language }),
   /** The zone the app shows times in (its treatment records keep UTC). */
   timeZone,
+  /**
+   * Days the machine's signed licence stays valid without reaching the server (its `exp` after
+   * `iat`); the server's LICENCE_OFFLINE_DAYS is the default and the most it can be.
+   */
+  licenceOfflineDays: z.number().positive(),
 });
 export type MachineSettings = z.infer<typeof machineSettingsSchema>;
 export type SettingKey = keyof MachineSettings;
@@ -68,14 +92,22 @@ export const settingLabels: Record<SettingKey, { label: string; hint: string }> 
   logLevel: { label: 'Log level', hint: 'How much the app writes to its log' },
   language: { label: 'Language', hint: "The language of the app's screens" },
   timeZone: { label: 'Time zone', hint: 'The zone the app shows times in, such as Europe/Berlin' },
+  licenceOfflineDays: {
+    label: 'Offline licence validity',
+    hint: `Days the machine may treat without reaching the server, whole days from ${settingsLimits.licenceOfflineDays.min} to the server's maximum (LICENCE_OFFLINE_DAYS, 7 unless set)`,
+  },
 };
 
-/** The catalogue's defaults; the server's DEVICE_HEARTBEAT_SECONDS stands in for heartbeatSeconds. */
+/**
+ * The catalogue's defaults; the server's DEVICE_HEARTBEAT_SECONDS stands in for heartbeatSeconds,
+ * and its LICENCE_OFFLINE_DAYS for licenceOfflineDays.
+ */
 export const catalogueDefaults: MachineSettings = {
   heartbeatSeconds: 300,
   logLevel: 'info',
   language: 'en',
   timeZone: 'UTC',
+  licenceOfflineDays: 7,
 };
 
 /** A change at one level: a value sets it there, null removes it (the level above applies again). */
@@ -84,8 +116,14 @@ export const settingsChangeBodySchema = strictObject({
   logLevel: machineSettingsSchema.shape.logLevel.nullable().optional(),
   language: machineSettingsSchema.shape.language.nullable().optional(),
   timeZone: timeZone.nullable().optional(),
+  licenceOfflineDays: licenceOfflineDays.nullable().optional(),
 }).refine((b) => Object.keys(b).length > 0, { message: settingsMessages.noChange });
 export type SettingsChangeBody = z.infer<typeof settingsChangeBodySchema>;
+/** Each key's rule for a value an admin sets (the console's forms check a field with it). */
+export const settingValueSchemas = {
+  ...machineSettingsSchema.shape,
+  licenceOfflineDays,
+};
 
 /** Values set at one level (the fleet's, a group's or a machine's own); absent keys are not set there. */
 export const settingValuesSchema = machineSettingsSchema.partial();

@@ -69,6 +69,12 @@ export const permissionCatalogue = [
     explanation: "Reveal a patient's or doctor's masked email, phone and address, giving a reason.",
   },
   {
+    name: 'erasure.manage',
+    group: 'Health data',
+    explanation:
+      "Record patients' erasure requests and decide them, signed: erase, erase in part, or refuse on a legal basis.",
+  },
+  {
     name: 'logs.view',
     group: 'Admin Logs',
     explanation: 'Read the access logs and error logs: who did what, and what failed.',
@@ -102,6 +108,20 @@ export const permissionCatalogue = [
     grantedWith: 'subscriptions.manage',
   },
   {
+    name: 'customers.view',
+    group: 'Customers',
+    explanation:
+      'See the customers (clinics), their machines, subscriptions, licences and activity, and who held a machine when.',
+    // Roles that saw subscriptions saw their customers' names and emails already.
+    grantedWith: 'subscriptions.view',
+  },
+  {
+    name: 'customers.manage',
+    group: 'Customers',
+    explanation: 'Add, edit and delete customers, and assign machines to them, move or return machines.',
+    grantedWith: 'subscriptions.manage',
+  },
+  {
     name: 'app-updates.publish',
     group: 'App updates',
     explanation: "Upload a new version of the machines' app, including a forced update.",
@@ -111,6 +131,26 @@ export const permissionCatalogue = [
     group: 'Security',
     explanation:
       "Look after other users' sign-in: see their two-step sign-in and reset it when they lost their authenticator.",
+  },
+  {
+    name: 'security.review',
+    group: 'Security',
+    explanation:
+      "Review emergency (break-glass) access to patients' data: be told of each use at once, and sign it off.",
+    // Roles that looked after others' sign-in are the security reviewers this splits from.
+    grantedWith: 'security.manage',
+  },
+  {
+    name: 'retention.manage',
+    group: 'Security',
+    explanation:
+      'Place and lift legal holds on patients and machines, which keep their records past the retention schedule.',
+  },
+  {
+    name: 'safety-notices.manage',
+    group: 'Field safety',
+    explanation:
+      "Draft and send field safety notices to affected machines' clinics, and follow acknowledgements and remedies.",
   },
 ] as const satisfies readonly PermissionEntry[];
 

@@ -15,6 +15,7 @@ export const listKeys = [
   'users',
   'subscriptions',
   'app-updates',
+  'customers',
 ] as const;
 export type ListKey = (typeof listKeys)[number];
 

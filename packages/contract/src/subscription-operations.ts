@@ -1,3 +1,4 @@
+import { signatureInputSchema, signatureSchema } from './signatures.ts';
 import { z } from 'zod';
 import { envelope } from './envelope.ts';
 import { strictObject } from './fields.ts';
@@ -110,6 +111,8 @@ const dateField = (required: string, invalid: string) =>
 export const extendBodySchema = strictObject({
   paidThrough: dateField(m.paidThroughRequired, m.paidThroughInvalid),
   reason: reasonField,
+  /** The admin's electronic signature (issue 38 item 2, decision 083). */
+  signature: signatureInputSchema,
 });
 export type ExtendBody = z.output<typeof extendBodySchema>;
 
@@ -161,6 +164,8 @@ export const subscriptionEventSchema = z.object({
   actor: z.string().nullable(),
   /** SubscriptionEventDetail: reason, amount, paidThrough, until, when, message, to, cardLast4... */
   detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  /** A signed event's signature (an extension, decision 083); absent on the others. */
+  signature: signatureSchema.optional(),
 });
 export type SubscriptionEvent = z.infer<typeof subscriptionEventSchema>;
 

@@ -109,6 +109,11 @@ export const createSubscriptionSchema = strictObject({
       .max(16, subscriptionMessages.planTypeInvalid)
       .optional(),
   ),
+  /** Ours (issue 39): the customer it is for; left out, the machine's holder (if any). */
+  customerId: z.preprocess(
+    blankToUndefined,
+    z.uuid({ error: 'customerId must be a customer id' }).optional(),
+  ),
 })
   .superRefine(
     (value, ctx) => {
@@ -148,6 +153,9 @@ export const subscriptionSchema = z.object({
   link: z.string(),
   /** Ours: the payment (or the open attempt) is with the built-in demo provider: no money moved. */
   demoPayment: z.boolean(),
+  /** Ours (issue 39): the customer it is for, and its name; null: none (made before customers). */
+  customerId: z.string().nullable().optional(),
+  customerName: z.string().nullable().optional(),
 });
 /** The console's label for a demo payment, beside its status. */
 export const demoPaymentLabel = 'Demo payment';

@@ -29,6 +29,8 @@ const apps = [
         versionName: '1.3.0',
         remark: 'Energy charts',
         updateDesc: 'Charts of treatment energy per session and per week.',
+        // Staged: the demo fleet's machines in its cohort take it, the others stay below.
+        rolloutPercent: 30,
       },
     ],
   },
@@ -74,6 +76,7 @@ export async function seedAppUpdates(db: Db, rng: Rng, context: DemoContext): Pr
         updateDesc: release.updateDesc,
         // The security fix is the one Force update.
         updateType: release.remark === 'Security fix' ? 2 : 1,
+        rolloutPercent: 'rolloutPercent' in release ? release.rolloutPercent : 100,
         storageKey: key,
         fileName: `${app.appName.split('.').pop()}-${release.versionName}.apk`,
         apkSize: stored.size,

@@ -14,7 +14,7 @@ import { devices, doctors, patients } from '../db/schema/devices.ts';
  */
 
 /**
- * steady: checks in, treats patients, syncs. flaky: loses its network for a while every few hours
+ * steady: checks in, treats patients, syncs, checks for app updates. flaky: loses its network for a while every few hours
  * (Offline on the map, then a backlog to sync). silent: enrolled but switched off at the clinic
  * (the Offline alarm once quiet for ALARM_OFFLINE_HOURS). crashing: the app logs errors in bursts
  * (the error-burst alarm). revoked: an admin revoked it, and it still calls (revoked-calls).
@@ -29,6 +29,8 @@ export type CastMember = {
   role: DemoRole;
   /** The release it runs: the demo data's, except one kept on an old one (the app-version alarm). */
   app: { code: number; name: string };
+  /** False for the machine kept on the old release: its clinic turned the app's updates off. */
+  autoUpdate?: boolean;
   credential: string | null;
   doctor: { userName: string; password: string } | null;
   /** What its app keeps on disk across restarts: a safety hold, and the commands it ran (by id). */
@@ -102,6 +104,7 @@ export async function chooseCast(db: Db): Promise<CastMember[]> {
       serialNumber: r.serialNumber,
       role,
       app,
+      autoUpdate: at !== plan.length,
       credential: null,
       doctor: null,
     };

@@ -14,6 +14,8 @@ import { treatmentRecords } from '../db/schema/treatments.ts';
 import { errorLogs } from '../db/schema/logs.ts';
 import { loadConfig } from '../config.ts';
 import { createEnrolmentService } from '../modules/device-api/enrolment-service.ts';
+import { createStorage } from '../lib/storage/create-storage.ts';
+import { inCohort } from '../modules/app-updates/rollout-cohort.ts';
 import { adminToken } from '../test/device-fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { castFile, readCast } from './demo-fleet-cast.ts';
@@ -35,6 +37,7 @@ const fast: DemoFleetPace = {
   flakyPeriodMs: 3_000,
   burstEveryMs: 60_000,
   burstSize: 60,
+  updateCheckMs: 1_500,
   tickMs: 40,
 };
 
@@ -42,6 +45,8 @@ let t: TestApp;
 let url: string;
 let dataDir: string;
 let fleet: DemoFleet | null = null;
+/** The release each demo machine ran as seeded (versionCode), before the fleet checked for updates. */
+let seeded: Map<string, number | null>;
 const db = () => t.database.db;
 /** How many rows of `table` (that match `where`). */
 const rowsIn = async (table: PgTable, where?: SQL) =>
@@ -67,7 +72,10 @@ beforeAll(async () => {
   // Alarms: an error burst is more than 50 errors in an hour; releases below 1.2.0 (30) are unsupported.
   // The pace is sped up a thousandfold: so is what one machine may call.
   t = await createTestApp({ MIN_SUPPORTED_APP_VERSION_CODE: '30', DEVICE_RATE_PER_MINUTE: '100000' });
-  await seedDemoData(db(), { now: t.clock.now });
+  // With the file storage, so the demo's app updates (and their staged rollout) are seeded too.
+  await seedDemoData(db(), { now: t.clock.now, storage: createStorage(t.config) });
+  const rows = await db().select({ id: devices.id, code: devices.appVersionCode }).from(devices);
+  seeded = new Map(rows.map((r) => [r.id, r.code]));
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-fleet-'));
@@ -137,6 +145,40 @@ describe('the demo fleet', () => {
       expect(rules, `open alarms: ${[...rules].join(', ')}`).toContain(rule);
     expect(open.find((a) => a.rule === 'offline')?.machineNumber).toBe(byRole('silent')[0]!.machineNumber);
   }, 120_000);
+
+  it('follows the staged rollout: the cohort of 30 % takes 1.3.0, the others the Force 1.2.0, one stays behind', async () => {
+    const cast = readCast(castFile(dataDir))!;
+    const checking = cast.filter(
+      (m) => m.role !== 'silent' && m.role !== 'revoked' && m.autoUpdate !== false,
+    );
+    // The newest a machine may get (app-updates-seed.ts): 1.3.0 (40) in its cohort, else 1.2.0 (30),
+    // a Force release; a machine already past it keeps what it runs.
+    const expected = (m: (typeof cast)[number]) =>
+      inCohort(m.deviceId, 30) ? 40 : Math.max(30, seeded.get(m.deviceId) ?? 0);
+    const reported = async () => {
+      await t.app.deviceGate.checkIns.flush();
+      const rows = await db().select({ id: devices.id, code: devices.appVersionCode }).from(devices);
+      const codes = new Map(rows.map((r) => [r.id, r.code]));
+      return checking.filter((m) => codes.get(m.deviceId) !== expected(m)).map((m) => m.machineNumber);
+    };
+    await expect.poll(reported, { timeout: 30_000 }).toEqual([]);
+    // Both ways are taken, so the staging is what decides.
+    expect(checking.some((m) => expected(m) === 40 && (seeded.get(m.deviceId) ?? 0) < 40)).toBe(true);
+    expect(checking.some((m) => expected(m) === 30)).toBe(true);
+    // The machine whose clinic turned updates off still runs the old release (the app-version alarm).
+    const behind = cast.filter((m) => m.autoUpdate === false);
+    expect(behind).toHaveLength(1);
+    const [row] = await db()
+      .select({ code: devices.appVersionCode })
+      .from(devices)
+      .where(eq(devices.id, behind[0]!.deviceId));
+    expect(row!.code).toBe(20);
+    // The cast file keeps each installed release for the next start.
+    const kept = readCast(castFile(dataDir))!;
+    expect(
+      kept.filter((m) => checking.some((c) => c.deviceId === m.deviceId)).map((m) => m.app.code),
+    ).toEqual(checking.map(expected));
+  }, 60_000);
 
   it('keeps each machine’s credential across a restart: nothing is enrolled again', async () => {
     await fleet!.stop();

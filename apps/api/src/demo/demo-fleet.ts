@@ -30,6 +30,8 @@ export type DemoFleetPace = {
   burstEveryMs: number;
   /** How many errors a burst logs (above ALARM_ERROR_BURST, so the alarm opens). */
   burstSize: number;
+  /** How often a machine's app checks for an app update (the first checks spread over half an hour). */
+  updateCheckMs: number;
   /** How often the job looks for work that is due. */
   tickMs: number;
 };
@@ -40,6 +42,7 @@ export const realisticPace = (heartbeatSeconds: number, errorBurst: number): Dem
   flakyPeriodMs: 2 * 60 * 60_000,
   burstEveryMs: 45 * 60_000,
   burstSize: errorBurst + 10,
+  updateCheckMs: 6 * 60 * 60_000,
   tickMs: 5_000,
 });
 
@@ -63,6 +66,7 @@ type Player = {
   nextHeartbeat: number;
   nextRecord: number;
   nextBurst: number;
+  nextUpdateCheck: number;
   /** Where a flaky machine is in its period. */
   phase: number;
   /** Whether its doctor was signed in (or found missing) since the machine last enrolled. */
@@ -111,6 +115,7 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
       nextHeartbeat: start + mine.int(0, Math.min(30_000, pace.heartbeatMs)),
       nextRecord: start + mine.int(0, Math.min(5 * 60_000, pace.recordMs)),
       nextBurst: start + mine.int(0, Math.min(60_000, pace.burstEveryMs)),
+      nextUpdateCheck: start + mine.int(0, Math.min(30 * 60_000, pace.updateCheckMs)),
       phase: mine.int(0, pace.flakyPeriodMs),
       signInTried: false,
     });
@@ -185,6 +190,12 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
       await machine.heartbeat();
     }
     if (machine.backlog > 0) await machine.sync();
+    // The demo data stages its newest release (app-updates-seed.ts): the machines in its cohort take
+    // it, the others the Force release below it, as a real fleet follows a rollout.
+    if (member.autoUpdate !== false && at >= p.nextUpdateCheck) {
+      p.nextUpdateCheck = at + pace.updateCheckMs * (0.9 + random.int(0, 20) / 100);
+      await machine.checkForUpdate();
+    }
   }
 
   async function turn(p: Player) {
@@ -204,16 +215,21 @@ export async function startDemoFleet(deps: Deps): Promise<DemoFleet> {
     }
   }
 
-  /** Saves what the machine's app keeps on disk when it changed: a credential from a re-enrol, a hold, commands run. */
+  /**
+   * Saves what the machine's app keeps on disk when it changed: a credential from a re-enrol, a
+   * hold, commands run, a release installed.
+   */
   function keep({ member, machine }: Player) {
     const kept = machine.keeps();
     if (
       machine.client.credential === member.credential &&
-      JSON.stringify(kept) === JSON.stringify(member.kept)
+      JSON.stringify(kept) === JSON.stringify(member.kept) &&
+      machine.app.code === member.app.code
     )
       return;
     member.credential = machine.client.credential;
     member.kept = kept;
+    member.app = { ...machine.app };
     save();
   }
 

@@ -73,7 +73,7 @@ export function writeFuzzResult(run: FuzzRun) {
       { name: 'Seed', value: String(run.seed) },
     ],
     notes: [
-      "Cases: values from each field's JSON schema, its boundaries (min/max length and range, one past them), wrong types, missing required and unknown extra fields, 1 MiB strings, unicode (RTL override, emoji, NUL, lone surrogates), SQL- and HTML-looking strings, path parameters of every shape; as the admin, anonymously and with forged tokens (wrong key, alg none).",
+      "Cases: values from each field's JSON schema, its boundaries (min/max length and range, one past them), wrong types, missing required and unknown extra fields, 1 MiB strings, unicode (RTL override, emoji, NUL, lone surrogates), SQL- and HTML-looking strings, path parameters of every shape; as the admin (the clinic portal's routes as a clinic manager under row-level security, the machines' as a machine), anonymously and with forged tokens (wrong key, alg none).",
       'Routes without a JSON body schema (multipart uploads, the raw Stripe webhook) get random multipart bodies (fields, files, hostile file names, broken boundaries) and random non-multipart bodies.',
       'Invariants: device and log counters equal real counts, device subscription status mirrors the latest subscription, no orphan users/sessions/patients/records, no duplicate e-mail or user name, stored files exist for their rows, the seeded admin still signs in and its id, e-mail, password hash, role and deletability are unchanged.',
       `Most expensive routes (CPU s for all their cases): ${[...run.cpuByRoute]

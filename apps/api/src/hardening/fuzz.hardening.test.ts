@@ -1,6 +1,7 @@
 // Property-based fuzzing of every route in the OpenAPI document the API serves: random, boundary,
-// wrong-typed, missing, extra, huge, unicode and injection-looking input, as the admin, anonymously
-// and with forged tokens. The only acceptable answers are 2xx, or 4xx with a `{ code, msg, data }`
+// wrong-typed, missing, extra, huge, unicode and injection-looking input, as the admin (the clinic
+// portal's routes as a clinic's manager, the machines' as a machine), anonymously and with forged
+// tokens. The only acceptable answers are 2xx, or 4xx with a `{ code, msg, data }`
 // envelope whose msg is a non-empty string; afterwards the database must still be consistent.
 //
 // FUZZ_RUNS (default 200) sets the cases per route; FUZZ_SEED replays a run.
@@ -20,6 +21,7 @@ import {
   signInOnDevice,
 } from '../test/device-fixtures.ts';
 import { createTestApp, testAdmin } from '../test/test-app.ts';
+import { createClinicCaller } from './fuzz-clinic-caller.ts';
 import { adminFingerprint, checkInvariants } from './invariants.ts';
 import {
   operationsOf,
@@ -100,6 +102,7 @@ async function restoreMachine() {
       );
   }
 }
+const clinic = await createClinicCaller(t, async () => token);
 const forgedTokens = [
   'Bearer not-a-jwt',
   `Bearer ${await new SignJWT({ typ: 'access' })
@@ -125,7 +128,7 @@ async function knownIds(): Promise<string[]> {
   const q = sql`select id::text as id from devices union all select id::text from doctors union all select id::text from patients
     union all select id::text from technicians union all select id::text from treatment_records union all select id::text from roles
     union all select id::text from users where lower(email) <> lower(${testAdmin.email}) union all select id from subscriptions
-    union all select id::text from app_updates`;
+    union all select id::text from app_updates union all select id::text from customers`;
   const { rows } = (await t.database.db.execute(q)) as unknown as { rows: Array<{ id: string }> };
   // A sample keeps the generator small; enough ids of every kind to reach the handlers.
   return rows.filter((_, i) => i % 7 === 0).map((r) => r.id);
@@ -185,7 +188,9 @@ async function send(r: FuzzRequest) {
   if (r.caller === 'admin' && onMachine) {
     headers.authorization = `Device ${machine.device.credential}`;
     headers['x-app-session'] = sessionFor(r.url).accessToken;
-  } else if (r.caller === 'admin') headers.authorization = `Bearer ${token}`;
+  } else if (r.caller === 'admin' && clinic.isClinicRoute(r.url))
+    headers.authorization = `Bearer ${clinic.token()}`;
+  else if (r.caller === 'admin') headers.authorization = `Bearer ${token}`;
   if (r.caller === 'forged')
     headers.authorization = forgedTokens[r.remoteAddress.length % forgedTokens.length]!;
   const res = await t.app.inject({
@@ -206,6 +211,8 @@ async function send(r: FuzzRequest) {
   if (r.caller === 'admin' && onMachine && s === 401) {
     await restoreMachine();
     tally.reSignIns++;
+  } else if (r.caller === 'admin' && clinic.isClinicRoute(r.url) && s === 401) {
+    if (await clinic.restore()) tally.reSignIns++;
   } else if (r.caller === 'admin' && s === 401) {
     // A case may legitimately end the admin's session (logout, password change); sign in again.
     const check = await t.injectAs(token, { method: 'GET', url: '/api/v1/admin/profile' });

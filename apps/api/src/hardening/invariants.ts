@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import type { Storage } from '../lib/storage/storage.ts';
+import { createAuditChainService } from '../modules/audit-chain/audit-chain-service.ts';
 import { avatarKeyOf } from '../modules/profile/profile-service.ts';
 
 type Row = Record<string, unknown>;
@@ -61,7 +62,12 @@ export async function checkInvariants(db: Db, storage: Storage): Promise<Invaria
     ],
     [
       'every user has a role of a known type',
-      sql`select u.id from users u left join roles r on r.id = u.role_id where r.id is null or r.type not in ('app', 'admin')`,
+      sql`select u.id from users u left join roles r on r.id = u.role_id where r.id is null or r.type not in ('app', 'admin', 'clinic')`,
+    ],
+    [
+      // A clinic's user belongs to a customer and holds a clinic role; the supplier's, neither (decision 088).
+      "a user has a customer exactly when its role is a clinic's",
+      sql`select u.id from users u join roles r on r.id = u.role_id where (u.customer_id is not null) <> (r.type = 'clinic')`,
     ],
     [
       'no session belongs to a missing user',
@@ -83,6 +89,27 @@ export async function checkInvariants(db: Db, storage: Storage): Promise<Invaria
       'subscription amounts are positive and statuses known',
       sql`select id from subscriptions where amount_cents <= 0 or status not in (1, 2, 3, 4)`,
     ],
+    [
+      "a secret's change history holds no value, old or new (migration 0049)",
+      sql`select id from record_history where secret and (old_value is not null or new_value is not null)`,
+    ],
+    [
+      "the latest history row of a device's, user's or role's field holds its value now: no change without its history (migration 0049)",
+      sql`with fields(kind, field, col) as (values ('device', 'machineNumber', 'machine_number'),
+            ('device', 'location', 'location'), ('device', 'city', 'city'), ('device', 'status', 'status'),
+            ('device', 'address', 'address'), ('user', 'email', 'email'), ('user', 'phone', 'phone'),
+            ('user', 'roleId', 'role_id'), ('role', 'roleName', 'role_name'), ('role', 'permissions', 'permissions')),
+          latest as (select distinct on (h.record_kind, h.record_id, h.field) h.record_kind, h.record_id, h.field, h.new_value
+            from record_history h join fields f on f.kind = h.record_kind and f.field = h.field
+            order by h.record_kind, h.record_id, h.field, h.id desc),
+          now_held as (select 'device' as kind, id::text as id, to_jsonb(d) as row from devices d
+            union all select 'user', id::text, to_jsonb(u) from users u
+            union all select 'role', id::text, to_jsonb(r) from roles r)
+          select l.record_kind, l.record_id, l.field, l.new_value, nullif(n.row -> f.col, 'null') as now
+          from latest l join fields f on f.kind = l.record_kind and f.field = l.field
+          join now_held n on n.kind = l.record_kind and n.id = l.record_id
+          where l.new_value is distinct from nullif(n.row -> f.col, 'null')`,
+    ],
   ];
   const results: Invariant[] = [];
   for (const [name, query] of checks) results.push({ name, violations: await rows(db, query) });
@@ -97,5 +124,11 @@ export async function checkInvariants(db: Db, storage: Storage): Promise<Invaria
     if (key && !(await storage.exists(key))) missing.push({ userImage: r.id });
   }
   results.push({ name: 'every app update and profile image row has its stored file', violations: missing });
+  // Whatever the routes wrote, by whichever path, went into the audit chains in order (decision 080).
+  const audit = await createAuditChainService({ db }).verify();
+  results.push({
+    name: "the audit logs' hash chains are whole (migration 0048)",
+    violations: audit.chains.filter((c) => !c.whole).map((c) => ({ log: c.log, ...c.firstBreak })),
+  });
   return results;
 }

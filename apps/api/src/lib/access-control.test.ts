@@ -15,7 +15,7 @@ describe('deny by default, declared', () => {
   it('has a declared access on every registered route', () => {
     expect(t.app.registeredRoutes.length).toBeGreaterThan(30);
     for (const route of t.app.registeredRoutes) {
-      expect(['public', 'admin', 'device', 'app-user'], `${route.method} ${route.url}`).toContain(
+      expect(['public', 'admin', 'device', 'app-user', 'clinic'], `${route.method} ${route.url}`).toContain(
         route.access,
       );
     }
@@ -28,6 +28,11 @@ describe('deny by default, declared', () => {
       }
       if (route.access === 'admin')
         expect(route.url, `${route.method} ${route.url}`).not.toMatch(/^\/api\/v1\/app\//);
+      // The clinic portal's routes, and only they, are under /api/v1/clinic (decision 088).
+      if (route.access === 'clinic')
+        expect(route.url, `${route.method} ${route.url}`).toMatch(/^\/api\/v1\/clinic\//);
+      if (route.access === 'admin' || route.access === 'device' || route.access === 'app-user')
+        expect(route.url, `${route.method} ${route.url}`).not.toMatch(/^\/api\/v1\/clinic\//);
     }
   });
 
@@ -58,6 +63,12 @@ describe('deny by default, declared', () => {
       'POST /api/v1/app/enrol',
       // The public keys machines verify their licences with: public by nature (a JWKS, RFC 7517).
       'GET /.well-known/jwks.json',
+      // A clinic acknowledges a field safety notice through its mailed link (256 random bits).
+      'GET /api/v1/safety-notice-ack/:token',
+      'POST /api/v1/safety-notice-ack/:token',
+      // A clinic user's invitation (256 random bits, single use, 72 hours; decision 088).
+      'GET /api/v1/clinic/invitation/:token',
+      'POST /api/v1/clinic/invitation/:token',
     ];
     const publicApi = t.app.registeredRoutes
       .filter(

@@ -3,6 +3,9 @@ import { and, asc, eq, gt, max, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMessages } from '@app/contract/envelope';
 import { apiPaths } from '@app/contract/paths';
+import { customerPaths } from '@app/contract/customers-texts';
+import { safetyNoticePaths } from '@app/contract/safety-notices-texts';
+import { clinicPortalApiPaths } from '@app/contract/clinic-portal-texts';
 import { devices, doctors, patients, technicians } from '#api/db/schema/devices.ts';
 import { treatmentRecords } from '#api/db/schema/treatments.ts';
 import { accessLogs } from '#api/db/schema/logs.ts';
@@ -20,8 +23,11 @@ let t: TestApp;
 let token: string;
 let base: string;
 
-/** Every export route, by its list's name in the audit row; those that take reveal=true say so. */
-const exportsByPath: Record<string, { list: string; unmaskable?: true }> = {
+/**
+ * Every export route, by its list's name in the audit row; those that take reveal=true say so. An
+ * export of one record (`:id`) is downloaded, and its rows checked, by its module's test (`where`).
+ */
+const exportsByPath: Record<string, { list: string; unmaskable?: true; where?: string }> = {
   [apiPaths.machineExport]: { list: 'devices' },
   [apiPaths.subscriptionExport]: { list: 'subscriptions' },
   [apiPaths.usersExport]: { list: 'users' },
@@ -33,11 +39,27 @@ const exportsByPath: Record<string, { list: string; unmaskable?: true }> = {
   [apiPaths.doctorsExport]: { list: 'doctors', unmaskable: true },
   [apiPaths.patientsExport]: { list: 'patients', unmaskable: true },
   [apiPaths.treatmentsExport]: { list: 'treatments', unmaskable: true },
+  [customerPaths.export]: { list: 'customers' },
+  // A clinic's own files (decision 088): downloaded with a clinic user's session, rows checked there.
+  [clinicPortalApiPaths.figuresExport]: {
+    list: 'treatment-figures-by-machine',
+    where: 'modules/clinic-portal/clinic-portal-routes.test.ts',
+  },
+  [clinicPortalApiPaths.usageExport]: {
+    list: 'usage',
+    where: 'modules/clinic-portal/clinic-portal-routes.test.ts',
+  },
+  [safetyNoticePaths.export(':id')]: {
+    list: 'safety-notice',
+    where: 'modules/safety-notices/safety-notices-routes.test.ts',
+  },
 };
-const downloads = Object.entries(exportsByPath).flatMap(([path, { list, unmaskable }]) => [
-  { path, list, unmasked: false },
-  ...(unmaskable ? [{ path, list, unmasked: true }] : []),
-]);
+const downloads = Object.entries(exportsByPath)
+  .filter(([, { where }]) => !where)
+  .flatMap(([path, { list, unmaskable }]) => [
+    { path, list, unmasked: false },
+    ...(unmaskable ? [{ path, list, unmasked: true }] : []),
+  ]);
 
 /** The audit rows the server had committed at an answer's first byte and at its end. */
 type Seen = { first?: string[]; last?: string[] };

@@ -44,6 +44,16 @@ const kindByWord: Record<string, RecordKind | 'self'> = {
   groups: 'group',
   // The fleet's default settings (modules/machine-settings): the row names the kind, no id.
   settings: 'fleet-settings',
+  // An emergency access signed off (modules/break-glass, decision 082).
+  'break-glass': 'break-glass',
+  // A legal hold placed or lifted (modules/retention, decision 086).
+  'legal-holds': 'legal-hold',
+  // A patient's erasure request recorded or decided (modules/erasure, decision 085).
+  'erasure-requests': 'erasure-request',
+  // A field safety notice drafted, changed or sent (modules/safety-notices, decision 084).
+  'safety-notices': 'safety-notice',
+  // A customer added, changed or deleted (modules/customers, decision 087).
+  customers: 'customer',
   // A mail sent again from the Outbox (modules/outbox).
   outbox: 'mail',
   // An admin's own list preferences and colour mode (decisions 053, 054).
@@ -214,6 +224,8 @@ declare module 'fastify' {
     auditActedIds?: readonly string[];
     /** The id of the record a create answered. */
     auditAnswerId?: string;
+    /** The customer a request is about (decisions 087, 088): its audit rows carry it. */
+    auditCustomerId?: string;
     /** A write's changed fields when the handler knows them better than the body's keys (multipart, a diff). */
     auditFields?: readonly string[];
   }

@@ -60,6 +60,9 @@ export function recordRequest(audit: AuditLog, request: FastifyRequest, reply: F
     const resource = `${request.method} ${route ?? safePath(request.url)}`;
     const auth = request.auth;
     const machineNumber = machineNumberOf(request);
+    // The customer the row is about (decision 087): a write about one names it, a clinic user's
+    // every request is their clinic's (decision 088).
+    const customerId = request.auditCustomerId ?? auth?.customerId ?? null;
     // Refused by the anonymous limiter before any work: not a sign-in (or other) attempt.
     const event = request.anonymousRateLimited ? null : securityEventOf(request, reply.statusCode);
     const background = request.routeOptions.config.backgroundRead === true && reply.statusCode < 400;
@@ -74,6 +77,7 @@ export function recordRequest(audit: AuditLog, request: FastifyRequest, reply: F
         durationMs: Math.round(reply.elapsedTime),
         machineNumber,
         event,
+        customerId,
         ...rowRecordOf(request, reply.statusCode),
       });
     }
@@ -91,6 +95,7 @@ export function recordRequest(audit: AuditLog, request: FastifyRequest, reply: F
         location: clientAddress(request),
         machineNumber,
         event,
+        customerId,
       };
       // Anonymous failures other than security events (a sign-in, a password reset: each one is
       // kept) are aggregated per address, so a flood cannot fill the append-only table.

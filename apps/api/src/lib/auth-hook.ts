@@ -6,6 +6,8 @@ import { limiterAddress } from './anonymous-rate-limit.ts';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from './errors.ts';
 import { routeConfigOf } from './route-config.ts';
 import { isIanaTimeZone } from '@app/contract/time-zones';
+import { clinicUserMessages } from '@app/contract/clinic-users-texts';
+import { clinicRoleIds } from '../db/schema/users.ts';
 import {
   requirePermission,
   type AppUserContext,
@@ -90,6 +92,16 @@ export const authHook = fp(
       request.auth = await opts.auth.authenticate(match[1]!);
       // Seconds, not a time: the browser's clock may differ from ours. The console warns a minute before.
       reply.header(sessionExpiresInHeader, secondsUntil(request.auth.endsAt, opts.now()));
+      // A clinic route takes only a clinic user, of any clinic: each handler reads the user's own
+      // customer from the session, never from the request (decision 088).
+      if (config.access === 'clinic') {
+        if (request.auth.roleType !== 'clinic' || !request.auth.customerId)
+          throw new ForbiddenError(apiMessages.forbidden);
+        if (config.clinicManager && request.auth.roleId !== clinicRoleIds.manager)
+          throw new ForbiddenError(clinicUserMessages.managersOnly);
+        return;
+      }
+      // Every admin route, whatever its permission: a clinic user (or an app role) gets 403 here.
       if (request.auth.roleType !== 'admin') throw new ForbiddenError(apiMessages.forbidden);
       // The route's permission against the role's, both read on this request. An admin route
       // always declares one (route-registry.ts); were one ever missing, nobody gets in.

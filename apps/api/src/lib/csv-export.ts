@@ -67,6 +67,8 @@ function exportRow(request: FastifyRequest, resource: string): Omit<AccessEntry,
     machineNumber: null,
     recordKind: null,
     recordId: null,
+    // A clinic user's export is their clinic's (decision 088), as their requests' rows are.
+    customerId: auth.customerId,
   };
 }
 

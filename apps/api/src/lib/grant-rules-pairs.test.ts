@@ -43,4 +43,6 @@ it('every route grants exactly what the admin holds, for every pair of permissio
       }
   }
   expect(outcomes).toEqual(expected);
-});
+  // The catalogue squared times four routes: each new permission adds two rows of requests, and the
+  // customers' two took it past 30 s on a busy 2-core machine (other suites running beside it).
+}, 120_000);

@@ -18,6 +18,10 @@ describe('the request URL in the server log', () => {
       '/api/x?email=[redacted]&[redacted]&%E0%A4%A=[redacted]',
     );
     expect(loggableUrl('/plans/abc')).toBe('/plans/abc');
+    // A field safety notice's acknowledgement token (decision 084) is a key in the path.
+    expect(loggableUrl('/api/v1/safety-notice-ack/AbC-12_xyz?x=1')).toBe(
+      '/api/v1/safety-notice-ack/[redacted]?x=[redacted]',
+    );
   });
 
   it('is what the running server logs for a request', async () => {

@@ -28,7 +28,10 @@ const loggableParams = new Set([
  * The request URL as the server log shows it: the path as is, and of the query only the values of
  * allowed keys; any other key's value is replaced by [redacted] (docs/decisions/015, 026).
  */
-export function loggableUrl(url: string): string {
+export function loggableUrl(raw: string): string {
+  // A path that is itself a key: the clinic's acknowledgement link of a field safety notice, whose
+  // token the database keeps only hashed (decision 084), is not kept whole in the log either.
+  const url = raw.replace(/^(\/api\/v1\/safety-notice-ack\/)[^/?]+/, '$1[redacted]');
   const q = url.indexOf('?');
   if (q < 0) return url.slice(0, 2000);
   const query = url

@@ -14,7 +14,9 @@ import path from 'node:path';
 type OperatorRequest =
   | { command: 'reset-password'; email: string }
   // npm run backup: the server writes a backup of its data to `out` (an absolute path; lib/backup).
-  | { command: 'backup'; out: string };
+  | { command: 'backup'; out: string }
+  // npm run audit:verify: the server verifies the audit trail's hash chains (modules/audit-chain).
+  | { command: 'verify-audit' };
 /** What the server does for each kind of request; a kind without a handler is refused. */
 type Handlers = {
   [C in OperatorRequest['command']]?: (request: Extract<OperatorRequest, { command: C }>) => Promise<unknown>;
@@ -24,6 +26,7 @@ const isRequest = (request: unknown): request is OperatorRequest => {
   const r = request as Partial<Record<string, unknown>> | null;
   if (r?.command === 'reset-password') return typeof r.email === 'string';
   if (r?.command === 'backup') return typeof r.out === 'string' && path.isAbsolute(r.out);
+  if (r?.command === 'verify-audit') return true;
   return false;
 };
 
@@ -74,7 +77,7 @@ export async function listenForOperator(
     chmodSync(socketPath, 0o600);
   } catch (error) {
     log.warn(
-      `Operator commands (npm run admin:reset-password, npm run backup) cannot reach this server: ${socketPath}: ${(error as Error).message}`,
+      `Operator commands (npm run admin:reset-password, npm run backup, npm run audit:verify) cannot reach this server: ${socketPath}: ${(error as Error).message}`,
     );
     return { close: async () => {} };
   }

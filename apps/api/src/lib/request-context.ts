@@ -1,4 +1,4 @@
-import type { RoleType } from '@app/contract/auth';
+import type { RoleKind } from '@app/contract/auth';
 import type { AppUserKind } from '@app/contract/device-api';
 import { permissionMessages, type Permission, type RoutePermission } from '@app/contract/permissions';
 import { ForbiddenError } from './errors.ts';
@@ -11,7 +11,9 @@ export type AuthContext = {
   /** The role the user holds: nobody changes their own (decision 063). */
   roleId: string;
   /** Read on every request, so a user whose role stops being admin loses access at once. */
-  roleType: RoleType;
+  roleType: RoleKind;
+  /** A clinic user's customer (issue 39 item 3, decision 088); null for the supplier's own users. */
+  customerId: string | null;
   /** The role's permissions, read with the role on every request: a change applies to the next request. */
   permissions: readonly Permission[];
   /** When this session ends with no further request: idle deadline or absolute expiry, whichever is first. */
@@ -45,10 +47,11 @@ export type AppUserContext = {
 /**
  * Who may call a route: anyone (`public`), a signed-in console user whose role is of type admin
  * (`admin`), an enrolled machine (`device`: `Authorization: Device <credential>`), or a doctor or
- * technician signed in on that machine (`app-user`: the device credential and `X-App-Session`).
+ * technician signed in on that machine (`app-user`: the device credential and `X-App-Session`), or a
+ * signed-in clinic user (`clinic`: the clinic portal's routes under /api/v1/clinic, decision 088).
  */
-export type RouteAccess = 'public' | 'admin' | 'device' | 'app-user';
-export const routeAccessKinds: readonly RouteAccess[] = ['public', 'admin', 'device', 'app-user'];
+export type RouteAccess = 'public' | 'admin' | 'device' | 'app-user' | 'clinic';
+export const routeAccessKinds: readonly RouteAccess[] = ['public', 'admin', 'device', 'app-user', 'clinic'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -56,6 +59,8 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** What an admin route needs of the role (every admin route declares it; route-access.ts). */
     permission?: RoutePermission;
+    /** A clinic route only the clinic's manager may call (decision 088). */
+    clinicManager?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -73,12 +78,28 @@ export function requireAuth(request: { auth: AuthContext | null }): AuthContext 
   return request.auth;
 }
 
+/** The signed-in admin as a service records who acted: id and email. */
+export function actorOf(request: { auth: AuthContext | null }): { userId: string; email: string } {
+  const { userId, email } = requireAuth(request);
+  return { userId, email };
+}
+
 /**
  * Refuses, with a 403 naming it, an admin whose role lacks `needed`: the auth hook for a route's own
  * permission, and a route for one a request asks for beyond it (an unmasked export, decision 058).
  */
 export function requirePermission(auth: AuthContext, needed: Permission): void {
   if (!auth.permissions.includes(needed)) throw new ForbiddenError(permissionMessages.missing(needed));
+}
+
+/** The signed-in clinic user of a clinic route, with the customer they belong to. */
+export function requireClinicUser(request: {
+  auth: AuthContext | null;
+}): AuthContext & { customerId: string } {
+  const auth = requireAuth(request);
+  if (auth.roleType !== 'clinic' || !auth.customerId)
+    throw new Error('requireClinicUser used on a route that is not a clinic route');
+  return auth as AuthContext & { customerId: string };
 }
 
 /** The machine calling a device or app-user route. */

@@ -20,7 +20,7 @@ export function routeAccess(route: Pick<RouteOptions, 'url' | 'method' | 'config
   const api = route.url === '/api' || route.url.startsWith('/api/');
   if (!api || route.url.startsWith('/api/docs')) return 'public';
   throw new Error(
-    `Route ${String(route.method)} ${route.url} declares no access: add config: { access: 'public' | 'admin' | 'device' | 'app-user' }`,
+    `Route ${String(route.method)} ${route.url} declares no access: add config: { access: 'public' | 'admin' | 'device' | 'app-user' | 'clinic' }`,
   );
 }
 

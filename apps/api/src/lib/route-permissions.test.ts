@@ -88,6 +88,9 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/treatement-records/all': 'patients.view',
   'GET /api/v1/admin/treatement-records/:id': 'patients.view',
   'GET /api/v1/admin/access-logs/all': 'logs.view',
+  // Clinic users (decision 088): inviting a clinic's people manages the customer; its users are a view of it.
+  'POST /api/v1/admin/customers/:id/invitations': 'customers.manage',
+  'GET /api/v1/admin/customers/:id/users': 'customers.view',
   'GET /api/v1/admin/error-logs/all': 'logs.view',
   'GET /api/v1/admin/subscrption/all': 'subscriptions.view',
   'POST /api/v1/admin/subscrption/add': 'subscriptions.manage',
@@ -131,6 +134,8 @@ const reviewed: Record<string, RoutePermission> = {
   'POST /api/v1/admin/outbox/:id/resend': 'logs.view',
   // The Jobs screen (decision 075): what the server did by itself and what failed.
   'GET /api/v1/admin/jobs': 'logs.view',
+  // Whether the audit trail's hash chains are whole (decision 080): the Admin Logs' integrity.
+  'GET /api/v1/admin/audit/verify': 'logs.view',
   // Commands to machines (decision 077): reading them is seeing the machine; a diagnostics file is
   // the app's own logs, downloaded by whoever may ask for it.
   'POST /api/v1/admin/machine/:id/commands': 'commands.send',
@@ -160,6 +165,62 @@ const reviewed: Record<string, RoutePermission> = {
   'GET /api/v1/admin/command-batches/:id': 'devices.view',
   'POST /api/v1/admin/command-batches/:id/approve': 'commands.send',
   'POST /api/v1/admin/command-batches/:id/reject': 'commands.send',
+  // Break-glass access (decision 082): declared and used with what reading a patient needs (a role
+  // that may reveal is refused by the route itself); reviewed and signed off with security.review.
+  'POST /api/v1/admin/patient/:id/break-glass': 'patients.view',
+  'GET /api/v1/admin/patient/:id/break-glass': 'patients.view',
+  'GET /api/v1/admin/break-glass': 'security.review',
+  'GET /api/v1/admin/break-glass/count': 'security.review',
+  'POST /api/v1/admin/break-glass/:id/sign-off': 'security.review',
+  // Retention (decision 086): the schedule and its runs for every admin; legal holds with retention.manage.
+  'GET /api/v1/admin/retention/schedule': 'any-admin',
+  'GET /api/v1/admin/retention/runs': 'any-admin',
+  'GET /api/v1/admin/legal-holds': 'retention.manage',
+  'POST /api/v1/admin/legal-holds': 'retention.manage',
+  'POST /api/v1/admin/legal-holds/:id/lift': 'retention.manage',
+  // Erasure requests (decision 085): recorded, read and decided (signed) with their own permission.
+  'GET /api/v1/admin/erasure-requests': 'erasure.manage',
+  'POST /api/v1/admin/erasure-requests': 'erasure.manage',
+  'GET /api/v1/admin/erasure-requests/:id': 'erasure.manage',
+  'POST /api/v1/admin/erasure-requests/:id/decision': 'erasure.manage',
+  // Field safety notices (decision 084): drafted, sent, followed and exported with their own permission.
+  'GET /api/v1/admin/safety-notices': 'safety-notices.manage',
+  'POST /api/v1/admin/safety-notices': 'safety-notices.manage',
+  'GET /api/v1/admin/safety-notices/:id': 'safety-notices.manage',
+  'PUT /api/v1/admin/safety-notices/:id': 'safety-notices.manage',
+  'GET /api/v1/admin/safety-notices/:id/preview': 'safety-notices.manage',
+  'POST /api/v1/admin/safety-notices/:id/send': 'safety-notices.manage',
+  'GET /api/v1/admin/safety-notices/:id/machines': 'safety-notices.manage',
+  'GET /api/v1/admin/safety-notices/:id/export': 'safety-notices.manage',
+  // Customers and who held a machine when (decision 087): read with customers.view, changed with customers.manage.
+  'GET /api/v1/admin/customers': 'customers.view',
+  'POST /api/v1/admin/customers': 'customers.manage',
+  'GET /api/v1/admin/customers/facets': 'customers.view',
+  'GET /api/v1/admin/customers/export': 'customers.view',
+  'GET /api/v1/admin/customers/:id': 'customers.view',
+  'PUT /api/v1/admin/customers/:id': 'customers.manage',
+  'DELETE /api/v1/admin/customers/:id': 'customers.manage',
+  'GET /api/v1/admin/customers/:id/machines': 'customers.view',
+  'GET /api/v1/admin/customers/:id/subscriptions': 'customers.view',
+  'GET /api/v1/admin/customers/:id/assignments': 'customers.view',
+  'GET /api/v1/admin/customers/:id/activity': 'customers.view',
+  'POST /api/v1/admin/machine/:id/assignment': 'customers.manage',
+  'POST /api/v1/admin/machine/:id/return': 'customers.manage',
+  'GET /api/v1/admin/machine/:id/assignments': 'customers.view',
+  'POST /api/v1/admin/machine/bulk-assign': 'customers.manage',
+  // A record's change history (decision 081): read with what seeing the record needs; a patient's
+  // or doctor's masked values shown only by a reveal, as on their page (decision 045).
+  'GET /api/v1/admin/machine/:id/history': 'devices.view',
+  'GET /api/v1/admin/users/:id/history': 'users.manage',
+  'GET /api/v1/admin/roles/:id/history': 'any-admin',
+  'GET /api/v1/admin/subscriptions/:id/history': 'subscriptions.view',
+  'GET /api/v1/admin/system/updates/:id/history': 'devices.view',
+  'GET /api/v1/admin/groups/:id/history': 'devices.view',
+  'GET /api/v1/admin/settings/history': 'devices.view',
+  'GET /api/v1/admin/doctor/:id/history': 'patients.view',
+  'GET /api/v1/admin/patient/:id/history': 'patients.view',
+  'POST /api/v1/admin/doctor/:id/history/reveal': 'patients.reveal',
+  'POST /api/v1/admin/patient/:id/history/reveal': 'patients.reveal',
 };
 
 /**

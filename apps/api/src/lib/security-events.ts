@@ -25,6 +25,12 @@ export type SecurityEventName =
   | 'mfa.reset'
   /** The password (and code) confirmed before a dangerous action (lib/step-up.ts). */
   | 'step-up'
+  /** An emergency declared to see a patient's data (break-glass, decision 082). */
+  | 'break-glass'
+  /** An electronic signature given with a change (decision 083): the request is marked by signerOf. */
+  | 'signature'
+  /** A clinic user's invitation accepted: the account is made and signed in (decision 088). */
+  | 'invitation.accept'
   /** A payment link paid (or declined) with the built-in demo provider: no money moved. */
   | 'payment.demo'
   // The machines (modules/device-api): enrolment on both sides, and people signing in on a machine.
@@ -45,6 +51,8 @@ declare module 'fastify' {
      * sign-in knows the user from its step token. Set by the handler before it can fail.
      */
     securitySubject?: { userId: string; email: string };
+    /** This request signs a record (modules/signatures signerOf): its event is `signature.*`. */
+    signing?: boolean;
   }
 }
 
@@ -55,7 +63,7 @@ export const stepUpAsked = 'step-up.asked';
 /** The event this answer records, if any: the route's own, or access.denied for a 401/403. */
 export function securityEventOf(request: FastifyRequest, statusCode: number): string | null {
   if (request.stepUpAsked) return stepUpAsked;
-  const name = request.routeOptions.config.securityEvent;
+  const name = request.routeOptions.config.securityEvent ?? (request.signing ? 'signature' : undefined);
   if (name) return `${name}.${statusCode < 400 ? 'success' : 'failure'}`;
   return statusCode === 401 || statusCode === 403 ? accessDenied : null;
 }

@@ -14,15 +14,19 @@ import type { AuthContext, RouteAccess } from './request-context.ts';
  *                                         (a user form that touches an admin role, a role whose access changes)
  *   stepUp: 'in-handler'                  decided by the handler once it knows (a streamed upload's fields):
  *                                         it calls app.requireStepUp(request)
+ *   stepUp: 'signature'                   the body carries an electronic signature (decision 083): the
+ *                                         handler's sign() checks the password (and code) in its
+ *                                         transaction before anything is kept, which is this request's step-up
  *
  * Without a fresh confirmation the answer is 403 with `data: { stepUpRequired: true, needsCode }`;
  * the console then asks for the password and sends the request again.
  */
 
-export type StepUpRule = true | 'in-handler' | ((request: FastifyRequest) => boolean | Promise<boolean>);
+export type StepUpRule =
+  true | 'in-handler' | 'signature' | ((request: FastifyRequest) => boolean | Promise<boolean>);
 
 /** How the route registry records a route's rule (the step-up tests walk it). */
-export type StepUpKind = 'always' | 'conditional' | 'in-handler';
+export type StepUpKind = 'always' | 'conditional' | 'in-handler' | 'signature';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -80,9 +84,10 @@ export function routeStepUp(
     throw new Error(`${name}: only an admin route declares a step-up (its access is ${access})`);
   if (declared === true) return 'always';
   if (declared === 'in-handler') return 'in-handler';
+  if (declared === 'signature') return 'signature';
   if (typeof declared === 'function') return 'conditional';
   throw new Error(
-    `${name}: stepUp must be true, 'in-handler' or a function, not ${JSON.stringify(declared)}`,
+    `${name}: stepUp must be true, 'in-handler', 'signature' or a function, not ${JSON.stringify(declared)}`,
   );
 }
 
@@ -108,7 +113,7 @@ export function installStepUpGate(
     const config = routeConfigOf(request);
     if (config.authorize) await config.authorize(request);
     const rule = config.stepUp;
-    if (rule === undefined || rule === 'in-handler') return;
+    if (rule === undefined || rule === 'in-handler' || rule === 'signature') return;
     if (request.auth && isSteppedUp(request.auth, now())) return;
     if (rule === true || (await rule(request))) await requireStepUp(request);
   });

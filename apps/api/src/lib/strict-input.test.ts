@@ -7,6 +7,7 @@ import type { RegisteredRoute } from './route-registry.ts';
 import { buildDemoApk } from '../modules/app-updates/zip-writer.ts';
 import { makePng, multipartBody } from '../test/images.ts';
 import { createTechnician, deviceInject, enrolDevice, signInOnDevice } from '../test/device-fixtures.ts';
+import { signInClinicUser } from '../test/clinic-users.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 /*
@@ -88,6 +89,8 @@ let t: TestApp;
 let token: string;
 /** The machines' routes take a device credential (and a person's session), never the admin's token. */
 let machine: { credential: string; session: string };
+/** A clinic manager's session, for the clinic portal's routes (decision 088). */
+let clinicToken: string;
 // Collected at load time so each route is its own test; the app for the requests starts in beforeAll.
 const collector = await createTestApp();
 const routes = collector.app.registeredRoutes.filter((r) => r.url.startsWith('/api/'));
@@ -107,6 +110,7 @@ beforeAll(async () => {
   // Every device route is called many times from one machine: no per-machine limit here.
   t = await createTestApp({ DEVICE_RATE_PER_MINUTE: '1000000' });
   token = await t.login();
+  clinicToken = (await signInClinicUser(t, token)).token;
   const device = await enrolDevice(t);
   const tech = await createTechnician(t, [device.deviceId]);
   const session = await signInOnDevice(t, device.credential, tech.userName, tech.password);
@@ -120,6 +124,7 @@ const send = (route: RegisteredRoute, part: 'body' | 'querystring', values: Reco
   else options.query = values;
   if (route.access === 'device' || route.access === 'app-user')
     return deviceInject(t, machine.credential, options, machine.session);
+  if (route.access === 'clinic') return t.injectAs(clinicToken, options);
   return t.injectAs(token, options);
 };
 

@@ -2,15 +2,21 @@ import type { AppModule } from '#api/app-module.ts';
 import { accountModule } from './account/account-module.ts';
 import { alarmsModule } from './alarms/alarms-module.ts';
 import { appUpdatesModule } from './app-updates/app-updates-module.ts';
+import { auditChainModule } from './audit-chain/audit-chain-module.ts';
 import { authModule } from './auth/auth-module.ts';
+import { breakGlassModule } from './break-glass/break-glass-module.ts';
+import { clinicPortalModule } from './clinic-portal/clinic-portal-module.ts';
+import { clinicUsersModule } from './clinic-users/clinic-users-module.ts';
 import { dashboardModule } from './dashboard/dashboard-module.ts';
 import { deviceApiModule } from './device-api/device-api-module.ts';
 import { commandsModule } from './commands/commands-module.ts';
+import { customersModule } from './customers/customers-module.ts';
 import { maintenanceWindowsModule } from './maintenance-windows/maintenance-windows-module.ts';
 import { machineSettingsModule } from './machine-settings/machine-settings-module.ts';
 import { clockControlModule } from './clock-control/clock-control-module.ts';
 import { deviceUsersModule } from './device-users/device-users-module.ts';
 import { devicesModule } from './devices/devices-module.ts';
+import { erasureModule } from './erasure/erasure-module.ts';
 import { groupsModule } from './groups/groups-module.ts';
 import { healthModule } from './health/health-module.ts';
 import { housekeepingModule } from './housekeeping/housekeeping-module.ts';
@@ -22,7 +28,11 @@ import { logsModule } from './logs/logs-module.ts';
 import { outboxModule } from './outbox/outbox-module.ts';
 import { preferencesModule } from './preferences/preferences-module.ts';
 import { profileModule } from './profile/profile-module.ts';
+import { recordHistoryModule } from './record-history/record-history-module.ts';
+import { retentionModule } from './retention/retention-module.ts';
 import { rolesModule } from './roles/roles-module.ts';
+import { safetyNoticesModule } from './safety-notices/safety-notices-module.ts';
+import { signaturesModule } from './signatures/signatures-module.ts';
 import { subscriptionsModule } from './subscriptions/subscriptions-module.ts';
 import { treatmentsModule } from './treatments/treatments-module.ts';
 import { usersModule } from './users/users-module.ts';
@@ -41,12 +51,16 @@ export const appModules: readonly AppModule[] = [
   rolesModule,
   usersModule,
   logsModule,
+  auditChainModule,
   devicesModule,
   deviceUsersModule,
+  breakGlassModule,
+  erasureModule,
   treatmentsModule,
   preferencesModule,
   dashboardModule,
   subscriptionsModule,
+  customersModule,
   deviceApiModule,
   alarmsModule,
   outboxModule,
@@ -59,6 +73,12 @@ export const appModules: readonly AppModule[] = [
   commandsModule,
   maintenanceWindowsModule,
   machineSettingsModule,
+  recordHistoryModule,
+  retentionModule,
+  safetyNoticesModule,
+  signaturesModule,
+  clinicUsersModule,
+  clinicPortalModule,
   // Last, and only with CLOCK_CONTROL=1: the e2e tests' movable clock.
   clockControlModule,
 ];

@@ -12,7 +12,7 @@ export async function signInWithPermissions(
   t: TestApp,
   adminToken: string,
   permissions: readonly Permission[],
-): Promise<{ token: string; roleId: string; userId: string; password: string }> {
+): Promise<{ token: string; roleId: string; userId: string; email: string; password: string }> {
   const tag = randomBytes(4).toString('hex');
   await t.stepUp(adminToken);
   const role = await t.injectAs(adminToken, {
@@ -42,6 +42,7 @@ export async function signInWithPermissions(
     token: await t.loginWithoutStepUp(email, password),
     roleId,
     userId: user.json().data._id as string,
+    email,
     password,
   };
 }

@@ -11,6 +11,7 @@ import { bootstrap } from '../bootstrap.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { accessLogs, errorLogs } from '../db/schema/logs.ts';
+import { recordHistory } from '../db/schema/record-history.ts';
 import { sessions } from '../db/schema/users.ts';
 import { owaspMinimum, setPasswordHashCost, testOnlyCost } from '../lib/passwords.ts';
 import { pooledPglite } from './pglite-pool.ts';
@@ -212,12 +213,18 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
-/** The audit rows a test app wrote, for the secret scan (a row must never hold a secret either). */
+/**
+ * The audit rows a test app wrote, and its records' change history (decision 081), for the secret
+ * scan (a row must never hold a secret either: a password is recorded as changed, never its value).
+ */
 async function dumpAuditRows(database: Database, file: string) {
   const { writeFileSync } = await import('node:fs');
   const rows = [
     ...(await database.db.select().from(accessLogs)),
     ...(await database.db.select().from(errorLogs)),
   ];
-  writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+  // Without the hash chain's columns (decision 080): a place and a digest, never anything a person wrote.
+  const text = rows.map(({ chainSeq: _seq, chainHash: _hash, ...r }) => JSON.stringify(r));
+  for (const row of await database.db.select().from(recordHistory)) text.push(JSON.stringify(row));
+  writeFileSync(file, text.join('\n'));
 }

@@ -1,4 +1,5 @@
-import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { recordHistoryKeys } from '../components/record-history-api.ts';
 import { notifyError } from '../lib/api-client.ts';
 import { deniedPermissionOf } from '../lib/permission-error.ts';
 import { onSignedOut } from '../lib/session-store.ts';
@@ -20,6 +21,11 @@ export const queryClient = new QueryClient({
     onError: (error, query) => {
       if (!query.meta?.silentError && !deniedPermissionOf(error)) notifyError(error);
     },
+  }),
+  // Whatever a saved change was, the History section on screen may have a row more (decision 081):
+  // only the histories shown are read again.
+  mutationCache: new MutationCache({
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: recordHistoryKeys.all }),
   }),
   defaultOptions: {
     queries: { retry: false, refetchOnWindowFocus: false },

@@ -5,10 +5,12 @@ import {
   type PatchRoutesOnNavigationFunction,
   type RouteObject,
 } from 'react-router';
+import { acknowledgementPagePath } from '@app/contract/safety-notices-texts';
 import { paths, type RoutePattern } from '../lib/paths.ts';
 import { lazyPage } from '../lib/lazy-page.ts';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
+import { RequireClinic } from './require-clinic.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { RouteFallback } from './route-fallback.tsx';
@@ -90,6 +92,24 @@ export const routes: RouteObject[] = [
                 'Enter OTP',
                 lazyPage(() => import('../features/auth/pages/enter-otp-page.tsx'), 'EnterOtpPage'),
               ),
+              // A clinic acknowledges a field safety notice through its mailed link (decision 084).
+              page(
+                { path: acknowledgementPagePath(':token') },
+                'Field Safety Notice',
+                lazyPage(
+                  () => import('../features/safety-notices/pages/acknowledge-page.tsx'),
+                  'AcknowledgePage',
+                ),
+              ),
+              // A clinic user's invitation: set a password, then two-step sign-in (decision 088).
+              page(
+                paths.invitation,
+                'Invitation',
+                lazyPage(
+                  () => import('../features/auth/pages/accept-invitation-page.tsx'),
+                  'AcceptInvitationPage',
+                ),
+              ),
               page(
                 paths.resetPassword,
                 'Reset Password',
@@ -114,6 +134,71 @@ export const routes: RouteObject[] = [
                 errorElement: <RouteError />,
                 // Patched in from screen-list.ts by `routerOptions`.
                 children: [],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        // The clinic portal (decision 088): clinic users only; its own layout.
+        path: paths.clinic.path,
+        Component: RequireClinic,
+        children: [
+          {
+            lazy: lazyPage(() => import('./layouts/clinic-layout.tsx'), 'ClinicLayout'),
+            children: [
+              {
+                errorElement: <RouteError />,
+                children: [
+                  {
+                    index: true,
+                    handle: handle('Clinic portal'),
+                    lazy: lazyPage(
+                      () => import('../features/clinic/pages/clinic-home-page.tsx'),
+                      'ClinicHomePage',
+                    ),
+                  },
+                  page(
+                    paths.clinicMachines,
+                    'Machines',
+                    lazyPage(
+                      () => import('../features/clinic-portal/pages/clinic-machines-page.tsx'),
+                      'ClinicMachinesPage',
+                    ),
+                  ),
+                  page(
+                    paths.clinicFigures,
+                    'Treatment figures',
+                    lazyPage(
+                      () => import('../features/clinic-portal/pages/clinic-figures-page.tsx'),
+                      'ClinicFiguresPage',
+                    ),
+                  ),
+                  page(
+                    paths.clinicUsage,
+                    'Monthly usage report',
+                    lazyPage(
+                      () => import('../features/clinic-portal/pages/clinic-usage-page.tsx'),
+                      'ClinicUsagePage',
+                    ),
+                  ),
+                  page(
+                    paths.clinicBilling,
+                    'Billing',
+                    lazyPage(
+                      () => import('../features/clinic-portal/pages/clinic-billing-page.tsx'),
+                      'ClinicBillingPage',
+                    ),
+                  ),
+                  page(
+                    paths.clinicUsers,
+                    'Users',
+                    lazyPage(
+                      () => import('../features/clinic/pages/clinic-users-page.tsx'),
+                      'ClinicUsersPage',
+                    ),
+                  ),
+                ],
               },
             ],
           },

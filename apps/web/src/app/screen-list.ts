@@ -1,13 +1,18 @@
 import { alarmsScreens } from '../features/alarms/alarms-screens.ts';
 import { appUpdatesScreens } from '../features/app-updates/app-updates-screens.ts';
+import { breakGlassScreens } from '../features/break-glass/break-glass-screens.ts';
+import { customersScreens } from '../features/customers/customers-screens.ts';
 import { dashboardScreens } from '../features/dashboard/dashboard-screens.ts';
 import { devicesScreens } from '../features/devices/devices-screens.ts';
+import { erasureScreens } from '../features/erasure/erasure-screens.ts';
 import { groupsScreens } from '../features/groups/groups-screens.ts';
 import { jobsScreens } from '../features/jobs/jobs-screens.ts';
 import { logsScreens } from '../features/logs/logs-screens.ts';
 import { outboxScreens } from '../features/outbox/outbox-screens.ts';
 import { profileScreens } from '../features/profile/profile-screens.ts';
+import { retentionScreens } from '../features/retention/retention-screens.ts';
 import { rolesScreens } from '../features/roles/roles-screens.ts';
+import { safetyNoticesScreens } from '../features/safety-notices/safety-notices-screens.ts';
 import { subscriptionsScreens } from '../features/subscriptions/subscriptions-screens.ts';
 import { usersScreens } from '../features/users/users-screens.ts';
 import type { AdminScreen } from '#web/lib/admin-screens.ts';
@@ -27,8 +32,13 @@ export const adminScreens: readonly AdminScreen[] = [
   ...outboxScreens,
   ...jobsScreens,
   ...usersScreens,
+  ...customersScreens,
   ...subscriptionsScreens,
   ...appUpdatesScreens,
   ...alarmsScreens,
+  ...breakGlassScreens,
+  ...safetyNoticesScreens,
+  ...erasureScreens,
+  ...retentionScreens,
   ...profileScreens,
 ];

@@ -120,8 +120,10 @@ export function DataTable<T>({
 
   return (
     // A table wider than the screen scrolls sideways: keyboard users reach that by focusing the
-    // region (WCAG 2.1.1, axe scrollable-region-focusable), which also names it.
-    <div className="table-responsive" tabIndex={0} role="region" aria-label={label}>
+    // region (WCAG 2.1.1, axe scrollable-region-focusable), which also names it. Positioned, so a
+    // visually hidden text in a cell (absolute) stays inside the scrolling box instead of widening
+    // the page at 320 px (found by phone.spec on a History with old → new values).
+    <div className="table-responsive position-relative" tabIndex={0} role="region" aria-label={label}>
       <table className="table table-hover align-middle mb-0 data-table">
         <caption className="visually-hidden">{label}</caption>
         <thead>

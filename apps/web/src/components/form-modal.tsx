@@ -1,4 +1,4 @@
-import { useEffect, useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, useLayoutEffect, type InputHTMLAttributes, type ReactNode } from 'react';
 import {
   useForm,
   type DefaultValues,
@@ -58,7 +58,8 @@ export function useFormModal<TInput extends FieldValues, TBody, TRecord = never>
   const form = useForm<TInput, unknown, TBody>({ resolver, defaultValues: blank as DefaultValues<TInput> });
   const { reset, register, getFieldState, formState } = form;
 
-  useEffect(() => {
+  // Before the browser paints the opened dialog, so no keystroke can land first and be wiped.
+  useLayoutEffect(() => {
     if (show) reset(record && valuesOf ? valuesOf(record) : blank);
   }, [show, record, valuesOf, blank, reset]);
 

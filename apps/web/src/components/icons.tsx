@@ -31,6 +31,12 @@ export const UsersIcon = (p: IconProps) => (
     <path d="M2 21v-1a6 6 0 0 1 6-6h2a6 6 0 0 1 6 6v1M16 4a4 4 0 0 1 0 8M22 21v-1a6 6 0 0 0-4-5.7" />
   </Icon>
 );
+/** A building: a customer (clinic). */
+export const ClinicIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 21V5a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v16M16 9h2a2 2 0 0 1 2 2v10M2 21h20M10 7v4M8 9h4M9 21v-4h2v4" />
+  </Icon>
+);
 export const CardIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="2" y="5" width="20" height="14" rx="2" />
@@ -153,5 +159,11 @@ export const AccountIcon = (p: IconProps) => (
 export const BellIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M5 17h14l-1.5-2v-5a5.5 5.5 0 0 0-11 0v5zM12 3v1.5M10 20a2 2 0 0 0 4 0" />
+  </Icon>
+);
+/** A shield with an exclamation mark: emergency (break-glass) access and its review. */
+export const EmergencyIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6zM12 8v5M12 16.5v.5" />
   </Icon>
 );

@@ -6,10 +6,21 @@ type ModalFormFooterProps = Submit & {
   /** The save is under way: both buttons wait, so a second click neither saves twice nor closes. */
   pending: boolean;
   submitLabel: string;
+  /** What the button reads while pending ("Revealing..."); "Saving..." by default. */
+  pendingLabel?: string;
+  /** A danger button for an action to think twice about (breaking the glass). */
+  danger?: boolean;
 };
 
 /** The footer of every form dialog: Cancel, and the button that saves, reading "Saving..." meanwhile. */
-export function ModalFormFooter({ onCancel, pending, submitLabel, ...submit }: ModalFormFooterProps) {
+export function ModalFormFooter({
+  onCancel,
+  pending,
+  submitLabel,
+  pendingLabel = 'Saving...',
+  danger = false,
+  ...submit
+}: ModalFormFooterProps) {
   const form = 'form' in submit ? submit.form : undefined;
   return (
     <>
@@ -20,10 +31,10 @@ export function ModalFormFooter({ onCancel, pending, submitLabel, ...submit }: M
         type={form ? 'submit' : 'button'}
         form={form}
         onClick={'onSubmit' in submit ? submit.onSubmit : undefined}
-        className="btn btn-primary"
+        className={danger ? 'btn btn-danger' : 'btn btn-primary'}
         disabled={pending}
       >
-        {pending ? 'Saving...' : submitLabel}
+        {pending ? pendingLabel : submitLabel}
       </button>
     </>
   );

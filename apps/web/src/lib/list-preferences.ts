@@ -16,9 +16,21 @@ export const savedViewKeys = createQueryKeys('saved-views');
  */
 const emptyListPreferences: ListPreferences = { columns: null, pageSize: null, sort: null };
 
+/**
+ * Lists changed in this browser while the read was on its way: the read answers with what was kept
+ * before the change, and must not undo it (a column shown, then hidden again by a slow first read).
+ */
+const changedDuringRead = new Map<ListKey, ListPreferences>();
+
 export const preferencesQuery = queryOptions({
   queryKey: preferenceKeys.all,
-  queryFn: async ({ signal }) => (await apiClient.get<Preferences>(apiPaths.preferences, { signal })).data,
+  queryFn: async ({ signal }) => {
+    changedDuringRead.clear();
+    const read = (await apiClient.get<Preferences>(apiPaths.preferences, { signal })).data;
+    const lists = { ...read.lists, ...Object.fromEntries(changedDuringRead) };
+    changedDuringRead.clear();
+    return { ...read, lists };
+  },
   // Read once a session; this browser's own changes update it in place.
   staleTime: Infinity,
 });
@@ -56,6 +68,7 @@ export function useSaveListPreferences(list: ListKey | undefined) {
         colorMode: cachedColorMode(),
       };
       const prefs = { ...emptyListPreferences, ...current.lists[list], ...change };
+      if (queryClient.isFetching({ queryKey: preferenceKeys.all }) > 0) changedDuringRead.set(list, prefs);
       queryClient.setQueryData<Preferences>(preferenceKeys.all, {
         ...current,
         lists: { ...current.lists, [list]: prefs },

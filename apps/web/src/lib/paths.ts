@@ -83,6 +83,9 @@ export const paths = {
   ),
   // Ours (issue 34): one subscription (details, machine, payments, timeline); Device Details links here.
   viewSubscription: withParam('/admin/view-subscription', 'id'),
+  // Ours (issue 39): the customers (clinics) and one customer's page; Device Details and subscriptions link here.
+  customers: fixed<ListQuery & { country?: string }>('/admin/customers'),
+  viewCustomer: withParam('/admin/customers', 'id'),
   appUpdates: fixed<ListQuery>('/admin/app-update'),
   // Ours (decision 049): open or past alarms, one rule or all.
   alarms: fixed<ListQuery & { state?: 'open' | 'past'; rule?: string }>('/admin/alarms'),
@@ -91,6 +94,16 @@ export const paths = {
   changePassword: fixed('/admin/change-password'),
   profile: fixed('/admin/profile'),
   updateProfile: fixed('/admin/update-profile'),
+
+  // Ours (issue 39 item 3, decision 088): a clinic user's invitation link, and the clinic portal.
+  invitation: withParam('/invite', 'token'),
+  clinic: fixed('/clinic'),
+  clinicUsers: fixed('/clinic/users'),
+  // The clinic portal's pages (issue 39 item 5).
+  clinicMachines: fixed('/clinic/machines'),
+  clinicFigures: fixed('/clinic/figures'),
+  clinicBilling: fixed('/clinic/billing'),
+  clinicUsage: fixed('/clinic/usage'),
 
   // The public checkout (docs/product.md §2.13): the console only hands these to a page load.
   plans: { path: '/plans/:id?', href: withParam('/plans', 'id').href },

@@ -1,4 +1,5 @@
 import type { AdminProfile } from '@app/contract/auth';
+import type { Customer } from '@app/contract/customers';
 import type { Doctor, Patient, Technician } from '@app/contract/device-users';
 import type { Device } from '@app/contract/devices';
 import type { AccessLog, ErrorLog } from '@app/contract/logs';
@@ -200,4 +201,20 @@ export const logListOf = (logs: unknown[], nextCursor: string | null = null) => 
   page: 1,
   limit: 10,
   nextCursor,
+});
+
+/** A customer (clinic), issue 39: Clinic n, in Germany when n is odd, else France. */
+export const buildCustomer = (n: number, over: Partial<Customer> = {}): Customer => ({
+  _id: testId(n, 9),
+  name: `Clinic ${n}`,
+  country: n % 2 ? 'Germany' : 'France',
+  address: `${n} Harbour Road`,
+  billingEmail: `billing${n}@clinic.example`,
+  taxId: `DE${n}`,
+  notes: '',
+  requireMfa: false,
+  machineCount: n,
+  createdAt: '2030-01-02T10:00:00.000Z',
+  updatedAt: '2030-01-02T10:00:00.000Z',
+  ...over,
 });

@@ -17,6 +17,7 @@ import {
 import { licenceStates as licenceStateValues } from '@app/contract/licences';
 import type { SettingValues, SettingsFromGroups } from '@app/contract/machine-settings';
 import type { MaintenanceWindow } from '@app/contract/maintenance-windows';
+import { customers } from './customers.ts';
 import { roles, users } from './users.ts';
 
 /**
@@ -106,6 +107,8 @@ export const devices = pgTable(
      */
     updateWaitingReleaseId: uuid('update_waiting_release_id'),
     updateWaitingReason: text('update_waiting_reason'),
+    /** The customer holding it now: machine_assignments' open period, kept here (decision 087). */
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
   },
   (t) => [
     // Never seen sorts as the oldest and no version as the lowest, so newest-first ends with them.
@@ -141,6 +144,7 @@ export const devices = pgTable(
     index('devices_map_latitude_idx').on(t.mapLatitude),
     index('devices_subscription_status_id_idx').on(t.subscriptionStatus, t.id),
     index('devices_licence_state_id_idx').on(t.licenceState, t.id),
+    index('devices_customer_id_id_idx').on(t.customerId, t.id),
     // The licence sweep's clocks: an active licence whose time is up, a grace that has run out.
     index('devices_licence_active_until_idx')
       .on(t.licenceActiveUntil)
@@ -180,6 +184,8 @@ const deviceUserKeys = () => ({
   clientId: uuid('client_id'),
   /** When the server received it (createTime is the machine's own time). */
   receivedAt: timestamp('received_at', { withTimezone: true }),
+  /** Who held the machine at createTime: stamped by the database (migration 0055, decision 087). */
+  customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
 });
 
 /** The spec's doctor/patient form fields beyond the listed columns, as the app registered them. */
@@ -215,6 +221,7 @@ export const doctors = pgTable(
   (t) => [
     index('doctors_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
     uniqueIndex('doctors_device_id_client_id_idx').on(t.deviceId, t.clientId),
+    index('doctors_customer_id_create_time_idx').on(t.customerId, t.createTime, t.id),
     // A doctor's sign-in name is unique on the machine through device_user_names (below).
   ],
 );
@@ -238,6 +245,7 @@ export const technicians = pgTable(
     index('technicians_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
     uniqueIndex('technicians_device_id_account_id_idx').on(t.deviceId, t.accountId),
     index('technicians_account_id_idx').on(t.accountId),
+    index('technicians_customer_id_create_time_idx').on(t.customerId, t.createTime, t.id),
   ],
 );
 
@@ -285,5 +293,6 @@ export const patients = pgTable(
     uniqueIndex('patients_device_id_client_id_idx').on(t.deviceId, t.clientId),
     index('patients_device_id_create_time_idx').on(t.deviceId, t.createTime, t.id),
     index('patients_doctor_id_create_time_idx').on(t.doctorId, t.createTime, t.id),
+    index('patients_customer_id_create_time_idx').on(t.customerId, t.createTime, t.id),
   ],
 );

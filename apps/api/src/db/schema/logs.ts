@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { bytea } from './audit-chain.ts';
 
 /*
  * Admin Logs: append-only (a trigger refuses UPDATE, DELETE and TRUNCATE: migration 0014_audit_append_only,
@@ -23,6 +24,11 @@ import {
  *
  * user_id is text, not a foreign key: log rows outlive deleted users, and device-side users
  * (doctors, patients, technicians) have their own ids.
+ *
+ * Both are hash-chained (decision 080, migration 0048): an insert trigger gives every row its place
+ * in its table's chain (chain_seq, assigned in commit order under one lock; ids are taken before it,
+ * so they are not that order) and chain_hash = sha256(the previous row's chain_hash || the row's
+ * canonical text). Never set by the application: the trigger overwrites whatever an insert says.
  */
 
 export const accessLogs = pgTable(
@@ -54,14 +60,31 @@ export const accessLogs = pgTable(
     /** Rows a machine's app sent: the app's id for the row (idempotency key per machine) and when it arrived. */
     clientId: uuid('client_id'),
     receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }),
+    /** The row's place in its table's hash chain and its hash (decision 080): set by the insert trigger. */
+    chainSeq: bigint('chain_seq', { mode: 'number' }),
+    chainHash: bytea('chain_hash'),
+    /**
+     * The customer the row is about (decision 087): for a machine's row, the one that held the
+     * machine at created_at (the stamping trigger, migration 0055); for a write about a customer,
+     * that customer. No foreign key: log rows outlive what they name. Not in the chain's text.
+     */
+    customerId: uuid('customer_id'),
   },
   (t) => [
+    // Verification reads the chain in order by ranges; a row without a place is found at once.
+    uniqueIndex('access_logs_chain_seq_idx').on(t.chainSeq),
+    index('access_logs_unchained_idx')
+      .on(t.id)
+      .where(sql`${t.chainSeq} is null`),
     uniqueIndex('access_logs_machine_client_id_idx')
       .on(t.machineNumber, t.clientId)
       .where(sql`${t.clientId} is not null`),
     index('access_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('access_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('access_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),
+    index('access_logs_customer_created_idx')
+      .on(t.customerId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.customerId} is not null`),
     // A search term that names emails, routes or addresses reads these ranges (decision 007, "dictionary").
     index('access_logs_email_created_idx').on(t.userEmail, t.createdAt.desc(), t.id.desc()),
     index('access_logs_resource_created_idx').on(t.resource, t.createdAt.desc(), t.id.desc()),
@@ -98,14 +121,31 @@ export const errorLogs = pgTable(
     event: text('event'),
     clientId: uuid('client_id'),
     receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }),
+    /** The row's place in its table's hash chain and its hash (decision 080): set by the insert trigger. */
+    chainSeq: bigint('chain_seq', { mode: 'number' }),
+    chainHash: bytea('chain_hash'),
+    /**
+     * The customer the row is about (decision 087): for a machine's row, the one that held the
+     * machine at created_at (the stamping trigger, migration 0055); for a write about a customer,
+     * that customer. No foreign key: log rows outlive what they name. Not in the chain's text.
+     */
+    customerId: uuid('customer_id'),
   },
   (t) => [
+    // Verification reads the chain in order by ranges; a row without a place is found at once.
+    uniqueIndex('error_logs_chain_seq_idx').on(t.chainSeq),
+    index('error_logs_unchained_idx')
+      .on(t.id)
+      .where(sql`${t.chainSeq} is null`),
     uniqueIndex('error_logs_machine_client_id_idx')
       .on(t.machineNumber, t.clientId)
       .where(sql`${t.clientId} is not null`),
     index('error_logs_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('error_logs_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('error_logs_machine_created_idx').on(t.machineNumber, t.createdAt.desc(), t.id.desc()),
+    index('error_logs_customer_created_idx')
+      .on(t.customerId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.customerId} is not null`),
     index('error_logs_search_trgm_idx').using('gin', sql`(${errorLogSearchText(t)}) gin_trgm_ops`),
     check('error_logs_location_is_address', sql`${t.location} ~ '^[0-9A-Fa-f:.]+$'`),
   ],

@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { customers } from './customers.ts';
 import { devices } from './devices.ts';
 import { users } from './users.ts';
 
@@ -60,12 +61,15 @@ export const subscriptions = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** An unpaid link an admin revoked: it can no longer be paid. */
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The customer the subscription is for (issue 39 item 1); null: made before customers, or none named. */
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
   },
   (t) => [
     index('subscriptions_machine_serial_number_idx').on(t.machineSerialNumber, t.createdAt),
     index('subscriptions_status_expired_at_idx').on(t.status, t.expiredAt),
     index('subscriptions_created_at_idx').on(t.createdAt),
     index('subscriptions_device_id_idx').on(t.deviceId, t.createdAt),
+    index('subscriptions_customer_id_idx').on(t.customerId, t.createdAt),
     index('subscriptions_provider_ref_idx')
       .on(t.providerRef)
       .where(sql`${t.providerRef} is not null`),

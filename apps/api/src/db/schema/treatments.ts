@@ -9,6 +9,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { customers } from './customers.ts';
 import { devices, doctors, patients } from './devices.ts';
 
 /** What the machines' apps record: each treatment, with its pictures. */
@@ -44,6 +45,11 @@ export const treatmentRecords = pgTable(
     treatedAt: timestamp('treated_at', { withTimezone: true }).generatedAlwaysAs(
       sql`coalesce(treatment_start_time, created_at)`,
     ),
+    /**
+     * The customer that held the machine when the treatment took place (treated_at), set by the
+     * database's stamping trigger (migration 0055, decision 087) and kept when the machine moves.
+     */
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
   },
   (t) => [
     uniqueIndex('treatment_records_device_id_client_id_idx').on(t.deviceId, t.clientId),
@@ -51,6 +57,7 @@ export const treatmentRecords = pgTable(
     index('treatment_records_device_id_treated_at_idx').on(t.deviceId, t.treatedAt, t.id),
     index('treatment_records_doctor_id_treated_at_idx').on(t.doctorId, t.treatedAt, t.id),
     index('treatment_records_patient_id_treated_at_idx').on(t.patientId, t.treatedAt, t.id),
+    index('treatment_records_customer_id_treated_at_idx').on(t.customerId, t.treatedAt, t.id),
   ],
 );
 

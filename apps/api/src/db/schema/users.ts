@@ -1,5 +1,26 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { customers } from './customers.ts';
+
+/**
+ * The two fixed roles of a clinic's own users (issue 39 item 3, decision 088), made by migration 0056
+ * with these ids: every clinic has a manager and staff, and nothing else, so they are not per clinic.
+ * users' check constraint names them: a user holds one exactly when the user belongs to a customer.
+ */
+export const clinicRoleIds = {
+  manager: 'c1a1c000-0000-4000-8000-000000000001',
+  staff: 'c1a1c000-0000-4000-8000-000000000002',
+} as const;
 
 export const roles = pgTable(
   'roles',
@@ -8,7 +29,8 @@ export const roles = pgTable(
     // The spec shows a numeric Role Id beside the _id; app-side forms send it as a number.
     roleId: serial('role_id').notNull().unique(),
     roleName: text('role_name').notNull(),
-    type: text('type', { enum: ['app', 'admin'] }).notNull(),
+    // The spec's app and admin, and the clinic kind of the two fixed roles above (never made by the API).
+    type: text('type', { enum: ['app', 'admin', 'clinic'] }).notNull(),
     createTime: timestamp('create_time', { withTimezone: true }).notNull().defaultNow(),
     // Names from the contract's permission catalogue; only a role of type admin uses them.
     permissions: text('permissions')
@@ -16,7 +38,12 @@ export const roles = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
   },
-  (t) => [uniqueIndex('roles_role_name_lower_idx').on(sql`lower(${t.roleName})`)],
+  (t) => [
+    // The Roles screen's names are unique; the fixed clinic roles stand apart from them.
+    uniqueIndex('roles_role_name_lower_idx')
+      .on(sql`lower(${t.roleName})`)
+      .where(sql`${t.type} <> 'clinic'`),
+  ],
 );
 
 /**
@@ -43,6 +70,8 @@ export const users = pgTable(
       .references(() => roles.id, { onDelete: 'restrict' }),
     isDeletable: boolean('is_deletable').notNull().default(true),
     profileImage: text('profile_image'),
+    /** A clinic user's customer (issue 39 item 3); null for the supplier's own users. */
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -51,6 +80,14 @@ export const users = pgTable(
     uniqueIndex('users_user_name_lower_idx').on(sql`lower(${t.userName})`),
     index('users_role_id_idx').on(t.roleId),
     index('users_created_at_idx').on(t.createdAt),
+    index('users_customer_id_idx')
+      .on(t.customerId, t.createdAt)
+      .where(sql`${t.customerId} is not null`),
+    // A clinic user has a customer and a clinic role; a supplier's user has neither.
+    check(
+      'users_clinic_role_has_customer',
+      sql`(${t.customerId} is not null) = (${t.roleId} in ('c1a1c000-0000-4000-8000-000000000001'::uuid, 'c1a1c000-0000-4000-8000-000000000002'::uuid))`,
+    ),
   ],
 );
 

@@ -10,6 +10,7 @@ import {
 } from '@app/contract/account';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { AccountService } from './account-service.ts';
 
@@ -107,6 +108,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ account: AccountService }> =
         sessionId,
         oldPassword: request.body.old_password,
         newPassword: request.body.new_password,
+        actor: historyActorOf(request),
       });
       return ok(null, accountMessages.passwordChanged);
     },

@@ -10,6 +10,7 @@ import type { Mailer } from '#api/lib/mailer.ts';
 import type { ThrottleStore } from '#api/lib/throttle-store.ts';
 import { hashPassword, verifyPassword } from '#api/lib/passwords.ts';
 import { assertNotCommonPassword } from '#api/lib/common-passwords.ts';
+import { recordActor, type HistoryActor } from '#api/lib/record-history.ts';
 import { defaultAccountLimiters, type AccountLimiters } from './account-limiters.ts';
 import { otpMail } from './account-mail.ts';
 
@@ -230,6 +231,8 @@ export function createAccountService({
       sessionId: string;
       oldPassword: string;
       newPassword: string;
+      /** The user themselves: their history says the password changed, never its value (decision 081). */
+      actor: HistoryActor;
     }) {
       const held = await reserveAll([[limiters.changeByUser, input.userId]]);
       const [user] = await db
@@ -245,6 +248,7 @@ export function createAccountService({
       const passwordHash = await hashPassword(input.newPassword);
       const at = now();
       await db.transaction(async (tx) => {
+        await recordActor(tx as unknown as Db, input.actor);
         await tx.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, input.userId));
         await tx
           .update(sessions)

@@ -6,7 +6,7 @@ import { stepUpMessages } from '@app/contract/step-up';
 import { accessLogs } from '#api/db/schema/logs.ts';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
 import { enrolDevice, deviceInject } from '#api/test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 import { multipart } from './app-updates-test-app.ts';
 import { buildDemoApk } from './zip-writer.ts';
 
@@ -14,11 +14,15 @@ import { buildDemoApk } from './zip-writer.ts';
 let t: TestApp;
 let first: string;
 let second: string;
+let secondPassword: string;
+/** An approval is signed with the approver's password (decision 083). */
+const signedBy = (password: string) => ({ action: 'approve', signature: { meaning: 'approval', password } });
 beforeAll(async () => {
   t = await createTestApp();
   first = await t.login();
   const other = await signInWithPermissions(t, first, ['devices.view', 'app-updates.publish']);
   second = other.token;
+  secondPassword = other.password;
   await t.stepUp(second, other.password);
   await t.stepUp(first);
 });
@@ -63,18 +67,18 @@ describe('second-admin approval', () => {
     expect(force.approvalPending).toBe('release');
     expect(await offered('Approval Force')).toBeNull();
 
-    const own = await act(first, force._id, { action: 'approve' });
+    const own = await act(first, force._id, signedBy(testAdmin.password));
     expect([own.statusCode, own.json().msg]).toEqual([403, rolloutMessages.approverMustDiffer]);
     expect(await offered('Approval Force')).toBeNull();
 
-    const approved = await act(second, force._id, { action: 'approve' });
+    const approved = await act(second, force._id, signedBy(secondPassword));
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json()).toMatchObject({
       msg: rolloutMessages.changed.approve,
       data: { approvalPending: null },
     });
     expect(await offered('Approval Force')).toBe(2);
-    const again = await act(second, force._id, { action: 'approve' });
+    const again = await act(second, force._id, signedBy(secondPassword));
     expect([again.statusCode, again.json().msg]).toEqual([409, rolloutMessages.nothingToApprove]);
 
     const audited = await t.database.db
@@ -111,7 +115,7 @@ describe('second-admin approval', () => {
     });
     expect(check.statusCode).toBe(200);
 
-    const approved = await act(second, staged._id, { action: 'approve' });
+    const approved = await act(second, staged._id, signedBy(secondPassword));
     expect(approved.json().data).toMatchObject({ rolloutPercent: 100, approvalPending: null });
     expect(await offered('Approval Stage')).toBe(2);
   });
@@ -141,30 +145,32 @@ describe('second-admin approval', () => {
     expect(held.json().data).toMatchObject({ rolloutPercent: 100, approvalPending: 'release' });
   });
 
-  it('refuses the admin who asked before asking for a step-up, and asks another admin for one', async () => {
+  it("refuses the admin who asked before looking at the signature, and takes another admin's signature for the step-up", async () => {
     await release('Approval Order', 1, { rolloutPercent: '5' });
     const held = await release('Approval Order', 2);
     expect(held.approvalPending).toBe('release');
     const staged = await release('Approval Order', 3, { rolloutPercent: '25' });
     expect((await act(first, staged._id, { action: 'advance', percent: 100 })).statusCode).toBe(200);
 
-    // Sessions that have not confirmed the password: the asker's is refused without a prompt.
+    // Sessions that have not confirmed the password: the asker's is refused whatever it signs.
     const asker = await t.loginWithoutStepUp();
-    const other = (await signInWithPermissions(t, first, ['devices.view', 'app-updates.publish'])).token;
+    const other = await signInWithPermissions(t, first, ['devices.view', 'app-updates.publish']);
     for (const id of [held._id, staged._id]) {
-      const own = await act(asker, id, { action: 'approve' });
+      const own = await act(asker, id, signedBy(testAdmin.password));
       expect([own.statusCode, own.json()]).toEqual([
         403,
         { code: 403, msg: rolloutMessages.approverMustDiffer, data: null },
       ]);
-      const another = await act(other, id, { action: 'approve' });
-      expect([another.statusCode, another.json().msg]).toEqual([403, stepUpMessages.required]);
-      expect(another.json().data).toMatchObject({ stepUpRequired: true });
+      // Another admin is not asked for a step-up: the signature's password is the confirmation.
+      const another = await act(other.token, id, signedBy(other.password));
+      expect(another.statusCode, another.body).toBe(200);
     }
-    // Nothing to approve is said before a prompt too.
-    const nothing = await act(other, (await release('Approval Order', 4, { rolloutPercent: '5' }))._id, {
-      action: 'approve',
-    });
+    // Nothing to approve is said before the password is looked at.
+    const nothing = await act(
+      other.token,
+      (await release('Approval Order', 4, { rolloutPercent: '5' }))._id,
+      signedBy(other.password),
+    );
     expect([nothing.statusCode, nothing.json().msg]).toEqual([409, rolloutMessages.nothingToApprove]);
   });
 });

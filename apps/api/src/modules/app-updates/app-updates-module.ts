@@ -5,6 +5,7 @@ import { createAppUpdatesService } from './app-updates-service.ts';
 import { createMinimumSupportedVersion } from './minimum-supported-version.ts';
 import { createRolloutService } from './rollout-service.ts';
 import { createUpdateWindow } from './update-window.ts';
+import { createSignatureService } from '../signatures/signature-service.ts';
 
 /**
  * App releases: the upload, the list, the APK download, the update check (answered by rollout
@@ -13,8 +14,10 @@ import { createUpdateWindow } from './update-window.ts';
  */
 export const appUpdatesModule = defineModule({
   name: 'app-updates',
-  async register(app, { db, config, storage, deviceAuth, deviceGate, now }) {
+  async register(app, { db, config, storage, deviceAuth, deviceGate, mfa, now }) {
     const secondAdminApproval = config.rolloutSecondAdmin;
+    // A second admin's approval is signed (decision 083); the list shows the signatures.
+    const signatures = createSignatureService({ db, mfa, now });
     await app.register(appUpdatesRoutes, {
       appUpdates: createAppUpdatesService({
         db,
@@ -27,8 +30,9 @@ export const appUpdatesModule = defineModule({
         updateWindow: createUpdateWindow(db, now),
       }),
       exportCsv: createAppUpdatesExport({ db, publicUrl: config.publicUrl }),
-      rollouts: createRolloutService({ db, secondAdminApproval }),
+      rollouts: createRolloutService({ db, secondAdminApproval, signatures }),
       devices: { auth: deviceAuth, onDeviceCall: deviceGate.onDeviceCall },
+      signatures,
     });
   },
 });

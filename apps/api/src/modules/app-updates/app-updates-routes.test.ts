@@ -68,6 +68,8 @@ describe.each(['disk', 's3'] as const)('app updates on %s storage', (kind) => {
           waitingForWindow: 0,
           waitingForTreatment: 0,
         },
+        // Nothing approved: no signature (decision 083).
+        signatures: [],
       });
 
       // The mobile app downloads without any token.

@@ -24,10 +24,12 @@ import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { BadRequestError, UnauthorizedError, UnsupportedMediaTypeError } from '#api/lib/errors.ts';
 import type { DeviceGate } from '#api/lib/auth-hook.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import { apkContentType, type AppUpdatesService, type UploadPart } from './app-updates-service.ts';
 import type { AppUpdatesExport } from './app-updates-export.ts';
 import type { RolloutService } from './rollout-service.ts';
+import { signerOf, type SignatureService } from '../signatures/signature-service.ts';
 import { limiterAddress } from '#api/lib/anonymous-rate-limit.ts';
 
 const malformed = 'The upload was incomplete or is not valid multipart/form-data';
@@ -93,7 +95,9 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
   exportCsv: AppUpdatesExport;
   rollouts: RolloutService;
   devices: DeviceGate;
-}> = async (app, { appUpdates, exportCsv, rollouts, devices }) => {
+  /** Each release's signed approvals, shown in the list (decision 083). */
+  signatures: Pick<SignatureService, 'listFor'>;
+}> = async (app, { appUpdates, exportCsv, rollouts, devices, signatures }) => {
   app.post(
     apiPaths.systemUpdates,
     {
@@ -117,7 +121,7 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
         limits: { fileSize: appUpdates.apkMaxBytes + 1, files: 1, fields: 20 },
       });
       const created = await appUpdates.create(namingFields(request, uploadParts(parts)), {
-        userId: requireAuth(request).userId,
+        actor: historyActorOf(request),
         requireStepUp: () => app.requireStepUp(request),
       });
       return reply.code(201).send(ok(created, appUpdateMessages.added, 201));
@@ -135,7 +139,15 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
         response: { 200: appUpdateListResponseSchema },
       },
     },
-    async (request) => ok(await appUpdates.list(request.query)),
+    async (request) => {
+      const page = await appUpdates.list(request.query);
+      const ids = page.allSystems.map((r) => r._id);
+      const signed = await signatures.listFor('app-update-rollout', ids);
+      return ok({
+        ...page,
+        allSystems: page.allSystems.map((r) => ({ ...r, signatures: signed.get(r._id)! })),
+      });
+    },
   );
 
   csvExportRoute(app, {
@@ -180,19 +192,20 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
         // Withdrawing sends machines back a version, and a 100 % stage reaches every machine. What
         // would be refused anyway (above all the asker approving) is refused before the password is
         // asked for; the change checks it again under its lock.
+        // An approval is signed with the password (and code), which stands for its step-up (decision 083).
         stepUp: async (request) => {
           const body = request.body as RolloutChangeBody;
           const dangerous = body.action === 'withdraw' || body.action === 'approve' || body.percent === 100;
           if (dangerous)
             await rollouts.check((request.params as { id: string }).id, body, requireAuth(request).userId);
-          return dangerous;
+          return dangerous && body.action !== 'approve';
         },
       },
       schema: {
         tags: ['app-updates'],
         summary:
           "Change a release's staged rollout: action pause, resume, advance (with percent above the current stage, 1–100), halt (no new machine gets it) or withdraw (its machines are offered the previous good release). " +
-          'Withdraw, approve and a 100 % stage need a step-up. With ROLLOUT_SECOND_ADMIN on (the default) a 100 % stage, and a new Force or 100 % release, wait for approve by another admin (403 for the admin who asked, before any step-up is asked for). ' +
+          'Withdraw and a 100 % stage need a step-up; approve is signed instead (signature: meaning, password, and code with two-step sign-in; a wrong one is a 400 naming signature.password or signature.code). With ROLLOUT_SECOND_ADMIN on (the default) a 100 % stage, and a new Force or 100 % release, wait for approve by another admin (403 for the admin who asked, before any step-up is asked for). ' +
           "409 when the rollout's state does not allow the action.",
         params: appUpdateIdParamSchema,
         body: rolloutChangeBodySchema,
@@ -200,7 +213,8 @@ export const appUpdatesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const row = await rollouts.change(request.params.id, request.body, requireAuth(request).userId);
+      const signer = request.body.action === 'approve' ? signerOf(request) : undefined;
+      const row = await rollouts.change(request.params.id, request.body, historyActorOf(request), signer);
       const asked = request.body.action === 'advance' && row.approvalPending === 'full-stage';
       return ok(
         appUpdates.toDto(row),

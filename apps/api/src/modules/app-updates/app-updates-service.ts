@@ -21,6 +21,7 @@ import {
   UnsupportedMediaTypeError,
 } from '#api/lib/errors.ts';
 import { isUniqueViolation, offsetOf, pageCount } from '#api/lib/pagination.ts';
+import type { HistoryActor } from '#api/lib/record-history.ts';
 import type { Storage, StoredObject } from '#api/lib/storage/storage.ts';
 import { storageKey } from '#api/lib/storage/storage-key.ts';
 import { validationMessage } from '#api/lib/validation-message.ts';
@@ -156,8 +157,9 @@ export function createAppUpdatesService(deps: {
      */
     async create(
       parts: AsyncIterable<UploadPart>,
-      { userId, requireStepUp }: { userId: string | null; requireStepUp: () => Promise<void> },
+      { actor, requireStepUp }: { actor: HistoryActor | null; requireStepUp: () => Promise<void> },
     ): Promise<AppUpdate> {
+      const userId = actor?.userId ?? null;
       const raw: Record<string, unknown> = {};
       let stored: StoredApk | null = null;
       try {
@@ -194,7 +196,7 @@ export function createAppUpdatesService(deps: {
         if (reachesEveryMachine(fields)) await requireStepUp();
         const { key, fileName, size, sha256, manifest } = stored;
         // The file is the truth for the package and the version; the form had to agree with it.
-        const row = await rules.insertRelease(fields, manifest, async (tx) => {
+        const row = await rules.insertRelease(actor, fields, manifest, async (tx) => {
           const [inserted] = await tx
             .insert(appUpdates)
             .values({

@@ -4,6 +4,7 @@ import type { ApkManifest } from '@app/contract/apk-manifest';
 import type { Db } from '#api/db/client.ts';
 import { appUpdates } from '#api/db/schema/app-updates.ts';
 import { BadRequestError, ConflictError } from '#api/lib/errors.ts';
+import { recordActor, type HistoryActor } from '#api/lib/record-history.ts';
 
 /** The database or a transaction on it: what the checks read through. */
 type Reader = Pick<Db, 'select'>;
@@ -67,11 +68,14 @@ export function createReleaseRules(db: Db) {
      * uploads at once cannot both become the first package or pass each other's versionCode.
      */
     insertRelease<T>(
+      /** Who publishes it: its history starts with the values it was published with (decision 081). */
+      actor: HistoryActor | null,
       fields: AppUpdateFields,
       manifest: ApkManifest,
       insert: (tx: Pick<Db, 'insert'>) => Promise<T>,
     ) {
       return db.transaction(async (tx) => {
+        await recordActor(tx as unknown as Db, actor);
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`app_updates:${fields.appName}`}))`);
         await assertRelease(fields, manifest, tx);
         return insert(tx);

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { appUpdateMessages } from '@app/contract/app-updates';
+import { signatureMessages } from '@app/contract/signatures';
 import {
   rolloutMessages,
   type RolloutAction,
@@ -9,6 +10,8 @@ import {
 import type { Db } from '#api/db/client.ts';
 import { appUpdates } from '#api/db/schema/app-updates.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
+import { recordActor, type HistoryActor } from '#api/lib/record-history.ts';
+import type { SignatureService, Signer } from '../signatures/signature-service.ts';
 
 type Row = typeof appUpdates.$inferSelect;
 
@@ -68,13 +71,43 @@ function changeOf(
   return { rolloutState: transitions[action].to ?? state, rolloutPercent: percent ?? row.rolloutPercent };
 }
 
-function assertPercentTaken({ action, percent }: RolloutChangeBody) {
+const signatureField = (message: string) =>
+  new BadRequestError(message, { errors: [{ path: 'signature', message }] });
+
+function assertPercentTaken({ action, percent, signature }: RolloutChangeBody) {
   if (action === 'advance' && percent === undefined) throw percentField(rolloutMessages.percentRequired);
   if (action !== 'advance' && percent !== undefined)
     throw percentField(`Percent is only taken with advance, not with ${action}`);
+  // An approval is signed by the second admin (decision 083); nothing else is.
+  if (action === 'approve' && !signature) throw signatureField(signatureMessages.required);
+  if (action !== 'approve' && signature) throw signatureField(rolloutMessages.signatureOnlyWithApprove);
 }
 
-export function createRolloutService({ db, secondAdminApproval }: { db: Db; secondAdminApproval: boolean }) {
+/**
+ * What the second admin signs: the release (its APK by hash, so the signature names the very
+ * binary), what waited for approval, who asked, and the stage it leads to.
+ */
+const approvalContent = (row: Row) => ({
+  releaseId: row.id,
+  appName: row.appName,
+  versionCode: row.versionCode,
+  versionName: row.versionName,
+  apkSha256: row.apkSha256,
+  updateType: row.updateType,
+  approved: row.approvalPending,
+  requestedBy: row.approvalRequestedBy,
+  rolloutPercent: row.approvalPending === 'full-stage' ? 100 : row.rolloutPercent,
+});
+
+export function createRolloutService({
+  db,
+  secondAdminApproval,
+  signatures,
+}: {
+  db: Db;
+  secondAdminApproval: boolean;
+  signatures: Pick<SignatureService, 'sign'>;
+}) {
   return {
     /**
      * Refuses, from the release as it stands, what change would refuse: the route asks this before
@@ -90,15 +123,28 @@ export function createRolloutService({ db, secondAdminApproval }: { db: Db; seco
 
     /**
      * One state change, checked against the state read under a row lock so two admins acting at
-     * once cannot both pass the check.
+     * once cannot both pass the check. The release's history keeps the old and new stage and state,
+     * with the admin (decision 081). An approval is signed in the same transaction (decision 083):
+     * `signer` is who signs, checked by their password after the refusals above.
      */
-    async change(id: string, body: RolloutChangeBody, userId: string) {
+    async change(id: string, body: RolloutChangeBody, actor: HistoryActor, signer?: Signer) {
       assertPercentTaken(body);
       const { action, percent } = body;
+      const { userId } = actor;
       return db.transaction(async (tx) => {
+        await recordActor(tx as unknown as Db, actor);
         const [row] = await tx.select().from(appUpdates).where(eq(appUpdates.id, id)).for('update');
         if (!row) throw new NotFoundError(appUpdateMessages.notFound);
         assertAllowed(row, action, percent, userId);
+        if (action === 'approve') {
+          if (!signer || !body.signature) throw signatureField(signatureMessages.required);
+          await signatures.sign(tx as unknown as Db, signer, {
+            recordType: 'app-update-rollout',
+            recordId: id,
+            content: approvalContent(row),
+            input: body.signature,
+          });
+        }
         const [updated] = await tx
           .update(appUpdates)
           .set(changeOf(row, action, percent, userId, secondAdminApproval))

@@ -33,6 +33,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       });
       if ('mfa' in result)
         return ok(result, result.mfa === 'verify' ? mfaMessages.codeStep : mfaMessages.enrolStep);
+      // A clinic user's sign-in is their clinic's, in the audit trail (decision 088).
+      request.auditCustomerId = result.admin.clinic?._id;
       return ok(result, 'Login successful');
     },
   );

@@ -51,6 +51,7 @@ export function createAuthService({
       roleId: users.roleId,
       roleType: roles.type,
       permissions: roles.permissions,
+      customerId: users.customerId,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
       // A step-up announces itself (migration 0023), so what the cache holds is never older than it.
@@ -149,8 +150,9 @@ export function createAuthService({
           return await fail(attempt);
         }
         const matches = await verifyPassword(account.passwordHash, input.password);
-        // Only users whose role is of type admin may use the console; app users get the same answer.
-        if (!matches || account.roleType !== 'admin') return await fail(attempt);
+        // The console's admins and the clinics' own users (the portal, decision 088) sign in here;
+        // app users get the same answer as a wrong password.
+        if (!matches || account.roleType === 'app') return await fail(attempt);
 
         await attempt.succeeded();
         // A user with an authenticator (or, under REQUIRE_MFA, without one) gets a step token, not a session.
@@ -190,6 +192,7 @@ export function createAuthService({
         roleId: row.roleId,
         roleType: row.roleType,
         permissions: row.permissions,
+        customerId: row.customerId,
         endsAt,
         expiresAt: row.expiresAt,
         steppedUpAt: row.steppedUpAt,

@@ -115,5 +115,18 @@ export function createMfaChecks({
     if (!ok) throw fieldError('password', mfaMessages.passwordWrong);
   }
 
-  return { authenticator, counted, checkCode, checkPassword };
+  /**
+   * The signed-in user proves it is them (a step-up, decision 046; an electronic signature, decision
+   * 083): the password, then a current or recovery code when their two-step sign-in is on. Each
+   * counts against the user's and the address's limits before it is checked; a wrong or missing one
+   * is a 400 naming its field.
+   */
+  async function confirmPresence(userId: string, input: { password: string; code?: string }, ip: string) {
+    await checkPassword(userId, ip, input.password);
+    if (!(await authenticator(userId))?.enabledAt) return;
+    if (!input.code) throw fieldError('code', mfaMessages.codeRequired);
+    await checkCode(userId, ip, input.code, fieldError('code', mfaMessages.codeInvalid));
+  }
+
+  return { authenticator, counted, checkCode, checkPassword, confirmPresence };
 }

@@ -44,10 +44,14 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
     async (request) => {
       request.securitySubject = await mfa.subjectOf(request.body.mfaToken);
       const userId = await mfa.passChallenge(request.body.mfaToken, request.body.code, request.ip);
-      return ok(
-        await auth.openSession({ userId, ip: request.ip, userAgent: request.headers['user-agent'] }),
-        'Login successful',
-      );
+      const session = await auth.openSession({
+        userId,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      // A clinic user's sign-in is their clinic's, in the audit trail (decision 088).
+      request.auditCustomerId = session.admin.clinic?._id;
+      return ok(session, 'Login successful');
     },
   );
 
@@ -93,6 +97,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ auth: AuthService; mfa: MfaServi
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       });
+      request.auditCustomerId = session.admin.clinic?._id;
       reply.headers(noStore);
       return ok({ ...session, recoveryCodes }, mfaMessages.enabled);
     },

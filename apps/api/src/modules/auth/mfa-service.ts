@@ -9,6 +9,7 @@ import {
   type UserMfaStatus,
 } from '@app/contract/mfa';
 import type { Db } from '#api/db/client.ts';
+import { customers } from '#api/db/schema/customers.ts';
 import { mfaAuthenticators, mfaRecoveryCodes } from '#api/db/schema/mfa.ts';
 import { roles, sessions, users } from '#api/db/schema/users.ts';
 import type { AttemptLimiter } from '#api/lib/attempt-limiter.ts';
@@ -23,7 +24,7 @@ import {
 import type { TokenSigner } from '#api/lib/tokens.ts';
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '#api/lib/totp.ts';
 import { newRecoveryCodes, type MfaCrypto } from './mfa-crypto.ts';
-import { createMfaChecks, fieldError } from './mfa-checks.ts';
+import { createMfaChecks } from './mfa-checks.ts';
 import { createStepTokens } from './step-tokens.ts';
 
 /** Long enough to open the app and type a code, short enough that a leaked step token is soon dead. */
@@ -70,7 +71,20 @@ export async function removeTwoStep(
 export function createMfaService({ db, crypto, signer, limiters, requireMfa, now }: Deps) {
   // Single use, and void once the password changes (step-tokens.ts).
   const steps = createStepTokens({ db, signer, now });
-  const { authenticator, counted, checkCode, checkPassword } = createMfaChecks({ db, crypto, limiters, now });
+  const checks = createMfaChecks({ db, crypto, limiters, now });
+  const { authenticator, counted, checkCode, checkPassword } = checks;
+
+  /** REQUIRE_MFA for everyone, or the user's clinic requires it of its own users (decision 088). */
+  async function requiredFor(userId: string): Promise<boolean> {
+    if (requireMfa) return true;
+    const [row] = await db
+      .select({ required: customers.requireMfa })
+      .from(users)
+      .innerJoin(customers, eq(users.customerId, customers.id))
+      .where(eq(users.id, userId))
+      .limit(1);
+    return row?.required ?? false;
+  }
 
   async function recoveryCodesLeft(userId: string) {
     const [left] = await db
@@ -106,7 +120,11 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
     /** After a correct password: the second step due for this user, or null when none is. */
     async challengeFor(userId: string): Promise<MfaChallenge | null> {
       const row = await authenticator(userId);
-      const purpose: Purpose | null = row?.enabledAt ? 'verify' : requireMfa ? 'enrol' : null;
+      const purpose: Purpose | null = row?.enabledAt
+        ? 'verify'
+        : (await requiredFor(userId))
+          ? 'enrol'
+          : null;
       if (!purpose) return null;
       const expiresAt = new Date(now().getTime() + challengeMinutes * 60_000);
       return { mfa: purpose, mfaToken: await steps.issue(userId, purpose, expiresAt) };
@@ -136,7 +154,7 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
       return {
         enabled: Boolean(row?.enabledAt),
         recoveryCodesLeft: row?.enabledAt ? await recoveryCodesLeft(userId) : 0,
-        required: requireMfa,
+        required: await requiredFor(userId),
       };
     },
 
@@ -186,17 +204,15 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
     /** Whether the user's two-step sign-in is on (a step-up then asks for a code as well). */
     hasTwoStep: async (userId: string) => Boolean((await authenticator(userId))?.enabledAt),
 
+    /** The password, and the code when two-step sign-in is on (mfa-checks.ts): a step-up. */
+    confirmPresence: checks.confirmPresence,
+
     /**
-     * The signed-in user proves it is them (a step-up, decision 046): the password, then a current
-     * or recovery code when their two-step sign-in is on. Each counts against the user's and the
-     * address's limits before it is checked; a wrong or missing one is a 400 naming its field.
+     * The same on the caller's transaction: an electronic signature is checked inside the signed
+     * write's transaction (on the embedded database a query on `db` would wait for it to end).
      */
-    async confirmPresence(userId: string, input: { password: string; code?: string }, ip: string) {
-      await checkPassword(userId, ip, input.password);
-      if (!(await service.hasTwoStep(userId))) return;
-      if (!input.code) throw fieldError('code', mfaMessages.codeRequired);
-      await checkCode(userId, ip, input.code, fieldError('code', mfaMessages.codeInvalid));
-    },
+    confirmPresenceIn: (tx: Db, userId: string, input: { password: string; code?: string }, ip: string) =>
+      createMfaChecks({ db: tx, crypto, limiters, now }).confirmPresence(userId, input, ip),
 
     /** A new pending secret (replacing any earlier unconfirmed one); sign-in ignores it until confirmed. */
     async startSetup(userId: string): Promise<MfaSetup> {
@@ -246,7 +262,7 @@ export function createMfaService({ db, crypto, signer, limiters, requireMfa, now
 
     /** Needs the password and a current code, so an unattended signed-in browser cannot turn it off. */
     async disable(userId: string, input: { password: string; code: string }, ip: string) {
-      if (requireMfa) throw new ForbiddenError(mfaMessages.requiredByPolicy);
+      if (await requiredFor(userId)) throw new ForbiddenError(mfaMessages.requiredByPolicy);
       if (!(await authenticator(userId))?.enabledAt) throw new ConflictError(mfaMessages.notEnabled);
       await checkPassword(userId, ip, input.password);
       await checkCode(userId, ip, input.code, new BadRequestError(mfaMessages.codeInvalid));

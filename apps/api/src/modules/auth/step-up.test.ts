@@ -583,13 +583,24 @@ describe('which routes declare a step-up', () => {
       // A machine exempted from its licence, or its exemption ended (decision 068).
       'PUT /api/v1/admin/machine/:id/licence/exemption': 'always',
       'POST /api/v1/admin/machine/:id/licence/exemption/end': 'always',
-      // A subscription's paid-through date moved by hand, with a reason (issue 34 item 5).
-      'POST /api/v1/admin/subscriptions/:id/extend': 'always',
+      // A subscription's paid-through date moved by hand, with a reason (issue 34 item 5), signed (decision 083).
+      'POST /api/v1/admin/subscriptions/:id/extend': 'signature',
       // A command that interrupts a machine: restart, safety hold, re-enrol (decision 077).
       'POST /api/v1/admin/machine/:id/commands': 'conditional',
       // One command to many machines, and its approval (decision 077).
       'POST /api/v1/admin/commands': 'always',
-      'POST /api/v1/admin/command-batches/:id/approve': 'always',
+      // Signed by the second admin, which stands for the step-up (decision 083).
+      'POST /api/v1/admin/command-batches/:id/approve': 'signature',
+      // An emergency declared to see a patient's data, and a use of it signed off (decision 082).
+      'POST /api/v1/admin/patient/:id/break-glass': 'always',
+      'POST /api/v1/admin/break-glass/:id/sign-off': 'always',
+      // Signed, which stands for the step-up (decision 083): an erasure decision (085), sending a
+      // field safety notice (084).
+      'POST /api/v1/admin/erasure-requests/:id/decision': 'signature',
+      'POST /api/v1/admin/safety-notices/:id/send': 'signature',
+      // A customer removed, and many machines moved to a customer at once (decision 087).
+      'DELETE /api/v1/admin/customers/:id': 'always',
+      'POST /api/v1/admin/machine/bulk-assign': 'always',
     });
   });
 
@@ -605,7 +616,7 @@ describe('which routes declare a step-up', () => {
         { config: { access: 'admin', permission: 'any-admin', stepUp: 'sometimes' as never } },
         async () => 'x',
       ),
-    ).toThrow(/stepUp must be true, 'in-handler' or a function/);
+    ).toThrow(/stepUp must be true, 'in-handler', 'signature' or a function/);
     await app.close();
   });
 });

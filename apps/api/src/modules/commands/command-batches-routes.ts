@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bulkBodyBytes } from '@app/contract/bulk-actions';
 import {
+  approveCommandBatchBodySchema,
   commandBatchIdParamSchema,
   commandBatchMessages,
   commandBatchPaths,
@@ -12,6 +13,7 @@ import { ok } from '#api/lib/envelope.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { CommandBatches } from './command-batches-service.ts';
 import { mayDisrupt } from './may-disrupt.ts';
+import { signerOf } from '../signatures/signature-service.ts';
 
 /*
  * One command to several machines (decision 077): picked, all matching Device Management's filters,
@@ -79,17 +81,20 @@ export const commandBatchesRoutes: FastifyPluginAsyncZod<{ batches: CommandBatch
         permission: 'commands.send',
         authorize: async (request) =>
           mayDisrupt(request, await batches.kindOf((request.params as { id: string }).id)),
-        stepUp: true,
+        // Signed with the password (and code), which stands for the step-up (decision 083).
+        stepUp: 'signature',
       },
       schema: {
         tags: ['commands'],
-        summary: 'Approve a batch another admin sent: every machine gets its copy now',
+        summary:
+          'Approve a batch another admin sent, signed (meaning, password, and code with two-step sign-in; a wrong one is a 400 naming signature.password or signature.code): every machine gets its copy now',
         params: commandBatchIdParamSchema,
+        body: approveCommandBatchBodySchema,
         response: { 200: commandBatchResponseSchema },
       },
     },
     async function approveCommandBatch(request) {
-      const batch = await batches.approve(request.params.id, requireAuth(request));
+      const batch = await batches.approve(request.params.id, signerOf(request), request.body.signature);
       return ok(batch, commandBatchMessages.queued(batch.machineCount));
     },
   );

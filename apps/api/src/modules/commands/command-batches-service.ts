@@ -16,7 +16,9 @@ import type { Db } from '#api/db/client.ts';
 import { commandBatches, machineCommands } from '#api/db/schema/commands.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
 import type { AuthContext } from '#api/lib/request-context.ts';
+import type { SignatureInput } from '@app/contract/signatures';
 import type { GroupsService } from '../groups/groups-service.ts';
+import type { SignatureService, Signer } from '../signatures/signature-service.ts';
 
 type BatchRow = typeof commandBatches.$inferSelect;
 /** A subquery of machine ids (built before a transaction: the embedded database has one connection). */
@@ -43,11 +45,14 @@ export function createCommandBatches({
   now,
   groups,
   secondAdminApproval,
+  signatures,
 }: {
   db: Db;
   now: () => Date;
   groups: GroupsService;
   secondAdminApproval: boolean;
+  /** The approval is signed (decision 083). */
+  signatures: Pick<SignatureService, 'sign' | 'listFor'>;
 }) {
   /** The ids of the machines a target names now, as a subquery. */
   // Wrapped in an object: an async function answering the query builder itself would run it.
@@ -66,6 +71,7 @@ export function createCommandBatches({
       .groupBy(machineCommands.state);
     const counts = Object.fromEntries(commandStates.map((s) => [s, 0])) as Record<CommandState, number>;
     for (const c of counted) counts[c.state as CommandState] = c.n;
+    const signed = await signatures.listFor('command-batch', [id]);
     return {
       _id: row.id,
       kind: row.kind as CommandKind,
@@ -79,6 +85,7 @@ export function createCommandBatches({
       createdBy: row.createdBy,
       decidedAt: row.decidedAt?.toISOString() ?? null,
       decidedBy: row.decidedBy,
+      signatures: signed.get(id)!,
     };
   }
 
@@ -137,7 +144,13 @@ export function createCommandBatches({
     },
 
     /** Another admin approves: the copies are made now (a group or filter resolved now). */
-    async approve(id: string, auth: AuthContext): Promise<CommandBatch> {
+    /**
+     * The second admin's approval, signed in its transaction (decision 083): what is signed is the
+     * batch as asked (command, parameters, target, who sent it). A batch that cannot be approved is
+     * refused before the password is looked at.
+     */
+    async approve(id: string, signer: Signer, input: SignatureInput): Promise<CommandBatch> {
+      const auth = signer;
       const [waiting] = await db.select().from(commandBatches).where(eq(commandBatches.id, id)).limit(1);
       if (!waiting) throw new NotFoundError(commandBatchMessages.notFound);
       const machines = await machinesOf(waiting.target as StoredTarget);
@@ -153,8 +166,23 @@ export function createCommandBatches({
             ),
           )
           .returning();
-        if (row) await queue(row, machines, tx as unknown as Db);
-        return Boolean(row);
+        if (!row) return false;
+        await signatures.sign(tx as unknown as Db, signer, {
+          recordType: 'command-batch',
+          recordId: id,
+          content: {
+            batchId: id,
+            kind: row.kind,
+            params: row.params,
+            ttlMinutes: row.ttlMinutes,
+            target: row.target,
+            createdAt: row.createdAt,
+            createdBy: row.createdBy,
+          },
+          input,
+        });
+        await queue(row, machines, tx as unknown as Db);
+        return true;
       });
       if (!moved) await refusal(id, auth);
       return get(id);
@@ -186,7 +214,7 @@ export function createCommandBatches({
   };
 
   /** Why an approval moved nothing: gone, decided already, or asked by this admin. */
-  async function refusal(id: string, auth: AuthContext): Promise<never> {
+  async function refusal(id: string, auth: Pick<AuthContext, 'userId'>): Promise<never> {
     const [row] = await db.select().from(commandBatches).where(eq(commandBatches.id, id)).limit(1);
     if (!row) throw new NotFoundError(commandBatchMessages.notFound);
     if (row.state !== 'awaiting-approval') throw new ConflictError(commandBatchMessages.notAwaiting);

@@ -5,7 +5,7 @@ import { apiPaths } from '@app/contract/paths';
 import { groupPaths } from '@app/contract/groups';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
 import { adminToken, deviceInject, enrolDevice, type EnrolledDevice } from '#api/test/device-fixtures.ts';
-import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
 
 /*
  * One command to several machines (decision 077): every machine gets its own copy, once a second
@@ -66,25 +66,70 @@ describe('a command to a group', () => {
     expect(await heartbeat(fleet[0]!)).toEqual([]);
 
     // Not by the admin who sent it.
-    const self = await t.injectAs(admin, { method: 'POST', url: commandBatchPaths.approve(sent._id) });
+    const signed = (password: string) => ({ signature: { meaning: 'approval', password } });
+    const self = await t.injectAs(admin, {
+      method: 'POST',
+      url: commandBatchPaths.approve(sent._id),
+      payload: signed(testAdmin.password),
+    });
     expect(self.statusCode).toBe(403);
     expect(self.json().msg).toBe(commandBatchMessages.approverMustDiffer);
+
+    // The approval is signed (decision 083): without a signature, or with a wrong password, nothing moves.
+    const unsigned = await t.injectAs(second.token, {
+      method: 'POST',
+      url: commandBatchPaths.approve(sent._id),
+    });
+    expect([unsigned.statusCode, unsigned.json().data.errors]).toEqual([
+      400,
+      [{ path: 'signature', message: 'Signature is required' }],
+    ]);
+    const wrong = await t.injectAs(second.token, {
+      method: 'POST',
+      url: commandBatchPaths.approve(sent._id),
+      payload: signed('Not-The-Passw0rd'),
+    });
+    expect([wrong.statusCode, wrong.json().data.errors]).toEqual([
+      400,
+      [{ path: 'signature.password', message: 'Password is incorrect' }],
+    ]);
+    expect(await batch(sent._id)).toMatchObject({
+      state: 'awaiting-approval',
+      machineCount: 0,
+      signatures: [],
+    });
 
     const approved = await t.injectAs(second.token, {
       method: 'POST',
       url: commandBatchPaths.approve(sent._id),
+      payload: signed(second.password),
     });
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json().data).toMatchObject({ state: 'queued', machineCount: 2, counts: { queued: 2 } });
+    // The batch carries the signature: printed name, meaning, time, and the hash of the batch as asked.
+    expect(approved.json().data.signatures).toEqual([
+      {
+        id: expect.any(String),
+        signerName: 'Per Mission',
+        signerEmail: expect.stringMatching(/^perm-/),
+        meaning: 'approval',
+        signedAt: t.clock.now.toISOString(),
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    ]);
 
     for (const d of fleet.slice(0, 2))
       await vi.waitFor(async () => expect((await heartbeat(d)).map((c) => c.kind)).toEqual(['sync-now']));
     expect(await heartbeat(fleet[2]!)).toEqual([]);
-    expect((await batch(sent._id)).counts).toMatchObject({ queued: 0, delivered: 2 });
+    // Delivered is written behind the answers, within about 100 ms (delivery-marks.ts).
+    await vi.waitFor(async () =>
+      expect((await batch(sent._id)).counts).toMatchObject({ queued: 0, delivered: 2 }),
+    );
 
     const again = await t.injectAs(second.token, {
       method: 'POST',
       url: commandBatchPaths.approve(sent._id),
+      payload: signed(second.password),
     });
     expect(again.statusCode).toBe(409);
   });

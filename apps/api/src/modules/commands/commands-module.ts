@@ -3,6 +3,7 @@ import { createGroupsService } from '../groups/groups-service.ts';
 import { appCommandsRoutes } from './app-commands-routes.ts';
 import { commandBatchesRoutes } from './command-batches-routes.ts';
 import { createCommandBatches } from './command-batches-service.ts';
+import { createSignatureService } from '../signatures/signature-service.ts';
 import { commandsRoutes } from './commands-routes.ts';
 import { createCommandsService, expireCommands } from './commands-service.ts';
 
@@ -13,12 +14,18 @@ import { createCommandsService, expireCommands } from './commands-service.ts';
  */
 export const commandsModule = defineModule({
   name: 'commands',
-  async register(app, { db, storage, now, config, commandInbox }) {
-    const commands = createCommandsService({ db, storage, now });
+  async register(app, { db, storage, now, config, commandInbox, mfa }) {
+    const commands = createCommandsService({ db, storage, now, inbox: commandInbox });
     await app.register(commandsRoutes, { commands });
     const groups = createGroupsService({ db, now, offlineMinutes: config.deviceOfflineMinutes });
     await app.register(commandBatchesRoutes, {
-      batches: createCommandBatches({ db, now, groups, secondAdminApproval: config.rolloutSecondAdmin }),
+      batches: createCommandBatches({
+        db,
+        now,
+        groups,
+        secondAdminApproval: config.rolloutSecondAdmin,
+        signatures: createSignatureService({ db, mfa, now }),
+      }),
     });
     await app.register(appCommandsRoutes, {
       commands,

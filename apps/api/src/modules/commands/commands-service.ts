@@ -22,6 +22,7 @@ import { AppError, BadRequestError, ConflictError, NotFoundError } from '#api/li
 import type { AuthContext } from '#api/lib/request-context.ts';
 import type { Storage, StoredObject } from '#api/lib/storage/storage.ts';
 import { storageKey } from '#api/lib/storage/storage-key.ts';
+import type { CommandInbox } from './command-inbox.ts';
 import { waitingReason } from './window-hold.ts';
 
 type Row = typeof machineCommands.$inferSelect & {
@@ -61,7 +62,18 @@ const open = inArray(machineCommands.state, [...openCommandStates]);
  * (command-inbox.ts), reported by the machine. Every state change is one conditional UPDATE, so a
  * retried call, a second API instance or a late report changes a copy at most once.
  */
-export function createCommandsService({ db, storage, now }: { db: Db; storage: Storage; now: () => Date }) {
+export function createCommandsService({
+  db,
+  storage,
+  now,
+  inbox,
+}: {
+  db: Db;
+  storage: Storage;
+  now: () => Date;
+  /** Told of a copy that finished or was cancelled, so no instance hands it over from memory. */
+  inbox: Pick<CommandInbox, 'changed' | 'settleMs'>;
+}) {
   const withMachine = () =>
     db
       .select({
@@ -145,13 +157,13 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
         .update(machineCommands)
         .set({ state: 'cancelled', finishedAt: now(), message: `Cancelled by ${auth.email}` })
         .where(and(eq(machineCommands.id, command._id), eq(machineCommands.state, 'queued')))
-        .returning();
-      // Cancelled: nothing waits any more, whatever the window.
-      if (moved)
-        return toCommand(
-          { ...moved, machineNumber: command.machineNumber, maintenanceWindow: null, busySince: null },
-          now(),
-        );
+        .returning({ id: machineCommands.id, deviceId: machineCommands.deviceId });
+      if (moved) {
+        // No instance hands it over from now on; one handed over before the cancel is written
+        // within the settle time and wins (delivery-marks.ts): the machine has it.
+        await inbox.changed(moved.deviceId);
+        await new Promise((resolve) => setTimeout(resolve, inbox.settleMs));
+      }
       // Cancelled meanwhile (by another admin, or a retried click) is what was asked.
       const current = await get(command._id);
       if (current.state !== 'cancelled') throw new ConflictError(commandMessages.notCancellable);
@@ -172,7 +184,10 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
         })
         .where(and(eq(machineCommands.id, id), eq(machineCommands.deviceId, deviceId), open))
         .returning({ state: machineCommands.state });
-      if (moved) return moved.state as CommandState;
+      if (moved) {
+        await inbox.changed(deviceId);
+        return moved.state as CommandState;
+      }
       const row = await ownRow(deviceId, id);
       if (row.state === 'expired' || row.state === 'cancelled')
         throw new ConflictError(commandMessages.finished(row.state));
@@ -223,6 +238,12 @@ export function createCommandsService({ db, storage, now }: { db: Db; storage: S
 }
 export type CommandsService = ReturnType<typeof createCommandsService>;
 
+/** Why a copy expired, as its row says. */
+export const expiredMessages = {
+  queued: 'The machine did not call before the command expired',
+  delivered: 'The machine did not report a result before the command expired',
+};
+
 /** The expiry sweep: open copies past their TTL become expired (never delivered after it either). */
 export async function expireCommands(db: Db, at: Date): Promise<number> {
   const rows = await db
@@ -231,8 +252,7 @@ export async function expireCommands(db: Db, at: Date): Promise<number> {
       state: 'expired',
       finishedAt: at,
       message: sql`case when ${machineCommands.state} = 'queued'
-        then 'The machine did not call before the command expired'
-        else 'The machine did not report a result before the command expired' end`,
+        then ${expiredMessages.queued}::text else ${expiredMessages.delivered}::text end`,
     })
     .where(and(open, lte(machineCommands.expiresAt, at)))
     .returning({ id: machineCommands.id });

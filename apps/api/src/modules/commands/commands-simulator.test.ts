@@ -203,7 +203,7 @@ describe('a simulated machine runs the commands an admin sends', () => {
       },
       { timeout: 5_000, interval: 100 },
     );
-    expect((await read(command._id)).state).toBe('delivered');
+    await vi.waitFor(async () => expect((await read(command._id)).state).toBe('delivered'));
     expect(machine.ledger.surprises.splice(0)).toEqual([`${machine.label} commands: connection reset`]);
 
     await machine.heartbeat();

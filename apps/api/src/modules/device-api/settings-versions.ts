@@ -2,12 +2,16 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 
-/** What the heartbeat's answer says of a machine's settings. */
-export type SettingsBeat = { version: number; heartbeatSeconds: number };
+/**
+ * What the heartbeat's answer says of a machine's settings, and the offline validity its signed
+ * licence gets (null: set at no level, the server's LICENCE_OFFLINE_DAYS).
+ */
+export type SettingsBeat = { version: number; heartbeatSeconds: number; licenceOfflineDays: number | null };
 type Entry = SettingsBeat & { until: number };
 
 /**
- * Each machine's settings version and heartbeat interval for the heartbeat's answer, from memory
+ * Each machine's settings version and heartbeat interval for the heartbeat's answer (and its offline
+ * licence validity for the signed licence, modules/licence-tokens), from memory
  * (the heartbeat stays free of reads, decision 038). A notice on 'settings_changed' (a machine's id,
  * or '*' for many) forgets what it names, and the next heartbeat reads the row again: so an app
  * learns of new settings on its next heartbeat. While the feed is not live nothing is kept, and a
@@ -27,13 +31,15 @@ export function createSettingsVersions({
   now?: () => number;
 }) {
   const entries = new Map<string, Entry>();
-  // The machine's own interval, else its group's, else the fleet's: prepared once (a cold heartbeat's read).
+  // The machine's own value, else its group's, else the fleet's: prepared once (a cold heartbeat's read).
+  const nearest = (key: string) => sql<unknown>`coalesce(${devices.settingsOwn}->${sql.raw(`'${key}'`)},
+    ${devices.settingsFromGroups}->${sql.raw(`'${key}'`)}->'value',
+    (select value from fleet_settings where key = ${sql.raw(`'${key}'`)}))`;
   const rowOf = db
     .select({
       version: devices.settingsVersion,
-      heartbeat: sql<unknown>`coalesce(${devices.settingsOwn}->'heartbeatSeconds',
-        ${devices.settingsFromGroups}->'heartbeatSeconds'->'value',
-        (select value from fleet_settings where key = 'heartbeatSeconds'))`,
+      heartbeat: nearest('heartbeatSeconds'),
+      licenceOfflineDays: nearest('licenceOfflineDays'),
     })
     .from(devices)
     .where(eq(devices.id, sql.placeholder('deviceId')))
@@ -69,6 +75,7 @@ export function createSettingsVersions({
       const beat: SettingsBeat = {
         version: row?.version ?? 0,
         heartbeatSeconds: typeof row?.heartbeat === 'number' ? row.heartbeat : defaultHeartbeatSeconds,
+        licenceOfflineDays: typeof row?.licenceOfflineDays === 'number' ? row.licenceOfflineDays : null,
       };
       if (live && row && readAt === generation) {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);

@@ -10,6 +10,7 @@ import { deviceMessages } from '@app/contract/devices';
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { BadRequestError } from '#api/lib/errors.ts';
+import type { HistoryActor } from '#api/lib/record-history.ts';
 import { deviceFilterWhere } from './device-filters.ts';
 import type { SetDeviceStatus } from './device-status.ts';
 
@@ -54,9 +55,12 @@ export function createDeviceBulkStatus({
     return rows.map((r) => r.id);
   }
 
-  return async function bulkStatus(body: DeviceBulkStatusBody): Promise<DeviceBulkOutcome> {
+  return async function bulkStatus(
+    body: DeviceBulkStatusBody,
+    actor: HistoryActor | null,
+  ): Promise<DeviceBulkOutcome> {
     const ids = body.ids ?? (await idsMatching(body.allMatching!));
-    const changed = new Map((await setStatus(ids, body.status)).map((row) => [row.id, row]));
+    const changed = new Map((await setStatus(ids, body.status, actor)).map((row) => [row.id, row]));
     const results = ids.map((id) => {
       const row = changed.get(id);
       return row

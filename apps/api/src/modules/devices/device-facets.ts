@@ -6,6 +6,7 @@ import {
   noneFilter,
   type DeviceFacets,
 } from '@app/contract/device-filters';
+import { noCustomerLabel } from '@app/contract/customers-texts';
 import type { FacetValue } from '@app/contract/facets';
 import { licenceStateLabels, licenceStates } from '@app/contract/licences';
 import type { Db } from '#api/db/client.ts';
@@ -72,13 +73,31 @@ export function createDeviceFacets({ db, now }: { db: Db; now: () => Date }) {
     );
   };
 
+  /**
+   * The holders (decision 087), from the devices themselves (devices_customer_id_id_idx, an
+   * index-only count) and kept like the rest; 'none' is the machines at the supplier.
+   */
+  const holders = async (): Promise<FacetValue[]> =>
+    rowsOf<{ id: string | null; name: string | null; count: number }>(
+      await db.execute(sql`
+        select d.customer_id as id, (select name from customers c where c.id = d.customer_id) as name,
+          count(*)::int as count
+        from (select customer_id from devices) d
+        group by d.customer_id order by count(*) desc, d.customer_id limit ${facetValueLimit}`),
+    ).map((r) =>
+      r.id === null
+        ? { value: noneFilter, label: noCustomerLabel, count: r.count }
+        : { value: r.id, label: r.name ?? r.id, count: r.count },
+    );
+
   async function load(country: string | undefined): Promise<DeviceFacets> {
-    const [countries, cities, versions, licences] = await Promise.all([
+    const [countries, cities, versions, licences, customers] = await Promise.all([
       places(countryOf),
       places(cityOf, country === undefined ? undefined : sql`${countryOf} = ${country}`),
       appVersions(),
       // Every state is offered, also at 0.
       grouped(licenceState, sql`''`),
+      holders(),
     ]);
     const perState = new Map(licences.map((r) => [r.key, r.count]));
     return {
@@ -90,6 +109,7 @@ export function createDeviceFacets({ db, now }: { db: Db; now: () => Date }) {
         label: licenceStateLabels[state],
         count: perState.get(state) ?? 0,
       })),
+      customers,
     };
   }
 

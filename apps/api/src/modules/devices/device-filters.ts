@@ -110,7 +110,7 @@ export function deviceFilterWhere(
       offline: lt(devices.lastSeenAt, onlineSince),
       never: isNull(devices.lastSeenAt),
     }[filters.online];
-  const { licenceEndsWithin, settings, commands } = filters;
+  const { licenceEndsWithin, settings, commands, customer } = filters;
   const facets = facetConditions(filters, deviceFacetColumns);
   // Drift is what the partial index devices_settings_drift_idx holds.
   const drift = sql`${devices.settingsVersion} > coalesce(${devices.settingsAppliedVersion}, 0)`;
@@ -118,6 +118,9 @@ export function deviceFilterWhere(
   if (commands === 'failed')
     facets.push(sql`${devices.id} in (select device_id from machine_commands
       where state = 'failed' and finished_at >= ${new Date(at.getTime() - failedCommandDays * 86_400_000)})`);
+  // The holder (decision 087): devices_customer_id_id_idx.
+  if (customer)
+    facets.push(customer === noneFilter ? isNull(devices.customerId) : eq(devices.customerId, customer));
   if (licenceEndsWithin)
     facets.push(
       and(
@@ -130,7 +133,14 @@ export function deviceFilterWhere(
     /** Anything besides search and the online state (those two have counts of their own). */
     faceted: facets.length > 0,
     /** Only equality facets: device_facet_counts counts them exactly (device-counts.ts). */
-    facetsOnly: facets.length > 0 && !searched && !byOnline && !licenceEndsWithin && !settings && !commands,
+    facetsOnly:
+      facets.length > 0 &&
+      !searched &&
+      !byOnline &&
+      !licenceEndsWithin &&
+      !settings &&
+      !commands &&
+      !customer,
     where: and(searched, byOnline, ...facets) as SQL | undefined,
   };
 }

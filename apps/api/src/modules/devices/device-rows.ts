@@ -1,5 +1,6 @@
 import type { Device, SubscriptionSummary } from '@app/contract/devices';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { customers } from '#api/db/schema/customers.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { subscriptionsFromJson, type SubscriptionJson } from './device-subscriptions.ts';
 
@@ -27,6 +28,11 @@ export const deviceColumns = {
   licenceState: devices.licenceState,
   licencePaidThrough: devices.licencePaidThrough,
   licenceGraceUntil: devices.licenceGraceUntil,
+  customerId: devices.customerId,
+  // The holder's name (decision 087): one primary-key probe per row of a page.
+  customerName: sql<
+    string | null
+  >`(select ${customers.name} from ${customers} where ${customers.id} = ${devices.customerId})`,
 };
 export type DeviceListRow = Omit<
   DeviceRow,
@@ -53,7 +59,7 @@ export type DeviceListRow = Omit<
   // What an update check was told to wait for: the rollout's progress (modules/app-updates).
   | 'updateWaitingReleaseId'
   | 'updateWaitingReason'
->;
+> & { customerName: string | null };
 
 type Timestamps = 'createdAt' | 'updatedAt' | 'lastSeenAt' | 'licencePaidThrough' | 'licenceGraceUntil';
 type DeviceFields = Omit<DeviceListRow, Timestamps>;
@@ -85,6 +91,8 @@ const deviceOf = (row: DeviceFields, subs: SubscriptionSummary[], times: DeviceT
   appVersionName: row.appVersionName,
   appPackage: row.appPackage,
   licenceState: row.licenceState,
+  customerId: row.customerId,
+  customerName: row.customerName,
 });
 
 /** `onlineSince`: a machine seen at or after this time (ms) is online. */
@@ -117,7 +125,8 @@ export const deviceJsonOf = (subscriptions: SQL) => sql`json_build_object(
   'appVersionName', ${devices.appVersionName}, 'appPackage', ${devices.appPackage},
   'licenceState', ${devices.licenceState},
   'licencePaidThrough', ${isoUtc(devices.licencePaidThrough)},
-  'licenceGraceUntil', ${isoUtc(devices.licenceGraceUntil)}, 'subs', ${subscriptions})`;
+  'licenceGraceUntil', ${isoUtc(devices.licenceGraceUntil)}, 'customerId', ${devices.customerId},
+  'customerName', ${deviceColumns.customerName}, 'subs', ${subscriptions})`;
 
 export type DeviceJson = Omit<DeviceListRow, Timestamps> & {
   createdAt: string;

@@ -26,6 +26,7 @@ import { deviceMapQuerySchema, deviceMapResponseSchema } from '@app/contract/dev
 import { apiPaths } from '@app/contract/paths';
 import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import type { DeviceAppVersionsService } from './device-app-versions.ts';
 import type { DevicesService } from './devices-service.ts';
 
@@ -103,7 +104,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const device = await devices.create(request.body);
+      const device = await devices.create(request.body, historyActorOf(request));
       return reply.code(201).send(ok(device, deviceMessages.added, 201));
     },
   );
@@ -136,7 +137,11 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const { device, statusOnly, changed } = await devices.update(request.params.id, request.body);
+      const { device, statusOnly, changed } = await devices.update(
+        request.params.id,
+        request.body,
+        historyActorOf(request),
+      );
       request.auditFields = changed;
       return ok(device, statusOnly ? deviceMessages.statusUpdated : deviceMessages.updated);
     },
@@ -157,7 +162,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async function bulkDeviceStatus(request) {
-      const { doneIds, ...answer } = await devices.bulkStatus(request.body);
+      const { doneIds, ...answer } = await devices.bulkStatus(request.body, historyActorOf(request));
       request.auditFields = ['status'];
       request.auditActedIds = doneIds;
       return ok(answer, bulkSummary(answer));

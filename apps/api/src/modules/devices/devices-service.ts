@@ -10,6 +10,7 @@ import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import { isUniqueViolation } from '#api/lib/pagination.ts';
+import { withActor, type HistoryActor } from '#api/lib/record-history.ts';
 import { deviceExportCsv } from './device-export.ts';
 import { createDeviceFacets } from './device-facets.ts';
 import { createDeviceBulkStatus } from './device-bulk-status.ts';
@@ -86,13 +87,15 @@ export function createDevicesService({
       return device!;
     },
 
-    async create(body: DeviceCreateBody): Promise<Device> {
+    async create(body: DeviceCreateBody, actor: HistoryActor | null): Promise<Device> {
       await assertUnique(body.machineNumber, body.serialNumber);
       try {
-        const [row] = await db
-          .insert(devices)
-          .values({ ...body, status: body.status ?? 2, createdAt: now(), updatedAt: now() })
-          .returning(deviceColumns);
+        const [row] = await withActor(db, actor, (tx) =>
+          tx
+            .insert(devices)
+            .values({ ...body, status: body.status ?? 2, createdAt: now(), updatedAt: now() })
+            .returning(deviceColumns),
+        );
         overview.invalidate();
         facets.invalidate();
         return (await withSubscriptions([row!]))[0]!;
@@ -106,10 +109,12 @@ export function createDevicesService({
     /**
      * The whole form (machine and serial number unchanged) or the status alone. `changed`: the
      * fields whose stored value differs, for the audit row (decision 048); the row was read anyway.
+     * The values, old and new, are in the device's history, named with the admin (decision 081).
      */
     async update(
       id: string,
       body: DeviceUpdateBody,
+      actor: HistoryActor | null,
     ): Promise<{ device: Device; statusOnly: boolean; changed: string[] }> {
       const current = await findRow(id);
       const statusOnly = body.machineNumber === undefined;
@@ -121,7 +126,7 @@ export function createDevicesService({
       if (locked.length) throw new BadRequestError(locked.join('; '));
       if (statusOnly) {
         // The list's select: the same writer as the bulk action.
-        const [row] = await setStatus([id], body.status!);
+        const [row] = await setStatus([id], body.status!, actor);
         if (!row) throw new NotFoundError(deviceMessages.notFound);
         const changed = current.status === row.status ? [] : ['status'];
         return { device: (await withSubscriptions([row]))[0]!, statusOnly, changed };
@@ -135,11 +140,13 @@ export function createDevicesService({
         address: body.address!,
         ...(body.status !== undefined ? { status: body.status } : {}),
       };
-      const [row] = await db
-        .update(devices)
-        .set({ ...changes, updatedAt: now() })
-        .where(eq(devices.id, id))
-        .returning(deviceColumns);
+      const [row] = await withActor(db, actor, (tx) =>
+        tx
+          .update(devices)
+          .set({ ...changes, updatedAt: now() })
+          .where(eq(devices.id, id))
+          .returning(deviceColumns),
+      );
       if (!row) throw new NotFoundError(deviceMessages.notFound);
       const changed = Object.entries(changes)
         .filter(([key, value]) => current[key as keyof typeof changes] !== value)

@@ -15,7 +15,7 @@ import {
 } from '@app/contract/groups';
 import { z } from 'zod';
 import { ok } from '#api/lib/envelope.ts';
-import { requireAuth } from '#api/lib/request-context.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import type { GroupsService } from './groups-service.ts';
 
 /* Machine groups in the console (decision 077): seeing them is seeing the machines. */
@@ -52,7 +52,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ groups: GroupsService }> = as
     },
     async function createGroup(request, reply) {
       reply.code(201);
-      return ok(await groups.create(request.body, requireAuth(request)), groupMessages.created);
+      return ok(await groups.create(request.body, historyActorOf(request)), groupMessages.created);
     },
   );
 
@@ -85,7 +85,10 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ groups: GroupsService }> = as
       },
     },
     async function updateGroup(request) {
-      return ok(await groups.update(request.params.id, request.body), groupMessages.updated);
+      return ok(
+        await groups.update(request.params.id, request.body, historyActorOf(request)),
+        groupMessages.updated,
+      );
     },
   );
 
@@ -101,7 +104,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ groups: GroupsService }> = as
       },
     },
     async function deleteGroup(request) {
-      await groups.remove(request.params.id);
+      await groups.remove(request.params.id, historyActorOf(request));
       return ok(null, groupMessages.deleted);
     },
   );
@@ -134,7 +137,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ groups: GroupsService }> = as
         },
       },
       async function changeMembers(request) {
-        const result = await change(request.params.id, request.body);
+        const result = await change(request.params.id, request.body, historyActorOf(request));
         return ok(result, said(result.changed));
       },
     );

@@ -10,11 +10,12 @@ import {
   type UpdateGroupBody,
 } from '@app/contract/groups';
 import type { Db } from '#api/db/client.ts';
+import { rowsOf } from '#api/db/rows-of.ts';
 import { pgErrorCode } from '#api/lib/pagination.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { machineGroupMembers, machineGroups } from '#api/db/schema/groups.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
-import type { AuthContext } from '#api/lib/request-context.ts';
+import { recordActor, withActor, type HistoryActor } from '#api/lib/record-history.ts';
 import { deviceFilterWhere } from '../devices/device-filters.ts';
 import { bumpSettings, hasFromGroup, stampedBy, withoutGroup } from '../machine-settings/settings-writes.ts';
 
@@ -91,6 +92,23 @@ export function createGroupsService({
     });
   }
 
+  /**
+   * A dynamic group's member rows are the machines its window and settings were last written on
+   * (dynamic-group-sync.ts): every machine its filter matches now, recorded when they are written, so
+   * one that stops matching before the next sync still has them taken off. Answers how many are new.
+   */
+  async function recordMatches(tx: Db, group: Row, at: Date) {
+    if (group.kind !== 'dynamic') return 0;
+    const matches = matching(group.filter as DeviceBulkFilters) ?? sql`true`;
+    const result = await tx.execute(sql`with added as (
+        insert into machine_group_members (group_id, device_id, added_at)
+        select ${group.id}::uuid, ${devices.id}, ${at.toISOString()}::timestamptz from devices
+        where (${matches}) is true
+        on conflict do nothing returning 1)
+      select count(*)::int as added from added`);
+    return rowsOf<{ added: number }>(result)[0]?.added ?? 0;
+  }
+
   async function rowOf(id: string): Promise<Row> {
     const [row] = await db.select().from(machineGroups).where(eq(machineGroups.id, id)).limit(1);
     if (!row) throw new NotFoundError(groupMessages.notFound);
@@ -106,6 +124,8 @@ export function createGroupsService({
     rowOf,
     machineIdsOf,
     machinesSelected,
+    matching,
+    recordMatches,
 
     async list(page: number, limit: number, search?: string): Promise<GroupList> {
       const where = search
@@ -133,30 +153,33 @@ export function createGroupsService({
 
     get: async (id: string) => toGroup(await rowOf(id)),
 
-    async create(body: CreateGroupBody, auth: AuthContext): Promise<Group> {
-      const [row] = await db
-        .insert(machineGroups)
-        .values({
-          name: body.name,
-          kind: body.kind,
-          filter: body.kind === 'dynamic' ? body.filter : null,
-          createdAt: now(),
-          createdBy: auth.email,
-        })
-        .returning()
-        .catch(nameTaken);
+    async create(body: CreateGroupBody, auth: HistoryActor): Promise<Group> {
+      const [row] = await withActor(db, auth, (tx) =>
+        tx
+          .insert(machineGroups)
+          .values({
+            name: body.name,
+            kind: body.kind,
+            filter: body.kind === 'dynamic' ? body.filter : null,
+            createdAt: now(),
+            createdBy: auth.email,
+          })
+          .returning(),
+      ).catch(nameTaken);
       return toGroup(row!);
     },
 
-    async update(id: string, body: UpdateGroupBody): Promise<Group> {
+    /** The old and new name and filter are in the group's history, with the admin (decision 081). */
+    async update(id: string, body: UpdateGroupBody, actor: HistoryActor): Promise<Group> {
       const row = await rowOf(id);
       if (row.kind === 'static' && body.filter) throw new BadRequestError(groupMessages.filterNotStatic);
-      const [updated] = await db
-        .update(machineGroups)
-        .set({ name: body.name, ...(row.kind === 'dynamic' && body.filter ? { filter: body.filter } : {}) })
-        .where(eq(machineGroups.id, id))
-        .returning()
-        .catch(nameTaken);
+      const [updated] = await withActor(db, actor, (tx) =>
+        tx
+          .update(machineGroups)
+          .set({ name: body.name, ...(row.kind === 'dynamic' && body.filter ? { filter: body.filter } : {}) })
+          .where(eq(machineGroups.id, id))
+          .returning(),
+      ).catch(nameTaken);
       return toGroup(updated!);
     },
 
@@ -165,8 +188,9 @@ export function createGroupsService({
      * and its settings (those machines' settings change: their version grows, and every instance
      * reads them again).
      */
-    async remove(id: string): Promise<void> {
+    async remove(id: string, actor: HistoryActor): Promise<void> {
       await db.transaction(async (tx) => {
+        await recordActor(tx as unknown as Db, actor);
         const done = await tx
           .delete(machineGroups)
           .where(eq(machineGroups.id, id))
@@ -181,11 +205,13 @@ export function createGroupsService({
     },
 
     /** Adds the selected machines to a static group; those already in it stay as they were. */
-    async addMembers(id: string, body: GroupMembersBody) {
+    async addMembers(id: string, body: GroupMembersBody, actor: HistoryActor) {
       const row = await rowOf(id);
       if (row.kind !== 'static') throw new BadRequestError(groupMessages.notStatic);
       const picked = machinesSelected(body).as('picked');
       const added = await db.transaction(async (tx) => {
+        // The machines' histories keep the window they take from the group, with the admin.
+        await recordActor(tx as unknown as Db, actor);
         const ids = await tx
           .insert(machineGroupMembers)
           .select(
@@ -209,18 +235,20 @@ export function createGroupsService({
       return { changed: added.length, machineCount: await countOf(row) };
     },
 
-    async removeMembers(id: string, body: GroupMembersBody) {
+    async removeMembers(id: string, body: GroupMembersBody, actor: HistoryActor) {
       const row = await rowOf(id);
       if (row.kind !== 'static') throw new BadRequestError(groupMessages.notStatic);
-      const removed = await db
-        .delete(machineGroupMembers)
-        .where(
-          and(
-            eq(machineGroupMembers.groupId, id),
-            inArray(machineGroupMembers.deviceId, machinesSelected(body)),
-          ),
-        )
-        .returning({ id: machineGroupMembers.deviceId });
+      const removed = await withActor(db, actor, (tx) =>
+        tx
+          .delete(machineGroupMembers)
+          .where(
+            and(
+              eq(machineGroupMembers.groupId, id),
+              inArray(machineGroupMembers.deviceId, machinesSelected(body)),
+            ),
+          )
+          .returning({ id: machineGroupMembers.deviceId }),
+      );
       return { changed: removed.length, machineCount: await countOf(row) };
     },
   };

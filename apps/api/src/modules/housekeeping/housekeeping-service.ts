@@ -14,7 +14,7 @@ import { signInThrottlePolicy } from '#api/modules/auth/sign-in-throttle.ts';
 const dayMs = 86_400_000;
 
 /** The fixed parts of the rules (decision 072); the mail's and payment events' periods are settings. */
-const housekeepingPolicy = {
+export const housekeepingPolicy = {
   /** A session, reset or code is kept this long after it ended, for whoever looks into a sign-in problem. */
   endedGraceMs: 7 * dayMs,
   /**

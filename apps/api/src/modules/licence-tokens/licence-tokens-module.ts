@@ -17,7 +17,7 @@ declare module 'fastify' {
  */
 export const licenceTokensModule = defineModule({
   name: 'licence-tokens',
-  async register(app, { db, database, config, now, log, licenceVersions }) {
+  async register(app, { db, database, config, now, log, licenceVersions, settingsVersions }) {
     const keys = createLicenceKeys({
       db,
       serverSecret: config.jwtSecret,
@@ -30,6 +30,7 @@ export const licenceTokensModule = defineModule({
     app.decorate('licenceKeys', keys);
     const tokens = createLicenceTokens({
       licences: licenceVersions,
+      settings: settingsVersions,
       keys,
       now,
       issuer: config.publicUrl,

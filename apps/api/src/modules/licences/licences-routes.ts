@@ -10,7 +10,7 @@ import {
 } from '@app/contract/licences';
 import { z } from 'zod';
 import { ok } from '#api/lib/envelope.ts';
-import { requireAuth } from '#api/lib/request-context.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import type { Licences } from './licences-service.ts';
 
 const doneSchema = envelope(z.null());
@@ -54,7 +54,7 @@ export const licencesRoutes: FastifyPluginAsyncZod<{ licences: Licences }> = asy
     },
     async function exemptDevice(request) {
       auditDevice(request);
-      await licences.exempt(request.params.id, request.body, requireAuth(request));
+      await licences.exempt(request.params.id, request.body, historyActorOf(request));
       return ok(await licences.get(request.params.id), licenceMessages.exempted);
     },
   );
@@ -73,7 +73,7 @@ export const licencesRoutes: FastifyPluginAsyncZod<{ licences: Licences }> = asy
     },
     async function endExemption(request) {
       auditDevice(request);
-      await licences.endExemption(request.params.id, request.body.reason, requireAuth(request));
+      await licences.endExemption(request.params.id, request.body.reason, historyActorOf(request));
       return ok(null, licenceMessages.exemptionEnded);
     },
   );

@@ -14,6 +14,7 @@ import { devices } from '#api/db/schema/devices.ts';
 import { licenceEvents, licenceExemptions } from '#api/db/schema/licences.ts';
 import { subscriptions } from '#api/db/schema/subscriptions.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
+import { withActor, type HistoryActor } from '#api/lib/record-history.ts';
 import {
   recomputeLicences,
   type LicenceChange,
@@ -25,8 +26,6 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** The last moment of a UTC day given as YYYY-MM-DD: an exemption "until" that day holds all of it. */
 const endOfDay = (day: string) => new Date(`${day}T23:59:59.999Z`);
 const historyShown = 50;
-
-export type Actor = { userId: string; email: string };
 
 /**
  * Machines' licences (decision 068): what the console reads and an admin's exemption, and the
@@ -137,7 +136,7 @@ export function createLicences({ db, now, config }: { db: Db; now: () => Date; c
     },
 
     /** An admin's override until the end of a day, with a reason (step-up on the route). */
-    async exempt(deviceId: string, body: ExemptionBody, actor: Actor) {
+    async exempt(deviceId: string, body: ExemptionBody, actor: HistoryActor) {
       await deviceOf(deviceId);
       const until = endOfDay(body.until);
       const untilError = (message: string) =>
@@ -153,10 +152,13 @@ export function createLicences({ db, now, config }: { db: Db; now: () => Date; c
         createdByEmail: actor.email,
         createdAt: now(),
       };
-      await db
-        .insert(licenceExemptions)
-        .values({ deviceId, ...values })
-        .onConflictDoUpdate({ target: licenceExemptions.deviceId, set: values });
+      // The machine's history keeps the exemption's old and new kind, reason and end (decision 081).
+      await withActor(db, { ...actor, reason: body.reason }, (tx) =>
+        tx
+          .insert(licenceExemptions)
+          .values({ deviceId, ...values })
+          .onConflictDoUpdate({ target: licenceExemptions.deviceId, set: values }),
+      );
       await recompute(
         { deviceIds: [deviceId] },
         {
@@ -169,12 +171,14 @@ export function createLicences({ db, now, config }: { db: Db; now: () => Date; c
     },
 
     /** Ends an exemption before its date; the machine's licence follows its subscriptions again. */
-    async endExemption(deviceId: string, reason: string, actor: Actor) {
+    async endExemption(deviceId: string, reason: string, actor: HistoryActor) {
       await deviceOf(deviceId);
-      const ended = await db
-        .delete(licenceExemptions)
-        .where(and(eq(licenceExemptions.deviceId, deviceId)))
-        .returning({ deviceId: licenceExemptions.deviceId });
+      const ended = await withActor(db, { ...actor, reason }, (tx) =>
+        tx
+          .delete(licenceExemptions)
+          .where(and(eq(licenceExemptions.deviceId, deviceId)))
+          .returning({ deviceId: licenceExemptions.deviceId }),
+      );
       if (!ended.length) throw new ConflictError(licenceMessages.noExemption);
       await recompute(
         { deviceIds: [deviceId] },

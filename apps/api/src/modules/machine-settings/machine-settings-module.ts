@@ -16,6 +16,7 @@ export const machineSettingsModule = defineModule({
         now,
         groups: createGroupsService({ db, now, offlineMinutes: config.deviceOfflineMinutes }),
         heartbeatSeconds: config.deviceHeartbeatSeconds,
+        licenceOfflineDays: config.licences.offlineDays,
       }),
     }),
 });

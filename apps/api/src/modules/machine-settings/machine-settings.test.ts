@@ -81,7 +81,13 @@ describe('a machine’s effective settings', () => {
     expect(beat).toMatchObject({ settingsVersion: 0, nextHeartbeatSeconds: 300 });
     expect(await appSettings(d)).toEqual({
       version: 0,
-      settings: { heartbeatSeconds: 300, logLevel: 'info', language: 'en', timeZone: 'UTC' },
+      settings: {
+        heartbeatSeconds: 300,
+        logLevel: 'info',
+        language: 'en',
+        timeZone: 'UTC',
+        licenceOfflineDays: 7,
+      },
     });
     const shown = await view(d.deviceId);
     expect(shown).toMatchObject({ version: 0, appliedVersion: null, driftSince: null, own: {} });

@@ -13,7 +13,8 @@ import {
   settingsPaths,
 } from '@app/contract/machine-settings';
 import { ok } from '#api/lib/envelope.ts';
-import { requireAuth, requireDevice } from '#api/lib/request-context.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
+import { requireDevice } from '#api/lib/request-context.ts';
 import type { MachineSettingsService } from './settings-service.ts';
 
 const changeSummary = 'A value sets a key at this level; null removes it (the level above applies again)';
@@ -49,7 +50,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: MachineSettingsSe
       },
     },
     async (request) =>
-      ok(await settings.changeFleet(request.body, requireAuth(request)), settingsMessages.saved),
+      ok(await settings.changeFleet(request.body, historyActorOf(request)), settingsMessages.saved),
   );
 
   app.get(
@@ -80,7 +81,10 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: MachineSettingsSe
       },
     },
     async (request) =>
-      ok(await settings.changeMachine(request.params.id, request.body), settingsMessages.saved),
+      ok(
+        await settings.changeMachine(request.params.id, request.body, historyActorOf(request)),
+        settingsMessages.saved,
+      ),
   );
 
   app.patch(
@@ -90,14 +94,17 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: MachineSettingsSe
       schema: {
         tags: ['groups'],
         summary: "Change a group's settings, written on its machines now",
-        description: `${changeSummary}. A machine added to a static group later takes them then; one that starts matching a dynamic group's filter follows only when they are set again.`,
+        description: `${changeSummary}. A machine added to a static group later takes them then; one that starts matching a dynamic group's filter takes them within a minute, and one that stops matching loses them.`,
         params: groupIdParamSchema,
         body: settingsChangeBodySchema,
         response: { 200: levelSettingsResponseSchema },
       },
     },
     async (request) =>
-      ok(await settings.changeGroup(request.params.id, request.body), settingsMessages.saved),
+      ok(
+        await settings.changeGroup(request.params.id, request.body, historyActorOf(request)),
+        settingsMessages.saved,
+      ),
   );
 
   app.get(

@@ -9,18 +9,27 @@ import {
   type MachineSettingsView,
   type SettingKey,
   type SettingsChangeBody,
+  type SettingsFromGroups,
   type SettingValues,
 } from '@app/contract/machine-settings';
 import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { fleetSettings, machineGroups } from '#api/db/schema/groups.ts';
 import { BadRequestError, NotFoundError } from '#api/lib/errors.ts';
-import type { AuthContext } from '#api/lib/request-context.ts';
+import { recordActor, type HistoryActor } from '#api/lib/record-history.ts';
 import type { GroupsService } from '../groups/groups-service.ts';
 import { bumpSettings, stampedBy, withoutGroup } from './settings-writes.ts';
 
-/** What a change sets and what it removes, from `{ key: value | null }`. */
-function splitChange(body: SettingsChangeBody) {
+/**
+ * What a change sets and what it removes, from `{ key: value | null }`. An offline licence validity
+ * above the server's LICENCE_OFFLINE_DAYS is refused: retired signing keys are published only that
+ * long, so a licence valid longer could outlive its key.
+ */
+function splitChange(body: SettingsChangeBody, maxOfflineDays: number) {
+  if (body.licenceOfflineDays != null && body.licenceOfflineDays > maxOfflineDays) {
+    const message = settingsMessages.licenceOfflineDaysAbove(maxOfflineDays);
+    throw new BadRequestError(message, { errors: [{ path: 'licenceOfflineDays', message }] });
+  }
   const set: SettingValues = {};
   const removed: SettingKey[] = [];
   for (const key of settingKeys) {
@@ -42,14 +51,24 @@ export function createMachineSettings({
   now,
   groups,
   heartbeatSeconds,
+  licenceOfflineDays,
 }: {
   db: Db;
   now: () => Date;
   groups: GroupsService;
   /** DEVICE_HEARTBEAT_SECONDS: the default interval until an admin sets one. */
   heartbeatSeconds: number;
+  /** LICENCE_OFFLINE_DAYS: the default offline validity of a licence, and the most it may be. */
+  licenceOfflineDays: number;
 }) {
-  const defaults: MachineSettings = { ...catalogueDefaults, heartbeatSeconds };
+  const defaults: MachineSettings = { ...catalogueDefaults, heartbeatSeconds, licenceOfflineDays };
+  const split = (body: SettingsChangeBody) => splitChange(body, licenceOfflineDays);
+  /** As the licence is signed: a value kept from a higher LICENCE_OFFLINE_DAYS counts as the maximum. */
+  const effectiveOf = (fleet: SettingValues, fromGroups: SettingsFromGroups, own: SettingValues) => {
+    const result = effectiveSettings(defaults, fleet, fromGroups, own);
+    result.effective.licenceOfflineDays = Math.min(result.effective.licenceOfflineDays, licenceOfflineDays);
+    return result;
+  };
 
   async function fleetValues(): Promise<SettingValues> {
     const rows = await db.select({ key: fleetSettings.key, value: fleetSettings.value }).from(fleetSettings);
@@ -81,12 +100,7 @@ export function createMachineSettings({
         .where(eq(devices.id, deviceId))
         .limit(1);
       if (!row) throw new NotFoundError(deviceMessages.notFound);
-      const { effective, sources } = effectiveSettings(
-        defaults,
-        await fleetValues(),
-        row.fromGroups,
-        row.own,
-      );
+      const { effective, sources } = effectiveOf(await fleetValues(), row.fromGroups, row.own);
       const groupIds = [...new Set(Object.values(sources).flatMap((s) => (s.groupId ? [s.groupId] : [])))];
       const names = groupIds.length
         ? await db
@@ -112,8 +126,12 @@ export function createMachineSettings({
     },
 
     /** The machine's own values: set or removed; its version grows when its effective settings change. */
-    async changeMachine(deviceId: string, body: SettingsChangeBody): Promise<MachineSettingsView> {
-      const { set, removed } = splitChange(body);
+    async changeMachine(
+      deviceId: string,
+      body: SettingsChangeBody,
+      actor: HistoryActor,
+    ): Promise<MachineSettingsView> {
+      const { set, removed } = split(body);
       const [row] = await db
         .select({ own: devices.settingsOwn, fromGroups: devices.settingsFromGroups })
         .from(devices)
@@ -123,10 +141,12 @@ export function createMachineSettings({
       const own = { ...row.own, ...set } as Record<string, unknown>;
       for (const key of removed) delete own[key];
       const fleet = await fleetValues();
-      const before = effectiveSettings(defaults, fleet, row.fromGroups, row.own).effective;
-      const after = effectiveSettings(defaults, fleet, row.fromGroups, own).effective;
+      const before = effectiveOf(fleet, row.fromGroups, row.own).effective;
+      const after = effectiveOf(fleet, row.fromGroups, own).effective;
       const differs = settingKeys.some((k) => after[k] !== before[k]);
       await db.transaction(async (tx) => {
+        // The machine's history keeps each key's old and new value (decision 081).
+        await recordActor(tx as unknown as Db, actor);
         if (differs) await bump(tx, eq(devices.id, deviceId), { settingsOwn: own });
         else await tx.update(devices).set({ settingsOwn: own }).where(eq(devices.id, deviceId));
       });
@@ -134,10 +154,11 @@ export function createMachineSettings({
     },
 
     /** The fleet's defaults: set or removed; machines that set none of the keys themselves change. */
-    async changeFleet(body: SettingsChangeBody, auth: AuthContext) {
-      const { set, removed, keys } = splitChange(body);
+    async changeFleet(body: SettingsChangeBody, auth: HistoryActor) {
+      const { set, removed, keys } = split(body);
       const at = now();
       const machinesChanged = await db.transaction(async (tx) => {
+        await recordActor(tx as unknown as Db, auth);
         for (const [key, value] of Object.entries(set))
           await tx
             .insert(fleetSettings)
@@ -158,17 +179,20 @@ export function createMachineSettings({
     },
 
     /** A group's values, written on its machines now (the machines' own values still win). */
-    async changeGroup(groupId: string, body: SettingsChangeBody) {
+    async changeGroup(groupId: string, body: SettingsChangeBody, actor: HistoryActor) {
       const group = await groups.rowOf(groupId);
-      const { set, removed, keys } = splitChange(body);
+      const { set, removed, keys } = split(body);
       const values = { ...group.settings, ...set } as Record<string, unknown>;
       for (const key of removed) delete values[key];
       const machines = groups.machineIdsOf(group);
       const machinesChanged = await db.transaction(async (tx) => {
+        await recordActor(tx as unknown as Db, actor);
         await tx.update(machineGroups).set({ settings: values }).where(eq(machineGroups.id, groupId));
         // Removed keys go only where this group set them; set keys are this group's from now on.
         const kept = sql`${withoutGroup(groupId, removed)} || ${stampedBy(groupId, set)}::jsonb`;
         await tx.update(devices).set({ settingsFromGroups: kept }).where(inArray(devices.id, machines));
+        // A dynamic group's machines now: the sync takes the values off those that stop matching.
+        await groups.recordMatches(tx, group, now());
         return bump(tx, and(inArray(devices.id, machines), notOwn(keys)));
       });
       return { values: values as SettingValues, machinesChanged };
@@ -186,7 +210,7 @@ export function createMachineSettings({
         .where(eq(devices.id, deviceId))
         .limit(1);
       if (!row) throw new NotFoundError(deviceMessages.notFound);
-      const { effective } = effectiveSettings(defaults, await fleetValues(), row.fromGroups, row.own);
+      const { effective } = effectiveOf(await fleetValues(), row.fromGroups, row.own);
       return { version: row.version, settings: effective };
     },
 

@@ -8,7 +8,8 @@ import { createTestApp, type TestApp } from '#api/test/test-app.ts';
  * The fleet simulator applies settings as the app does (issue 37 item 6): simulated machines
  * (tools/fleet-simulator) against the real app on a port, over real HTTP. An admin sets a group's
  * heartbeat interval; each machine's next heartbeat names the new version, it fetches, applies and
- * reports it, and the console's drift clears.
+ * reports it, and the console's drift clears. A new offline licence validity makes it fetch its
+ * licence again.
  */
 
 let t: TestApp;
@@ -61,5 +62,34 @@ describe('a group’s heartbeat interval', () => {
     const before = machines[0]!.settings.history.length;
     await machines[0]!.heartbeat();
     expect(machines[0]!.settings.history.length).toBe(before);
+  });
+});
+
+describe('a group’s offline licence validity', () => {
+  it('makes a simulated machine fetch its licence again, now valid that many days', async () => {
+    const { machine } = await provision();
+    const id = machine.client.deviceId!;
+    await machine.heartbeat();
+    const before = machine.licence.claims!;
+    expect(before.exp - before.iat).toBe(t.config.licences.offlineDays * 86_400);
+    const created = await t.injectAs(token, {
+      method: 'POST',
+      url: groupPaths.groups,
+      payload: { name: `Short leash ${id.slice(0, 6)}`, kind: 'static' },
+    });
+    const group = created.json().data as { _id: string };
+    await t.injectAs(token, { method: 'POST', url: groupPaths.members(group._id), payload: { ids: [id] } });
+    const set = await t.injectAs(token, {
+      method: 'PATCH',
+      url: settingsPaths.group(group._id),
+      payload: { licenceOfflineDays: 2 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+
+    for (let i = 0; i < 50 && machine.settings.values.licenceOfflineDays !== 2; i++)
+      await machine.heartbeat();
+    const after = machine.licence.claims!;
+    expect(after.exp - after.iat).toBe(2 * 86_400);
+    expect(machine.ledger.surprises).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import {
   maintenanceWindowPaths,
 } from '@app/contract/maintenance-windows';
 import { ok } from '#api/lib/envelope.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import type { MaintenanceWindows } from './maintenance-windows-service.ts';
 
 const savedOrCleared = (window: unknown) =>
@@ -49,7 +50,7 @@ export const maintenanceWindowsRoutes: FastifyPluginAsyncZod<{ windows: Maintena
     },
     async (request) =>
       ok(
-        await windows.setOnMachine(request.params.id, request.body.window),
+        await windows.setOnMachine(request.params.id, request.body.window, historyActorOf(request)),
         savedOrCleared(request.body.window),
       ),
   );
@@ -69,7 +70,7 @@ export const maintenanceWindowsRoutes: FastifyPluginAsyncZod<{ windows: Maintena
     },
     async (request) =>
       ok(
-        await windows.setOnGroup(request.params.id, request.body.window),
+        await windows.setOnGroup(request.params.id, request.body.window, historyActorOf(request)),
         savedOrCleared(request.body.window),
       ),
   );

@@ -5,6 +5,7 @@ import type { Db } from '#api/db/client.ts';
 import { devices } from '#api/db/schema/devices.ts';
 import { machineGroups } from '#api/db/schema/groups.ts';
 import { NotFoundError } from '#api/lib/errors.ts';
+import { recordActor, withActor, type HistoryActor } from '#api/lib/record-history.ts';
 import type { GroupsService } from '../groups/groups-service.ts';
 
 /**
@@ -43,20 +44,28 @@ export function createMaintenanceWindows({
       };
     },
 
-    async setOnMachine(deviceId: string, window: MaintenanceWindow | null): Promise<MachineWindow> {
-      const changed = await db
-        .update(devices)
-        .set({ maintenanceWindow: window, maintenanceWindowGroupId: null })
-        .where(eq(devices.id, deviceId))
-        .returning({ id: devices.id });
+    async setOnMachine(
+      deviceId: string,
+      window: MaintenanceWindow | null,
+      actor: HistoryActor,
+    ): Promise<MachineWindow> {
+      const changed = await withActor(db, actor, (tx) =>
+        tx
+          .update(devices)
+          .set({ maintenanceWindow: window, maintenanceWindowGroupId: null })
+          .where(eq(devices.id, deviceId))
+          .returning({ id: devices.id }),
+      );
       if (changed.length === 0) throw new NotFoundError(deviceMessages.notFound);
       return this.ofMachine(deviceId);
     },
 
     /** The group's window, written on its machines now; null removes it from the machines that had it from this group. */
-    async setOnGroup(groupId: string, window: MaintenanceWindow | null) {
+    async setOnGroup(groupId: string, window: MaintenanceWindow | null, actor: HistoryActor) {
       const group = await groups.rowOf(groupId);
       return db.transaction(async (tx) => {
+        // The group's history and each machine's keep the old and new window (decision 081).
+        await recordActor(tx as unknown as Db, actor);
         await tx
           .update(machineGroups)
           .set({ maintenanceWindow: window })
@@ -71,6 +80,8 @@ export function createMaintenanceWindows({
               : and(inArray(devices.id, machines), eq(devices.maintenanceWindowGroupId, groupId)),
           )
           .returning({ id: devices.id });
+        // A dynamic group's machines now: the sync takes the window off those that stop matching.
+        await groups.recordMatches(tx, group, now());
         return { window, machineCount: changed.length };
       });
     },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { commandPaths, type AppCommand, type Command } from '@app/contract/commands';
 import { groupPaths } from '@app/contract/groups';
 import {
@@ -90,7 +90,7 @@ describe('a machine’s window holds a restart until it opens', () => {
     expect(open.json().data.openNow).toBe(true);
     expect((await read(restart._id)).waiting).toBeNull();
     expect(kindsOf(await heartbeat(d))).toEqual(['restart-app', 'safety-hold', 'sync-now']);
-    expect((await read(restart._id)).state).toBe('delivered');
+    await vi.waitFor(async () => expect((await read(restart._id)).state).toBe('delivered'));
   });
 
   it('never hands a restart while the heartbeat says a treatment runs, and says so', async () => {

@@ -12,6 +12,7 @@ import { inputMessages } from '@app/contract/fields';
 import { apiPaths } from '@app/contract/paths';
 import { ok } from '#api/lib/envelope.ts';
 import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from '#api/lib/errors.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import { validationMessage } from '#api/lib/validation-message.ts';
 import type { ProfileService } from './profile-service.ts';
@@ -93,7 +94,10 @@ export const profileRoutes: FastifyPluginAsyncZod<{ profiles: ProfileService }> 
         const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
         throw new BadRequestError(validationMessage(issues), { errors: issues });
       }
-      return ok(await profiles.update(userId, parsed.data, image), accountMessages.profileUpdated);
+      return ok(
+        await profiles.update(userId, parsed.data, image, historyActorOf(request)),
+        accountMessages.profileUpdated,
+      );
     },
   );
 

@@ -5,8 +5,10 @@ import type { AdminProfile } from '@app/contract/auth';
 import { isPermission } from '@app/contract/permissions';
 import { apiPaths } from '@app/contract/paths';
 import type { Db } from '#api/db/client.ts';
-import { roles, users } from '#api/db/schema/users.ts';
+import { customers } from '#api/db/schema/customers.ts';
+import { clinicRoleIds, roles, users } from '#api/db/schema/users.ts';
 import { ConflictError, NotFoundError } from '#api/lib/errors.ts';
+import { withActor, type HistoryActor } from '#api/lib/record-history.ts';
 import type { Storage } from '#api/lib/storage/storage.ts';
 import { storageKey } from '#api/lib/storage/storage-key.ts';
 import { cleanProfileImage } from './profile-image.ts';
@@ -24,6 +26,9 @@ const profileColumns = {
   roleName: roles.roleName,
   roleType: roles.type,
   rolePermissions: roles.permissions,
+  // A clinic user's clinic (issue 39 item 3, decision 088): its id and name, joined when there is one.
+  customerId: customers.id,
+  customerName: customers.name,
 };
 
 type ProfileRow = { [K in keyof typeof profileColumns]: (typeof profileColumns)[K]['_']['data'] | null };
@@ -46,6 +51,15 @@ export const toAdminProfile = (row: ProfileRow): AdminProfile => ({
         permissions: (row.rolePermissions ?? []).filter(isPermission),
       }
     : null,
+  ...(row.customerId && row.roleType === 'clinic'
+    ? {
+        clinic: {
+          _id: row.customerId,
+          name: row.customerName!,
+          role: row.roleId === clinicRoleIds.manager ? ('manager' as const) : ('staff' as const),
+        },
+      }
+    : {}),
 });
 
 const avatarPrefix = 'avatars';
@@ -78,6 +92,7 @@ export function createProfileService({ db, storage, now = () => new Date(), log 
       .select(profileColumns)
       .from(users)
       .leftJoin(roles, eq(users.roleId, roles.id))
+      .leftJoin(customers, eq(users.customerId, customers.id))
       .where(eq(users.id, userId))
       .limit(1);
     return row ? toAdminProfile(row) : null;
@@ -90,7 +105,12 @@ export function createProfileService({ db, storage, now = () => new Date(), log 
      * Updates the signed-in user's own profile. The email is not a field here: it cannot change.
      * A new image (checked by content, decoded and encoded anew) replaces the old one, whose file is removed.
      */
-    async update(userId: string, fields: ProfileUpdateFields, image?: Buffer): Promise<AdminProfile> {
+    async update(
+      userId: string,
+      fields: ProfileUpdateFields,
+      image: Buffer | undefined,
+      actor: HistoryActor,
+    ): Promise<AdminProfile> {
       const [current] = await db
         .select({ profileImage: users.profileImage })
         .from(users)
@@ -113,17 +133,19 @@ export function createProfileService({ db, storage, now = () => new Date(), log 
         profileImage = apiPaths.profileImage(newKey.slice(avatarPrefix.length + 1));
       }
       try {
-        await db
-          .update(users)
-          .set({
-            firstName: fields.firstName,
-            lastName: fields.lastName,
-            userName: fields.userName,
-            phone: fields.phone,
-            profileImage,
-            updatedAt: now(),
-          })
-          .where(eq(users.id, userId));
+        await withActor(db, actor, (tx) =>
+          tx
+            .update(users)
+            .set({
+              firstName: fields.firstName,
+              lastName: fields.lastName,
+              userName: fields.userName,
+              phone: fields.phone,
+              profileImage,
+              updatedAt: now(),
+            })
+            .where(eq(users.id, userId)),
+        );
       } catch (error) {
         if (newKey) await needStorage().delete(newKey);
         if (isUniqueViolation(error)) throw new ConflictError(accountMessages.userNameTaken);

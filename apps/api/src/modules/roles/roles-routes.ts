@@ -13,6 +13,7 @@ import {
 } from '@app/contract/roles';
 import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { RolesService } from './roles-service.ts';
 
@@ -63,7 +64,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
       },
     },
     async function createRole(request, reply) {
-      const role = await roles.create(request.body);
+      const role = await roles.create(request.body, historyActorOf(request));
       return reply.code(201).send(ok(role, roleMessages.created, 201));
     },
   );
@@ -106,7 +107,10 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
       },
     },
     async function updateRole(request) {
-      return ok(await roles.update(request.params.id, request.body), roleMessages.updated);
+      return ok(
+        await roles.update(request.params.id, request.body, historyActorOf(request)),
+        roleMessages.updated,
+      );
     },
   );
 
@@ -128,7 +132,7 @@ export const rolesRoutes: FastifyPluginAsyncZod<{ roles: RolesService }> = async
       },
     },
     async function deleteRole(request) {
-      await roles.remove(request.params.id);
+      await roles.remove(request.params.id, historyActorOf(request));
       return ok(null, roleMessages.deleted);
     },
   );

@@ -13,6 +13,7 @@ import { keysetCsv } from '#api/lib/csv-export.ts';
 import { chosenColumns } from '#api/lib/export-columns.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#api/lib/errors.ts';
 import { containsPattern, pageCount, pgErrorCode } from '#api/lib/pagination.ts';
+import { withActor, type HistoryActor } from '#api/lib/record-history.ts';
 
 type RoleRow = typeof roles.$inferSelect;
 
@@ -20,7 +21,8 @@ const toRole = (r: RoleRow): Role => ({
   _id: r.id,
   roleId: r.roleId,
   roleName: r.roleName,
-  type: r.type,
+  // Every query here leaves the clinic roles out (rolesWhere, find): an app or admin role.
+  type: r.type as Role['type'],
   createTime: r.createTime ? r.createTime.toISOString() : null,
   permissions: knownPermissions(r.permissions),
 });
@@ -33,13 +35,20 @@ export type RoleListInput = {
   search?: string;
 };
 
-/** The list's search, shared with its export. */
+/**
+ * The list's search, shared with its export. The Roles screen's roles are the spec's app and admin
+ * ones: the two fixed clinic roles are not among them, to list, open, change or delete (decision 088).
+ */
 const rolesWhere = (search: string | undefined) =>
-  search ? ilike(roles.roleName, containsPattern(search)) : undefined;
+  and(ne(roles.type, 'clinic'), search ? ilike(roles.roleName, containsPattern(search)) : undefined);
 
 export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
   async function find(id: string): Promise<RoleRow> {
-    const [row] = await db.select().from(roles).where(eq(roles.id, id)).limit(1);
+    const [row] = await db
+      .select()
+      .from(roles)
+      .where(and(eq(roles.id, id), ne(roles.type, 'clinic')))
+      .limit(1);
     if (!row) throw new NotFoundError(roleMessages.notFound);
     return row;
   }
@@ -49,7 +58,11 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       .select({ id: roles.id })
       .from(roles)
       .where(
-        and(sql`lower(${roles.roleName}) = lower(${name})`, exceptId ? ne(roles.id, exceptId) : undefined),
+        and(
+          sql`lower(${roles.roleName}) = lower(${name})`,
+          ne(roles.type, 'clinic'),
+          exceptId ? ne(roles.id, exceptId) : undefined,
+        ),
       )
       .limit(1);
     if (taken) throw new ConflictError(roleMessages.nameTaken);
@@ -61,7 +74,7 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       await db
         .select({ type: roles.type, permissions: roles.permissions })
         .from(roles)
-        .where(eq(roles.id, id))
+        .where(and(eq(roles.id, id), ne(roles.type, 'clinic')))
         .limit(1)
     )[0];
 
@@ -137,18 +150,19 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       return toRole(await find(id));
     },
 
-    async create(body: RoleBody) {
+    async create(body: RoleBody, actor: HistoryActor | null) {
       await assertNameFree(body.roleName);
-      const [row] = await db
-        .insert(roles)
-        .values({
-          roleName: body.roleName,
-          type: body.type,
-          permissions: body.permissions ?? [],
-          createTime: now(),
-        })
-        .returning()
-        .catch(conflictOnDuplicate);
+      const [row] = await withActor(db, actor, (tx) =>
+        tx
+          .insert(roles)
+          .values({
+            roleName: body.roleName,
+            type: body.type,
+            permissions: body.permissions ?? [],
+            createTime: now(),
+          })
+          .returning(),
+      ).catch(conflictOnDuplicate);
       return toRole(row!);
     },
 
@@ -191,7 +205,8 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       await assertUnheld(id);
     },
 
-    async update(id: string, body: RoleBody) {
+    /** The old and new name, type and permissions are in the role's history (decision 081). */
+    async update(id: string, body: RoleBody, actor: HistoryActor | null) {
       const current = await find(id);
       await assertNameFree(body.roleName, id);
       // Left out, the permissions stay as they are; an app role carries none.
@@ -210,12 +225,13 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
             body.type === 'admin' ? roleMessages.protectedPermissions : roleMessages.protectedType,
           );
       }
-      const [row] = await db
-        .update(roles)
-        .set({ roleName: body.roleName, type: body.type, permissions })
-        .where(eq(roles.id, id))
-        .returning()
-        .catch(conflictOnDuplicate);
+      const [row] = await withActor(db, actor, (tx) =>
+        tx
+          .update(roles)
+          .set({ roleName: body.roleName, type: body.type, permissions })
+          .where(eq(roles.id, id))
+          .returning(),
+      ).catch(conflictOnDuplicate);
       if (current.type === 'admin' && body.type !== 'admin') {
         // Holders of a role that is no longer a console role lose their open sessions at once.
         const holders = db.select({ id: users.id }).from(users).where(eq(users.roleId, id));
@@ -227,11 +243,11 @@ export function createRolesService({ db, now }: { db: Db; now: () => Date }) {
       return toRole(row!);
     },
 
-    async remove(id: string) {
+    async remove(id: string, actor: HistoryActor | null) {
       await find(id);
       await assertUnheld(id);
       try {
-        await db.delete(roles).where(eq(roles.id, id));
+        await withActor(db, actor, (tx) => tx.delete(roles).where(eq(roles.id, id)));
       } catch (error) {
         // A user took the role between the count and the delete (users.role_id restricts).
         if (pgErrorCode(error) === '23503') throw new ConflictError(roleMessages.inUse(1));

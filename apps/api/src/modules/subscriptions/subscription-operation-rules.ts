@@ -9,6 +9,7 @@ import type { Db } from '#api/db/client.ts';
 import { subscriptionEvents, subscriptions } from '#api/db/schema/subscriptions.ts';
 import { BadRequestError, NotFoundError } from '#api/lib/errors.ts';
 import type { CardOnFile } from '#api/lib/payments/payment-provider.ts';
+import { recordActor, type HistoryActor } from '#api/lib/record-history.ts';
 import type { SubscriptionEventDetail, SubscriptionEventKind } from '@app/contract/subscription-history';
 import type { LicenceChangeCause } from '#api/modules/licences/licence-ledger.ts';
 import { recordEvent, type EventActor } from './subscription-history.ts';
@@ -106,11 +107,13 @@ export const receiptOf = (
     ? `${publicUrl}${subscriptionOperationPaths.demoReceipt(payment.id)}`
     : payment.receiptUrl;
 
-export type Admin = { userId: string; email: string };
+/** The admin acting, as the timeline and the subscription's history name them (decision 081). */
+export type Admin = HistoryActor;
 
 /**
  * An admin's change to a subscription, its timeline event and the machine's licence derived again
- * (with the admin and the reason), in one transaction.
+ * (with the admin and the reason), in one transaction; the subscription's history keeps the old and
+ * new values of what changed, with the admin and the reason (decision 081).
  */
 export const adminChange =
   ({
@@ -131,6 +134,7 @@ export const adminChange =
     const at = now();
     const actor: EventActor = admin;
     await db.transaction(async (tx) => {
+      await recordActor(tx, { ...admin, reason: event.reason ?? admin.reason ?? null });
       await change(tx, at);
       await recordEvent(tx, {
         subscriptionId: row.id,

@@ -16,20 +16,22 @@ import {
 import { subscriptionIdParam } from '@app/contract/subscriptions';
 import { ok } from '#api/lib/envelope.ts';
 import { escapeHtml } from '#api/lib/mailer.ts';
-import { requireAuth } from '#api/lib/request-context.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import type { SubscriptionOperations } from './subscription-operations.ts';
 import type { SubscriptionPage } from './subscription-page.ts';
+import type { SubscriptionExtension } from './subscription-extension.ts';
+import { signerOf } from '../signatures/signature-service.ts';
 
 const tags = ['subscriptions'];
 
 /*
  * The subscription page and its operations (issue 34 item 5). Reading needs subscriptions.view; the
- * link and plan operations subscriptions.manage; extending the paid-through date and granting grace
+ * link and plan operations subscriptions.manage; extending the paid-through date (signed, decision 083) and granting grace
  * give a machine time without payment, so they need licences.manage, and extending a fresh step-up.
  * Each answers the page's data afresh, with what it did in `msg`.
  */
 export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
-  operations: SubscriptionOperations & SubscriptionPage;
+  operations: SubscriptionOperations & SubscriptionPage & SubscriptionExtension;
 }> = async (app, { operations }) => {
   const detail = async (id: string, message: string) => ok(await operations.detail(id), message);
 
@@ -59,7 +61,7 @@ export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await operations.resend(request.params.id, requireAuth(request));
+      await operations.resend(request.params.id, historyActorOf(request));
       return detail(request.params.id, messages.resent);
     },
   );
@@ -77,7 +79,7 @@ export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await operations.revoke(request.params.id, request.body?.reason, requireAuth(request));
+      await operations.revoke(request.params.id, request.body?.reason, historyActorOf(request));
       return detail(request.params.id, messages.revokedDone);
     },
   );
@@ -85,17 +87,19 @@ export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
   app.post(
     paths.extend(':id'),
     {
-      config: { access: 'admin', permission: 'licences.manage', stepUp: true },
+      // Signed with the password (and code), which stands for the step-up (decision 083).
+      config: { access: 'admin', permission: 'licences.manage', stepUp: 'signature' },
       schema: {
         tags,
-        summary: 'Extend the paid-through date to the end of a later day, with a reason (step-up)',
+        summary:
+          'Extend the paid-through date to the end of a later day, with a reason, signed (signature: meaning, password, and code with two-step sign-in; a wrong one is a 400 naming signature.password or signature.code)',
         params: subscriptionIdParam,
         body: extendBodySchema,
         response: { 200: subscriptionDetailResponseSchema },
       },
     },
     async (request) => {
-      await operations.extend(request.params.id, request.body, requireAuth(request));
+      await operations.extend(request.params.id, request.body, historyActorOf(request), signerOf(request));
       return detail(request.params.id, messages.extended);
     },
   );
@@ -113,7 +117,7 @@ export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await operations.grace(request.params.id, request.body, requireAuth(request));
+      await operations.grace(request.params.id, request.body, historyActorOf(request));
       return detail(request.params.id, messages.graceGranted);
     },
   );
@@ -130,7 +134,7 @@ export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await operations.resume(request.params.id, requireAuth(request));
+      await operations.resume(request.params.id, historyActorOf(request));
       return detail(request.params.id, messages.resumed);
     },
   );
@@ -148,7 +152,7 @@ export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await operations.cancel(request.params.id, request.body, requireAuth(request));
+      await operations.cancel(request.params.id, request.body, historyActorOf(request));
       return detail(
         request.params.id,
         request.body.when === 'now' ? messages.cancelledNow : messages.cancelledAtPeriodEnd,
@@ -168,7 +172,7 @@ export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const outcome = await operations.retry(request.params.id, requireAuth(request));
+      const outcome = await operations.retry(request.params.id, historyActorOf(request));
       return detail(
         request.params.id,
         outcome.paid ? messages.retried : messages.retryFailed(outcome.message ?? 'Payment failed'),
@@ -188,7 +192,7 @@ export const subscriptionOperationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      await operations.sendCardUpdate(request.params.id, requireAuth(request));
+      await operations.sendCardUpdate(request.params.id, historyActorOf(request));
       return detail(request.params.id, messages.cardUpdateSent);
     },
   );

@@ -9,7 +9,8 @@ import {
 import { checkoutMessages } from '@app/contract/subscriptions';
 import { mailOutbox } from '#api/db/schema/mail.ts';
 import { signInWithPermissions } from '#api/test/admin-with-permissions.ts';
-import { createTestApp, type TestApp } from '#api/test/test-app.ts';
+import { createTestApp, testAdmin, type TestApp } from '#api/test/test-app.ts';
+import { contentHashOf } from '../signatures/canonical-json.ts';
 import { machineWithSerial, subscriptionRequests } from './subscription-test-requests.ts';
 
 /*
@@ -20,6 +21,8 @@ import { machineWithSerial, subscriptionRequests } from './subscription-test-req
  */
 
 const day = 86_400_000;
+/** Extending is signed with the first admin's password (decision 083). */
+const signature = { meaning: 'responsibility', password: testAdmin.password } as const;
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
@@ -90,7 +93,7 @@ describe('permissions', () => {
       expect(res.json().msg).toBe(permissionMessages.missing('subscriptions.manage'));
     }
     for (const [url, body] of [
-      [paths.extend(id), { paidThrough: isoDay(60 * day), reason: 'Goodwill' }],
+      [paths.extend(id), { paidThrough: isoDay(60 * day), reason: 'Goodwill', signature }],
       [paths.grace(id), { until: isoDay(40 * day), reason: 'Goodwill' }],
     ] as const) {
       const res = await post(url, body, manager.token);
@@ -187,18 +190,30 @@ describe('the link', () => {
 });
 
 describe('time without payment', () => {
-  it('extends the paid-through date with a reason after a step-up: a lapsed machine is active again', async () => {
+  it('extends the paid-through date with a reason, signed: a lapsed machine is active again', async () => {
     const { id, deviceId } = await subscription({ isRecurring: false });
     await later(400 * day);
     await t.app.licences.sweep();
     expect((await licenceOf(deviceId)).state).toBe('lapsed');
 
-    const body = { paidThrough: isoDay(30 * day), reason: 'Service credit' };
+    const body = { paidThrough: isoDay(30 * day), reason: 'Service credit', signature };
+    // The signature is the confirmation (decision 083): a session that has not stepped up lately
+    // is not asked for one; a wrong password is refused under its field, and nothing is extended.
     const fresh = await t.loginWithoutStepUp();
-    expect((await post(paths.extend(id), body, fresh)).json().data).toMatchObject({ stepUpRequired: true });
+    const wrong = await post(
+      paths.extend(id),
+      { ...body, signature: { ...signature, password: 'Not-The-Passw0rd' } },
+      fresh,
+    );
+    expect([wrong.statusCode, wrong.json().data.errors]).toEqual([
+      400,
+      [{ path: 'signature.password', message: 'Password is incorrect' }],
+    ]);
+    const unsigned = await post(paths.extend(id), { paidThrough: body.paidThrough, reason: body.reason });
+    expect(unsigned.json().data.errors).toEqual([{ path: 'signature', message: 'Signature is required' }]);
+    expect(await kinds(id)).not.toContain('extended');
 
-    await t.stepUp(token);
-    const missing = await post(paths.extend(id), { paidThrough: body.paidThrough });
+    const missing = await post(paths.extend(id), { paidThrough: body.paidThrough, signature });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().data.errors[0].path).toBe('reason');
     const bad = await post(paths.extend(id), { ...body, paidThrough: '2020-13-01' });
@@ -210,15 +225,33 @@ describe('time without payment', () => {
       data: { errors: [{ path: 'paidThrough' }] },
     });
 
-    const res = await post(paths.extend(id), body);
+    const res = await post(paths.extend(id), body, fresh);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.plan.paidThrough).toBe(`${body.paidThrough}T23:59:59.999Z`);
     expect(res.json().data.machine.licenceState).toBe('active');
-    expect(eventOf(res.json().data, 'extended')).toMatchObject({
+    const extended = eventOf(res.json().data, 'extended') as unknown as { detail: Record<string, string> };
+    expect(extended).toMatchObject({
       kind: 'extended',
       actor: 'admin@example.com',
       detail: { reason: 'Service credit' },
     });
+    // The timeline's event shows its signature, bound to the subscription, the dates and the reason.
+    expect(extended).toMatchObject({
+      signature: {
+        id: extended.detail.signatureId,
+        signerEmail: 'admin@example.com',
+        meaning: 'responsibility',
+        signedAt: t.clock.now.toISOString(),
+        contentHash: contentHashOf({
+          subscriptionId: id,
+          email: (await rowOf(id)).email,
+          from: extended.detail.from,
+          paidThrough: `${body.paidThrough}T23:59:59.999Z`,
+          reason: 'Service credit',
+        }),
+      },
+    });
+    expect(eventOf(res.json().data, 'created')).not.toHaveProperty('signature');
     expect(
       (await licenceOf(deviceId)).events.find((e: { cause: string }) => e.cause === 'admin'),
     ).toMatchObject({

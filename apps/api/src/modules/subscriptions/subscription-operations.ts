@@ -4,7 +4,6 @@ import {
   cardUpdatePagePath,
   subscriptionOperationMessages as messages,
   type CancelBody,
-  type ExtendBody,
   type GraceBody,
   type SubscriptionOperationName,
   checkoutPagePath,
@@ -29,7 +28,6 @@ import {
   demoCardOnFile,
   endOfDay,
   fieldError,
-  iso,
   loadSubscription,
   planLive,
   refusalOf,
@@ -132,30 +130,6 @@ export function createSubscriptionOperations({
           .returning({ id: subscriptions.id });
         if (!updated.length) throw new ConflictError(messages.alreadyPaid);
       });
-    },
-
-    /** Moves the paid-through date later (our record: the machine's licence); a failed renewal is forgiven. */
-    async extend(id: string, body: ExtendBody, admin: Admin) {
-      const row = await load(id);
-      assertFits(row, 'extend');
-      const paidThrough = endOfDay(body.paidThrough);
-      if (paidThrough <= row.paidThrough!) throw fieldError('paidThrough', messages.paidThroughNotLater);
-      if (paidThrough.getTime() > now().getTime() + 731 * day)
-        throw fieldError('paidThrough', messages.paidThroughTooFar);
-      await commit(
-        row,
-        admin,
-        {
-          kind: 'extended',
-          reason: body.reason,
-          detail: { paidThrough: paidThrough.toISOString(), from: iso(row.paidThrough) },
-        },
-        (tx, at) =>
-          tx
-            .update(subscriptions)
-            .set({ paidThrough, renewalFailedAt: null, updatedAt: at })
-            .where(eq(subscriptions.id, id)),
-      );
     },
 
     /**

@@ -18,6 +18,7 @@ import type { Licences } from '#api/modules/licences/licences-service.ts';
 import { createPaymentStateMachine } from './payment-state-machine.ts';
 import { providerCall } from './provider-call.ts';
 import { recordEvent } from './subscription-history.ts';
+import type { SignatureService } from '../signatures/signature-service.ts';
 import {
   demoCardOnFile,
   fieldError,
@@ -27,6 +28,7 @@ import {
   refusalOf,
 } from './subscription-operation-rules.ts';
 import { effectiveStatus } from './subscription-status.ts';
+import { customerNameOf } from './subscription-customer.ts';
 import { subscriptionView } from './subscription-views.ts';
 
 type Deps = {
@@ -36,13 +38,15 @@ type Deps = {
   publicUrl: string;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'error'>;
+  /** The timeline shows each extension's signature (decision 083). */
+  signatures: Pick<SignatureService, 'listFor'>;
 };
 
 /**
  * The subscription page (issue 34 item 5): its details, machine, payments and timeline, each
  * payment's receipt, and the demo provider's public receipt page and card-update form.
  */
-export function createSubscriptionPage({ db, licences, provider, publicUrl, now, log }: Deps) {
+export function createSubscriptionPage({ db, licences, provider, publicUrl, now, log, signatures }: Deps) {
   const states = createPaymentStateMachine({ provider, now, licences });
   const callProvider = providerCall(provider, log);
   const linkOf = (id: string) => `${publicUrl}${checkoutPagePath(id)}`;
@@ -79,13 +83,22 @@ export function createSubscriptionPage({ db, licences, provider, publicUrl, now,
           .limit(500),
         demoCardOnFile(db, id),
       ]);
+      // The extensions' signatures, each shown with its timeline event (decision 083).
+      const signed = (await signatures.listFor('subscription-extension', [id])).get(id)!;
       const operations = Object.fromEntries(
         (['resend', 'revoke', 'extend', 'grace', 'resume', 'cancel', 'retry', 'cardUpdate'] as const).map(
           (op) => [op, refusalOf(row, op, at) === null],
         ),
       ) as Record<SubscriptionOperationName, boolean>;
       return {
-        subscription: { ...subscriptionView(row, at, linkOf(row.id)), status: effectiveStatus(row, at) },
+        subscription: {
+          ...subscriptionView(
+            { ...row, customerName: await customerNameOf(db, row.customerId) },
+            at,
+            linkOf(row.id),
+          ),
+          status: effectiveStatus(row, at),
+        },
         machine: machine
           ? {
               _id: machine.id,
@@ -115,13 +128,18 @@ export function createSubscriptionPage({ db, licences, provider, publicUrl, now,
           provider: p.provider,
           receiptUrl: receiptOf(publicUrl, p),
         })),
-        timeline: events.map((e) => ({
-          _id: e.id,
-          at: e.at.toISOString(),
-          kind: e.kind as SubscriptionEventKind,
-          actor: e.actorEmail,
-          detail: e.detail as SubscriptionEventDetail,
-        })),
+        timeline: events.map((e) => {
+          const detail = e.detail as SubscriptionEventDetail;
+          const signature = signed.find((s) => s.id === detail.signatureId);
+          return {
+            _id: e.id,
+            at: e.at.toISOString(),
+            kind: e.kind as SubscriptionEventKind,
+            actor: e.actorEmail,
+            detail,
+            ...(signature && { signature }),
+          };
+        }),
       };
     },
 

@@ -3,7 +3,11 @@ import type { SubscriptionRow } from './payment-state-machine.ts';
 import { effectiveStatus } from './subscription-status.ts';
 
 /** A link as the console lists it. */
-export const subscriptionView = (row: SubscriptionRow, at: Date, link: string): Subscription => ({
+export const subscriptionView = (
+  row: SubscriptionRow & { customerName?: string | null },
+  at: Date,
+  link: string,
+): Subscription => ({
   _id: row.id,
   fullName: row.fullName,
   email: row.email,
@@ -18,6 +22,8 @@ export const subscriptionView = (row: SubscriptionRow, at: Date, link: string): 
   paidAt: row.paidAt?.toISOString() ?? null,
   link,
   demoPayment: row.provider === 'demo',
+  customerId: row.customerId,
+  customerName: row.customerName ?? null,
 });
 
 /** What the customer's checkout page shows: no link, no payment details. */

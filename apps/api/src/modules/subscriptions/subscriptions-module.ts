@@ -2,6 +2,8 @@ import { defineModule } from '#api/app-module.ts';
 import { createPaymentProvider } from '#api/lib/payments/create-payment-provider.ts';
 import { createSubscriptionOperations } from './subscription-operations.ts';
 import { createSubscriptionPage } from './subscription-page.ts';
+import { createSubscriptionExtension } from './subscription-extension.ts';
+import { createSignatureService } from '../signatures/signature-service.ts';
 import { subscriptionOperationsRoutes } from './subscription-operations-routes.ts';
 import { subscriptionsRoutes } from './subscriptions-routes.ts';
 import { createSubscriptionsService } from './subscriptions-service.ts';
@@ -12,7 +14,7 @@ import { createSubscriptionsService } from './subscriptions-service.ts';
  */
 export const subscriptionsModule = defineModule({
   name: 'subscriptions',
-  async register(app, { db, mailer, config, now, log, licences }) {
+  async register(app, { db, mailer, config, now, log, licences, mfa }) {
     const deps = {
       db,
       licences,
@@ -24,10 +26,16 @@ export const subscriptionsModule = defineModule({
       log,
     };
     const subscriptions = createSubscriptionsService(deps);
+    const signatures = createSignatureService({ db, mfa, now });
     app.decorate('subscriptions', subscriptions);
     await app.register(subscriptionsRoutes, { subscriptions });
     await app.register(subscriptionOperationsRoutes, {
-      operations: { ...createSubscriptionOperations(deps), ...createSubscriptionPage(deps) },
+      operations: {
+        ...createSubscriptionOperations(deps),
+        ...createSubscriptionPage({ ...deps, signatures }),
+        // Extending the paid-through date is signed (decision 083).
+        ...createSubscriptionExtension({ ...deps, signatures }),
+      },
     });
   },
   jobs: (app, { config }) => [

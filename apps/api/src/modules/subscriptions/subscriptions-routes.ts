@@ -20,7 +20,7 @@ import {
 } from '@app/contract/subscriptions';
 import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
-import { requireAuth } from '#api/lib/request-context.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import type { SubscriptionsService } from './subscriptions-service.ts';
 
 const webhookResponseSchema = envelope(z.object({ received: z.boolean(), duplicate: z.boolean() }));
@@ -66,8 +66,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
       },
     },
     async (request, reply) => {
-      const { userId, email } = requireAuth(request);
-      const created = await subscriptions.create(request.body, userId, email);
+      const created = await subscriptions.create(request.body, historyActorOf(request));
       return reply.code(201).send(ok(created, subscriptionMessages.created, 201));
     },
   );

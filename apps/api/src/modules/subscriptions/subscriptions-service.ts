@@ -18,6 +18,7 @@ import type { Licences } from '#api/modules/licences/licences-service.ts';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '#api/lib/errors.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
 import { offsetOf, pageCount } from '#api/lib/pagination.ts';
+import { recordActor, type HistoryActor } from '#api/lib/record-history.ts';
 import type { DemoProvider } from '#api/lib/payments/demo-provider.ts';
 import {
   addPeriod,
@@ -34,6 +35,7 @@ import { linkMail } from './subscription-link-mail.ts';
 import { recordEvent, recordFirstEvent } from './subscription-history.ts';
 import { createSubscriptionSweep } from './subscription-sweep.ts';
 import { machineOfSerial, providerCall } from './provider-call.ts';
+import { customerOfSubscription, subscriptionWithCustomer } from './subscription-customer.ts';
 import { loadSubscription } from './subscription-operation-rules.ts';
 
 type Deps = {
@@ -65,7 +67,8 @@ export function createSubscriptionsService({
 }: Deps) {
   const linkOf = (id: string) => `${publicUrl}${checkoutPagePath(id)}`;
 
-  const toSubscription = (row: Row) => subscriptionView(row, now(), linkOf(row.id));
+  const toSubscription = (row: Row & { customerName?: string | null }) =>
+    subscriptionView(row, now(), linkOf(row.id));
   const toSummary = (row: Row) => checkoutSummaryView(row, now());
 
   /** The customer's link, or their page's 404. */
@@ -93,7 +96,7 @@ export function createSubscriptionsService({
       const where = subscriptionFilter(filters, now());
       const [rows, [total]] = await Promise.all([
         db
-          .select()
+          .select(subscriptionWithCustomer)
           .from(subscriptions)
           .where(where)
           .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
@@ -116,14 +119,14 @@ export function createSubscriptionsService({
      * mail are committed together: a crash in between never leaves a link nobody was sent. The
      * answer does not wait for the SMTP server: the mail goes out (and is retried) after it.
      */
-    async create(
-      input: CreateSubscriptionBody,
-      createdBy: string | null,
-      createdByEmail: string | null = null,
-    ): Promise<Subscription> {
+    async create(input: CreateSubscriptionBody, admin: HistoryActor | null): Promise<Subscription> {
+      const createdBy = admin?.userId ?? null;
       const deviceId = await deviceOfSerial(input.machineSerialNumber);
+      const customer = await customerOfSubscription(db, deviceId, input.customerId);
       const at = now();
       const { row, startMail } = await db.transaction(async (tx) => {
+        // Its history starts with the values it was created with, by this admin (decision 081).
+        await recordActor(tx as unknown as Db, admin);
         const [created] = await tx
           .insert(subscriptions)
           .values({
@@ -140,10 +143,11 @@ export function createSubscriptionsService({
             expiredAt: new Date(at.getTime() + linkDays * 24 * 3600_000),
             createdBy,
             deviceId,
+            customerId: customer?.id ?? null,
           })
           .returning();
         const startMail = await mailer.sendWithin(tx, linkMail(created!, linkOf(created!.id)));
-        const actor = createdBy && createdByEmail ? { userId: createdBy, email: createdByEmail } : null;
+        const actor = admin ? { userId: admin.userId, email: admin.email } : null;
         await recordEvent(tx, { subscriptionId: created!.id, kind: 'created', at, actor });
         await recordEvent(tx, {
           subscriptionId: created!.id,
@@ -155,7 +159,7 @@ export function createSubscriptionsService({
         return { row: created!, startMail };
       });
       startMail();
-      return toSubscription(row);
+      return toSubscription({ ...row, customerName: customer?.name ?? null });
     },
 
     /** The customer's page: its first load is the timeline's 'opened'. */

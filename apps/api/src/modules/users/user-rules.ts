@@ -1,4 +1,4 @@
-import { or, sql } from 'drizzle-orm';
+import { and, isNull, or, sql } from 'drizzle-orm';
 import { userMessages } from '@app/contract/users';
 import { users } from '#api/db/schema/users.ts';
 import { outrankRefusal, type Actor } from '#api/lib/grant-rules.ts';
@@ -9,15 +9,24 @@ import { containsPattern } from '#api/lib/pagination.ts';
  * the list shows and a row the single delete refuses is refused in bulk for the same reason.
  */
 
+/**
+ * The supplier's own users: User Management lists, opens, changes and deletes only them. A clinic's
+ * users are the clinic's (its manager, and the customer's detail page; decision 088).
+ */
+export const supplierUser = isNull(users.customerId);
+
 /** The users list's search: user name, email or phone containing the text. */
 export const userSearchWhere = (search: string | undefined) =>
-  search
-    ? or(
-        sql`${users.userName} ilike ${containsPattern(search)}`,
-        sql`${users.email} ilike ${containsPattern(search)}`,
-        sql`${users.phone} ilike ${containsPattern(search)}`,
-      )
-    : undefined;
+  and(
+    supplierUser,
+    search
+      ? or(
+          sql`${users.userName} ilike ${containsPattern(search)}`,
+          sql`${users.email} ilike ${containsPattern(search)}`,
+          sql`${users.phone} ilike ${containsPattern(search)}`,
+        )
+      : undefined,
+  );
 
 /** Why this admin may not delete this user (null: they may). */
 export function deleteRefusal(

@@ -1,4 +1,4 @@
-import { desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { bulkLimit, bulkMessages, type BulkResult, type BulkRowResult } from '@app/contract/bulk-actions';
 import { userMessages, type UserBulkDeleteBody } from '@app/contract/users';
 import type { Db } from '#api/db/client.ts';
@@ -6,7 +6,8 @@ import { roles, users } from '#api/db/schema/users.ts';
 import { chunksOf } from '#api/lib/chunks.ts';
 import { BadRequestError } from '#api/lib/errors.ts';
 import { heldPermissions, type Actor } from '#api/lib/grant-rules.ts';
-import { deleteRefusal, userSearchWhere } from './user-rules.ts';
+import { recordActor, type HistoryActor } from '#api/lib/record-history.ts';
+import { deleteRefusal, supplierUser, userSearchWhere } from './user-rules.ts';
 
 type Candidate = { id: string; userName: string; isDeletable: boolean | null; permissions: string[] | null };
 const candidateColumns = {
@@ -29,7 +30,7 @@ export function createUserBulkDelete({ db }: { db: Db }) {
         .select(candidateColumns)
         .from(users)
         .leftJoin(roles, eq(users.roleId, roles.id))
-        .where(inArray(users.id, run)))
+        .where(and(inArray(users.id, run), supplierUser)))
         found.set(row.id, row);
     return found;
   }
@@ -52,6 +53,7 @@ export function createUserBulkDelete({ db }: { db: Db }) {
   return async function bulkRemove(
     actor: Actor,
     body: UserBulkDeleteBody,
+    history: HistoryActor | null,
   ): Promise<BulkResult & { doneIds: string[] }> {
     const found = body.ids ? await picked(body.ids) : null;
     const ids = body.ids ?? [];
@@ -60,6 +62,8 @@ export function createUserBulkDelete({ db }: { db: Db }) {
     const deleted = new Set<string>();
     if (allowed.length)
       await db.transaction(async (tx) => {
+        // Each removed user's last values stay in their history, with who removed them (decision 081).
+        await recordActor(tx as unknown as Db, history);
         for (const run of chunksOf(allowed.map((c) => c.id)))
           for (const row of await tx.delete(users).where(inArray(users.id, run)).returning({ id: users.id }))
             deleted.add(row.id);

@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { firstNotHeld, grantMessages } from '@app/contract/permissions';
 import { userMessages } from '@app/contract/users';
 import type { Db } from '#api/db/client.ts';
 import { roles, users } from '#api/db/schema/users.ts';
 import { ForbiddenError } from '#api/lib/errors.ts';
 import { heldPermissions, outrankRefusal, type Actor } from '#api/lib/grant-rules.ts';
-import { deleteRefusal } from './user-rules.ts';
+import { deleteRefusal, supplierUser } from './user-rules.ts';
 
 /**
  * What User Management's routes check before any step-up is asked (decisions 046 and 063): whether
@@ -24,7 +24,7 @@ export function createUserGrants({ db }: { db: Db }) {
         })
         .from(users)
         .leftJoin(roles, eq(users.roleId, roles.id))
-        .where(eq(users.id, userId))
+        .where(and(eq(users.id, userId), supplierUser))
         .limit(1)
     )[0];
 

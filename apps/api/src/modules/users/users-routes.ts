@@ -17,6 +17,7 @@ import {
 } from '@app/contract/users';
 import { csvExportRoute } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
+import { historyActorOf } from '#api/lib/record-history.ts';
 import { requireAuth } from '#api/lib/request-context.ts';
 import type { UsersService } from './users-service.ts';
 
@@ -74,7 +75,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
         },
       },
       async function createUser(request, reply) {
-        const user = await users.create(request.body);
+        const user = await users.create(request.body, historyActorOf(request));
         return reply.code(201).send(ok(user, userMessages.created, 201));
       },
     );
@@ -94,7 +95,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       },
     },
     async function bulkDeleteUsers(request) {
-      const { doneIds, ...answer } = await users.bulkRemove(requireAuth(request), request.body);
+      const { doneIds, ...answer } = await users.bulkRemove(
+        requireAuth(request),
+        request.body,
+        historyActorOf(request),
+      );
       request.auditFields = [];
       request.auditActedIds = doneIds;
       return ok(answer, bulkSummary(answer));
@@ -140,7 +145,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     },
     async function updateUser(request) {
       return ok(
-        await users.update(request.params.id, request.body, requireAuth(request)),
+        await users.update(request.params.id, request.body, historyActorOf(request)),
         userMessages.updated,
       );
     },
@@ -166,7 +171,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       },
     },
     async function deleteUser(request) {
-      await users.remove(requireAuth(request), request.params.id);
+      await users.remove(requireAuth(request), request.params.id, historyActorOf(request));
       return ok(null, userMessages.deleted);
     },
   );

@@ -17,7 +17,8 @@ import { pageCount, pgErrorCode } from '#api/lib/pagination.ts';
 import type { Mailer } from '#api/lib/mailer.ts';
 import { hashPassword } from '#api/lib/passwords.ts';
 import type { Actor } from '#api/lib/grant-rules.ts';
-import { deleteRefusal, userSearchWhere } from './user-rules.ts';
+import { recordActor, withActor, type HistoryActor } from '#api/lib/record-history.ts';
+import { deleteRefusal, supplierUser, userSearchWhere } from './user-rules.ts';
 import { createUserBulkDelete } from './users-bulk-delete.ts';
 import { createUserGrants } from './users-grants.ts';
 import { emailChangedMail } from './users-mail.ts';
@@ -55,7 +56,11 @@ const toUser = (r: Row): User => ({
   phone: r.phone,
   phonenumber: r.phone,
   roleId: r.roleId!,
-  role: r.roleName && r.roleType ? { _id: r.roleId!, roleName: r.roleName, type: r.roleType } : null,
+  // Every query here is of the supplier's own users (supplierUser): an app or admin role.
+  role:
+    r.roleName && r.roleType && r.roleType !== 'clinic'
+      ? { _id: r.roleId!, roleName: r.roleName, type: r.roleType }
+      : null,
   isDeletable: r.isDeletable ?? true,
   createdAt: r.createdAt!.toISOString(),
 });
@@ -83,7 +88,9 @@ export function createUsersService({
   const select = () => db.select(columns).from(users).leftJoin(roles, eq(users.roleId, roles.id));
 
   async function find(id: string) {
-    const [row] = await select().where(eq(users.id, id)).limit(1);
+    const [row] = await select()
+      .where(and(eq(users.id, id), supplierUser))
+      .limit(1);
     if (!row) throw new NotFoundError(userMessages.notFound);
     return row;
   }
@@ -92,7 +99,8 @@ export function createUsersService({
     const [role] = await db
       .select({ id: roles.id, type: roles.type })
       .from(roles)
-      .where(eq(roles.id, roleId))
+      // The clinic roles are given by an invitation only (decision 088).
+      .where(and(eq(roles.id, roleId), ne(roles.type, 'clinic')))
       .limit(1);
     if (!role) throw new BadRequestError(userMessages.roleNotFound);
     return role;
@@ -196,28 +204,32 @@ export function createUsersService({
       return toUser(await find(id));
     },
 
-    async create(body: UserCreateBody) {
+    async create(body: UserCreateBody, actor: HistoryActor | null) {
       const email = body.email.toLowerCase();
       await roleOf(body.roleId);
       await assertUnique(email, body.userName);
       assertNotCommonPassword(body.password, 'password');
       const passwordHash = await hashPassword(body.password);
-      const [created] = await db
-        .insert(users)
-        .values({
-          ...formColumns(body),
-          passwordHash,
-          isDeletable: true,
-          createdAt: now(),
-          updatedAt: now(),
-        })
-        .returning({ id: users.id })
-        .catch(conflictOnDuplicate);
+      const [created] = await withActor(db, actor, (tx) =>
+        tx
+          .insert(users)
+          .values({
+            ...formColumns(body),
+            passwordHash,
+            isDeletable: true,
+            createdAt: now(),
+            updatedAt: now(),
+          })
+          .returning({ id: users.id }),
+      ).catch(conflictOnDuplicate);
       return toUser(await find(created!.id));
     },
 
-    /** Everything but the password (docs/product.md §5.9: a password in the payload is ignored). */
-    async update(id: string, body: UserUpdateBody, actor: { email: string }) {
+    /**
+     * Everything but the password (docs/product.md §5.9: a password in the payload is ignored). The
+     * old and new values are in the user's history, with the admin (decision 081).
+     */
+    async update(id: string, body: UserUpdateBody, actor: HistoryActor) {
       const current = await find(id);
       if (current.isDeletable === false) throw new ForbiddenError(userMessages.protectedEdit);
       const email = body.email.toLowerCase();
@@ -226,6 +238,7 @@ export function createUsersService({
       const oldEmail = current.email!;
       // The notice to the old address is stored with the change (or not at all), sent once committed.
       const sendNotice = await db.transaction(async (tx) => {
+        await recordActor(tx as unknown as Db, actor);
         await tx
           .update(users)
           .set({ ...formColumns(body), updatedAt: now() })
@@ -251,12 +264,12 @@ export function createUsersService({
     },
 
     /** Sessions go with the user (sessions.user_id cascades), so their tokens stop working at once. */
-    async remove(actor: Actor, id: string) {
+    async remove(actor: Actor, id: string, history: HistoryActor | null) {
       const current = await grants.standingOf(id);
       if (!current) throw new NotFoundError(userMessages.notFound);
       const refusal = deleteRefusal(actor, current);
       if (refusal) throw new ForbiddenError(refusal);
-      await db.delete(users).where(eq(users.id, id));
+      await withActor(db, history, (tx) => tx.delete(users).where(and(eq(users.id, id), supplierUser)));
     },
 
     bulkRemove: createUserBulkDelete({ db }),

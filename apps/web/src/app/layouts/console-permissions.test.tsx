@@ -97,9 +97,14 @@ describe('the sidebar', () => {
       'Outbox',
       'Jobs',
       'User Management',
+      'Customers',
       'Subscription',
       'App Update',
+      'Field safety notices',
       'Alarms',
+      'Break-glass Review',
+      'Erasure Requests',
+      'Retention',
       'Account',
     ]);
   });

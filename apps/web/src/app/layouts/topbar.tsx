@@ -2,6 +2,7 @@ import { useState } from 'react';
 import defaultAvatar from '#web/assets/default-avatar.svg';
 import { MenuIcon } from '#web/components/icons.tsx';
 import { AlarmBell } from '#web/features/alarms/components/alarm-bell.tsx';
+import { BreakGlassBell } from '#web/features/break-glass/components/break-glass-bell.tsx';
 import { ProfileMenu } from './profile-menu.tsx';
 
 export type TopbarProps = {
@@ -31,6 +32,7 @@ export function Topbar({ sidebarOpen, onToggleSidebar, name, avatarUrl, onLogout
       </button>
       <div className="d-flex align-items-center gap-2 ms-auto">
         <AlarmBell />
+        <BreakGlassBell />
         <img
           src={src}
           alt={`Profile picture of ${name}`}

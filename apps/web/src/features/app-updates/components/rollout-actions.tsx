@@ -6,6 +6,7 @@ import { notifyError } from '#web/lib/api-client.ts';
 import { notify } from '#web/lib/notify.ts';
 import { useSession } from '#web/lib/use-session.ts';
 import { useChangeRollout } from '../api/change-rollout.ts';
+import { ApproveRolloutModal } from './approve-rollout-modal.tsx';
 
 type Offer = { label: string; body: RolloutChangeBody; text: string; danger?: boolean };
 
@@ -59,10 +60,12 @@ export function rolloutOffers(r: AppUpdateListItem, me: string | null): Offer[] 
 
 /**
  * The rollout buttons of each row, and the one confirmation they share: each button asks first,
- * the confirmation sends the change and toasts the server's message (or the error).
+ * the confirmation sends the change and toasts the server's message (or the error). Approve opens
+ * the signing dialog instead (decision 083).
  */
 export function useRolloutActions() {
   const [asked, setAsked] = useState<{ release: AppUpdateListItem; offer: Offer } | null>(null);
+  const [approving, setApproving] = useState<AppUpdateListItem | null>(null);
   const change = useChangeRollout();
   const me = useSession((s) => s.details?._id ?? null);
   const onConfirm = async () => {
@@ -86,7 +89,9 @@ export function useRolloutActions() {
           type="button"
           className={`btn btn-sm ${offer.danger ? 'btn-outline-danger' : 'btn-outline-primary'}`}
           aria-label={`${offer.label}: ${release.appName} ${release.versionName}`}
-          onClick={() => setAsked({ release, offer })}
+          onClick={() =>
+            offer.body.action === 'approve' ? setApproving(release) : setAsked({ release, offer })
+          }
         >
           {offer.label}
         </button>
@@ -94,17 +99,20 @@ export function useRolloutActions() {
     </div>
   );
   const modal = (
-    <ConfirmModal
-      show={asked !== null}
-      title={asked ? `${asked.offer.label}: ${asked.release.appName} ${asked.release.versionName}` : ''}
-      text={asked?.offer.text ?? ''}
-      confirmText={asked?.offer.label ?? 'Yes'}
-      cancelText="Cancel"
-      pendingText="Saving..."
-      isPending={change.isPending}
-      onConfirm={() => void onConfirm()}
-      onCancel={() => setAsked(null)}
-    />
+    <>
+      <ApproveRolloutModal release={approving} onClose={() => setApproving(null)} />
+      <ConfirmModal
+        show={asked !== null}
+        title={asked ? `${asked.offer.label}: ${asked.release.appName} ${asked.release.versionName}` : ''}
+        text={asked?.offer.text ?? ''}
+        confirmText={asked?.offer.label ?? 'Yes'}
+        cancelText="Cancel"
+        pendingText="Saving..."
+        isPending={change.isPending}
+        onConfirm={() => void onConfirm()}
+        onCancel={() => setAsked(null)}
+      />
+    </>
   );
   return { buttons, modal };
 }

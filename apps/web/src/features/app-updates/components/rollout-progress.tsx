@@ -1,9 +1,11 @@
 import { rolloutProgressText, rolloutStateLabels } from '@app/contract/app-update-rollouts';
 import type { AppUpdateListItem } from '@app/contract/app-updates';
+import { SignatureLines } from '#web/components/signature-line.tsx';
 
 /**
  * A release's rollout: its state and stage, and a bar of the targeted machines that report it
- * (from their check-ins), with the figures in words for screen readers and sighted users alike.
+ * (from their check-ins), with the figures in words for screen readers and sighted users alike,
+ * and the signatures of its approvals.
  */
 export function RolloutProgress({ release }: { release: AppUpdateListItem }) {
   const { targeted, updated } = release.progress;
@@ -32,6 +34,8 @@ export function RolloutProgress({ release }: { release: AppUpdateListItem }) {
         <div className="progress-bar" style={{ width: `${share}%` }} />
       </div>
       <div className="small text-body-secondary">{rolloutProgressText(release.progress)}</div>
+      {/* The second admins' signed approvals (decision 083). */}
+      <SignatureLines signatures={release.signatures} />
     </div>
   );
 }

@@ -6,7 +6,8 @@ import { failure, ok } from '#web/test/fixtures.ts';
 import { headersOf, keptListPreferences, reorderAndHide } from '#web/test/list-preferences.ts';
 import { renderPage } from '#web/test/render-router.tsx';
 import { signedInForEachTest } from '#web/test/session.ts';
-import { serveTestApi } from '#web/test/test-api.ts';
+import { heldAnswer, serveTestApi } from '#web/test/test-api.ts';
+import type { Answer } from '#web/test/http-server.ts';
 import { AppUpdatesPage } from './app-updates-page.tsx';
 
 signedInForEachTest();
@@ -42,10 +43,13 @@ const release = (n: number): AppUpdateListItem => ({
     waitingForWindow: 0,
     waitingForTreatment: 0,
   },
+  signatures: [],
 });
 
 const prefs = keptListPreferences('app-updates');
+let holdPreferences: Promise<Answer> | null = null;
 const api = serveTestApi((request, url) => {
+  if (holdPreferences && url.pathname === '/api/v1/admin/preferences') return holdPreferences;
   const answered = prefs.answer(request, url);
   if (answered) return answered;
   if (url.pathname === '/api/v1/admin/system/updates/all') {
@@ -83,5 +87,23 @@ describe('App Update list preferences', { timeout: 20_000 }, () => {
     expect(
       ((await screen.findByRole('checkbox', { name: /Version Name/ })) as HTMLInputElement).disabled,
     ).toBe(true);
+  });
+
+  it('keeps a column shown while the first read of the preferences was on its way', async () => {
+    const held = heldAnswer();
+    holdPreferences = held.answer;
+    open();
+    await userEvent.click(await screen.findByRole('button', { name: 'Columns' }));
+    const updateType = await screen.findByRole('checkbox', { name: /Update Type/ });
+    await userEvent.click(updateType);
+    expect((updateType as HTMLInputElement).checked).toBe(true);
+    // The read answers with what was kept before the click: nothing.
+    holdPreferences = null;
+    held.release(ok({ lists: {}, colorMode: 'system' }));
+    await userEvent.keyboard('{Escape}');
+    const table = await screen.findByRole('table', { name: 'App updates' });
+    await within(table).findByText('1.1.0');
+    expect(headersOf(table)).toContain('Update Type');
+    await waitFor(() => expect(prefs.kept?.columns).toContain('updateType'));
   });
 });

@@ -48,6 +48,7 @@ const saved: AppUpdateListItem = {
     waitingForWindow: 0,
     waitingForTreatment: 0,
   },
+  signatures: [],
 };
 
 /** A release rolled out to 25 %: four machines targeted, one of them updated. */

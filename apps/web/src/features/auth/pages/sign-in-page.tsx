@@ -5,7 +5,7 @@ import { paths } from '#web/lib/paths.ts';
 import { DeviceIcon } from '#web/components/base-icons.tsx';
 import { notify } from '#web/lib/notify.ts';
 import { startSession } from '#web/lib/session-store.ts';
-import { useToken } from '#web/lib/use-session.ts';
+import { useSession, useToken } from '#web/lib/use-session.ts';
 import { SignInForm } from '../components/sign-in-form.tsx';
 import type { SignInResult, SignInSession } from '../api/sign-in.ts';
 
@@ -15,13 +15,16 @@ const MfaStep = lazy(() => import('../components/mfa-step.tsx').then((m) => ({ d
 /** /login-admin, /login and /: docs/product.md §2.1 "Sign-in screen". */
 export function SignInPage() {
   const token = useToken();
+  const clinicUser = useSession((s) => s.details?.role?.type === 'clinic');
   const navigate = useNavigate();
   // Set with the new session so this page does not also send the admin to /admin/device.
   const [signedInHere, setSignedInHere] = useState(false);
   // Two-step sign-in: the password was right and a code (or enrolment) is due.
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
 
-  if (token && !signedInHere) return <Navigate to={paths.devices.href()} replace />;
+  // A clinic user's session belongs in the clinic portal (decision 088).
+  if (token && !signedInHere)
+    return <Navigate to={clinicUser ? paths.clinic.href() : paths.devices.href()} replace />;
 
   const onSignedIn = (result: SignInResult) => {
     if ('mfa' in result) {
@@ -35,7 +38,7 @@ export function SignInPage() {
     // A failed attempt's toast is no longer true.
     notify.dismiss();
     startSession(admin, accessToken);
-    void navigate(paths.dashboard.href());
+    void navigate(admin.role?.type === 'clinic' ? paths.clinic.href() : paths.dashboard.href());
   };
 
   return (

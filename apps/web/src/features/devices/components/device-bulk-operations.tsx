@@ -7,14 +7,15 @@ import { FormModal, useFormModal } from '#web/components/form-modal.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import type { DeviceBulkSelection } from '../api/bulk-device-status.ts';
 import { useAddToGroup, useSendCommandBatch, useStaticGroups } from '../api/bulk-machine-operations.ts';
+import { BulkAssignCustomer } from './bulk-assign-customer.tsx';
 import { CommandForm } from './send-command-modal.tsx';
 
 const machines = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'machine' : 'machines'}`;
 
 /**
- * Device Management's "Send command" (commands.send) and "Add to group" (groups.manage) for the
- * machines picked or all matching (issue 37 items 1 and 5): buttons for the selection bar, and
- * their dialogs.
+ * Device Management's "Send command" (commands.send), "Add to group" (groups.manage) and "Assign to
+ * customer" (customers.manage, issue 39 item 2) for the machines picked or all matching (issue 37
+ * items 1 and 5): buttons for the selection bar, and their dialogs.
  */
 export function DeviceBulkOperations({
   selection,
@@ -25,7 +26,8 @@ export function DeviceBulkOperations({
 }) {
   const maySend = useCan('commands.send');
   const mayGroup = useCan('groups.manage');
-  const [open, setOpen] = useState<'command' | 'group' | null>(null);
+  const mayAssign = useCan('customers.manage');
+  const [open, setOpen] = useState<'command' | 'group' | 'customer' | null>(null);
   const send = useSendCommandBatch(selection);
   const close = () => setOpen(null);
   return (
@@ -39,6 +41,14 @@ export function DeviceBulkOperations({
         <button type="button" className="btn btn-sm btn-outline-primary" onClick={() => setOpen('group')}>
           Add to group
         </button>
+      ) : null}
+      {mayAssign ? (
+        <button type="button" className="btn btn-sm btn-outline-primary" onClick={() => setOpen('customer')}>
+          Assign to customer
+        </button>
+      ) : null}
+      {mayAssign ? (
+        <BulkAssignCustomer selection={selection} count={count} show={open === 'customer'} onClose={close} />
       ) : null}
       {maySend ? (
         <CommandForm

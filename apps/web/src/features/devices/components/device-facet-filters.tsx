@@ -7,6 +7,7 @@ import {
   parseAppVersionFilter,
   type DeviceFilterQuery,
 } from '@app/contract/device-filters';
+import { noCustomerFilter, noCustomerLabel } from '@app/contract/customers-texts';
 import {
   deviceStatuses,
   deviceStatusLabels,
@@ -32,6 +33,7 @@ const facetNames = [
   'country',
   'city',
   'appVersion',
+  'customer',
 ] as const;
 export type DeviceFacetFilters = Omit<DeviceFilterQuery, 'search'>;
 
@@ -66,6 +68,9 @@ const endsOptions = [String(licenceLapsingDays), '30'].map((days) => ({
   value: days,
   label: endsLabel(days),
 }));
+
+/** A customer in the URL no machine is with now (a link, a saved view): named by its id. */
+const customerLabel = (value: string) => (value === noCustomerFilter ? noCustomerLabel : `Customer ${value}`);
 
 const settingsOptions = settingsFilters.map((value) => ({ value, label: settingsFilterLabels[value] }));
 const commandsOptions = [{ value: 'failed', label: `Failed in the last ${failedCommandDays} days` }];
@@ -150,6 +155,16 @@ export function DeviceFacetSelects({ filters }: { filters: ReturnType<typeof use
         options={facetOptions(facets.data?.appVersions, values.appVersion, appVersionLabel)}
         onChange={(appVersion) => set({ appVersion })}
       />
+      {/* Ours (issue 39): offered when the server counts machines per customer. */}
+      {facets.data?.customers ? (
+        <FilterSelect
+          label="Customer"
+          allLabel="Any customer"
+          value={values.customer ?? ''}
+          options={facetOptions(facets.data.customers, values.customer, customerLabel)}
+          onChange={(customer) => set({ customer })}
+        />
+      ) : null}
       {filters.active ? (
         <button type="button" className="btn btn-sm btn-link" onClick={filters.clear}>
           Clear filters

@@ -34,6 +34,7 @@ const defaults: MachineSettingsView = {
     logLevel: { source: 'default', group: null },
     language: { source: 'default', group: null },
     timeZone: { source: 'default', group: null },
+    licenceOfflineDays: { source: 'default', group: null },
   },
   own: {},
   version: 0,
@@ -41,14 +42,24 @@ const defaults: MachineSettingsView = {
   appliedAt: null,
   driftSince: null,
 };
-/** Its own heartbeat, the fleet's log level, a group's language, the default zone; not applied yet. */
+/**
+ * Its own heartbeat, the fleet's log level, a group's language and licence validity, the default
+ * zone; not applied yet.
+ */
 const mixed: MachineSettingsView = {
-  effective: { heartbeatSeconds: 60, logLevel: 'debug', language: 'de', timeZone: 'UTC' },
+  effective: {
+    heartbeatSeconds: 60,
+    logLevel: 'debug',
+    language: 'de',
+    timeZone: 'UTC',
+    licenceOfflineDays: 3,
+  },
   sources: {
     heartbeatSeconds: { source: 'machine', group: null },
     logLevel: { source: 'fleet', group: null },
     language: { source: 'group', group: { _id: 'g1', name: 'Night shift' } },
     timeZone: { source: 'default', group: null },
+    licenceOfflineDays: { source: 'group', group: { _id: 'g1', name: 'Night shift' } },
   },
   own: { heartbeatSeconds: 60 },
   version: 4,
@@ -65,6 +76,14 @@ serveTestApi((request, url): Answer => {
   if (request.method === 'GET') return getFails ? failure(500, 'Something went wrong') : ok(state);
   const body = JSON.parse(request.body) as SettingsChangeBody;
   sent.push(body);
+  // Above the server's LICENCE_OFFLINE_DAYS (7 here): only the server knows its maximum.
+  if (body.licenceOfflineDays === 30) {
+    const message = settingsMessages.licenceOfflineDaysAbove(7);
+    return {
+      status: 400,
+      body: { code: 400, msg: message, data: { errors: [{ path: 'licenceOfflineDays', message }] } },
+    };
+  }
   // A zone the browser knows but this server's runtime, say, does not: the server has the last word.
   if (body.timeZone === 'Europe/Kyiv')
     return {
@@ -112,6 +131,7 @@ describe('the Settings card', () => {
     expect(row(region, 'Log level')).toEqual(['debug', 'Fleet default']);
     expect(row(region, 'Language')).toEqual(['German', 'Group Night shift']);
     expect(row(region, 'Time zone')).toEqual(['UTC', 'Default']);
+    expect(row(region, 'Offline licence validity')).toEqual(['3 days', 'Group Night shift']);
 
     state = { ...mixed, appliedVersion: 4, driftSince: null };
     renderCard();
@@ -124,6 +144,7 @@ describe('the Settings card', () => {
     await within(region).findByText('Defaults');
     expect(row(region, 'Heartbeat interval')).toEqual(['300 s', 'Default']);
     expect(row(region, 'Language')).toEqual(['English', 'Default']);
+    expect(row(region, 'Offline licence validity')).toEqual(['7 days', 'Default']);
   });
 
   it('says when the settings could not be loaded and loads them again on Try again', async () => {
@@ -177,6 +198,35 @@ describe('the Settings card', () => {
     await within(region).findByText('Europe/Amsterdam');
     expect(row(region, 'Heartbeat interval')).toEqual(['300 s', 'Default']);
     expect(row(region, 'Language')).toEqual(['German', 'This machine']);
+  });
+
+  it("sets the machine's own offline licence validity in whole days, the server's cap shown under it", async () => {
+    const user = userEvent.setup();
+    renderCard();
+    await user.click(await within(await lastCard()).findByRole('button', { name: 'Change settings' }));
+    const form = await screen.findByRole('dialog', { name: `Settings of ${device.machineNumber}` });
+    const days = within(form).getByLabelText(/Offline licence validity/);
+    expect((days as HTMLInputElement).value).toBe('');
+    expect(within(form).getByText(/Days the machine may treat without reaching the server/)).toBeTruthy();
+    // Below one day, or a fraction: the contract refuses it before anything is sent.
+    await user.type(days, '1.5');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(days.getAttribute('aria-invalid')).toBe('true'));
+    expect(within(form).getByText(settingsMessages.licenceOfflineDays)).toBeTruthy();
+    expect(sent).toEqual([]);
+
+    await user.clear(days);
+    await user.type(days, '30');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await within(form).findByText(settingsMessages.licenceOfflineDaysAbove(7));
+    expect(days.getAttribute('aria-invalid')).toBe('true');
+
+    await user.clear(days);
+    await user.type(days, '1');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([{ licenceOfflineDays: 30 }, { licenceOfflineDays: 1 }]);
+    expect(row(await lastCard(), 'Offline licence validity')).toEqual(['1 day', 'This machine']);
   });
 
   it('offers nothing to change without devices.edit', async () => {

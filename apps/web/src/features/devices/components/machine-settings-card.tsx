@@ -21,6 +21,7 @@ const inWords: { [K in SettingKey]: (value: MachineSettings[K]) => string } = {
   logLevel: (level) => level,
   language: (language) => languageLabels[language],
   timeZone: (zone) => zone,
+  licenceOfflineDays: (days) => (days === 1 ? '1 day' : `${days} days`),
 };
 const valueInWords = <K extends SettingKey>(key: K, value: MachineSettings[K]) => inWords[key](value);
 

@@ -4,11 +4,11 @@ import {
   appLanguages,
   languageLabels,
   logLevels,
-  machineSettingsSchema,
   settingKeys,
   settingLabels,
   settingsLimits,
   settingsMessages,
+  settingValueSchemas as shape,
   type SettingKey,
   type SettingsChangeBody,
   type SettingValues,
@@ -23,28 +23,35 @@ import type { ApiError } from '#web/lib/api-client.ts';
  */
 
 const notSet = 'Not set on this machine';
-const shape = machineSettingsSchema.shape;
 const blankAsNull = (value: string) => (value === '' ? null : value);
+const numberOrNull = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? null : Number(value)));
 /** The form holds text; the contract's rules check each value, and empty is null. */
 const formSchema = z.object({
-  heartbeatSeconds: z
-    .string()
-    .trim()
-    .transform((value) => (value === '' ? null : Number(value)))
-    .pipe(shape.heartbeatSeconds.nullable()),
+  heartbeatSeconds: numberOrNull.pipe(shape.heartbeatSeconds.nullable()),
   logLevel: z.string().transform(blankAsNull).pipe(shape.logLevel.nullable()),
   language: z.string().transform(blankAsNull).pipe(shape.language.nullable()),
   timeZone: z.string().trim().transform(blankAsNull).pipe(shape.timeZone.nullable()),
+  licenceOfflineDays: numberOrNull.pipe(shape.licenceOfflineDays.nullable()),
 });
 type SettingsForm = z.input<typeof formSchema>;
 type SettingsChoice = z.output<typeof formSchema>;
 
-const blank: SettingsForm = { heartbeatSeconds: '', logLevel: '', language: '', timeZone: '' };
+const blank: SettingsForm = {
+  heartbeatSeconds: '',
+  logLevel: '',
+  language: '',
+  timeZone: '',
+  licenceOfflineDays: '',
+};
 const valuesOf = (own: SettingValues): SettingsForm => ({
   heartbeatSeconds: own.heartbeatSeconds === undefined ? '' : String(own.heartbeatSeconds),
   logLevel: own.logLevel ?? '',
   language: own.language ?? '',
   timeZone: own.timeZone ?? '',
+  licenceOfflineDays: own.licenceOfflineDays === undefined ? '' : String(own.licenceOfflineDays),
 });
 
 /** Only what differs from the machine's own values: a key left as it was is not sent. */
@@ -82,6 +89,18 @@ export function MachineSettingsFormModal({
     error: error(key),
     ...form.register(key),
   });
+  // A whole number within its catalogue limits.
+  const numberField = (key: 'heartbeatSeconds' | 'licenceOfflineDays') => (
+    <FormField
+      {...common(key)}
+      type="number"
+      inputMode="numeric"
+      min={settingsLimits[key].min}
+      max={settingsLimits[key].max}
+      step={1}
+      autoComplete="off"
+    />
+  );
   return (
     <FormModal
       form={form}
@@ -98,15 +117,7 @@ export function MachineSettingsFormModal({
         These are this machine&apos;s own values. Leave one empty, or choose &ldquo;{notSet}&rdquo;, and the
         value of its group, of the fleet or the default applies.
       </p>
-      <FormField
-        {...common('heartbeatSeconds')}
-        type="number"
-        inputMode="numeric"
-        min={settingsLimits.heartbeatSeconds.min}
-        max={settingsLimits.heartbeatSeconds.max}
-        step={1}
-        autoComplete="off"
-      />
+      {numberField('heartbeatSeconds')}
       <FormField as="select" {...common('logLevel')}>
         <option value="">{notSet}</option>
         {logLevels.map((level) => (
@@ -124,6 +135,7 @@ export function MachineSettingsFormModal({
         ))}
       </FormField>
       <FormField {...common('timeZone')} autoComplete="off" spellCheck={false} />
+      {numberField('licenceOfflineDays')}
     </FormModal>
   );
 }

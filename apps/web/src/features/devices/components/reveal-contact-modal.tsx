@@ -5,6 +5,7 @@ import type { Doctor, Patient } from '@app/contract/device-users';
 import { revealBodySchema, revealMessages, revealReasons, type RevealBody } from '@app/contract/masking';
 import { FormField } from '#web/components/form-field.tsx';
 import { Modal } from '#web/components/modal.tsx';
+import { ModalFormFooter } from '#web/components/modal-form-footer.tsx';
 import { errorMessage } from '#web/lib/api-client.ts';
 import { useRevealContact, type RevealKind } from '../api/reveal-contact.ts';
 
@@ -50,19 +51,13 @@ export function RevealContactModal<K extends RevealKind>({
       title={revealMessages.title}
       staticBackdrop={reveal.isPending}
       footer={
-        <>
-          <button
-            type="button"
-            className="btn btn-outline-secondary"
-            onClick={close}
-            disabled={reveal.isPending}
-          >
-            Cancel
-          </button>
-          <button type="submit" form={formId} className="btn btn-primary" disabled={reveal.isPending}>
-            {reveal.isPending ? revealMessages.revealing : revealMessages.reveal}
-          </button>
-        </>
+        <ModalFormFooter
+          form={formId}
+          onCancel={close}
+          pending={reveal.isPending}
+          submitLabel={revealMessages.reveal}
+          pendingLabel={revealMessages.revealing}
+        />
       }
     >
       <p>{revealMessages.intro}</p>

@@ -1,12 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { deviceMessages, deviceStatusLabels, type DeviceStatus } from '@app/contract/devices';
+import { recordHistoryPaths } from '@app/contract/record-history';
 import { treatmentMessages } from '@app/contract/treatments';
 import { paths } from '#web/lib/paths.ts';
 import { BackButton } from '#web/components/back-button.tsx';
 import { Breadcrumbs } from '#web/components/breadcrumbs.tsx';
+import { Link } from '#web/components/link.tsx';
 import { PencilIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
+import { RecordHistorySection } from '#web/components/record-history.tsx';
 import { Tabs } from '#web/components/tabs.tsx';
 import { formatDate, formatDateTime, orNA } from '#web/lib/format.ts';
 import { setDeviceDetail } from '#web/lib/session-store.ts';
@@ -16,6 +19,7 @@ import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { AppVersionHistory } from '../components/app-version-history.tsx';
 import { CommandsCard } from '../components/commands-card.tsx';
 import { AppVersionText, lastSeenText, OnlineBadge } from '../components/device-check-in.tsx';
+import { DeviceCustomerCard } from '../components/device-customer-card.tsx';
 import { DeviceFormModal } from '../components/device-form-modal.tsx';
 import { DeviceSubscriptionsCard } from '../components/device-subscriptions-card.tsx';
 import { EnrolmentCard } from '../components/enrolment-card.tsx';
@@ -35,6 +39,7 @@ export function DeviceDetailsPage() {
   // What else the admin's role lets them see or do here (decision 047).
   const mayEdit = useCan('devices.edit');
   const mayViewHealthData = useCan('patients.view');
+  const mayViewCustomers = useCan('customers.view');
 
   // docs/product.md §3.1: the session keeps the device being looked at.
   useEffect(() => {
@@ -62,6 +67,19 @@ export function DeviceDetailsPage() {
         { label: 'Last Seen', value: lastSeenText(device) },
         { label: 'Online', value: <OnlineBadge device={device} /> },
         { label: 'App Version', value: <AppVersionText device={device} /> },
+        // Ours (issue 39): who holds it now; the Customer card below has its history.
+        ...(mayViewCustomers
+          ? [
+              {
+                label: 'Customer',
+                value: device.customerId ? (
+                  <Link to={paths.viewCustomer.href({ id: device.customerId })}>{device.customerName}</Link>
+                ) : (
+                  'None (at the supplier)'
+                ),
+              },
+            ]
+          : []),
       ]
     : [];
   const machineNumber = device?.machineNumber;
@@ -95,12 +113,14 @@ export function DeviceDetailsPage() {
           ) : null
         }
       />
+      {device && mayViewCustomers ? <DeviceCustomerCard device={device} /> : null}
       {device ? <LicenceCard device={device} /> : null}
       {device ? <DeviceSubscriptionsCard device={device} /> : null}
       {device ? <EnrolmentCard device={device} /> : null}
       {device ? <CommandsCard device={device} /> : null}
       {device ? <MaintenanceWindowCard device={device} /> : null}
       {device ? <MachineSettingsCard device={device} /> : null}
+      {device ? <RecordHistorySection kind="device" path={recordHistoryPaths.device(id)} /> : null}
       {device ? (
         <SectionCard title="App Version History">
           <AppVersionHistory deviceId={id} />

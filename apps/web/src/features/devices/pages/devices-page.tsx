@@ -28,6 +28,7 @@ import { DeviceFacetSelects, useDeviceFacetFilters } from '../components/device-
 import { DeviceStatusSelect } from '../components/device-status-select.tsx';
 import { SubscriptionStatus } from '../components/subscription-status.tsx';
 import { LicenceCell } from '../components/licence-badge.tsx';
+import { CustomerCell } from '../components/customer-cell.tsx';
 
 const columns: DataTableColumn<Device>[] = [
   {
@@ -75,6 +76,13 @@ const columns: DataTableColumn<Device>[] = [
     sortable: true,
     render: (device) => <AppVersionText device={device} />,
   },
+  // Ours (issue 39): the customer holding the machine now.
+  {
+    key: 'customerName',
+    header: 'Customer',
+    truncate: '12em',
+    render: (device) => <CustomerCell device={device} />,
+  },
 ];
 /*
  * The add and edit form (react-hook-form with its zod resolver, ~14 kB gzip) is not needed to show the
@@ -84,7 +92,7 @@ const loadDeviceForm = () => import('../components/device-form-modal.tsx');
 const DeviceFormModal = lazy(() => loadDeviceForm().then((m) => ({ default: m.DeviceFormModal })));
 const preloadDeviceForm = () => void loadDeviceForm();
 
-const hiddenByDefault = new Set(['licenceState', 'lastSeenAt', 'online', 'appVersionCode']);
+const hiddenByDefault = new Set(['licenceState', 'lastSeenAt', 'online', 'appVersionCode', 'customerName']);
 const columnChoices = columnChoicesOf(
   columns.map((c) => ({ ...c, hiddenByDefault: hiddenByDefault.has(c.key) })),
 );
@@ -116,10 +124,11 @@ export function DevicesPage() {
   const [view, setView] = useUrlFilter('view', views, '');
   const [visible, setVisible] = useColumnVisibility('devices', columnChoices);
   const mayEdit = useCan('devices.edit');
-  // Picking machines serves their status (devices.edit, decision 047), a command to them and a group.
+  // Picking machines serves their status (devices.edit, decision 047), a command, a group and a customer.
   const maySend = useCan('commands.send');
   const mayGroup = useCan('groups.manage');
-  const maySelect = mayEdit || maySend || mayGroup;
+  const mayAssign = useCan('customers.manage');
+  const maySelect = mayEdit || maySend || mayGroup || mayAssign;
   const [editing, setEditing] = useState<Device | null>(null);
   const [adding, setAdding] = useState(false);
   const openForm = (device: Device | null) => (device ? setEditing(device) : setAdding(true));

@@ -9,19 +9,30 @@ import { TreatmentsTable } from '../components/treatments-table.tsx';
 import { AccessHistoryTable } from '../components/access-history-table.tsx';
 import { LogsSection } from '../components/logs-section.tsx';
 import { useContactReveal } from '../components/contact-reveal.tsx';
+import { useBreakGlassAccess } from '../components/break-glass-access.tsx';
+import { ErasureRequestAction } from '#web/components/erasure-request-modal.tsx';
 
 /** /admin/view-patient/:id (docs/product.md §2.7 "Patient page"). */
 export function ViewPatientPage() {
   const { id = '' } = useParams();
   const { data, isPending } = usePatient(id);
-  const { shown: patient, action, mayReveal } = useContactReveal('patient', data);
+  const { shown, action, mayReveal } = useContactReveal('patient', data);
+  // An admin who cannot reveal may break the glass in an emergency instead (decision 082).
+  const glass = useBreakGlassAccess(shown, !mayReveal);
+  const patient = glass.shown;
   return (
     <>
       <DeviceUserHeader title="Patient Details" />
+      {glass.notice}
       <DetailsCard
         title="Patient Details"
         isLoading={isPending}
-        actions={action}
+        actions={
+          <div className="d-flex flex-wrap gap-2">
+            {action ?? glass.action}
+            {patient ? <ErasureRequestAction patientId={patient._id} /> : null}
+          </div>
+        }
         missing={!isPending && !patient}
         missingText={deviceUserMessages.patientsNoneFound}
         items={

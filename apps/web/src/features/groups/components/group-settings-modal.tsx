@@ -33,6 +33,10 @@ const zones = Intl.supportedValuesOf('timeZone');
 /** A choice of a select: empty leaves it, `clear` is null. */
 const chosen = (value: string) => (value === '' ? undefined : value === clear ? null : value);
 
+/** A number typed: empty leaves it, cleared is null (the typed value is then not sent). */
+const typed = (text: string, cleared: boolean) =>
+  cleared ? null : text.trim() === '' ? undefined : Number(text.trim());
+
 const formSchema = z.object({
   settings: z
     .object({
@@ -41,27 +45,45 @@ const formSchema = z.object({
       logLevel: z.string(),
       language: z.string(),
       timeZone: z.string(),
+      licenceOfflineDays: z.string(),
+      clearLicenceOfflineDays: z.boolean(),
     })
-    .transform(({ clearHeartbeat, heartbeatSeconds, ...rest }) => {
-      const heartbeat = heartbeatSeconds.trim();
-      const values: Record<SettingKey, unknown> = {
-        heartbeatSeconds: clearHeartbeat ? null : heartbeat === '' ? undefined : Number(heartbeat),
-        logLevel: chosen(rest.logLevel),
-        language: chosen(rest.language),
-        timeZone: chosen(rest.timeZone),
-      };
-      // Only what changes is sent: an absent key is left as it is.
-      return Object.fromEntries(
-        Object.entries(values).filter(([, value]) => value !== undefined),
-      ) as SettingsChangeBody;
-    })
+    .transform(
+      ({ clearHeartbeat, heartbeatSeconds, clearLicenceOfflineDays, licenceOfflineDays, ...rest }) => {
+        const values: Record<SettingKey, unknown> = {
+          heartbeatSeconds: typed(heartbeatSeconds, clearHeartbeat),
+          logLevel: chosen(rest.logLevel),
+          language: chosen(rest.language),
+          timeZone: chosen(rest.timeZone),
+          licenceOfflineDays: typed(licenceOfflineDays, clearLicenceOfflineDays),
+        };
+        // Only what changes is sent: an absent key is left as it is.
+        return Object.fromEntries(
+          Object.entries(values).filter(([, value]) => value !== undefined),
+        ) as SettingsChangeBody;
+      },
+    )
     .pipe(settingsChangeBodySchema),
 });
 type SettingsForm = z.input<typeof formSchema>;
 
 const blank: SettingsForm = {
-  settings: { heartbeatSeconds: '', clearHeartbeat: false, logLevel: '', language: '', timeZone: '' },
+  settings: {
+    heartbeatSeconds: '',
+    clearHeartbeat: false,
+    logLevel: '',
+    language: '',
+    timeZone: '',
+    licenceOfflineDays: '',
+    clearLicenceOfflineDays: false,
+  },
 };
+/** The settings typed as numbers, each with its Clear box. */
+type NumberKey = 'heartbeatSeconds' | 'licenceOfflineDays';
+const clearOf = {
+  heartbeatSeconds: { field: 'clearHeartbeat', label: 'Clear the heartbeat interval' },
+  licenceOfflineDays: { field: 'clearLicenceOfflineDays', label: 'Clear the offline licence validity' },
+} as const;
 
 /** The setting a 400 names (`timeZone`); one that names none ("name at least one") goes above them all. */
 const fieldOfError = (error: ApiError) => {
@@ -81,9 +103,42 @@ export function GroupSettingsModal({ level, onClose }: { level: SettingsLevel; o
   const form = useFormModal({ show, resolver: zodResolver(formSchema), blank });
   const error = (key: SettingKey) => form.getFieldState(`settings.${key}`, form.formState).error?.message;
   const nothing = form.formState.errors.settings?.message;
-  const clearingHeartbeat = form.watch('settings.clearHeartbeat');
+  const clearing = {
+    heartbeatSeconds: form.watch('settings.clearHeartbeat'),
+    licenceOfflineDays: form.watch('settings.clearLicenceOfflineDays'),
+  };
   const clearId = useId();
-  const select = (key: Exclude<SettingKey, 'heartbeatSeconds'>, options: ReactNode) => (
+  const numberField = (key: NumberKey) => (
+    <>
+      <FormField
+        label={settingLabels[key].label}
+        hint={settingLabels[key].hint}
+        error={error(key)}
+        type="number"
+        inputMode="numeric"
+        min={settingsLimits[key].min}
+        max={settingsLimits[key].max}
+        step={1}
+        autoComplete="off"
+        // Cleared, the typed value is not sent.
+        readOnly={clearing[key]}
+        wrapperClassName="mb-1"
+        {...form.register(`settings.${key}`)}
+      />
+      <div className="form-check mb-3">
+        <input
+          id={`${clearId}-${key}`}
+          type="checkbox"
+          className="form-check-input"
+          {...form.register(`settings.${clearOf[key].field}`)}
+        />
+        <label htmlFor={`${clearId}-${key}`} className="form-check-label">
+          {clearOf[key].label}
+        </label>
+      </div>
+    </>
+  );
+  const select = (key: Exclude<SettingKey, NumberKey>, options: ReactNode) => (
     <FormField
       as="select"
       label={settingLabels[key].label}
@@ -113,7 +168,7 @@ export function GroupSettingsModal({ level, onClose }: { level: SettingsLevel; o
         {group
           ? group.kind === 'static'
             ? `Written on the group's ${group.machineCount} machines now, and on machines added to it later.`
-            : `Written on the ${group.machineCount} machines its filter matches now; machines that match later follow when they are set again.`
+            : `Written on the ${group.machineCount} machines its filter matches now, within a minute on machines that match later, and taken off those that stop matching.`
           : "Every machine's value unless its group or the machine itself sets one; Clear brings back the default."}{' '}
         Leave a setting as it is to keep what the machines have.
       </p>
@@ -122,32 +177,7 @@ export function GroupSettingsModal({ level, onClose }: { level: SettingsLevel; o
           {nothing}
         </div>
       ) : null}
-      <FormField
-        label={settingLabels.heartbeatSeconds.label}
-        hint={settingLabels.heartbeatSeconds.hint}
-        error={error('heartbeatSeconds')}
-        type="number"
-        inputMode="numeric"
-        min={settingsLimits.heartbeatSeconds.min}
-        max={settingsLimits.heartbeatSeconds.max}
-        step={1}
-        autoComplete="off"
-        // Cleared, the typed value is not sent.
-        readOnly={clearingHeartbeat}
-        wrapperClassName="mb-1"
-        {...form.register('settings.heartbeatSeconds')}
-      />
-      <div className="form-check mb-3">
-        <input
-          id={clearId}
-          type="checkbox"
-          className="form-check-input"
-          {...form.register('settings.clearHeartbeat')}
-        />
-        <label htmlFor={clearId} className="form-check-label">
-          Clear the heartbeat interval
-        </label>
-      </div>
+      {numberField('heartbeatSeconds')}
       {select(
         'logLevel',
         logLevels.map((level) => (
@@ -172,6 +202,7 @@ export function GroupSettingsModal({ level, onClose }: { level: SettingsLevel; o
           </option>
         )),
       )}
+      {numberField('licenceOfflineDays')}
     </FormModal>
   );
 }

@@ -126,6 +126,44 @@ describe('the row actions', () => {
     expect(sent(api.requests, 'PATCH').at(-1)).toEqual({ heartbeatSeconds: null });
   });
 
+  it("sets the offline licence validity in days, shows the server's cap under it, and clears it", async () => {
+    const above = settingsMessages.licenceOfflineDaysAbove(7);
+    state.refuse = (request) =>
+      request.body.includes('"licenceOfflineDays":30') ? refusal('licenceOfflineDays', above) : null;
+    await openFor('Settings of group');
+    let dialog = await screen.findByRole('dialog', { name: 'Settings of group Night ward' });
+    const days = within(dialog).getByLabelText(/Offline licence validity/);
+    expect(days.getAttribute('aria-describedby')).toBeTruthy();
+    expect(within(dialog).getByText(/Days the machine may treat without reaching the server/)).toBeTruthy();
+    await user.type(days, '0');
+    await save(dialog);
+    await waitFor(() => expect(days.getAttribute('aria-invalid')).toBe('true'));
+    expect(within(dialog).getByText(settingsMessages.licenceOfflineDays)).toBeTruthy();
+    expect(sent(api.requests, 'PATCH')).toEqual([]);
+
+    await user.clear(days);
+    await user.type(days, '30');
+    await save(dialog);
+    await waitFor(() => expect(within(dialog).queryByText(above)).toBeTruthy());
+    expect(days.getAttribute('aria-invalid')).toBe('true');
+
+    await user.clear(days);
+    await user.type(days, '3');
+    await save(dialog);
+    await closed();
+    expect(sent(api.requests, 'PATCH').slice(-2)).toEqual([
+      { licenceOfflineDays: 30 },
+      { licenceOfflineDays: 3 },
+    ]);
+
+    await user.click(screen.getByRole('button', { name: 'Settings of group Night ward' }));
+    dialog = await screen.findByRole('dialog', { name: 'Settings of group Night ward' });
+    await user.click(within(dialog).getByLabelText('Clear the offline licence validity'));
+    await save(dialog);
+    await closed();
+    expect(sent(api.requests, 'PATCH').at(-1)).toEqual({ licenceOfflineDays: null });
+  });
+
   it("changes the fleet's default settings from the screen's header", async () => {
     renderPage({ path: '/admin/groups', Component: GroupsPage, at: '/admin/groups' });
     await user.click(await screen.findByRole('button', { name: 'Fleet default settings' }));

@@ -15,13 +15,15 @@ export type RoleFormModalProps = {
   onClose: () => void;
   /** The role to edit; a new role when absent. */
   role?: Role | null;
+  /** Called once a new role is saved, so the list can turn to the page it lands on. */
+  onCreated?: () => void;
 };
 
 const blank = { roleName: '', type: '' } as unknown as RoleBodyInput;
 const fromRole = (role: Role): RoleBodyInput => ({ roleName: role.roleName, type: role.type });
 
 /** Add Role / Edit Role (docs/product.md §5.8 "Role"): a name and a type, App or Web. */
-export function RoleFormModal({ show, onClose, role }: RoleFormModalProps) {
+export function RoleFormModal({ show, onClose, role, onCreated }: RoleFormModalProps) {
   const save = useSaveRole();
   const form = useFormModal({
     show,
@@ -39,7 +41,11 @@ export function RoleFormModal({ show, onClose, role }: RoleFormModalProps) {
       title={role ? 'Edit Role' : 'Add Role'}
       submitLabel="Save"
       pending={save.isPending}
-      onSave={(body) => save.mutateAsync({ id: role?._id, body })}
+      onSave={async (body) => {
+        const response = await save.mutateAsync({ id: role?._id, body });
+        if (!role) onCreated?.();
+        return response;
+      }}
       saved={role ? roleMessages.updated : roleMessages.created}
       // A taken name belongs under the name field; anything else is a toast.
       fieldOfError={(error) => (error.status === 409 ? 'roleName' : undefined)}

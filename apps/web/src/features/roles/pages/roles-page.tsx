@@ -39,6 +39,11 @@ export function RolesPage() {
   const deleting = useConfirmDelete<Role>(useDeleteRole(), roleMessages.deleted);
   const mayManage = useCan('roles.manage');
   const shown = useListColumns('roles', choices);
+  // Roles list oldest first, so a new one lands on the last page: turn there to show it.
+  const showNewRole = () => {
+    const pages = Math.max(1, Math.ceil(((data?.total ?? 0) + 1) / list.limit));
+    list.changePage({ page: pages, limit: list.limit });
+  };
 
   return (
     <>
@@ -114,7 +119,12 @@ export function RolesPage() {
       />
       {mayManage ? (
         <>
-          <RoleFormModal show={editing !== null} role={editing?.role} onClose={() => setEditing(null)} />
+          <RoleFormModal
+            show={editing !== null}
+            role={editing?.role}
+            onClose={() => setEditing(null)}
+            onCreated={showNewRole}
+          />
           <ConfirmModal {...deleting.modal} />
         </>
       ) : null}

@@ -102,6 +102,20 @@ describe('Roles', () => {
     expect(JSON.parse(post.body)).toEqual({ roleName: 'Field Technician', type: 'app' });
   });
 
+  it('turns to the last page after adding a role, where the new role lands', async () => {
+    const router = openRoles();
+    await screen.findByText('Role 10');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Role' });
+    await userEvent.type(within(dialog).getByLabelText(/Role Name/), 'Night Shift');
+    await userEvent.selectOptions(within(dialog).getByLabelText(/Type/), 'Web');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const table = screen.getByRole('table', { name: 'Roles' });
+    expect(await within(table).findByText('Night Shift')).toBeTruthy();
+    expect(router.state.location.search).toBe('?page=2');
+    expect(screen.getByText('Page 2 of 2')).toBeTruthy();
+  });
+
   it('deletes a role only after Yes in the confirmation', async () => {
     roles = [buildRole(1), buildRole(2)];
     openRoles();

@@ -73,8 +73,10 @@ describe('the Permissions card of Role Details', () => {
       'Admin Logs',
       'Users and roles',
       'Subscriptions',
+      'Customers',
       'App updates',
       'Security',
+      'Field safety',
     ]);
     expect(
       within(groups[0]!)
@@ -141,7 +143,7 @@ describe('the Permissions card of Role Details', () => {
     const line = (name: string) => within(permissions).getByText(name).closest('li')!;
     expect(within(line('devices.view')).getByText('Carried')).toBeTruthy();
     expect(within(line('users.manage')).getByText('Not carried')).toBeTruthy();
-    expect(within(permissions).getAllByRole('heading', { level: 3 })).toHaveLength(7);
+    expect(within(permissions).getAllByRole('heading', { level: 3 })).toHaveLength(9);
   });
 
   it('lets an admin tick only what their own role carries, saying why the rest cannot be granted (decision 063)', async () => {

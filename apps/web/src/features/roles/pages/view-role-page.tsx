@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { recordHistoryPaths } from '@app/contract/record-history';
 import { roleMessages, type Role } from '@app/contract/roles';
 import { paths } from '#web/lib/paths.ts';
 import { BackButton } from '#web/components/back-button.tsx';
@@ -7,6 +8,7 @@ import { ConfirmModal } from '#web/components/confirm-modal.tsx';
 import { DetailsCard } from '#web/components/details-card.tsx';
 import { PencilIcon, TrashIcon } from '#web/components/icons.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
+import { RecordHistorySection } from '#web/components/record-history.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
 import { useConfirmDelete } from '#web/lib/use-confirm-delete.ts';
 import { useCan } from '#web/lib/use-session.ts';
@@ -75,6 +77,7 @@ export function ViewRolePage() {
         }
       />
       {role ? <RolePermissionsCard role={role} /> : null}
+      {role ? <RecordHistorySection kind="role" path={recordHistoryPaths.role(role._id)} /> : null}
       {mayManage ? (
         <>
           <RoleFormModal show={editing} role={role} onClose={() => setEditing(false)} />

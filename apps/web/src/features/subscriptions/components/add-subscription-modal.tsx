@@ -10,7 +10,9 @@ import {
   subscriptionTexts,
   type CreateSubscriptionInput,
 } from '@app/contract/subscriptions';
+import { CustomerPicker } from '#web/components/customer-picker.tsx';
 import { FormModal, useFormModal } from '#web/components/form-modal.tsx';
+import { useCan } from '#web/lib/use-session.ts';
 import { useAddSubscription } from '../api/add-subscription.ts';
 
 const blank: CreateSubscriptionInput = {
@@ -20,6 +22,7 @@ const blank: CreateSubscriptionInput = {
   amount: '',
   isRecurring: '',
   planType: '',
+  customerId: '',
 };
 
 export type AddSubscriptionModalProps = { show: boolean; onClose: () => void };
@@ -30,6 +33,8 @@ export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProp
   const form = useFormModal({ show, resolver: zodResolver(createSubscriptionSchema), blank, columns: 2 });
   const { control, setValue, clearErrors, field, select } = form;
   const recurring = useWatch({ control, name: 'isRecurring' }) === 'true';
+  // Ours (issue 39): the customer the link is for; left empty, the machine's holder.
+  const mayPickCustomer = useCan('customers.view');
 
   useEffect(() => {
     if (!recurring) {
@@ -52,6 +57,16 @@ export function AddSubscriptionModal({ show, onClose }: AddSubscriptionModalProp
       {field('fullName', 'Full Name')}
       {field('email', 'Email', { type: 'email' })}
       {field('machineSerialNumber', 'Machine Serial Number')}
+      {mayPickCustomer ? (
+        <div className="col-md-6">
+          <CustomerPicker
+            control={control}
+            name="customerId"
+            required={false}
+            hint="Optional: left empty, the customer holding the machine."
+          />
+        </div>
+      ) : null}
       {field('amount', 'Amount ($)', { inputMode: 'decimal' })}
       {select(
         'isRecurring',

@@ -12,6 +12,12 @@ import {
 } from '@app/contract/subscription-operations';
 import { FormField } from '#web/components/form-field.tsx';
 import { FormModal, useFormModal, type FormModalForm } from '#web/components/form-modal.tsx';
+import {
+  blankSignature,
+  SignatureFields,
+  signatureErrorField,
+  signatureFormSchema,
+} from '#web/components/signature-fields.tsx';
 import type { ApiError } from '#web/lib/api-client.ts';
 import { formatDate } from '#web/lib/format.ts';
 import { useSubscriptionOperation } from '../api/run-subscription-operation.ts';
@@ -74,12 +80,15 @@ function DateField<T extends FieldValues, B>({
   );
 }
 
-const extendBlank = { paidThrough: '', reason: '' };
-/** Extend the paid-through date: a reason, and the admin's password when due (decision 046). */
+const extendSchema = extendBodySchema.extend({ signature: signatureFormSchema });
+const extendBlank = { paidThrough: '', reason: '', signature: blankSignature };
+const extendFieldOfError = (error: ApiError) =>
+  signatureErrorField(error) ?? fieldNamed(['paidThrough', 'reason'] as const)(error);
+/** Extend the paid-through date: a reason, signed with the meaning and the password (decision 083). */
 function ExtendDialog({ target, onClose }: DialogProps) {
   const show = target?.name === 'extend';
   const run = useSubscriptionOperation(target?.detail.subscription._id ?? '');
-  const form = useFormModal({ show, resolver: zodResolver(extendBodySchema), blank: extendBlank });
+  const form = useFormModal({ show, resolver: zodResolver(extendSchema), blank: extendBlank });
   const current = target?.detail.plan.paidThrough;
   return (
     <FormModal
@@ -91,7 +100,7 @@ function ExtendDialog({ target, onClose }: DialogProps) {
       pending={run.isPending}
       onSave={(body) => run.mutateAsync({ name: 'extend', body })}
       saved={messages.extended}
-      fieldOfError={fieldNamed(['paidThrough', 'reason'])}
+      fieldOfError={extendFieldOfError}
     >
       <DateField
         form={form}
@@ -100,6 +109,7 @@ function ExtendDialog({ target, onClose }: DialogProps) {
         hint={current ? `Paid through ${formatDate(current)} now.` : undefined}
       />
       <ReasonField form={form} required />
+      <SignatureFields form={form} />
     </FormModal>
   );
 }

@@ -4,6 +4,7 @@ import {
   type SubscriptionEvent,
 } from '@app/contract/subscription-operations';
 import { subscriptionEventLabels } from '@app/contract/subscription-history';
+import { SignatureLine } from '#web/components/signature-line.tsx';
 import { formatDate, formatDateTime } from '#web/lib/format.ts';
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -23,8 +24,11 @@ const details: Record<string, { label: string; show?: (value: Value) => string }
   cardLast4: { label: 'Card', show: (v) => `ending ${String(v)}` },
 };
 
+/** Kept for the record but shown otherwise: the signature's id (its line says who signed). */
+const unshown = new Set(['signatureId']);
+
 function Details({ detail }: { detail: SubscriptionEvent['detail'] }) {
-  const shown = Object.entries(detail).filter(([, v]) => v !== null && v !== '');
+  const shown = Object.entries(detail).filter(([k, v]) => v !== null && v !== '' && !unshown.has(k));
   if (shown.length === 0) return null;
   return (
     <dl className="mb-0 small d-flex flex-wrap column-gap-3">
@@ -43,7 +47,8 @@ function Details({ detail }: { detail: SubscriptionEvent['detail'] }) {
 
 /**
  * Everything that happened to the subscription, newest first: from the customer, the payment
- * provider, the clock and the admins (who are named).
+ * provider, the clock and the admins (who are named); a signed event (an extension) with its
+ * signature (decision 083).
  */
 export function SubscriptionTimeline({ events }: { events: readonly SubscriptionEvent[] }) {
   if (events.length === 0) return <p className="mb-0 text-body-secondary">Nothing has happened yet.</p>;
@@ -59,6 +64,7 @@ export function SubscriptionTimeline({ events }: { events: readonly Subscription
             {event.actor ? <span className="small text-body-secondary">by {event.actor}</span> : null}
           </div>
           <Details detail={event.detail} />
+          {event.signature ? <SignatureLine signature={event.signature} /> : null}
         </li>
       ))}
     </ol>

@@ -48,6 +48,17 @@ const columns: DataTableColumn<Subscription>[] = [
   // The column that names the row cannot be hidden (decision 057).
   { key: 'fullName', header: 'Name', mandatory: true, truncate: '9em' },
   { key: 'email', header: 'Email', truncate: '11em' },
+  // Ours (issue 39): the customer it is for; a column to choose.
+  {
+    key: 'customerName',
+    header: 'Customer',
+    truncate: '11em',
+    hiddenByDefault: true,
+    render: (s) =>
+      s.customerId ? (
+        <Link to={paths.viewCustomer.href({ id: s.customerId })}>{s.customerName ?? s.customerId}</Link>
+      ) : null,
+  },
   {
     key: 'machineSerialNumber',
     header: 'Machine Serial No.',

@@ -112,19 +112,49 @@ const api = serveTestApi(async (request, url): Promise<Answer> => {
           body: { code: 400, msg: 'Password is incorrect', data: { errors: [{ path: 'password' }] } },
         };
   }
+  if (url.pathname === '/api/v1/admin/profile/mfa')
+    return ok({ enabled: false, recoveryCodesLeft: 0, required: false });
   if (url.pathname === `${base}/extend`) {
-    if (!steppedUp)
+    // Signed (decision 083): the signature's password is the confirmation, no step-up is asked.
+    const body = JSON.parse(request.body) as {
+      paidThrough: string;
+      reason: string;
+      signature: { meaning: 'responsibility'; password: string };
+    };
+    if (body.signature.password !== password)
       return {
-        status: 403,
+        status: 400,
         body: {
-          code: 403,
-          msg: 'Confirm your password to continue',
-          data: { stepUpRequired: true, needsCode: false },
+          code: 400,
+          msg: 'Password is incorrect',
+          data: { errors: [{ path: 'signature.password', message: 'Password is incorrect' }] },
         },
       };
-    const body = JSON.parse(request.body) as { paidThrough: string; reason: string };
+    const at = '2026-02-11T10:00:00.000Z';
     detail = paidPlan({
       plan: { ...paidPlan().plan, paidThrough: `${body.paidThrough}T23:59:59.999Z` },
+      timeline: [
+        {
+          _id: 'e4',
+          at,
+          kind: 'extended',
+          actor: 'admin@example.com',
+          detail: {
+            reason: body.reason,
+            paidThrough: `${body.paidThrough}T23:59:59.999Z`,
+            signatureId: 's1',
+          },
+          signature: {
+            id: 's1',
+            signerName: 'Ada Admin',
+            signerEmail: 'admin@example.com',
+            meaning: body.signature.meaning,
+            signedAt: at,
+            contentHash: 'f'.repeat(64),
+          },
+        },
+        ...paidPlan().timeline,
+      ],
     });
     return ok(null, 'Paid-through date extended');
   }
@@ -185,6 +215,17 @@ describe('Subscription Details', () => {
     expect(within(entries[1]!).getByText('$49.99')).toBeTruthy();
   });
 
+  it('names the customer it is for, linking to its page (issue 39)', async () => {
+    const plan = paidPlan();
+    detail = {
+      ...plan,
+      subscription: { ...plan.subscription, customerId: 'cust-1', customerName: 'Harbour Clinic' },
+    };
+    open();
+    const link = await screen.findByRole('link', { name: 'Harbour Clinic' });
+    expect(link.getAttribute('href')).toBe('/admin/customers/cust-1');
+  });
+
   it('shows a spinner while loading, and says so when the subscription does not exist', async () => {
     hold = heldAnswer();
     open();
@@ -242,17 +283,21 @@ describe('Subscription Details', () => {
     expect(posts()).toHaveLength(0);
   });
 
-  it('extends the paid-through date with a reason after the password is confirmed, and shows the new date', async () => {
+  it('extends the paid-through date with a reason, signed with the meaning and password; the timeline shows the signature', async () => {
     open();
     await userEvent.click(await screen.findByRole('button', { name: 'Extend paid-through date' }));
     const dialog = await screen.findByRole('dialog', { name: 'Extend paid-through date' });
     await userEvent.type(within(dialog).getByLabelText(/New paid-through date/), '2026-06-30');
     await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Loaner while repaired');
+    await userEvent.selectOptions(within(dialog).getByLabelText(/Meaning/), 'Responsibility');
+    await userEvent.type(within(dialog).getByLabelText(/Your password/), 'not-it');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Extend' }));
-
-    const stepUp = await screen.findByRole('dialog', { name: 'Confirm your password to continue' });
-    await userEvent.type(within(stepUp).getByLabelText('Your password'), password);
-    await userEvent.click(within(stepUp).getByRole('button', { name: 'Confirm' }));
+    // A wrong password is said under its field; the dialog keeps what was typed.
+    expect(await within(dialog).findByText('Password is incorrect')).toBeTruthy();
+    const field = within(dialog).getByLabelText(/Your password/);
+    await userEvent.clear(field);
+    await userEvent.type(field, password);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Extend' }));
 
     expect(await screen.findByText('Paid-through date extended')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -261,9 +306,13 @@ describe('Subscription Details', () => {
     expect(JSON.parse(extends_[1]!.body)).toEqual({
       paidThrough: '2026-06-30',
       reason: 'Loaner while repaired',
+      signature: { meaning: 'responsibility', password },
     });
     const card = screen.getByRole('region', { name: 'Subscription' });
     expect(await within(card).findByText('30-06-2026')).toBeTruthy();
+    const line = await screen.findByTestId('signature-line');
+    expect(line.textContent).toMatch(/^Signed by Ada Admin · .+ · Responsibility/);
+    expect(screen.queryByText('signatureId:')).toBeNull();
   });
 
   it("shows the API's refusal when the state changed meanwhile", async () => {

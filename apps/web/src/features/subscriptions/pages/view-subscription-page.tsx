@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { licenceStateLabels } from '@app/contract/licences';
+import { recordHistoryPaths } from '@app/contract/record-history';
 import {
   subscriptionOperationMessages,
   type SubscriptionDetail,
@@ -13,6 +14,7 @@ import { DataTable, type DataTableColumn } from '#web/components/data-table.tsx'
 import { DetailsCard, SectionCard } from '#web/components/details-card.tsx';
 import { Link } from '#web/components/link.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
+import { RecordHistorySection } from '#web/components/record-history.tsx';
 import { StatusBadge } from '#web/components/status-badge.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { formatDate, formatDateTime } from '#web/lib/format.ts';
@@ -42,6 +44,13 @@ function subscriptionItems({ subscription: s, plan }: SubscriptionDetail) {
   return [
     { label: 'Name', value: s.fullName },
     { label: 'Email', value: s.email },
+    // Ours (issue 39): the customer it is for.
+    {
+      label: 'Customer',
+      value: s.customerId ? (
+        <Link to={paths.viewCustomer.href({ id: s.customerId })}>{s.customerName ?? s.customerId}</Link>
+      ) : null,
+    },
     { label: 'Amount', value: dollars.format(s.amount) },
     { label: 'Payment Type', value: s.isRecurring && s.planType ? planTypeLabels[s.planType] : oneTimeLabel },
     {
@@ -193,6 +202,7 @@ export function ViewSubscriptionPage() {
           <SectionCard title="Timeline">
             <SubscriptionTimeline events={detail.timeline} />
           </SectionCard>
+          <RecordHistorySection kind="subscription" path={recordHistoryPaths.subscription(id)} />
           <OperationDialogs target={target} onClose={() => setTarget(null)} />
         </>
       ) : null}

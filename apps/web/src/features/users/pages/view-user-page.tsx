@@ -1,9 +1,11 @@
 import { useParams } from 'react-router';
+import { recordHistoryPaths } from '@app/contract/record-history';
 import { userMessages } from '@app/contract/users';
 import { paths } from '#web/lib/paths.ts';
 import { BackButton } from '#web/components/back-button.tsx';
 import { DetailsCard } from '#web/components/details-card.tsx';
 import { PageHeader } from '#web/components/page-header.tsx';
+import { RecordHistorySection } from '#web/components/record-history.tsx';
 import { useCan } from '#web/lib/use-session.ts';
 import { useUser } from '../api/get-user.ts';
 import { TechnicianMachinesCard } from '../components/technician-machines-card.tsx';
@@ -44,6 +46,7 @@ export function ViewUserPage() {
       />
       {user?.role?.type === 'app' ? <TechnicianMachinesCard userId={user._id} userName={name} /> : null}
       {user && mayManageSecurity ? <UserTwoStepCard userId={user._id} userName={name} /> : null}
+      {user ? <RecordHistorySection kind="user" path={recordHistoryPaths.user(user._id)} /> : null}
     </>
   );
 }
