@@ -30,6 +30,8 @@ export const clinicPortalApiPaths = {
   /** A month's usage per machine (JSON for the printable page), and as CSV. */
   usage: `${clinic}/usage`,
   usageExport: `${clinic}/usage/export`,
+  /** The manager's view of the clinic's audit rows (issue 39 item 6), newest first, paged. */
+  activity: `${clinic}/activity`,
 } as const;
 
 /** The portal's screens (C's layout at /clinic holds them). */
@@ -38,6 +40,7 @@ export const clinicPortalScreenPaths = {
   figures: '/clinic/figures',
   billing: '/clinic/billing',
   usage: '/clinic/usage',
+  activity: '/clinic/activity',
 } as const;
 
 export const clinicMachineSortKeys = [
@@ -109,6 +112,10 @@ export const clinicPortalTexts = {
   retry: 'Pay now',
   updateCard: 'Update card',
   receipt: 'Receipt',
+  activityTitle: 'Activity',
+  activityEmpty: 'No activity recorded for your clinic yet.',
+  /** Who acted, in a clinic's activity, for the supplier's own staff: their names are not the clinic's. */
+  supplierActor: 'Your supplier',
 } as const;
 
 /** Admin Logs' words for the portal's routes (after /api/v1/clinic), beside clinic-users-texts.ts's. */
@@ -123,4 +130,5 @@ export const clinicPortalReadPhrases: [method: string, pattern: RegExp, text: st
   ['POST', /^\/subscriptions\/:id\/demo-card$/, "Updated a plan's card (demo provider)"],
   ['GET', /^\/usage$/, "Viewed their clinic's monthly usage report"],
   ['GET', /^\/usage\/export$/, "Downloaded their clinic's monthly usage report"],
+  ['GET', /^\/activity$/, "Viewed their clinic's activity"],
 ];

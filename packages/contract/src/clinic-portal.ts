@@ -6,6 +6,7 @@ import {
   figureGroupings,
   figuresMaxDays,
 } from './clinic-portal-texts.ts';
+import { customerActivityListResponseSchema } from './customers.ts';
 import { sortDirections } from './devices.ts';
 import { envelope } from './envelope.ts';
 import { pageQuery, strictObject } from './fields.ts';
@@ -183,3 +184,12 @@ export const usageReportSchema = z.object({
 });
 export type UsageReport = z.infer<typeof usageReportSchema>;
 export const usageReportResponseSchema = envelope(usageReportSchema);
+
+// ---- activity
+
+/**
+ * GET clinic/activity (issue 39 item 6): the manager's pages of their clinic's audit rows, in the
+ * customer page's shape; the supplier's staff are named as the supplier, not by their email.
+ */
+export const clinicActivityQuerySchema = pageQuery;
+export const clinicActivityResponseSchema = customerActivityListResponseSchema;

@@ -198,6 +198,14 @@ export const routes: RouteObject[] = [
                       'ClinicUsersPage',
                     ),
                   ),
+                  page(
+                    paths.clinicActivity,
+                    'Activity',
+                    lazyPage(
+                      () => import('../features/clinic-portal/pages/clinic-activity-page.tsx'),
+                      'ClinicActivityPage',
+                    ),
+                  ),
                 ],
               },
             ],

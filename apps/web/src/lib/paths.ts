@@ -104,6 +104,7 @@ export const paths = {
   clinicFigures: fixed('/clinic/figures'),
   clinicBilling: fixed('/clinic/billing'),
   clinicUsage: fixed('/clinic/usage'),
+  clinicActivity: fixed('/clinic/activity'),
 
   // The public checkout (docs/product.md §2.13): the console only hands these to a page load.
   plans: { path: '/plans/:id?', href: withParam('/plans', 'id').href },

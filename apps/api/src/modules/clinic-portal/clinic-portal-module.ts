@@ -3,6 +3,7 @@ import { createPaymentProvider } from '#api/lib/payments/create-payment-provider
 import { createSignatureService } from '../signatures/signature-service.ts';
 import { createSubscriptionOperations } from '../subscriptions/subscription-operations.ts';
 import { createSubscriptionPage } from '../subscriptions/subscription-page.ts';
+import { createActivityService } from './activity-service.ts';
 import { createBillingService } from './billing-service.ts';
 import { clinicPortalRoutes } from './clinic-portal-routes.ts';
 import { createFiguresService } from './figures-service.ts';
@@ -10,7 +11,8 @@ import { createMachinesService } from './machines-service.ts';
 
 /**
  * The clinic portal's pages (issue 39 item 5): the clinic's machines, treatment figures, billing and
- * monthly usage, each read in the signed-in clinic user's row-level-security scope (decision 090).
+ * monthly usage, and the manager's view of its activity, each read in the signed-in clinic user's
+ * row-level-security scope (decision 090).
  * Paying and the receipts use the subscriptions module's own operations (decision 091).
  */
 export const clinicPortalModule = defineModule({
@@ -41,6 +43,7 @@ export const clinicPortalModule = defineModule({
         operations: { retry, receipt, demoCardUpdate },
         log,
       }),
+      activity: createActivityService({ db, now }),
     });
   },
 });

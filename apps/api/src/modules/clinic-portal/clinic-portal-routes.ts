@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  clinicActivityQuerySchema,
+  clinicActivityResponseSchema,
   clinicMachineListQuerySchema,
   clinicMachineListResponseSchema,
   clinicPaymentParamSchema,
@@ -21,6 +23,7 @@ import { sendCsvExport } from '#api/lib/csv-export.ts';
 import { ok } from '#api/lib/envelope.ts';
 import { historyActorOf } from '#api/lib/record-history.ts';
 import { requireClinicUser } from '#api/lib/request-context.ts';
+import type { ActivityService } from './activity-service.ts';
 import type { BillingService } from './billing-service.ts';
 import type { FiguresService } from './figures-service.ts';
 import type { MachinesService } from './machines-service.ts';
@@ -38,7 +41,8 @@ export const clinicPortalRoutes: FastifyPluginAsyncZod<{
   machines: MachinesService;
   figures: FiguresService;
   billing: BillingService;
-}> = async (app, { machines, figures, billing }) => {
+  activity: ActivityService;
+}> = async (app, { machines, figures, billing, activity }) => {
   const customerOf = (request: Parameters<typeof requireClinicUser>[0]) =>
     requireClinicUser(request).customerId;
 
@@ -208,6 +212,21 @@ export const clinicPortalRoutes: FastifyPluginAsyncZod<{
       request.auditRecord = { kind: 'subscription', id: request.params.id };
       return ok(done, m.cardUpdated);
     },
+  );
+
+  app.get(
+    paths.activity,
+    {
+      config: { access: 'clinic', clinicManager: true },
+      schema: {
+        tags,
+        summary:
+          "The manager's clinic's activity: the audit trail's rows about it, newest first (the supplier's staff named as the supplier)",
+        querystring: clinicActivityQuerySchema,
+        response: { 200: clinicActivityResponseSchema },
+      },
+    },
+    async (request) => ok(await activity.list(customerOf(request), request.query)),
   );
 };
 

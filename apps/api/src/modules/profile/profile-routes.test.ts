@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roles, users } from '#api/db/schema/users.ts';
 import { buildDemoApk } from '../app-updates/zip-writer.ts';
@@ -231,7 +232,12 @@ describe('PUT /api/v1/admin/profile', () => {
   });
 
   it('refuses a user name that another user has', async () => {
-    const [role] = await t.database.db.select({ id: roles.id }).from(roles).limit(1);
+    // An admin role: a clinic role's user needs a customer (migration 0057's check).
+    const [role] = await t.database.db
+      .select({ id: roles.id })
+      .from(roles)
+      .where(eq(roles.type, 'admin'))
+      .limit(1);
     await t.database.db
       .insert(users)
       .values({ email: 'taken@example.test', userName: 'taken-name', passwordHash: 'x', roleId: role!.id });

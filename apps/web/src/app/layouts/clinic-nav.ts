@@ -15,4 +15,5 @@ export const clinicNav: readonly ClinicNavItem[] = [
   { href: paths.clinicUsage.href(), label: 'Usage report' },
   { href: paths.clinicBilling.href(), label: 'Billing' },
   { href: paths.clinicUsers.href(), label: 'Users', roles: ['manager'] },
+  { href: paths.clinicActivity.href(), label: 'Activity', roles: ['manager'] },
 ];

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import type { CustomerActivity, CustomerMachine, CustomerSubscription } from '@app/contract/customers';
 import { deviceStatusLabels, licenceText, type DeviceStatus } from '@app/contract/devices';
-import { logInWords } from '@app/contract/log-words';
 import { planTypeLabels, type PlanType } from '@app/contract/checkout';
 import { subscriptionStatusLabel } from '@app/contract/subscriptions';
+import { activityColumns } from '#web/components/activity-columns.tsx';
 import type { DataTableColumn } from '#web/components/data-table.tsx';
 import { SectionCard } from '#web/components/details-card.tsx';
 import { Link } from '#web/components/link.tsx';
@@ -71,13 +71,6 @@ const subscriptionColumns: DataTableColumn<CustomerSubscription>[] = [
     className: 'text-nowrap',
     render: (s) => formatDate(s.paidThrough),
   },
-];
-
-const activityColumns: DataTableColumn<CustomerActivity>[] = [
-  { key: 'createdAt', header: 'When', className: 'text-nowrap', render: (a) => formatDateTime(a.createdAt) },
-  { key: 'userEmail', header: 'Who', truncate: true, render: (a) => a.userEmail ?? 'System' },
-  { key: 'what', header: 'What', render: (a) => logInWords(a)?.text ?? a.resource },
-  { key: 'statusCode', header: 'Result', className: 'text-nowrap' },
 ];
 
 /** One paged piece of the customer's page in its card, with its own loading, empty and error states. */
