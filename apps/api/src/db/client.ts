@@ -20,6 +20,7 @@ import {
   installJobQueue,
   type ExecuteSql,
 } from './job-queue-schema.ts';
+import { refuseInheritedClinicRole } from './clinic-role-check.ts';
 
 /** Both drivers give the same query builder; services only see this type. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -100,6 +101,7 @@ export async function openDatabase(opts: {
       await migrate(db, { migrationsFolder });
       await installJobQueue(executeSql);
     });
+    await refuseInheritedClinicRole(executeSql);
     return {
       db: db as unknown as Db,
       kind: 'postgres',

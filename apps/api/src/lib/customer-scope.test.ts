@@ -128,4 +128,21 @@ describe('a transaction scoped to one customer', () => {
       expect.arrayContaining(['customers', 'devices', 'treatment_records', 'patients', 'access_logs']),
     );
   });
+
+  it("gives each policy the shape the planner can use: the supplier's no condition, the clinic's ANDed", async () => {
+    // Two permissive policies are ORed: a clinic's condition beside a role test served no index (a
+    // clinic's figures read every treatment) and filtered the supplier's every row (migration 0061).
+    const policies = rowsOf<{ name: string; permissive: string; roles: string[]; qual: string }>(
+      await t.database.db.execute(sql`
+        select policyname as name, permissive, roles::text[] as roles, qual
+        from pg_policies where schemaname = 'public' order by tablename, policyname`),
+    );
+    const wrong = policies.filter((p) =>
+      p.name === 'supplier_rows'
+        ? p.permissive !== 'PERMISSIVE' || p.qual !== 'true' || p.roles.join() !== 'public'
+        : p.permissive !== 'RESTRICTIVE' || p.roles.join() !== clinicRole,
+    );
+    expect(wrong).toEqual([]);
+    expect(policies.length).toBeGreaterThanOrEqual(32);
+  });
 });
