@@ -198,11 +198,13 @@ test('a clinic manager joins, sees exactly their machines and figures, pays and 
   // Their figures: 2 and 3 treatments, none of the other machine's 4.
   await nav.getByRole('link', { name: 'Figures' }).click();
   await expect(portal.getByText(/^5 treatments,/)).toBeVisible();
+  await portal.getByRole('tab', { name: 'Per machine' }).click();
   const perMachine = portal.getByRole('table', { name: 'Treatments per machine' });
   await expect(perMachine.getByRole('row', { name: new RegExp(`^PK${tag} 2 `) })).toBeVisible();
   await expect(perMachine.getByRole('row', { name: new RegExp(`^PM${tag} 3 `) })).toBeVisible();
   await expect(perMachine.getByText(`PX${tag}`)).toHaveCount(0);
   await expectAccessible(portal);
+  await portal.screenshot({ path: test.info().outputPath('figures.png'), fullPage: true });
 
   // Billing: the paid plan's receipt opens; the card is changed on the demo provider's form.
   await nav.getByRole('link', { name: 'Billing' }).click();
@@ -235,11 +237,15 @@ test('a clinic manager joins, sees exactly their machines and figures, pays and 
 
   // The clinic's activity: the manager's own writes by email, the supplier's as the supplier.
   await nav.getByRole('link', { name: 'Activity' }).click();
+  await expect(portal).toHaveURL(/\/clinic\/activity$/);
+  // Newest first: the manager's own requests fill the first page; the supplier's are older.
+  await portal.goto('/clinic/activity?limit=100');
   const activity = portal.getByRole('table', { name: 'Clinic activity' });
   await expect(activity.getByRole('row').filter({ hasText: manager }).first()).toBeVisible();
   await expect(activity.getByRole('row').filter({ hasText: 'Your supplier' }).first()).toBeVisible();
   await expect(activity.getByText(admin.email)).toHaveCount(0);
   await expectAccessible(portal);
+  await portal.screenshot({ path: test.info().outputPath('activity.png') });
 
   // The admin moves one machine to the other clinic an hour ago; it works there since.
   const move = await request.post(`/api/v1/admin/machine/${moved.device._id}/assignment`, {
@@ -247,7 +253,8 @@ test('a clinic manager joins, sees exactly their machines and figures, pays and 
     data: { customerId: otherId, from: new Date(Date.now() - hour).toISOString(), reason: 'Resold' },
   });
   expect(move.ok(), await move.text()).toBe(true);
-  await moved.treat(6, 0.5);
+  // Each lasts 8 to 40 minutes and counts from its start: ending now, each began after the move.
+  await moved.treat(6, 0);
 
   // The first clinic: one machine now; its figures keep the moved machine's 3 old treatments, as a
   // former machine, and none of the 6 made since.
@@ -256,6 +263,7 @@ test('a clinic manager joins, sees exactly their machines and figures, pays and 
   await expect(machines.getByRole('row').filter({ has: portal.getByRole('cell') })).toHaveCount(1);
   await nav.getByRole('link', { name: 'Figures' }).click();
   await expect(portal.getByText(/^5 treatments,/)).toBeVisible();
+  await portal.getByRole('tab', { name: 'Per machine' }).click();
   await expect(perMachine.getByRole('row', { name: new RegExp(`^PK${tag} 2 `) })).toBeVisible();
   await expect(
     perMachine.getByRole('row', { name: new RegExp(`^Former machine ${moved.device._id.slice(0, 8)} 3 `) }),
