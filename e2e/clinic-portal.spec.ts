@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { APIRequestContext } from '@playwright/test';
 import { AdminClient } from '@app/fleet-simulator/admin-client';
 import { DeviceClient } from '@app/fleet-simulator/device-client';
 import { fakeDoctor, fakePatient, fakeTreatment, seededRandom } from '@app/fleet-simulator/fake-data';
-import { startSmtpPeer, type SmtpPeer } from '../apps/api/src/test/smtp-peer.ts';
 import { payAsCustomer } from './support/subscriptions.ts';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
-import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-server.ts';
+import { clinicServer } from './support/clinic-server.ts';
 
 /*
  * Issue 39 "Done when": an admin creates a clinic, assigns two machines and invites its manager from
@@ -17,38 +15,16 @@ import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-serv
  * fleet simulator's clients over real HTTP. A server of its own, for the SMTP peer.
  */
 const admin = { email: 'portal-admin@example.com', password: 'Portal-Admin-Passw0rd' };
-const portOffset = 46 + Number(process.env.TEST_PARALLEL_INDEX ?? 0) * 2;
-const baseURL = ownServerUrl(portOffset);
+const { baseURL, adminHeaders, invitationLink } = clinicServer({
+  name: 'clinic-portal',
+  portOffset: 46,
+  admin,
+});
 const password = 'Portal-Clinic-Passw0rd!';
 const hour = 3_600_000;
 
 test.describe.configure({ mode: 'serial', timeout: 360_000 });
 test.use({ baseURL });
-
-let peer: SmtpPeer;
-let server: OwnServer | undefined;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  peer = await startSmtpPeer();
-  server = await startOwnServer({
-    name: 'clinic-portal',
-    portOffset,
-    admin,
-    env: { SMTP_URL: peer.url, MAIL_FROM: 'Device Admin <no-reply@example.com>' },
-  });
-});
-
-test.afterAll(async () => {
-  server?.stop();
-  await peer?.close();
-});
-
-async function adminHeaders(request: APIRequestContext) {
-  const login = await request.post('/api/v1/admin/login', { data: admin });
-  expect(login.status(), await login.text()).toBe(200);
-  return { authorization: `Bearer ${(await login.json()).data.accessToken as string}` };
-}
 
 /** A machine of this run's own, enrolled, with a technician, a doctor and a patient signed in on it. */
 async function machineWithPatient(adminApi: AdminClient, number: string, tag: string) {
@@ -89,14 +65,6 @@ async function machineWithPatient(adminApi: AdminClient, number: string, tag: st
     expect((await machine.sendTreatments(items)).accepted).toBe(count);
   };
   return { device, treat };
-}
-
-/** The invitation link in the newest mail to `email`. */
-async function invitationLink(email: string) {
-  const mail = await peer.waitFor((m) => m.to.includes(email) && m.subject.includes('invitation'), 20_000);
-  const link = /(http:\/\/\S+\/invite\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
-  expect(link, mail.text).toBeTruthy();
-  return new URL(link!).pathname;
 }
 
 test('a clinic manager joins, sees exactly their machines and figures, pays and updates the card; a machine moved away keeps its old records with the clinic', async ({

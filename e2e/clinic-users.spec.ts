@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { APIRequestContext } from '@playwright/test';
-import { startSmtpPeer, type SmtpPeer } from '../apps/api/src/test/smtp-peer.ts';
 import { expect, expectAccessible, test } from './support/fixtures.ts';
-import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-server.ts';
+import { clinicServer } from './support/clinic-server.ts';
 
 /*
  * Issue 39 item 3 (decision 088): the supplier's admin invites a clinic's manager; the mail (read from
@@ -12,46 +10,15 @@ import { ownServerUrl, startOwnServer, type OwnServer } from './support/own-serv
  * is taken back to /clinic. Axe on each screen. A server of its own, for the SMTP peer.
  */
 const admin = { email: 'clinic-admin@example.com', password: 'Clinic-Admin-Passw0rd' };
-// A server per worker: with --repeat-each, two workers run this file at once, each with its own SMTP peer.
-const portOffset = 42 + Number(process.env.TEST_PARALLEL_INDEX ?? 0) * 2;
-const baseURL = ownServerUrl(portOffset);
+const { baseURL, adminHeaders, invitationLink } = clinicServer({
+  name: 'clinic-users',
+  portOffset: 42,
+  admin,
+});
 const password = 'Clinic-Passw0rd!';
 
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
 test.use({ baseURL });
-
-let peer: SmtpPeer;
-let server: OwnServer | undefined;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  peer = await startSmtpPeer();
-  server = await startOwnServer({
-    name: 'clinic-users',
-    portOffset,
-    admin,
-    env: { SMTP_URL: peer.url, MAIL_FROM: 'Device Admin <no-reply@example.com>' },
-  });
-});
-
-test.afterAll(async () => {
-  server?.stop();
-  await peer?.close();
-});
-
-async function adminHeaders(request: APIRequestContext) {
-  const login = await request.post('/api/v1/admin/login', { data: admin });
-  expect(login.status(), await login.text()).toBe(200);
-  return { authorization: `Bearer ${(await login.json()).data.accessToken as string}` };
-}
-
-/** The invitation link in the newest mail to `email`. */
-async function invitationLink(email: string) {
-  const mail = await peer.waitFor((m) => m.to.includes(email) && m.subject.includes('invitation'), 20_000);
-  const link = /(http:\/\/\S+\/invite\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
-  expect(link, mail.text).toBeTruthy();
-  return new URL(link!).pathname;
-}
 
 test('an admin invites a clinic manager, who joins and invites a colleague; clinic users stay in the portal', async ({
   page,
